@@ -1,0 +1,131 @@
+"""The oracle: a perfect monitor that follows the scenario's `solution` block through the pages.
+
+It reads only pages over HTTP and the `solution` block of the scenario file: never the
+database, never condition_at, never eval_sql. A scenario it cannot pass is either unsolvable
+through its pages or shows its condition too early.
+
+    python -m sentinel.agents.oracle TASK_URL --scenario FILE [--poll SECONDS]
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+import urllib.parse
+from pathlib import Path
+
+import yaml
+
+from sentinel.agents.browse import Browser, Page
+from sentinel.solution import Step, parse_solution
+
+DEFAULT_POLL_S = 0.2
+
+
+def say(message: str) -> None:
+    print(f"[oracle] {message}", flush=True)
+
+
+class Oracle:
+    def __init__(self, task_url: str, steps: tuple[Step, ...], poll_s: float):
+        self.browser = Browser(task_url)
+        self.task_url = task_url
+        self.steps = steps
+        self.poll_s = poll_s
+        self.page: Page | None = None
+
+    def run(self) -> None:
+        self.page = self.browser.get(self.task_url)
+        say(f"started at {self.page.url}")
+        for step in self.steps:
+            getattr(self, f"do_{step.verb}")(step)
+
+    def do_open(self, step: Step) -> None:
+        self.page = self.browser.get(step.target)
+        say(f"opened {step.target} ({self.page.status})")
+
+    def do_follow(self, step: Step) -> None:
+        assert self.page is not None
+        for href, text in self.page.links:
+            if step.target.casefold() in text.casefold():
+                self.page = self.browser.get(href)
+                say(f"followed '{text}' to {href}")
+                return
+        raise RuntimeError(f"no link containing {step.target!r} on {self.page.url}")
+
+    def do_watch(self, step: Step) -> None:
+        assert step.until is not None
+        poll = step.poll_s or self.poll_s
+        page = self.browser.get(step.target)
+        first = step.until.read_number(page.text) if step.until.number is not None else None
+        say(f"watching {step.target} (first value {first})")
+        seen = set(page.link_hrefs(step.open_new)) if step.open_new else set()
+        matched = 0
+        while True:
+            if step.open_new is None:
+                if step.until.holds(page.text, first):
+                    self.page = page
+                    say(f"condition holds on {step.target}")
+                    return
+            else:
+                for href in page.link_hrefs(step.open_new):
+                    if href in seen:
+                        continue
+                    seen.add(href)
+                    opened = self.browser.get(href)
+                    if step.until.holds(opened.text):
+                        matched += 1
+                        self.page = opened
+                        say(f"{href} matches ({matched} of {step.count})")
+                        if matched >= step.count:
+                            return
+            time.sleep(poll)
+            page = self.browser.get(step.target, conditional=True)
+
+    def do_submit(self, step: Step) -> None:
+        assert self.page is not None
+        form = self.page.form_matching(re.compile(step.target))
+        if form is None:
+            raise RuntimeError(f"no form with an action matching {step.target!r} on {self.page.url}")
+        fields = {**form.fields, **step.fields}
+        if form.method == "post":
+            self.page = self.browser.post(form.action, fields)
+        else:
+            self.page = self.browser.get(form.action + "?" + urllib.parse.urlencode(fields))
+        say(f"submitted {form.action} → {self.page.url} ({self.page.status})")
+        if self.page.status >= 400:
+            raise RuntimeError(f"form {form.action} answered {self.page.status}: {self.page.text[:300]}")
+
+    def do_report(self, step: Step) -> None:
+        page = self.browser.get("/contact")
+        form = page.form_matching(re.compile(r"/contact$"))
+        if form is not None:
+            self.browser.post(form.action, {**form.fields, "message": step.target})
+        say(f"reported: {step.target}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="sentinel.agents.oracle")
+    parser.add_argument("task_url")
+    parser.add_argument("--scenario", required=True, type=Path)
+    parser.add_argument("--poll", type=float, default=DEFAULT_POLL_S, help="wall seconds between reloads")
+    args = parser.parse_args(argv)
+    data = yaml.safe_load(args.scenario.read_text(encoding="utf-8"))
+    steps, problems = parse_solution(data.get("solution") if isinstance(data, dict) else None)
+    if problems:
+        for where, reason in problems:
+            say(f"bad solution: {where}: {reason}")
+        return 2
+    try:
+        Oracle(args.task_url, steps, args.poll).run()
+    except (RuntimeError, OSError) as exc:
+        say(f"gave up: {exc}")
+        return 1
+    say("done")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,23 @@
+"""The silent agent: opens the task, then never reports. It passes exactly the no-op scenarios.
+
+    python -m sentinel.agents.silent TASK_URL
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from sentinel.agents.browse import Browser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = argv if argv is not None else sys.argv[1:]
+    Browser(args[0]).get(args[0])
+    print("[silent] opened the task; staying quiet until stopped", flush=True)
+    while True:
+        time.sleep(3600)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,268 @@
+"""The `sentinel` command: one thin function per subcommand.
+
+Input errors (bad config, bad scenario, unknown agent, port in use) end with one clear line
+and exit code 2; never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shlex
+import signal
+import sys
+from datetime import datetime
+from pathlib import Path
+
+from rich.console import Console
+
+from sentinel.agents import BUILTIN_AGENTS
+from sentinel.bus import Bus
+from sentinel.config import Config, check_speed, load_config
+from sentinel.display import PlainLines, RichProgress, grade_tables
+from sentinel.errors import SentinelError
+from sentinel.harness import check_command
+from sentinel.runner import RunPlan, Runner, load_results
+from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
+from sentinel.summary import summarize
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except SentinelError as exc:
+        print(f"sentinel: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("sentinel: interrupted", file=sys.stderr)
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sentinel", description="Benchmark runner for long-running monitoring agents.")
+    sub = parser.add_subparsers(dest="command")
+
+    run = sub.add_parser("run", help="run scenarios headless with an agent")
+    add_selection(run)
+    run.add_argument("--ci", action="store_true", help="plain progress lines; exit 1 on infrastructure errors")
+    run.set_defaults(func=cmd_run)
+
+    grade = sub.add_parser("grade", help="tables of a finished run")
+    grade.add_argument("run", help="run name (under the results folder) or a path")
+    grade.add_argument("--config", type=Path)
+    grade.set_defaults(func=cmd_grade)
+
+    listing = sub.add_parser("list", help="list scenarios")
+    listing.add_argument("--env", action="append")
+    listing.add_argument("--config", type=Path)
+    listing.set_defaults(func=cmd_list)
+
+    validate = sub.add_parser("validate", help="check scenario files")
+    validate.add_argument("paths", nargs="*", type=Path, help="scenario files (default: all)")
+    validate.add_argument("--config", type=Path)
+    validate.set_defaults(func=cmd_validate)
+
+    serve = sub.add_parser("serve", help="browse environments filled with their whole catalog")
+    serve.add_argument("env", nargs="*", help="environment names (default: all)")
+    serve.add_argument("--port", type=int, default=8400, help="port of the first environment (next ones count up)")
+    serve.add_argument("--config", type=Path)
+    serve.set_defaults(func=cmd_serve)
+    return parser
+
+
+def add_selection(parser: argparse.ArgumentParser) -> None:
+    """The options shared by every command that runs scenarios (DESIGN §7)."""
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument("--agent", help=f"a built-in agent: {', '.join(BUILTIN_AGENTS)}")
+    who.add_argument("--cmd", help="an agent command (a shell string with __TASK_URL__, __TASK_PROMPT__, __BASE_DIR__)")
+    parser.add_argument("--config", type=Path, help="a sentinel.toml or eval_config.yaml")
+    parser.add_argument("--speed", type=float, help="sim seconds per wall second (default from config)")
+    parser.add_argument("--env", action="append", help="only this environment (repeatable, or comma separated)")
+    parser.add_argument("--task", action="append", help="only this scenario id or short id (repeatable)")
+    parser.add_argument("--concurrency", type=int, help="sessions at once (default: all selected)")
+    parser.add_argument("--run", dest="run_name", help="run name: results go to results/<name>/")
+    parser.add_argument("--resume", action="store_true", help="continue a run: keep finished sessions")
+
+
+def _split(values: list[str] | None) -> list[str]:
+    return [v.strip() for item in values or [] for v in item.split(",") if v.strip()]
+
+
+def select_scenarios(config: Config, envs: list[str] | None, tasks: list[str] | None) -> list[Scenario]:
+    wanted_envs = _split(envs)
+    files = []
+    for env in wanted_envs or [None]:
+        if env and not (config.scenarios_dir / env).is_dir():
+            raise SentinelError(f"--env {env}: no scenarios folder {config.scenarios_dir / env}")
+        files += scenario_files(config.scenarios_dir, env)
+    scenarios = []
+    for path in files:
+        try:
+            scenarios.append(load_scenario(path))
+        except ScenarioError as exc:
+            raise SentinelError(f"{exc.problems[0]} (run `sentinel validate` for every problem)") from None
+    wanted_tasks = _split(tasks)
+    if wanted_tasks:
+        chosen = [s for s in scenarios if s.id in wanted_tasks or s.short_id in wanted_tasks]
+        missing = set(wanted_tasks) - {s.id for s in chosen} - {s.short_id for s in chosen}
+        if missing:
+            raise SentinelError(f"--task: no scenario {', '.join(sorted(missing))}")
+        scenarios = chosen
+    if not scenarios:
+        raise SentinelError("no scenarios selected")
+    return scenarios
+
+
+def resolve_agent(args: argparse.Namespace, config: Config) -> tuple[str, str | list[str]]:
+    if args.cmd:
+        command: str | list[str] = args.cmd
+        name = "custom"
+    elif args.agent:
+        if args.agent not in BUILTIN_AGENTS:
+            raise SentinelError(f"--agent {args.agent}: unknown; built-in agents are {', '.join(BUILTIN_AGENTS)} "
+                                f"(use --cmd for your own)")
+        return args.agent, BUILTIN_AGENTS[args.agent]
+    elif config.agent_cmd:
+        command, name = config.agent_cmd, "custom"
+    else:
+        raise SentinelError("no agent: pass --agent NAME, --cmd COMMAND, or set agent.cmd in the config")
+    check_agent_command(command)
+    return name, command
+
+
+SHELL_WORDS = {"cd", "exec", "export", "set", ".", "source", "eval", "if", "for", "while", "("}
+
+
+def check_agent_command(command: str | list[str]) -> None:
+    """Fail early, with one line, when the agent's program does not exist."""
+    if isinstance(command, list):
+        check_command(command)
+        return
+    try:
+        parts = shlex.split(command)
+    except ValueError as exc:
+        raise SentinelError(f"agent command {command!r}: cannot be parsed ({exc})") from None
+    if not parts:
+        raise SentinelError("agent command is empty")
+    program = parts[0]
+    if "=" not in program and "__" not in program and program not in SHELL_WORDS:
+        check_command([program])
+
+
+def plan_from_args(args: argparse.Namespace) -> tuple[Config, RunPlan]:
+    config = load_config(args.config)
+    speed = check_speed(args.speed) if args.speed is not None else config.speed
+    if args.concurrency is not None and args.concurrency < 0:
+        raise SentinelError("--concurrency must be 0 (all at once) or more")
+    agent, command = resolve_agent(args, config)
+    scenarios = select_scenarios(config, args.env, args.task)
+    name = args.run_name or f"{agent}-{datetime.now():%Y%m%d-%H%M%S}"
+    if "/" in name or name.startswith("."):
+        raise SentinelError(f"--run {name}: a run name is a plain folder name")
+    plan = RunPlan(name=name, agent=agent, command=command, speed=speed, scenarios=tuple(scenarios),
+                   concurrency=args.concurrency if args.concurrency is not None else config.concurrency,
+                   resume=args.resume)
+    return config, plan
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    config, plan = plan_from_args(args)
+    bus = Bus()
+    console = Console()
+    plain = args.ci or not sys.stdout.isatty()
+    bus.subscribe(PlainLines() if plain else RichProgress(console))
+    runner = Runner(config, plan, bus)
+    report = asyncio.run(_run_with_interrupt(runner))
+    assert report.summary is not None
+    for table in grade_tables(report.results, report.summary, f"Run {plan.name}"):
+        console.print(table)
+    print(f"results: {report.run_dir}  wall time: {report.wall_s:.1f} s  "
+          f"passed: {report.summary.overall.passed}/{report.summary.overall.total}")
+    if runner.stop_all.is_set():
+        print("sentinel: run interrupted; finished sessions are kept, continue with --resume", file=sys.stderr)
+        return 130
+    return 1 if args.ci and report.summary.infra_errors else 0
+
+
+async def _run_with_interrupt(runner: Runner):
+    """Ctrl-C stops the agents cleanly and keeps every finished result."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, runner.stop_all.set)
+    try:
+        return await runner.run()
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+
+
+def find_run_dir(config: Config, run: str) -> Path:
+    for candidate in (Path(run), config.results_dir / run):
+        if (candidate / "run.json").exists() or list(candidate.glob("*/*/result.json")):
+            return candidate
+    raise SentinelError(f"{run}: no such run (looked in {run} and {config.results_dir / run})")
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    run_dir = find_run_dir(config, args.run)
+    results = load_results(run_dir)
+    if not results:
+        raise SentinelError(f"{run_dir}: no finished sessions yet")
+    console = Console()
+    for table in grade_tables(results, summarize(results), f"Run {run_dir.name}"):
+        console.print(table)
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    config = load_config(args.config)
+    console = Console()
+    from rich.table import Table
+
+    table = Table(title="Scenarios")
+    for column in ("id", "activity", "criteria", "condition_at", "events"):
+        table.add_column(column)
+    bad = 0
+    for env in _split(args.env) or [None]:
+        for path in scenario_files(config.scenarios_dir, env):
+            try:
+                s = load_scenario(path)
+            except ScenarioError:
+                bad += 1
+                continue
+            table.add_row(s.id, s.taxonomy.activity, s.taxonomy.criteria,
+                          "no-op" if s.condition_at is None else f"{s.condition_at:g}", str(len(s.events)))
+    console.print(table)
+    if bad:
+        print(f"{bad} scenario file(s) could not be loaded; run `sentinel validate`", file=sys.stderr)
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from sentinel.validate import validate_all
+
+    config = load_config(args.config)
+    checked, problems = asyncio.run(validate_all(config, args.paths or None))
+    for problem in problems:
+        print(problem)
+    status = f"{checked} scenario file(s) checked, {len(problems)} problem(s)"
+    print(status, file=sys.stderr if problems else sys.stdout)
+    return 1 if problems else 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from sentinel.serve import serve
+
+    config = load_config(args.config)
+    return asyncio.run(serve(config, args.env, args.port))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""Configuration: `sentinel.toml` (tomllib) and the original project's `eval_config.yaml`.
+
+The defaults live in the repository's `sentinel.toml`. A user file given with `--config` is
+merged on top of them, key by key. Anything wrong is reported as a SentinelError that names
+the file, the key and the reason.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from sentinel.errors import SentinelError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CONFIG = REPO_ROOT / "sentinel.toml"
+MAX_SPEED = 1000.0
+
+
+@dataclass(frozen=True)
+class Timing:
+    min_condition_at: float = 10
+    max_condition_at: float = 600
+    event_timeline_end: float = 720
+    kill_at: float = 630
+    reaction_window_s: float = 30
+    startup_timeout_s: float = 120
+    term_grace_s: float = 3
+
+
+@dataclass(frozen=True)
+class Price:
+    prompt: float  # dollars per million prompt tokens
+    completion: float  # dollars per million completion tokens
+
+
+@dataclass(frozen=True)
+class Config:
+    timing: Timing = field(default_factory=Timing)
+    speed: float = 1.0
+    results_dir: Path = Path("results")
+    agent_log_cap_bytes: int = 1_000_000
+    concurrency: int = 0  # 0: every selected session at once
+    agent_cmd: str | list[str] | None = None
+    prices: dict[str, Price] = field(default_factory=dict)
+    scenarios_dir: Path = REPO_ROOT / "scenarios"
+    catalogs_dir: Path = REPO_ROOT / "catalogs"
+
+    def deadline_wall_s(self, speed: float | None = None) -> float:
+        """Wall seconds from clock start to the kill deadline (DESIGN §2 step 6)."""
+        return self.timing.max_condition_at / (speed or self.speed) + self.timing.reaction_window_s
+
+    def with_overrides(self, **changes: Any) -> "Config":
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def load_config(path: Path | None = None) -> Config:
+    """The defaults from the repository's sentinel.toml, with `path` merged on top."""
+    raw = _read_toml(DEFAULT_CONFIG) if DEFAULT_CONFIG.exists() else {}
+    if path is not None:
+        if not path.exists():
+            raise SentinelError(f"{path}: config file not found")
+        if path.suffix in (".yaml", ".yml"):
+            user = _read_eval_config(path)
+        else:
+            user = _read_toml(path)
+        raw = _merge(raw, user)
+    return _build(raw, path or DEFAULT_CONFIG)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SentinelError(f"{path}: not valid TOML: {exc}") from None
+
+
+def _read_eval_config(path: Path) -> dict[str, Any]:
+    """The original project's eval_config.yaml: keys speed_factor and agent_subprocess."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise SentinelError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise SentinelError(f"{path}: expected a mapping with speed_factor / agent_subprocess")
+    unknown = set(data) - {"speed_factor", "agent_subprocess"}
+    if unknown:
+        raise SentinelError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}")
+    out: dict[str, Any] = {}
+    if "speed_factor" in data:
+        out.setdefault("run", {})["speed"] = data["speed_factor"]
+    if "agent_subprocess" in data:
+        out["agent"] = {"cmd": data["agent_subprocess"]}
+    return out
+
+
+def _merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _number(path: Path, key: str, value: Any, *, positive: bool = True) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SentinelError(f"{path}: {key}: expected a number, got {value!r}")
+    if positive and value <= 0:
+        raise SentinelError(f"{path}: {key}: must be greater than 0, got {value!r}")
+    return float(value)
+
+
+def _build(raw: dict[str, Any], path: Path) -> Config:
+    known_sections = {"timing", "run", "agent", "prices"}
+    unknown = set(raw) - known_sections
+    if unknown:
+        raise SentinelError(f"{path}: unknown section(s) {', '.join(sorted(unknown))}")
+    timing_raw = raw.get("timing", {})
+    timing_fields = Timing.__dataclass_fields__
+    for key in timing_raw:
+        if key not in timing_fields:
+            raise SentinelError(f"{path}: timing.{key}: unknown key")
+    timing = Timing(**{k: _number(path, f"timing.{k}", v) for k, v in timing_raw.items()})
+    run = raw.get("run", {})
+    for key in run:
+        if key not in {"speed", "results_dir", "agent_log_cap_bytes", "concurrency"}:
+            raise SentinelError(f"{path}: run.{key}: unknown key")
+    speed = check_speed(_number(path, "run.speed", run.get("speed", 1.0)), where=f"{path}: run.speed")
+    concurrency = run.get("concurrency", 0)
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 0:
+        raise SentinelError(f"{path}: run.concurrency: expected a whole number ≥ 0")
+    agent_cmd = raw.get("agent", {}).get("cmd")
+    if agent_cmd is not None and not _is_command(agent_cmd):
+        raise SentinelError(f"{path}: agent.cmd: expected a string or a list of strings")
+    prices = {}
+    for model, entry in raw.get("prices", {}).items():
+        if not isinstance(entry, dict) or set(entry) != {"prompt", "completion"}:
+            raise SentinelError(f"{path}: prices.{model}: expected prompt and completion")
+        prices[model] = Price(
+            prompt=_number(path, f"prices.{model}.prompt", entry["prompt"], positive=False),
+            completion=_number(path, f"prices.{model}.completion", entry["completion"], positive=False),
+        )
+    return Config(
+        timing=timing,
+        speed=speed,
+        results_dir=Path(run.get("results_dir", "results")),
+        agent_log_cap_bytes=int(_number(path, "run.agent_log_cap_bytes", run.get("agent_log_cap_bytes", 1_000_000))),
+        concurrency=concurrency,
+        agent_cmd=agent_cmd,
+        prices=prices,
+    )
+
+
+def _is_command(value: Any) -> bool:
+    if isinstance(value, str):
+        return bool(value.strip())
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+
+
+def check_speed(speed: float, where: str = "--speed") -> float:
+    if not 0 < speed <= MAX_SPEED:
+        raise SentinelError(f"{where}: speed must be > 0 and at most {MAX_SPEED:g}, got {speed:g}")
+    return speed

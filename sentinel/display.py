@@ -1,0 +1,125 @@
+"""Displays for `sentinel run`: plain lines for --ci, a rich progress view on a terminal.
+Both only subscribe to the bus. Also the grade tables shared by `run` and `grade`."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from sentinel.bus import (CONTACT, RUN_FINISHED, RUN_STARTED, SESSION_GRADED, SESSION_SKIPPED,
+                          SESSION_STARTED, Message)
+from sentinel.grading import Result
+from sentinel.summary import Group, Summary
+
+
+def result_line(result: Result) -> str:
+    mark = "PASS" if result.success else ("ERROR" if result.is_infra_error else "FAIL")
+    return f"{mark:5} {result.scenario_id:45} {result.ended_by:15} {result.detail}"
+
+
+class PlainLines:
+    """One line per thing that happened, for CI logs."""
+
+    def __init__(self, out: TextIO = sys.stdout):
+        self.out = out
+        self.started = time.monotonic()
+
+    def __call__(self, message: Message) -> None:
+        stamp = f"[{time.monotonic() - self.started:7.1f}s]"
+        if message.kind == RUN_STARTED:
+            d = message.data
+            self._print(f"{stamp} run {d['run']}: {d['to_run']} of {d['total']} sessions to run, "
+                        f"agent {d['agent']}, speed {d['speed']:g}")
+        elif message.kind == SESSION_STARTED:
+            self._print(f"{stamp} started   {message.session}")
+        elif message.kind == CONTACT:
+            self._print(f"{stamp} contact   {message.session} at sim {message.data['sim']:.2f} s")
+        elif message.kind == SESSION_SKIPPED:
+            self._print(f"{stamp} kept      {message.session} (finished earlier)")
+        elif message.kind == SESSION_GRADED:
+            self._print(f"{stamp} {result_line(message.data['result'])}")
+        elif message.kind == RUN_FINISHED:
+            self._print(f"{stamp} run finished in {message.data['wall_s']:.1f} s")
+
+    def _print(self, line: str) -> None:
+        print(line, file=self.out, flush=True)
+
+
+class RichProgress:
+    """A progress bar with a line per graded session, for a person at a terminal."""
+
+    def __init__(self, console: Console):
+        self.console = console
+        self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.fields[state]}"), TimeElapsedColumn(), console=console)
+        self.task = None
+        self.running = 0
+        self.passed = 0
+
+    def __call__(self, message: Message) -> None:
+        if message.kind == RUN_STARTED:
+            self.progress.start()
+            self.task = self.progress.add_task(f"run {message.data['run']}", total=message.data["total"], state="")
+        elif self.task is None:
+            return
+        elif message.kind == SESSION_STARTED:
+            self.running += 1
+        elif message.kind in (SESSION_GRADED, SESSION_SKIPPED):
+            result: Result = message.data["result"]
+            if message.kind == SESSION_GRADED:
+                self.running -= 1
+            self.passed += result.success
+            style = "green" if result.success else ("yellow" if result.is_infra_error else "red")
+            self.progress.console.print(f"[{style}]{result_line(result)}[/]", highlight=False, markup=True)
+            self.progress.advance(self.task)
+        elif message.kind == RUN_FINISHED:
+            self.progress.stop()
+            return
+        if self.task is not None:
+            self.progress.update(self.task, state=f"{self.passed} passed, {max(0, self.running)} running")
+
+
+def _fmt_s(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f} s"
+
+
+def _fmt_usd(value: float | None) -> str:
+    return "—" if value is None else f"${value:.4f}"
+
+
+def grade_tables(results: list[Result], summary: Summary, title: str) -> list[Table]:
+    groups = Table(title=title, show_lines=False)
+    for column in ("group", "name", "passed", "total", "rate", "± se", "infra errors"):
+        groups.add_column(column, justify="right" if column not in ("group", "name") else "left")
+
+    def add(kind: str, group: Group) -> None:
+        groups.add_row(kind, group.name, str(group.passed), str(group.total), f"{group.rate:.0%}",
+                       f"{group.stderr:.0%}", str(group.infra_errors))
+
+    add("overall", summary.overall)
+    for kind, items in (("environment", summary.by_environment), ("activity", summary.by_activity),
+                        ("criteria", summary.by_criteria)):
+        for group in items:
+            add(kind, group)
+    metrics = Table(title="Reaction and cost", show_header=True)
+    for column in ("reaction p50", "reaction p90", "cost median", "cost total", "tokens median",
+                   "requests median", "infra errors"):
+        metrics.add_column(column, justify="right")
+    metrics.add_row(_fmt_s(summary.reaction_p50), _fmt_s(summary.reaction_p90), _fmt_usd(summary.cost_median),
+                    _fmt_usd(summary.cost_total), f"{summary.tokens_median or 0:g}",
+                    f"{summary.requests_median or 0:g}", str(summary.infra_errors))
+    sessions = Table(title="Sessions")
+    for column in ("scenario", "result", "ended by", "contact (sim s)", "condition (sim s)", "reaction", "requests"):
+        sessions.add_column(column, justify="left" if column in ("scenario", "result", "ended by") else "right")
+    for r in results:
+        mark = "[green]pass[/]" if r.success else ("[yellow]error[/]" if r.is_infra_error else "[red]fail[/]")
+        sessions.add_row(r.scenario_id, mark, r.ended_by,
+                         "—" if r.contact_at is None else f"{r.contact_at:.2f}",
+                         "no-op" if r.condition_at is None else f"{r.condition_at:g}",
+                         _fmt_s(r.reaction_s), str(r.requests))
+    return [sessions, groups, metrics]

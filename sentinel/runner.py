@@ -1,0 +1,280 @@
+"""Runs many sessions at once and writes their results (DESIGN §3).
+
+results/<run>/run.json                     configuration and versions
+results/<run>/summary.json                 aggregates, rewritten at the end
+results/<run>/<env>/<scenario>/result.json written last: its presence marks a finished session
+                                   agent.log, events.jsonl, requests.jsonl, state.db, costs.json
+
+A resumed run keeps every finished session and runs again those without a result or with an
+infrastructure error. A crash in one session is recorded as that session's infrastructure
+error and never stops the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import platform
+import shutil
+import time
+import traceback
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import jinja2
+
+import sentinel
+from sentinel.bus import (RUN_FINISHED, RUN_STARTED, SESSION_GRADED, SESSION_READY, SESSION_SKIPPED,
+                          AGENT_OUTPUT, Bus)
+from sentinel.config import Config
+from sentinel.envs import get_environment
+from sentinel.errors import SentinelError
+from sentinel.files import read_json, remove_temporaries, write_atomic, write_json_atomic
+from sentinel.grading import Outcome, Result, judge, read_costs, read_verdict
+from sentinel.harness import AgentOutcome, AgentProcess, build_command, check_command
+from sentinel.scenario import Scenario
+from sentinel.session import Session
+from sentinel.summary import Summary, summarize
+from sentinel.web.render import make_templates
+
+CONTACT_SENTENCE = ("When the condition above holds, report it by visiting {contact} once. "
+                    "If it never holds, never visit that page.")
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    name: str
+    agent: str  # a built-in name, or "custom"
+    command: str | list[str]
+    speed: float
+    scenarios: tuple[Scenario, ...]
+    concurrency: int = 0  # 0: all at once
+    resume: bool = False
+
+
+@dataclass
+class RunReport:
+    run_dir: Path
+    results: list[Result] = field(default_factory=list)
+    skipped: int = 0
+    wall_s: float = 0.0
+    summary: Summary | None = None
+
+
+def session_dir(run_dir: Path, scenario: Scenario) -> Path:
+    return run_dir / scenario.environment / scenario.short_id
+
+
+def full_prompt(scenario: Scenario, contact_url: str) -> str:
+    return f"{scenario.prompt}\n\n{CONTACT_SENTENCE.format(contact=contact_url)}"
+
+
+def finished_result(folder: Path) -> Result | None:
+    """The stored result of a finished session, or None if it must run (again)."""
+    data = read_json(folder / "result.json")
+    if not isinstance(data, dict):
+        return None
+    try:
+        result = Result.from_dict(data)
+    except TypeError:
+        return None
+    return None if result.is_infra_error else result
+
+
+class Runner:
+    def __init__(self, config: Config, plan: RunPlan, bus: Bus | None = None):
+        self.config = config
+        self.plan = plan
+        self.bus = bus or Bus()
+        self.run_dir = config.results_dir / plan.name
+        self.templates: jinja2.Environment = make_templates()
+        self.stop_all = asyncio.Event()
+        self._stops: dict[str, asyncio.Event] = {}
+
+    def stop_session(self, key: str) -> None:
+        """Stop one running session (its result is kept as an infrastructure error, so resume reruns it)."""
+        if key in self._stops:
+            self._stops[key].set()
+
+    async def run(self) -> RunReport:
+        self._prepare_run_dir()
+        report = RunReport(self.run_dir)
+        started = time.monotonic()
+        todo = []
+        for scenario in self.plan.scenarios:
+            kept = finished_result(session_dir(self.run_dir, scenario)) if self.plan.resume else None
+            if kept is not None:
+                report.results.append(kept)
+                report.skipped += 1
+                self.bus.publish(SESSION_SKIPPED, self._key(scenario), result=kept)
+            else:
+                todo.append(scenario)
+        self.bus.publish(RUN_STARTED, run=self.plan.name, total=len(self.plan.scenarios),
+                         to_run=len(todo), agent=self.plan.agent, speed=self.plan.speed)
+        limit = asyncio.Semaphore(self.plan.concurrency or max(1, len(todo)))
+
+        async def one(scenario: Scenario) -> Result:
+            async with limit:
+                return await self.run_session(scenario)
+
+        report.results += await asyncio.gather(*(one(s) for s in todo))
+        report.results.sort(key=lambda r: r.scenario_id)
+        report.wall_s = time.monotonic() - started
+        report.summary = summarize(report.results)
+        write_json_atomic(self.run_dir / "summary.json",
+                          {**report.summary.to_dict(), "wall_s": round(report.wall_s, 3),
+                           "sessions": len(report.results), "skipped": report.skipped})
+        self.bus.publish(RUN_FINISHED, run=self.plan.name, summary=report.summary, wall_s=report.wall_s)
+        return report
+
+    def _prepare_run_dir(self) -> None:
+        run_json = self.run_dir / "run.json"
+        if run_json.exists() and not self.plan.resume:
+            raise SentinelError(f"{self.run_dir}: a run with this name exists; pass --resume to continue it "
+                                f"or choose another --run name")
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        remove_temporaries(self.run_dir)
+        previous = read_json(run_json) if run_json.exists() else None
+        if previous and (previous.get("agent"), previous.get("speed")) != (self.plan.agent, self.plan.speed):
+            raise SentinelError(f"{self.run_dir}: was run with agent {previous.get('agent')!r} at speed "
+                                f"{previous.get('speed')}; resume it with the same --agent and --speed")
+        write_json_atomic(run_json, {
+            "name": self.plan.name, "agent": self.plan.agent, "command": self.plan.command,
+            "speed": self.plan.speed, "concurrency": self.plan.concurrency,
+            "scenarios": [s.id for s in self.plan.scenarios],
+            "created": (previous or {}).get("created") or datetime.now(timezone.utc).isoformat(),
+            "resumed": datetime.now(timezone.utc).isoformat() if previous else None,
+            "timing": self.config.timing.__dict__,
+            "versions": {"sentinel": sentinel.__version__, "python": platform.python_version()},
+        })
+
+    def _key(self, scenario: Scenario) -> str:
+        return f"{scenario.environment}/{scenario.short_id}"
+
+    async def run_session(self, scenario: Scenario) -> Result:
+        key = self._key(scenario)
+        out_dir = session_dir(self.run_dir, scenario)
+        if out_dir.exists():
+            shutil.rmtree(out_dir)  # a half-finished earlier attempt: start clean
+        out_dir.mkdir(parents=True)
+        stop = self._stops.setdefault(key, asyncio.Event())
+        session = Session(scenario, get_environment(scenario.environment), self.config, out_dir=out_dir,
+                          speed=self.plan.speed, bus=self.bus, templates=self.templates, key=key)
+        try:
+            agent_outcome = await self._drive(session, scenario, out_dir, stop)
+            infra_error = agent_outcome.error
+        except SentinelError as exc:
+            agent_outcome, infra_error = None, str(exc)
+        except Exception as exc:  # a crash here must not stop the other sessions
+            agent_outcome, infra_error = None, f"harness crashed: {exc!r}"
+            write_atomic(out_dir / "harness_error.txt", traceback.format_exc())
+        try:
+            db_path = await session.finish()
+        except Exception as exc:
+            await session.abort()
+            write_atomic(out_dir / "harness_error.txt", traceback.format_exc())
+            return self._record(out_dir, key, self._crashed(scenario, f"session could not finish: {exc!r}"))
+        result = self._grade(scenario, session, db_path, out_dir, agent_outcome, infra_error)
+        return self._record(out_dir, key, result)
+
+    async def _drive(self, session: Session, scenario: Scenario, out_dir: Path,
+                     stop: asyncio.Event) -> AgentOutcome:
+        await session.setup()
+        await session.start_site()
+        prompt = full_prompt(scenario, session.contact_url)
+        values = {"__TASK_URL__": session.task_url, "__TASK_PROMPT__": prompt,
+                  "__BASE_DIR__": str(out_dir.resolve()), "__SCENARIO_FILE__": str(scenario.path.resolve())}
+        command = build_command(self.plan.command, values)
+        check_command(command)
+        environ = {
+            "SENTINEL_TASK_URL": session.task_url, "SENTINEL_TASK_PROMPT": prompt,
+            "SENTINEL_CONTACT_URL": session.contact_url,
+            "SENTINEL_COSTS_FILE": str((out_dir / "costs.json").resolve()),
+            "SENTINEL_TIME_LIMIT_S": f"{self.config.deadline_wall_s(self.plan.speed):.3f}",
+        }
+        self.bus.publish(SESSION_READY, session.key, url=session.url, prompt=prompt,
+                         pending=[(e.at, e.describe()) for e in session.scheduler.pending])
+        process = await AgentProcess.spawn(
+            command, cwd=out_dir, env=environ, log_path=out_dir / "agent.log",
+            log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
+            on_line=lambda line: self.bus.publish(AGENT_OUTPUT, session.key, line=line))
+        deadline_s = self.config.deadline_wall_s(self.plan.speed)
+        stop_any = asyncio.Event()
+        watchers = [asyncio.create_task(self._relay(src, stop_any)) for src in (stop, self.stop_all)]
+        try:
+            return await process.supervise(
+                started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
+                deadline=lambda: (session.clock.started_wall or time.monotonic()) + deadline_s, stop=stop_any)
+        finally:
+            for watcher in watchers:
+                watcher.cancel()
+
+    @staticmethod
+    async def _relay(source: asyncio.Event, target: asyncio.Event) -> None:
+        await source.wait()
+        target.set()
+
+    def _grade(self, scenario: Scenario, session: Session, db_path: Path, out_dir: Path,
+               agent: AgentOutcome | None, infra_error: str | None) -> Result:
+        verdict = read_verdict(db_path, scenario.grading_sql())
+        contact = session.contact_record
+        clock = session.clock
+        end_wall = contact.wall_s if contact else (clock.frozen_wall or 0) - (clock.started_wall or 0)
+        outcome = Outcome(contact_sim=contact.sim if contact else None,
+                          contact_wall_s=contact.wall_s if contact else None,
+                          speed=self.plan.speed, completion_s=max(0.0, end_wall))
+        success, detail, reaction, early = judge(scenario, verdict, outcome)
+        ended_by = agent.ended_by if agent else "harness_error"
+        if ended_by == "stopped":
+            infra_error = infra_error or "stopped before the session ended"
+        if infra_error:
+            success, detail = False, f"infrastructure error: {infra_error}"
+        costs = read_costs(out_dir / "costs.json", self.config.prices)
+        return Result(
+            scenario_id=scenario.id, environment=scenario.environment,
+            activity=scenario.taxonomy.activity, criteria=scenario.taxonomy.criteria,
+            success=success, verdict=_jsonable(verdict.value), detail=detail,
+            condition_at=scenario.condition_at, contact_at=round(contact.sim, 4) if contact else None,
+            reaction_s=reaction, early_by_s=early, completion_s=round(outcome.completion_s, 4),
+            ended_by=ended_by, exit_code=agent.exit_code if agent else None,
+            signal=agent.signal if agent else None, requests=session.stats.requests,
+            live_requests=session.stats.live_requests, bytes_sent=session.stats.bytes_sent,
+            prompt_tokens=costs.prompt_tokens, completion_tokens=costs.completion_tokens,
+            tool_calls=costs.tool_calls, model=costs.model, cost_usd=costs.cost_usd,
+            contact_message=contact.message if contact else None, infra_error=infra_error,
+            agent=self.plan.agent, speed=self.plan.speed,
+        )
+
+    def _crashed(self, scenario: Scenario, error: str) -> Result:
+        return Result(
+            scenario_id=scenario.id, environment=scenario.environment, activity=scenario.taxonomy.activity,
+            criteria=scenario.taxonomy.criteria, success=False, verdict=None,
+            detail=f"infrastructure error: {error}", condition_at=scenario.condition_at, contact_at=None,
+            reaction_s=None, early_by_s=None, completion_s=0.0, ended_by="harness_error", exit_code=None,
+            signal=None, requests=0, live_requests=0, bytes_sent=0, prompt_tokens=0, completion_tokens=0,
+            tool_calls=0, model=None, cost_usd=None, infra_error=error, agent=self.plan.agent,
+            speed=self.plan.speed)
+
+    def _record(self, out_dir: Path, key: str, result: Result) -> Result:
+        write_json_atomic(out_dir / "result.json", result.to_dict())
+        self.bus.publish(SESSION_GRADED, key, result=result)
+        return result
+
+
+def _jsonable(value):
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return value
+
+
+def load_results(run_dir: Path) -> list[Result]:
+    """Every result.json under a run folder, sorted by scenario id."""
+    results = []
+    for path in sorted(run_dir.glob("*/*/result.json")):
+        data = read_json(path)
+        if isinstance(data, dict):
+            try:
+                results.append(Result.from_dict(data))
+            except TypeError:
+                continue
+    return sorted(results, key=lambda r: r.scenario_id)

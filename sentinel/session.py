@@ -1,0 +1,226 @@
+"""One live run of one scenario: its database, clock, scheduler and web site.
+
+Lifecycle: `setup()` builds the database (schema, personas, preload, baselines) and the app;
+`start_site()` binds 127.0.0.1 on a free port; the agent's first GET of /start starts the
+clock and the scheduler; the first GET of /contact records the report and freezes the world;
+`finish()` freezes the world if needed, writes derived tables, stops the site, moves the
+database into the result folder and returns what grading needs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+import aiosqlite
+import jinja2
+from aiohttp import web
+
+from sentinel.bus import AGENT_REQUEST, CONTACT, EVENT_FIRED, SESSION_STARTED, Bus
+from sentinel.catalog import Catalog
+from sentinel.clock import SimClock
+from sentinel.config import Config
+from sentinel.envs.base import Environment
+from sentinel.files import write_jsonl_atomic
+from sentinel.scenario import Event, Scenario
+from sentinel.scheduler import FiredEvent, Scheduler
+from sentinel.web.app import create_app
+from sentinel.world import World, iso
+
+COMMON_SCHEMA = """
+CREATE TABLE personas (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, username TEXT, email TEXT, title TEXT, company TEXT,
+  location TEXT, bio TEXT, avatar_color TEXT, is_self INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE session_meta (key TEXT PRIMARY KEY, value TEXT);
+"""
+PERSONA_COLUMNS = ("id", "name", "username", "email", "title", "company", "location", "bio",
+                   "avatar_color", "is_self")
+
+
+@dataclass
+class Contact:
+    sim: float  # sim seconds at the first GET of /contact
+    wall_s: float  # wall seconds after clock start
+    message: str | None = None
+
+
+@dataclass
+class RequestStats:
+    requests: int = 0  # the agent's own requests (no live refreshes, no static files)
+    live_requests: int = 0
+    bytes_sent: int = 0
+    log: list[dict] = field(default_factory=list)
+
+
+class Session:
+    def __init__(self, scenario: Scenario, environment: Environment, config: Config, *,
+                 out_dir: Path, speed: float | None = None, clock: SimClock | None = None,
+                 bus: Bus | None = None, templates: jinja2.Environment | None = None,
+                 world_start: datetime | None = None, key: str | None = None):
+        self.scenario = scenario
+        self.environment = environment
+        self.config = config
+        self.out_dir = out_dir
+        self.speed = speed or config.speed
+        self.clock = clock or SimClock(self.speed)
+        self.bus = bus or Bus()
+        self.key = key or f"{scenario.environment}/{scenario.short_id}"
+        self.templates = templates
+        self.world_start = world_start or datetime.now(timezone.utc)
+        self.start_page = scenario.start_page
+        self.started = asyncio.Event()
+        self.contact_record: Contact | None = None
+        self.stats = RequestStats()
+        self.baselines: dict[str, float] = {}
+        self.url: str | None = None
+        self._work_dir = Path(tempfile.mkdtemp(prefix="sentinel-"))
+        self._db_path = self._work_dir / "state.db"
+        self._db: aiosqlite.Connection | None = None
+        self._runner: web.AppRunner | None = None
+        self._scheduler_task: asyncio.Task | None = None
+        self.world: World
+        self.scheduler: Scheduler
+        self.app: web.Application
+
+    # --- building ---------------------------------------------------------
+    async def setup(self) -> None:
+        catalog = Catalog(self.config.catalogs_dir, self.environment.name)
+        self._db = await aiosqlite.connect(self._db_path, isolation_level=None)
+        self._db.row_factory = aiosqlite.Row
+        await self._db.executescript(COMMON_SCHEMA + self.environment.schema.read_text(encoding="utf-8"))
+        self.world = World(self.environment.name, self._db, catalog, self.clock, self.world_start)
+        async with self.world.write() as db:
+            await self._load_personas(db, catalog)
+            for event in self.scenario.preload:
+                await self._apply(event)
+            self.baselines = await self.environment.baselines(self.world)
+            meta = {f"baseline_{k}": v for k, v in self.baselines.items()}
+            meta.update(speed_factor=self.speed, self_id=self.world.self_persona["id"],
+                        world_start=iso(self.world.world_start), scenario_id=self.scenario.id)
+            for key, value in meta.items():
+                await self.world.set_meta(key, value)
+        self.scheduler = Scheduler(self.clock, self.scenario.timeline, self._apply_in_transaction,
+                                   self.config.timing.event_timeline_end, on_fired=self._on_fired)
+        self.app = create_app(self.world, self.environment, self, self.templates)
+
+    async def _load_personas(self, db: aiosqlite.Connection, catalog: Catalog) -> None:
+        rows = [tuple(int(bool(p.get(c))) if c == "is_self" else p.get(c) for c in PERSONA_COLUMNS)
+                for p in catalog.personas().values()]
+        placeholders = ", ".join("?" for _ in PERSONA_COLUMNS)
+        await db.executemany(f"INSERT INTO personas ({', '.join(PERSONA_COLUMNS)}) VALUES ({placeholders})", rows)
+
+    async def _apply(self, event: Event) -> None:
+        await self.environment.event_types[event.type].apply(self.world, event)
+
+    async def _apply_in_transaction(self, event: Event) -> None:
+        async with self.world.write():
+            await self._apply(event)
+
+    def _on_fired(self, fired: FiredEvent) -> None:
+        self.bus.publish(EVENT_FIRED, self.key, record=fired.as_record(), pending=len(self.scheduler.pending))
+
+    async def start_site(self, port: int = 0) -> str:
+        """Serve the app on 127.0.0.1 (a free port unless one is given); return the base URL."""
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", port, reuse_address=False)
+        await site.start()
+        host, bound = self._runner.addresses[0][:2]
+        self.url = f"http://{host}:{bound}"
+        return self.url
+
+    @property
+    def task_url(self) -> str:
+        return f"{self.url}/start"
+
+    @property
+    def contact_url(self) -> str:
+        return f"{self.url}/contact"
+
+    # --- SiteHooks: what the pages report ----------------------------------
+    def open_start(self) -> None:
+        if self.clock.start():
+            self.started.set()
+            self._scheduler_task = asyncio.create_task(self.scheduler.run(), name=f"scheduler {self.key}")
+            self.bus.publish(SESSION_STARTED, self.key)
+
+    async def contact(self) -> None:
+        if self.contact_record is not None:
+            return
+        if not self.clock.started:
+            self.open_start()
+        sim = self.clock.freeze()
+        self.contact_record = Contact(sim=sim, wall_s=(self.clock.frozen_wall or 0) - (self.clock.started_wall or 0))
+        await self.scheduler.fire_due()  # events due by the frozen moment still happen
+        self.bus.publish(CONTACT, self.key, sim=sim)
+
+    async def contact_message(self, message: str) -> None:
+        if self.contact_record is not None and self.contact_record.message is None:
+            self.contact_record.message = message
+
+    def log_request(self, method: str, path: str, status: int, size: int, live: bool) -> None:
+        static = path.startswith("/static/")
+        record = {"wall": round(time.time(), 3), "wall_s": round(self.clock.wall_elapsed(), 4),
+                  "sim": round(self.clock.now(), 4), "method": method, "path": path,
+                  "status": status, "bytes": size, "live": live}
+        self.stats.log.append(record)
+        if live:
+            self.stats.live_requests += 1
+        elif not static:
+            self.stats.requests += 1
+            self.stats.bytes_sent += size
+            self.bus.publish(AGENT_REQUEST, self.key, method=method, path=path, status=status)
+
+    # --- ending -------------------------------------------------------------
+    async def finish(self) -> Path:
+        """Freeze the world, write derived tables and logs; return the database's final path."""
+        if not self.clock.started:
+            self.clock.start()
+        self.clock.freeze()
+        await self.scheduler.fire_due()
+        if self._scheduler_task:
+            self._scheduler_task.cancel()
+            await asyncio.gather(self._scheduler_task, return_exceptions=True)
+        async with self.world.write():
+            if self.environment.finalize:
+                await self.environment.finalize(self.world)
+            await self.world.set_meta("sim_time_end", round(self.clock.now(), 6))
+        await self.stop_site()
+        await self.close_db()
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        final = self.out_dir / "state.db"
+        shutil.move(str(self._db_path), final)
+        write_jsonl_atomic(self.out_dir / "events.jsonl", [f.as_record() for f in self.scheduler.fired])
+        write_jsonl_atomic(self.out_dir / "requests.jsonl", self.stats.log)
+        shutil.rmtree(self._work_dir, ignore_errors=True)
+        return final
+
+    async def stop_site(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def close_db(self) -> None:
+        if self._db is not None:
+            await self._db.close()
+            self._db = None
+
+    async def abort(self) -> None:
+        """Release everything after a failure, keeping nothing half-written."""
+        if self._scheduler_task:
+            self._scheduler_task.cancel()
+            await asyncio.gather(self._scheduler_task, return_exceptions=True)
+        await self.stop_site()
+        await self.close_db()
+        shutil.rmtree(self._work_dir, ignore_errors=True)
+
+    @property
+    def db_path(self) -> Path:
+        """Where the live database is while the session runs (outside the agent's folder)."""
+        return self._db_path

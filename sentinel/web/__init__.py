@@ -1,0 +1,1 @@
+"""The web edge: one app factory for every session, shared layout, contact, live refresh."""

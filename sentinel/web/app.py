@@ -1,0 +1,134 @@
+"""The app factory: one aiohttp application per session, used by the runner, serve and tests.
+
+Besides the environment's own routes it serves `/start` (starts the clock, redirects to the
+start page), `/contact` (the agent's report), static files from web/static only, and wraps
+every page with: request logging, ETags with 304 answers for conditional GETs, and error pages
+that never show a traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from typing import Awaitable, Callable, Protocol
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+
+from sentinel.envs.base import Environment
+from sentinel.web.keys import ENVIRONMENT, HOOKS, WORLD
+from sentinel.web.render import STATIC_DIR, is_live, make_templates, render
+from sentinel.world import World
+
+log = logging.getLogger("sentinel.web")
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class SiteHooks(Protocol):
+    """What the site reports to its session (sentinel.session.Session implements it)."""
+
+    start_page: str
+
+    def open_start(self) -> None: ...
+
+    async def contact(self) -> None: ...
+
+    async def contact_message(self, message: str) -> None: ...
+
+    def log_request(self, method: str, path: str, status: int, size: int, live: bool) -> None: ...
+
+
+def create_app(world: World, environment: Environment, hooks: SiteHooks,
+               templates: jinja2.Environment | None = None) -> web.Application:
+    app = web.Application(middlewares=[request_log, error_pages, etags])
+    app[WORLD] = world
+    app[ENVIRONMENT] = environment
+    app[HOOKS] = hooks
+    app[aiohttp_jinja2.APP_KEY] = templates or make_templates()
+    app.router.add_get("/start", start)
+    app.router.add_get("/contact", contact_form)
+    app.router.add_post("/contact", contact_post)
+    app.router.add_get("/", root)
+    app.router.add_static("/static/", STATIC_DIR, show_index=False, follow_symlinks=False)
+    environment.add_routes(app)
+    return app
+
+
+async def start(request: web.Request) -> web.StreamResponse:
+    hooks = request.app[HOOKS]
+    hooks.open_start()
+    raise web.HTTPFound(hooks.start_page)
+
+
+async def root(request: web.Request) -> web.StreamResponse:
+    raise web.HTTPFound(request.app[ENVIRONMENT].start_page)
+
+
+async def contact_form(request: web.Request) -> web.StreamResponse:
+    if not is_live(request):
+        await request.app[HOOKS].contact()
+    return await render(request, "common/contact.html", {"sent": False, "error": None})
+
+
+async def contact_post(request: web.Request) -> web.StreamResponse:
+    form = await request.post()
+    message = str(form.get("message", "")).strip()
+    hooks = request.app[HOOKS]
+    await hooks.contact()  # a POST without a prior GET still counts as the report
+    if len(message) > 10_000:
+        return await render(request, "common/contact.html",
+                            {"sent": False, "error": "Message is too long (10,000 characters at most)."},
+                            status=400)
+    await hooks.contact_message(message)
+    return await render(request, "common/contact.html", {"sent": True, "error": None})
+
+
+@web.middleware
+async def request_log(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Log every request with its status and size; live refreshes are marked apart."""
+    status, size = 500, 0
+    try:
+        response = await handler(request)
+        status = response.status
+        size = response.body_length if isinstance(response, web.FileResponse) else len(getattr(response, "body", b"") or b"")
+        return response
+    except web.HTTPException as exc:
+        status = exc.status
+        raise
+    finally:
+        request.app[HOOKS].log_request(request.method, request.path_qs, status, size, is_live(request))
+
+
+@web.middleware
+async def error_pages(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Unknown pages get a 404 inside the environment's chrome; crashes a plain 500 page."""
+    try:
+        return await handler(request)
+    except web.HTTPNotFound:
+        return await _error_page(request, 404, "This page does not exist.")
+    except web.HTTPMethodNotAllowed:
+        return await _error_page(request, 405, "This page does not accept that kind of request.")
+    except web.HTTPException:
+        raise
+    except Exception:
+        log.exception("error while serving %s %s", request.method, request.path)
+        return await _error_page(request, 500, "Something went wrong on this page.")
+
+
+async def _error_page(request: web.Request, status: int, message: str) -> web.Response:
+    return await render(request, "common/error.html", {"message": message, "code": status}, status=status)
+
+
+@web.middleware
+async def etags(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """An ETag of the rendered page; a conditional GET of an unchanged page answers 304."""
+    response = await handler(request)
+    body = getattr(response, "body", None)
+    if request.method != "GET" or response.status != 200 or not isinstance(body, bytes):
+        return response
+    tag = '"' + hashlib.sha1(body).hexdigest()[:20] + '"'
+    if request.headers.get("If-None-Match") == tag:
+        return web.Response(status=304, headers={"ETag": tag, "Cache-Control": "no-cache"})
+    response.headers["ETag"] = tag
+    return response

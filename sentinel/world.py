@@ -1,0 +1,98 @@
+"""World: what an environment's events and views see of one session.
+
+It bundles the session's database connection, its catalog, its clock and the world's start
+moment, plus the few helpers every environment needs (item times, self-created ids, a write
+transaction, the one-line status shown after a POST).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+from datetime import datetime, timedelta, timezone
+from typing import Any, AsyncIterator
+
+import aiosqlite
+
+from sentinel.catalog import Catalog
+from sentinel.clock import SimClock
+
+
+class World:
+    def __init__(self, env_name: str, db: aiosqlite.Connection, catalog: Catalog,
+                 clock: SimClock, world_start: datetime):
+        self.env_name = env_name
+        self.db = db
+        self.catalog = catalog
+        self.clock = clock
+        self.world_start = world_start.astimezone(timezone.utc).replace(microsecond=0)
+        self.self_persona = catalog.self_persona()
+        self.flash: str | None = None  # status line for the next page ("Message sent")
+        self._write_lock = asyncio.Lock()
+        self._self_ids = 0
+
+    # --- time ---
+    def now(self) -> float:
+        """Current sim time in seconds."""
+        return self.clock.now()
+
+    def now_dt(self) -> datetime:
+        """The world's current date-time: start moment + sim seconds."""
+        return self.world_start + timedelta(seconds=self.now())
+
+    def created_at(self, sim_t: float | None = None) -> str:
+        """ISO time of an item that arrives at sim_t (default: now)."""
+        t = self.now() if sim_t is None else sim_t
+        return iso(self.world_start + timedelta(seconds=t))
+
+    def preload_created_at(self, age_minutes: float) -> str:
+        """ISO time of a preloaded item that is age_minutes old at the start."""
+        return iso(self.world_start - timedelta(minutes=age_minutes))
+
+    # --- ids and writes ---
+    async def next_self_id(self, table: str, prefix: str = "u-") -> str:
+        """A fresh id for an agent-created row: u-1, u-2, ... (unique within the table)."""
+        while True:
+            self._self_ids += 1
+            candidate = f"{prefix}{self._self_ids}"
+            async with self.db.execute(f"SELECT 1 FROM {table} WHERE id = ?", (candidate,)) as cur:
+                if await cur.fetchone() is None:
+                    return candidate
+
+    @asynccontextmanager
+    async def write(self) -> AsyncIterator[aiosqlite.Connection]:
+        """A write transaction; concurrent handlers of one session take turns."""
+        async with self._write_lock:
+            await self.db.execute("BEGIN")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            else:
+                await self.db.execute("COMMIT")
+
+    async def fetch_all(self, sql: str, params: tuple | dict = ()) -> list[aiosqlite.Row]:
+        async with self.db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def fetch_one(self, sql: str, params: tuple | dict = ()) -> aiosqlite.Row | None:
+        async with self.db.execute(sql, params) as cur:
+            return await cur.fetchone()
+
+    async def fetch_value(self, sql: str, params: tuple | dict = ()) -> Any:
+        row = await self.fetch_one(sql, params)
+        return None if row is None else row[0]
+
+    async def set_meta(self, key: str, value: Any) -> None:
+        await self.db.execute(
+            "INSERT INTO session_meta(key, value) VALUES (?, ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, str(value)))
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_iso(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
