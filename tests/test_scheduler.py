@@ -1,0 +1,106 @@
+"""The scheduler with a manual clock: events fire in order, exactly when due, never after freeze."""
+
+import asyncio
+
+import pytest
+
+from sentinel.clock import ManualTime, SimClock
+from sentinel.scenario import Event
+from sentinel.scheduler import Scheduler
+
+
+def make(events, speed=10.0, end=720):
+    wall = ManualTime(1000.0)
+    clock = SimClock(speed, wall=wall)
+    applied = []
+
+    async def apply(event):
+        applied.append((event.at, event.type, clock.now()))
+
+    return wall, clock, applied, Scheduler(clock, events, apply, end)
+
+
+EVENTS = [Event(at=0, type="preload", index=0), Event(at=20, type="b", index=2),
+          Event(at=10, type="a", index=1), Event(at=20, type="c", index=3),
+          Event(at=800, type="late", index=4)]
+
+
+async def test_fires_due_events_in_order_and_logs_times():
+    wall, clock, applied, scheduler = make(EVENTS)
+    assert [e.type for e in scheduler.pending] == ["a", "b", "c"]  # preload and past-the-end dropped
+    clock.start()
+    assert await scheduler.fire_due() == []
+    wall.advance(0.999)  # sim 9.99
+    assert await scheduler.fire_due() == []
+    wall.advance(0.0011)  # sim 10.001
+    fired = await scheduler.fire_due()
+    assert [f.event.type for f in fired] == ["a"]
+    assert fired[0].scheduled_wall_s == pytest.approx(1.0)
+    assert fired[0].actual_wall_s == pytest.approx(1.0001)
+    assert fired[0].lateness_ms == pytest.approx(0.1, abs=1e-6)
+    wall.advance(5)
+    fired = await scheduler.fire_due()
+    assert [f.event.type for f in fired] == ["b", "c"]  # equal times keep authored order
+    assert scheduler.pending == []
+    assert [a[1] for a in applied] == ["a", "b", "c"]
+
+
+async def test_nothing_fires_before_start():
+    wall, clock, applied, scheduler = make(EVENTS)
+    wall.advance(100)
+    assert await scheduler.fire_due() == []
+
+
+async def test_frozen_clock_fires_only_what_was_due():
+    wall, clock, applied, scheduler = make(EVENTS)
+    clock.start()
+    wall.advance(1.5)  # sim 15
+    clock.freeze()
+    wall.advance(100)
+    fired = await scheduler.fire_due()
+    assert [f.event.type for f in fired] == ["a"]
+    assert [e.type for e in scheduler.pending] == ["b", "c"]
+
+
+async def test_fire_next_steps_a_paused_clock():
+    wall, clock, applied, scheduler = make(EVENTS)
+    clock.start(paused=True)
+    first = await scheduler.fire_next()
+    assert first.event.type == "a" and clock.now() == pytest.approx(10)
+    await scheduler.fire_next()
+    assert [a[1] for a in applied] == ["a", "b", "c"]  # both events at 20 fire together
+    assert await scheduler.fire_next() is None
+
+
+async def test_run_sleeps_until_due_with_the_real_clock():
+    """The driver with the real monotonic clock at high speed: fires all, on time."""
+    applied = []
+    clock = SimClock(speed=1000)
+
+    async def apply(event):
+        applied.append(event.type)
+
+    scheduler = Scheduler(clock, [Event(at=20, type="x", index=1), Event(at=50, type="y", index=2)], apply, 720)
+    task = asyncio.create_task(scheduler.run())
+    await asyncio.sleep(0)
+    clock.start()  # wakes the driver, which then waits exactly until each event is due
+    await asyncio.wait_for(task, 2)
+    assert applied == ["x", "y"]
+    assert all(f.lateness_ms >= -1 for f in scheduler.fired)
+
+
+async def test_run_waits_while_paused_and_reaims_on_advance():
+    applied = []
+    clock = SimClock(speed=1)
+
+    async def apply(event):
+        applied.append(event.at)
+
+    scheduler = Scheduler(clock, [Event(at=300, type="x", index=1)], apply, 720)
+    clock.start(paused=True)
+    task = asyncio.create_task(scheduler.run())
+    await asyncio.sleep(0.01)
+    assert applied == []
+    clock.advance(300)
+    await asyncio.wait_for(task, 1)
+    assert applied == [300]
