@@ -66,3 +66,63 @@ async def env_session(aiohttp_client, tmp_path):
     yield build
     for session in sessions:
         await session.abort()
+
+
+# --- real browser checks -----------------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = REPO_ROOT / "tests" / "artifacts"
+
+
+@dataclass
+class BrowserTab:
+    """A headless Chromium page that records console errors and failed page scripts."""
+    page: Any
+    errors: list[str]
+
+    async def visit(self, url: str) -> Any:
+        response = await self.page.goto(url, wait_until="load")
+        return response
+
+    def assert_clean(self, where: str) -> None:
+        assert not self.errors, f"console errors on {where}: {self.errors}"
+
+    async def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        await self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+async def browser_tab():
+    """A fresh headless Chromium tab (Debian's chromium driven by Playwright)."""
+    from playwright.async_api import async_playwright
+
+    assert CHROMIUM.exists(), "browser tests need Debian's chromium at /usr/bin/chromium (.ci/run installs it)"
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        page = await browser.new_page()
+        errors: list[str] = []
+        page.on("console", lambda msg: errors.append(f"{msg.type}: {msg.text}") if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
+        yield BrowserTab(page, errors)
+        await browser.close()
+
+
+async def check_views_in_browser(tab: BrowserTab, live: LiveSession, paths: list[str], shot_prefix: str) -> None:
+    """Open every path in Chromium: status below 400, the shared layout present, no console error."""
+    for path in paths:
+        response = await tab.visit(str(live.client.make_url(path)))
+        assert response is not None and response.status < 400, f"{path}: HTTP {response and response.status}"
+        assert await tab.page.locator("header.site-header").count() == 1, f"{path}: no shared header"
+        assert await tab.page.locator("main").count() == 1, f"{path}: no main"
+        await tab.screenshot(f"{shot_prefix}-{path.strip('/').replace('/', '_').replace('?', '_') or 'root'}")
+        tab.assert_clean(path)
+
+
+async def wait_for_text(tab: BrowserTab, text: str, timeout_ms: int = 6000) -> None:
+    """Wait until the open page shows text, without reloading (the live refresh must bring it)."""
+    await tab.page.wait_for_function("t => document.body.innerText.includes(t)", arg=text, timeout=timeout_ms)
