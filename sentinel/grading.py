@@ -71,6 +71,7 @@ class Result:
     agent: str = ""
     speed: float = 1.0
     trial: int = 1
+    wall_s: float = 0.0  # wall seconds the whole session took, setup to grade
 
     @property
     def is_infra_error(self) -> bool:

@@ -17,7 +17,7 @@ import platform
 import shutil
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -158,6 +158,7 @@ class Runner:
             shutil.rmtree(out_dir)  # a half-finished earlier attempt: start clean
         out_dir.mkdir(parents=True)
         stop = self._stops.setdefault(key, asyncio.Event())
+        began = time.monotonic()
         session = Session(scenario, get_environment(scenario.environment), self.config, out_dir=out_dir,
                           speed=self.plan.speed, bus=self.bus, templates=self.templates, key=key)
         try:
@@ -175,7 +176,7 @@ class Runner:
             write_atomic(out_dir / "harness_error.txt", traceback.format_exc())
             return self._record(out_dir, key, self._crashed(scenario, f"session could not finish: {exc!r}"))
         result = self._grade(scenario, session, db_path, out_dir, agent_outcome, infra_error)
-        return self._record(out_dir, key, result)
+        return self._record(out_dir, key, replace(result, wall_s=round(time.monotonic() - began, 3)))
 
     async def _drive(self, session: Session, scenario: Scenario, out_dir: Path,
                      stop: asyncio.Event) -> AgentOutcome:
