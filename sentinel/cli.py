@@ -28,6 +28,11 @@ from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_f
 from sentinel.summary import summarize
 
 
+def make_console() -> Console:
+    """A console that does not squeeze tables when output goes to a file or a CI log."""
+    return Console() if sys.stdout.isatty() else Console(width=160)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -174,7 +179,7 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Config, RunPlan]:
 def cmd_run(args: argparse.Namespace) -> int:
     config, plan = plan_from_args(args)
     bus = Bus()
-    console = Console()
+    console = make_console()
     plain = args.ci or not sys.stdout.isatty()
     bus.subscribe(PlainLines() if plain else RichProgress(console))
     runner = Runner(config, plan, bus)
@@ -215,7 +220,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     results = load_results(run_dir)
     if not results:
         raise SentinelError(f"{run_dir}: no finished sessions yet")
-    console = Console()
+    console = make_console()
     for table in grade_tables(results, summarize(results), f"Run {run_dir.name}"):
         console.print(table)
     return 0
@@ -223,7 +228,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
 
 def cmd_list(args: argparse.Namespace) -> int:
     config = load_config(args.config)
-    console = Console()
+    console = make_console()
     from rich.table import Table
 
     table = Table(title="Scenarios")

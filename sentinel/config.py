@@ -129,7 +129,7 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
     timing = Timing(**{k: _number(path, f"timing.{k}", v) for k, v in timing_raw.items()})
     run = raw.get("run", {})
     for key in run:
-        if key not in {"speed", "results_dir", "agent_log_cap_bytes", "concurrency"}:
+        if key not in {"speed", "results_dir", "agent_log_cap_bytes", "concurrency", "scenarios_dir"}:
             raise SentinelError(f"{path}: run.{key}: unknown key")
     speed = check_speed(_number(path, "run.speed", run.get("speed", 1.0)), where=f"{path}: run.speed")
     concurrency = run.get("concurrency", 0)
@@ -154,6 +154,7 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
         concurrency=concurrency,
         agent_cmd=agent_cmd,
         prices=prices,
+        scenarios_dir=Path(run.get("scenarios_dir", REPO_ROOT / "scenarios")),
     )
 
 

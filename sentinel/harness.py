@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import ctypes
 import logging
 import os
 import re
@@ -16,6 +17,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +35,15 @@ POLL_S = 0.02                   # how often terminate() looks whether the group 
 AFTER_KILL_S = 1.0              # how long to wait for the group and the pipe after SIGKILL
 
 log = logging.getLogger(__name__)
+PR_SET_PDEATHSIG = 1
+_LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+
+
+def _die_with_parent() -> None:
+    """In the forked child (Linux): get SIGKILL if the runner dies, even by SIGKILL, so a killed
+    run leaves no agent behind. Grandchildren are reaped by the group kill of a normal end."""
+    if _LIBC is not None:
+        _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def build_command(template: str | list[str], values: dict[str, str]) -> str | list[str]:
@@ -208,7 +219,8 @@ class AgentProcess:
         loop = asyncio.get_running_loop()
         protocol = _PipeProtocol()
         options = dict(cwd=cwd, env={**os.environ, **env}, stdin=subprocess.DEVNULL,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+                       preexec_fn=_die_with_parent)
         check_command(command)
         try:
             if isinstance(command, str):

@@ -1,0 +1,191 @@
+"""The runner end to end: real sessions, real agent subprocesses, real results on disk."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from sentinel.agents import BUILTIN_AGENTS
+from sentinel.bus import SESSION_GRADED, SESSION_SKIPPED, SESSION_STARTED, Bus
+from sentinel.config import REPO_ROOT, load_config
+from sentinel.errors import SentinelError
+from sentinel.runner import RunPlan, Runner, load_results
+from sentinel.scenario import load_scenario, scenario_files
+
+DATA = REPO_ROOT / "tests" / "data" / "scenarios"
+SPEED = 200.0  # condition_at 60 sim s = 0.3 wall s; deadline 600/200 + 2 = 5 wall s
+
+
+def make_config(tmp_path: Path):
+    config = load_config()
+    return replace(config, results_dir=tmp_path / "results", scenarios_dir=DATA,
+                   timing=replace(config.timing, reaction_window_s=2.0, startup_timeout_s=10, term_grace_s=1))
+
+
+def plan(agent: str, name: str = "r", resume: bool = False, command=None) -> RunPlan:
+    scenarios = tuple(load_scenario(p) for p in scenario_files(DATA, "microhood"))
+    return RunPlan(name=name, agent=agent, command=command or BUILTIN_AGENTS[agent], speed=SPEED,
+                   scenarios=scenarios, resume=resume)
+
+
+def recorder(bus: Bus) -> list:
+    seen = []
+    bus.subscribe(lambda m: seen.append(m.kind))
+    return seen
+
+
+async def test_oracle_run_writes_every_result_file(tmp_path):
+    config = make_config(tmp_path)
+    report = await Runner(config, plan("oracle")).run()
+    by_id = {r.scenario_id: r for r in report.results}
+    assert set(by_id) == {"microhood-rise", "microhood-rise_buy", "microhood-rise_noop"}
+    assert all(r.success for r in report.results), [r.detail for r in report.results]
+    rise = by_id["microhood-rise"]
+    assert rise.ended_by == "agent_exit" and rise.contact_at >= 60 and rise.reaction_s >= 0
+    assert rise.requests > 2 and rise.bytes_sent > 0 and rise.contact_message
+    assert by_id["microhood-rise_noop"].ended_by == "deadline"
+    folder = config.results_dir / "r" / "microhood" / "rise_buy"
+    for name in ("result.json", "agent.log", "events.jsonl", "requests.jsonl", "state.db"):
+        assert (folder / name).exists(), name
+    fired = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
+    assert fired[0]["type"] == "price_waypoint" and fired[0]["scheduled_wall_s"] == pytest.approx(30 / SPEED)
+    logged = [json.loads(line) for line in (folder / "requests.jsonl").read_text().splitlines()]
+    assert logged[0]["path"] == "/start" and any(r["path"].endswith("/order/confirm") for r in logged)
+    summary = json.loads((config.results_dir / "r" / "summary.json").read_text())
+    assert summary["overall"]["passed"] == 3 and summary["infra_errors"] == 0
+    run = json.loads((config.results_dir / "r" / "run.json").read_text())
+    assert run["agent"] == "oracle" and run["speed"] == SPEED and len(run["scenarios"]) == 3
+
+
+async def test_eager_fails_normal_tasks_and_silent_passes_only_the_noop(tmp_path):
+    config = make_config(tmp_path)
+    eager = {r.scenario_id: r.success for r in (await Runner(config, plan("eager", "e")).run()).results}
+    assert eager == {"microhood-rise": False, "microhood-rise_buy": False, "microhood-rise_noop": False}
+    silent = {r.scenario_id: r.success for r in (await Runner(config, plan("silent", "s")).run()).results}
+    assert silent == {"microhood-rise": False, "microhood-rise_buy": False, "microhood-rise_noop": True}
+
+
+async def test_resume_of_a_finished_run_starts_nothing(tmp_path):
+    config = make_config(tmp_path)
+    await Runner(config, plan("eager")).run()
+    stamps = {p: p.stat().st_mtime_ns for p in (config.results_dir / "r").glob("*/*/result.json")}
+    bus = Bus()
+    seen = recorder(bus)
+    report = await Runner(config, plan("eager", resume=True), bus).run()
+    assert seen.count(SESSION_SKIPPED) == 3 and SESSION_STARTED not in seen and SESSION_GRADED not in seen
+    assert report.skipped == 3 and len(report.results) == 3
+    assert stamps == {p: p.stat().st_mtime_ns for p in stamps}
+
+
+async def test_resume_reruns_sessions_with_an_infrastructure_error(tmp_path):
+    config = make_config(tmp_path)
+    await Runner(config, plan("eager")).run()
+    broken = config.results_dir / "r" / "microhood" / "rise" / "result.json"
+    data = json.loads(broken.read_text())
+    broken.write_text(json.dumps({**data, "infra_error": "simulated crash"}))
+    (config.results_dir / "r" / "microhood" / "rise_buy" / "result.json").unlink()
+    bus = Bus()
+    seen = recorder(bus)
+    await Runner(config, plan("eager", resume=True), bus).run()
+    assert seen.count(SESSION_SKIPPED) == 1 and seen.count(SESSION_GRADED) == 2
+    assert json.loads(broken.read_text())["infra_error"] is None
+
+
+async def test_a_run_name_is_not_reused_without_resume(tmp_path):
+    config = make_config(tmp_path)
+    await Runner(config, plan("eager")).run()
+    with pytest.raises(SentinelError, match="pass --resume"):
+        await Runner(config, plan("eager")).run()
+    with pytest.raises(SentinelError, match="same --agent"):
+        await Runner(config, plan("silent", resume=True)).run()
+
+
+async def test_agent_that_exits_at_once_is_graded_not_an_error(tmp_path):
+    config = make_config(tmp_path)
+    report = await Runner(config, plan("eager", command=["false"])).run()
+    rise = next(r for r in report.results if r.scenario_id == "microhood-rise")
+    assert rise.ended_by == "agent_exit" and rise.exit_code == 1 and not rise.success
+    assert rise.infra_error is None
+
+
+async def test_missing_agent_program_is_an_infrastructure_error_per_session(tmp_path):
+    config = make_config(tmp_path)
+    report = await Runner(config, plan("eager", command=["/no/such/agent"])).run()
+    assert all(r.is_infra_error and "/no/such/agent" in r.infra_error for r in report.results)
+    assert report.summary.infra_errors == 3 and report.summary.overall.total == 3
+
+
+def write_config(tmp_path: Path) -> Path:
+    path = tmp_path / "test.toml"
+    path.write_text(f'[run]\nresults_dir = "{tmp_path / "results"}"\nscenarios_dir = "{DATA}"\n'
+                    '[timing]\nreaction_window_s = 2\nterm_grace_s = 1\n')
+    return path
+
+
+def sentinel_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sentinel.cli", *args], cwd=cwd, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_run_killed_with_sigkill_halfway_resumes_to_all_results(tmp_path):
+    config = write_config(tmp_path)
+    args = ["run", "--ci", "--agent", "silent", "--speed", "200", "--concurrency", "1",
+            "--run", "k", "--config", str(config)]
+    proc = subprocess.Popen([sys.executable, "-m", "sentinel.cli", *args], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    run_dir = tmp_path / "results" / "k"
+    deadline = time.monotonic() + 60
+    while not list(run_dir.glob("*/*/result.json")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)  # the second session is under way
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    done_before = {p: p.read_bytes() for p in run_dir.glob("*/*/result.json")}
+    assert 1 <= len(done_before) < 3
+    time.sleep(0.3)
+    agents = subprocess.run(["pgrep", "-f", "sentinel.agents.silent"], capture_output=True, text=True).stdout
+    assert not agents.strip(), "an agent outlived the killed runner"
+    resumed = sentinel_cli(*args, "--resume", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    results = load_results(run_dir)
+    assert len(results) == 3 and not any(r.is_infra_error for r in results)
+    for path, data in done_before.items():
+        assert path.read_bytes() == data  # finished results were kept as they were
+    assert not list(run_dir.rglob("*.tmp"))
+    for path in run_dir.rglob("*.json"):
+        json.loads(path.read_text())
+
+
+def test_cli_bad_input_gets_one_clear_line(tmp_path):
+    config = write_config(tmp_path)
+    cases = [
+        (["run", "--cmd", "no-such-agent-xyz __TASK_URL__", "--config", str(config)], "no-such-agent-xyz"),
+        (["run", "--agent", "psychic", "--config", str(config)], "unknown; built-in agents are"),
+        (["run", "--agent", "eager", "--speed", "0", "--config", str(config)], "speed must be > 0"),
+        (["run", "--agent", "eager", "--task", "nope", "--config", str(config)], "no scenario nope"),
+        (["run", "--agent", "eager", "--env", "mars", "--config", str(config)], "no scenarios folder"),
+        (["grade", "missing-run", "--config", str(config)], "no such run"),
+        (["run", "--agent", "eager", "--config", str(tmp_path / "nope.toml")], "config file not found"),
+    ]
+    for args, message in cases:
+        done = sentinel_cli(*args, cwd=tmp_path)
+        assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert message in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
+
+
+def test_cli_run_then_grade(tmp_path):
+    config = write_config(tmp_path)
+    done = sentinel_cli("run", "--ci", "--agent", "oracle", "--speed", "200", "--run", "g",
+                        "--task", "rise,rise_buy", "--config", str(config), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "PASS  microhood-rise " in done.stdout and "passed: 2/2" in done.stdout
+    graded = sentinel_cli("grade", "g", "--config", str(config), cwd=tmp_path)
+    assert graded.returncode == 0 and "microhood-rise_buy" in graded.stdout and "100%" in graded.stdout
