@@ -49,16 +49,18 @@ class LiveSession:
 
 @pytest.fixture
 async def env_session(aiohttp_client, tmp_path):
-    """env_session(path) → LiveSession for that scenario file (relative to the repo root)."""
+    """env_session(path) → LiveSession for that scenario file (relative to the repo root).
+    With paused=False the clock is left unstarted, as a runner's session is before /start."""
     sessions: list[Session] = []
 
-    async def build(path: str | Path) -> LiveSession:
+    async def build(path: str | Path, paused: bool = True) -> LiveSession:
         scenario = load_scenario(REPO_ROOT / path)
         config = load_config()
         session = Session(scenario, get_environment(scenario.environment), config,
                           out_dir=tmp_path / scenario.short_id, speed=1.0, world_start=WORLD_START)
         await session.setup()
-        session.clock.start(paused=True)
+        if paused:
+            session.clock.start(paused=True)
         sessions.append(session)
         client = await aiohttp_client(session.app)
         return LiveSession(session, client)
