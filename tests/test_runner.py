@@ -56,7 +56,7 @@ async def test_oracle_run_writes_every_result_file(tmp_path):
     for name in ("result.json", "agent.log", "events.jsonl", "requests.jsonl", "state.db"):
         assert (folder / name).exists(), name
     fired = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
-    assert fired[0]["type"] == "price_waypoint" and fired[0]["scheduled_wall_s"] == pytest.approx(30 / SPEED)
+    assert fired[0]["type"] == "price_waypoint" and fired[0]["scheduled_wall_s"] == pytest.approx(60 / SPEED)
     logged = [json.loads(line) for line in (folder / "requests.jsonl").read_text().splitlines()]
     assert logged[0]["path"] == "/start" and any(r["path"].endswith("/order/confirm") for r in logged)
     summary = json.loads((config.results_dir / "r" / "summary.json").read_text())
