@@ -189,7 +189,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         console.print(table)
     print(f"results: {report.run_dir}  wall time: {report.wall_s:.1f} s  "
           f"passed: {report.summary.overall.passed}/{report.summary.overall.total}")
-    if runner.stop_all.is_set():
+    if runner.stopping:
         print("sentinel: run interrupted; finished sessions are kept, continue with --resume", file=sys.stderr)
         return 130
     return 1 if args.ci and report.summary.infra_errors else 0
@@ -199,7 +199,7 @@ async def _run_with_interrupt(runner: Runner):
     """Ctrl-C stops the agents cleanly and keeps every finished result."""
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, runner.stop_all.set)
+        loop.add_signal_handler(sig, runner.stop)
     try:
         return await runner.run()
     finally:

@@ -88,11 +88,17 @@ class Runner:
         self.bus = bus or Bus()
         self.run_dir = config.results_dir / plan.name
         self.templates: jinja2.Environment = make_templates()
-        self.stop_all = asyncio.Event()
+        self.stopping = False
         self._stops: dict[str, asyncio.Event] = {}
 
+    def stop(self) -> None:
+        """Stop every session (Ctrl-C): agents end cleanly, sessions not yet begun never start."""
+        self.stopping = True
+        for event in self._stops.values():
+            event.set()
+
     def stop_session(self, key: str) -> None:
-        """Stop one running session (its result is kept as an infrastructure error, so resume reruns it)."""
+        """Stop one running session (recorded as an infrastructure error, so resume reruns it)."""
         if key in self._stops:
             self._stops[key].set()
 
@@ -113,11 +119,11 @@ class Runner:
                          to_run=len(todo), agent=self.plan.agent, speed=self.plan.speed)
         limit = asyncio.Semaphore(self.plan.concurrency or max(1, len(todo)))
 
-        async def one(scenario: Scenario) -> Result:
+        async def one(scenario: Scenario) -> Result | None:
             async with limit:
-                return await self.run_session(scenario)
+                return None if self.stopping else await self.run_session(scenario)
 
-        report.results += await asyncio.gather(*(one(s) for s in todo))
+        report.results += [r for r in await asyncio.gather(*(one(s) for s in todo)) if r is not None]
         report.results.sort(key=lambda r: r.scenario_id)
         report.wall_s = time.monotonic() - started
         report.summary = summarize(report.results)
@@ -200,20 +206,9 @@ class Runner:
             log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
             on_line=lambda line: self.bus.publish(AGENT_OUTPUT, session.key, line=line))
         deadline_s = self.config.deadline_wall_s(self.plan.speed)
-        stop_any = asyncio.Event()
-        watchers = [asyncio.create_task(self._relay(src, stop_any)) for src in (stop, self.stop_all)]
-        try:
-            return await process.supervise(
-                started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
-                deadline=lambda: (session.clock.started_wall or time.monotonic()) + deadline_s, stop=stop_any)
-        finally:
-            for watcher in watchers:
-                watcher.cancel()
-
-    @staticmethod
-    async def _relay(source: asyncio.Event, target: asyncio.Event) -> None:
-        await source.wait()
-        target.set()
+        return await process.supervise(
+            started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
+            deadline=lambda: (session.clock.started_wall or time.monotonic()) + deadline_s, stop=stop)
 
     def _grade(self, scenario: Scenario, session: Session, db_path: Path, out_dir: Path,
                agent: AgentOutcome | None, infra_error: str | None) -> Result:

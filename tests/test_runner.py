@@ -123,6 +123,19 @@ async def test_missing_agent_program_is_an_infrastructure_error_per_session(tmp_
     assert report.summary.infra_errors == 3 and report.summary.overall.total == 3
 
 
+def processes_working_in(folder: Path) -> list[int]:
+    """Live (non-zombie) processes whose working folder is inside folder: agents of this test."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if str(proc.joinpath("cwd").readlink()).startswith(str(folder / "results")) and \
+                    proc.joinpath("stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
 def write_config(tmp_path: Path) -> Path:
     path = tmp_path / "test.toml"
     path.write_text(f'[run]\nresults_dir = "{tmp_path / "results"}"\nscenarios_dir = "{DATA}"\n'
@@ -151,8 +164,7 @@ def test_run_killed_with_sigkill_halfway_resumes_to_all_results(tmp_path):
     done_before = {p: p.read_bytes() for p in run_dir.glob("*/*/result.json")}
     assert 1 <= len(done_before) < 3
     time.sleep(0.3)
-    agents = subprocess.run(["pgrep", "-f", "sentinel.agents.silent"], capture_output=True, text=True).stdout
-    assert not agents.strip(), "an agent outlived the killed runner"
+    assert processes_working_in(tmp_path) == [], "an agent outlived the killed runner"
     resumed = sentinel_cli(*args, "--resume", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     results = load_results(run_dir)
@@ -189,3 +201,25 @@ def test_cli_run_then_grade(tmp_path):
     assert "PASS  microhood-rise " in done.stdout and "passed: 2/2" in done.stdout
     graded = sentinel_cli("grade", "g", "--config", str(config), cwd=tmp_path)
     assert graded.returncode == 0 and "microhood-rise_buy" in graded.stdout and "100%" in graded.stdout
+
+
+def test_ctrl_c_stops_agents_cleanly_and_resume_continues(tmp_path):
+    config = write_config(tmp_path)
+    args = ["run", "--ci", "--agent", "silent", "--speed", "200", "--run", "c", "--config", str(config)]
+    proc = subprocess.Popen([sys.executable, "-m", "sentinel.cli", *args], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    run_dir = tmp_path / "results" / "c"
+    deadline = time.monotonic() + 30
+    while len(list(run_dir.glob("*/*/"))) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, out + err
+    assert "continue with --resume" in err and "Traceback" not in err
+    assert processes_working_in(tmp_path) == []
+    stopped = load_results(run_dir)
+    assert stopped and all(r.ended_by == "stopped" and r.is_infra_error for r in stopped)
+    resumed = sentinel_cli(*args, "--resume", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert [r.success for r in load_results(run_dir)] == [False, False, True]
