@@ -105,8 +105,8 @@ async def error_pages(request: web.Request, handler: Handler) -> web.StreamRespo
     """Unknown pages get a 404 inside the environment's chrome; crashes a plain 500 page."""
     try:
         return await handler(request)
-    except web.HTTPNotFound:
-        return await _error_page(request, 404, "This page does not exist.")
+    except web.HTTPNotFound as exc:
+        return await _error_page(request, 404, _custom_text(exc) or "This page does not exist.")
     except web.HTTPMethodNotAllowed:
         return await _error_page(request, 405, "This page does not accept that kind of request.")
     except web.HTTPException:
@@ -114,6 +114,12 @@ async def error_pages(request: web.Request, handler: Handler) -> web.StreamRespo
     except Exception:
         log.exception("error while serving %s %s", request.method, request.path)
         return await _error_page(request, 500, "Something went wrong on this page.")
+
+
+def _custom_text(exc: web.HTTPException) -> str | None:
+    """The message a handler gave with `web.HTTPNotFound(text="This message no longer exists.")`."""
+    text = exc.text or ""
+    return None if not text or text.startswith(f"{exc.status}:") else text
 
 
 async def _error_page(request: web.Request, status: int, message: str) -> web.Response:

@@ -7,23 +7,25 @@
   var etag = null;
   var busy = false;
 
+  function defaultIndex(select) {
+    for (var i = 0; i < select.options.length; i++) {
+      if (select.options[i].defaultSelected) return i;
+    }
+    return select.multiple ? -1 : 0;
+  }
+
+  function isDirty(field) {
+    if (field.tagName === "SELECT") return field.selectedIndex !== defaultIndex(field);
+    if (field.type === "checkbox" || field.type === "radio") return field.checked !== field.defaultChecked;
+    return field.value !== field.defaultValue;
+  }
+
   function formIsInUse() {
     var active = document.activeElement;
-    if (active && active.closest && active.closest("form") && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) {
-      return true;
-    }
+    if (active && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName) && active.type !== "submit") return true;
     var fields = document.querySelectorAll("input, textarea, select");
     for (var i = 0; i < fields.length; i++) {
-      var f = fields[i];
-      if (f.type === "hidden" || f.type === "submit") continue;
-      if ((f.type === "checkbox" || f.type === "radio") ? f.checked !== f.defaultChecked : f.value !== f.defaultValue) {
-        if (f.tagName !== "SELECT") return true;
-      }
-      if (f.tagName === "SELECT") {
-        for (var j = 0; j < f.options.length; j++) {
-          if (f.options[j].selected !== f.options[j].defaultSelected) return true;
-        }
-      }
+      if (fields[i].type !== "hidden" && isDirty(fields[i])) return true;
     }
     return false;
   }
