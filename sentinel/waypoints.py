@@ -12,7 +12,7 @@ from typing import Iterable, Sequence
 def value_at(points: Iterable[Sequence[float]], t: float, start_value: float) -> float:
     """The value at sim time t. Before the first point the path runs from (0, start_value);
     after the last point it holds. Points at equal times make a step."""
-    ordered = sorted((float(p[0]), float(p[1])) for p in points)
+    ordered = sorted(((float(p[0]), float(p[1])) for p in points), key=lambda p: p[0])
     prev_t, prev_v = 0.0, float(start_value)
     for point_t, point_v in ordered:
         if t < point_t:
@@ -34,7 +34,7 @@ def first_crossing(points: Iterable[Sequence[float]], start_value: float, thresh
                    rising: bool, until: float) -> float | None:
     """Earliest sim time in [0, until] at which the value reaches the threshold
     (>= when rising, <= when falling), or None."""
-    ordered = sorted((float(p[0]), float(p[1])) for p in points)
+    ordered = sorted(((float(p[0]), float(p[1])) for p in points), key=lambda p: p[0])
     reached = (lambda v: v >= threshold) if rising else (lambda v: v <= threshold)
     prev_t, prev_v = 0.0, float(start_value)
     if reached(prev_v):

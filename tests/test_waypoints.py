@@ -27,3 +27,9 @@ def test_first_crossing_rising_and_falling():
     assert first_crossing(points, 100.0, 250.0, rising=True, until=720) is None
     dip = [(100, 100.0), (160, 80.0), (220, 80.0), (260, 100.0)]
     assert first_crossing(dip, 100.0, 90.0, rising=False, until=720) == pytest.approx(130.0)
+
+
+def test_a_step_down_keeps_authored_order():
+    points = [(10, 100.0), (10, 90.0)]  # a ramp_s = 0 event: from 100 straight to 90
+    assert value_at(points, 10, 100.0) == 90.0
+    assert first_crossing(points, 100.0, 95.0, rising=False, until=720) == 10.0

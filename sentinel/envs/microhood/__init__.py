@@ -1,0 +1,75 @@
+"""MicroHood: stock trading (ENVIRONMENTS §6), modelled on Robinhood.
+
+A portfolio dashboard, a page per stock with a chart, an order ticket for every symbol, search,
+order history and news. Most of the logic is pricing: every price is interpolated from
+authored waypoints at the moment it is read (prices.py) and rounded to cents the same way on
+pages, in fills and in the grading tables.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sentinel.envs.base import Environment
+from sentinel.envs.microhood.checks import check_scenario
+from sentinel.envs.microhood.events import DEFAULT_BUYING_POWER, EVENT_TYPES
+from sentinel.envs.microhood.prices import PriceBook, portfolio_numbers
+from sentinel.envs.microhood.views import BASE, add_routes
+
+if TYPE_CHECKING:
+    from sentinel.catalog import Catalog
+    from sentinel.world import World
+
+NAV = (("Portfolio", f"{BASE}/"), ("Stocks", f"{BASE}/search"), ("Orders", f"{BASE}/orders"),
+       ("News", f"{BASE}/news"))
+
+
+async def chrome(world: "World") -> dict[str, Any]:
+    """Header context. MicroHood has no unread count; the layout marks the active nav entry."""
+    return {"title_count": None, "nav": [(label, href, False) for label, href in NAV]}
+
+
+async def baselines(world: "World") -> dict[str, float]:
+    book = await PriceBook.load(world)
+    numbers = await portfolio_numbers(world, book)
+    counts = {name: float(await world.fetch_value(f"SELECT COUNT(*) FROM {table}{where}") or 0)
+              for name, table, where in (("order_count", "orders", ""),
+                                         ("watchlist_count", "watchlist", ""),
+                                         ("news_count", "news", " WHERE origin != 'self'"))}
+    return {**numbers, **counts}
+
+
+async def finalize(world: "World") -> None:
+    """Grading time: freeze every price into current_prices (the portfolio view reads it)."""
+    book = await PriceBook.load(world)
+    await world.db.execute("DELETE FROM current_prices")
+    await world.db.executemany("INSERT INTO current_prices (symbol, price) VALUES (?, ?)",
+                               [(symbol, book.price(symbol)) for symbol in book.paths])
+
+
+def serve_preload(catalog: "Catalog") -> dict[str, Any]:
+    """`sentinel serve microhood`: the whole catalog, with a few prices drifting for 12 minutes."""
+    stocks = catalog.records("stocks")
+    moves = {"HALO": 1.04, "NEOX": 0.97, "VLTA": 1.06, "DRNX": 0.95, "CHPX": 1.03, "BYTW": 1.02}
+    waypoints = {}
+    for symbol, factor in moves.items():
+        start = float(stocks[symbol]["start_price"])
+        waypoints[symbol] = [[240, round(start * (1 + (factor - 1) / 2), 2)],
+                             [480, round(start * (2 - factor), 2)], [720, round(start * factor, 2)]]
+    return {"stocks": "*", "watchlist": ["VLTA", "DRNX", "CHPX"], "news": "*",
+            "buying_power": DEFAULT_BUYING_POWER, "price_waypoints": waypoints}
+
+
+ENV = Environment(
+    name="microhood",
+    title="MicroHood",
+    schema=Path(__file__).with_name("schema.sql"),
+    event_types=EVENT_TYPES,
+    baselines=baselines,
+    add_routes=add_routes,
+    chrome=chrome,
+    serve_preload=serve_preload,
+    finalize=finalize,
+    check_scenario=check_scenario,
+)

@@ -1,0 +1,210 @@
+"""Scenario checks only MicroHood knows: preload shape, price events, and the price crossing.
+
+For a waypoint task, `condition_at` must be the moment the watched page first shows the
+condition. The threshold is read from the scenario's own solution (its first `watch` step):
+the watched page says what is measured (`/microhood/stock/<SYM>`: that price;
+`/microhood/`: the portfolio value) and the predicate says the limit and direction. So the
+check verifies exactly what the oracle will see, with no second copy of the threshold.
+
+Pages round prices to cents, so the crossing is computed on the displayed value: "at least
+$42.20" starts when the raw path reaches $42.195. Portfolio values are a sum of rounded prices
+and are found by a scan in 0.05 s steps, refined by bisection.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Callable
+
+from sentinel.catalog import Catalog
+from sentinel.envs.microhood.events import DEFAULT_BUYING_POWER, selected
+from sentinel.envs.microhood.prices import Path, cents
+from sentinel.scenario import Scenario
+from sentinel.solution import COMPARISONS, Step
+from sentinel.waypoints import first_crossing, ramp_points
+
+TIMELINE_END = 720.0
+TOLERANCE_S = 0.5  # condition_at may differ this much from the computed crossing
+VISIBLE_FOR_S = 60.0  # a condition must stay visible this long (the oracle polls every ~10 sim s)
+FIRST_READ_S = 10.0  # a relative limit needs the value flat until the first read
+SCAN_STEP_S = 0.05
+STOCK_PAGE = re.compile(r"^/microhood/stock/([A-Za-z]+)/?$")
+DASHBOARD = re.compile(r"^/microhood/?$")
+
+Problems = list[tuple[str, str]]
+
+
+def check_scenario(scenario: Scenario, catalog: Catalog) -> Problems:
+    problems: Problems = []
+    stocks = catalog.records("stocks")
+    preload = scenario.events[0].fields if scenario.events and scenario.events[0].type == "preload" else {}
+    loaded = set(selected(preload.get("stocks", "*"), stocks)) & set(stocks)
+    problems += _preload_problems(preload, loaded)
+    problems += _event_problems(scenario, loaded)
+    if problems:
+        return problems
+    paths = build_paths(scenario, stocks, loaded)
+    return _crossing_problems(scenario, paths, stocks, preload)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _preload_problems(preload: dict, loaded: set[str]) -> Problems:
+    out: Problems = []
+    where = "events[0]"
+    if "buying_power" in preload and not (_number(preload["buying_power"]) and preload["buying_power"] >= 0):
+        out.append((f"{where}.buying_power", "expected a number of dollars ≥ 0"))
+    if "age_offset_minutes" in preload and not _number(preload["age_offset_minutes"]):
+        out.append((f"{where}.age_offset_minutes", "expected a number of minutes"))
+    for symbol in selected(preload.get("watchlist"), {}):
+        if symbol not in loaded:
+            out.append((f"{where}.watchlist", f"{symbol!r} is not among the preloaded stocks"))
+    waypoints = preload.get("price_waypoints", {})
+    if not isinstance(waypoints, dict):
+        return out + [(f"{where}.price_waypoints", "expected a mapping SYMBOL: [[t, price], ...]")]
+    for symbol, points in waypoints.items():
+        field = f"{where}.price_waypoints.{symbol}"
+        if symbol not in loaded:
+            out.append((field, f"{symbol!r} is not among the preloaded stocks"))
+        if not isinstance(points, list) or not all(
+                isinstance(p, list) and len(p) == 2 and all(_number(v) for v in p) for p in points):
+            out.append((field, "expected a list of [t, price] pairs"))
+            continue
+        for t, price in points:
+            if not 0 <= t <= TIMELINE_END:
+                out.append((field, f"time {t:g} is outside [0, {TIMELINE_END:g}]"))
+            if price <= 0:
+                out.append((field, f"price {price:g} must be above 0"))
+    return out
+
+
+def _event_problems(scenario: Scenario, loaded: set[str]) -> Problems:
+    out: Problems = []
+    for event in scenario.events:
+        if event.type != "price_waypoint":
+            continue
+        where = f"events[{event.index}]"
+        f = event.fields
+        if f.get("symbol") not in loaded:
+            out.append((f"{where}.symbol", f"{f.get('symbol')!r} is not among the preloaded stocks"))
+        if not (_number(f.get("price")) and f["price"] > 0):
+            out.append((f"{where}.price", "expected a price above 0"))
+        if "ramp_s" in f and not (_number(f["ramp_s"]) and f["ramp_s"] >= 0):
+            out.append((f"{where}.ramp_s", "expected sim seconds ≥ 0"))
+    return out
+
+
+def build_paths(scenario: Scenario, stocks: dict[str, dict], loaded: set[str]) -> dict[str, Path]:
+    """Every loaded symbol's final path, built exactly as the events build it at run time."""
+    preload = scenario.events[0].fields
+    points = {s: [(float(t), float(p)) for t, p in preload.get("price_waypoints", {}).get(s, [])] for s in loaded}
+    starts = {s: float(stocks[s]["start_price"]) for s in loaded}
+    for event in sorted(scenario.timeline, key=lambda e: (e.at, e.index)):
+        if event.type == "price_waypoint" and event.at <= TIMELINE_END:
+            symbol = event.fields["symbol"]
+            points[symbol] += ramp_points(points[symbol], starts[symbol], event.at,
+                                          float(event.fields["price"]), float(event.fields.get("ramp_s", 0)))
+    return {s: Path(starts[s], tuple(points[s])) for s in loaded}
+
+
+def watched_step(scenario: Scenario) -> Step | None:
+    """The first watch step with a numeric predicate, if it watches a price or the portfolio."""
+    for step in scenario.solution:
+        if step.verb == "watch" and step.until is not None and step.until.number is not None:
+            if step.open_new is None and (STOCK_PAGE.match(step.target) or DASHBOARD.match(step.target)):
+                return step
+            return None
+    return None
+
+
+def _crossing_problems(scenario: Scenario, paths: dict[str, Path], stocks: dict[str, dict],
+                       preload: dict) -> Problems:
+    step = watched_step(scenario)
+    if step is None:
+        return []
+    until = step.until
+    assert until is not None and until.limit is not None and until.comparison is not None
+    stock = STOCK_PAGE.match(step.target)
+    if stock:
+        symbol = stock.group(1).upper()
+        if symbol not in paths:
+            return [("solution", f"watches {symbol}, which the preload did not load")]
+        shown: Callable[[float], float] = paths[symbol].price
+    else:
+        holdings = {s: int(stocks[s].get("initial_shares") or 0) for s in paths}
+        cash = float(preload.get("buying_power", DEFAULT_BUYING_POWER))
+
+        def shown(t: float) -> float:
+            return round(cash + sum(n * paths[s].price(t) for s, n in holdings.items() if n), 2)
+    first = shown(0.0)
+    limit = until.limit.resolve(first)
+    compare = COMPARISONS[until.comparison]
+
+    def holds(t: float) -> bool:
+        return compare(shown(t), limit)
+
+    out: Problems = []
+    if until.limit.relative and any(shown(t) != first for t in _steps(0.0, FIRST_READ_S, 0.5)):
+        out.append(("solution", f"the watched value moves before {FIRST_READ_S:g} s, so the oracle's "
+                                "first read (its 'first') is not the start value"))
+    if stock:
+        crossing = price_crossing(paths[symbol], until.comparison, limit)
+    else:
+        crossing = scan_crossing(holds)
+    if scenario.is_noop:
+        if crossing is not None:
+            out.append(("solution", f"this no-op's condition becomes visible at {crossing:.3f} s"))
+        return out
+    if crossing is None:
+        return out + [("condition_at", "the watched value never reaches the solution's limit "
+                                       f"({until.comparison} {limit:g}) before {TIMELINE_END:g} s")]
+    assert scenario.condition_at is not None
+    if abs(scenario.condition_at - crossing) > TOLERANCE_S:
+        out.append(("condition_at", f"{scenario.condition_at:g} differs from the moment the page first "
+                                    f"shows {until.comparison} {limit:g}: {crossing:.3f} s"))
+    lapse = next((t for t in _steps(crossing + 0.01, crossing + VISIBLE_FOR_S, 0.5) if not holds(t)), None)
+    if lapse is not None:
+        out.append(("events", f"the condition shows at {crossing:.3f} s but is gone again at {lapse:.2f} s; "
+                              f"it must stay visible for {VISIBLE_FOR_S:g} s"))
+    return out
+
+
+def price_crossing(path: Path, comparison: str, limit: float) -> float | None:
+    """When the displayed (cent-rounded) price first satisfies `comparison limit`."""
+    compare = COMPARISONS[comparison]
+    rising = comparison in ("at_least", "above")
+    k = math.floor(limit * 100) - 2
+    if rising:  # the smallest displayed cent value that satisfies the predicate
+        while not compare(k / 100, limit):
+            k += 1
+        threshold = (k - 0.5) / 100
+    else:  # the largest one
+        k += 4
+        while not compare(k / 100, limit):
+            k -= 1
+        threshold = (k + 0.5) / 100 - 1e-9
+    return first_crossing(path.points, path.start, threshold, rising, TIMELINE_END)
+
+
+def scan_crossing(holds: Callable[[float], bool]) -> float | None:
+    """First time in [0, TIMELINE_END] at which holds(t), to a millisecond (scan, then bisect)."""
+    previous = None
+    for t in _steps(0.0, TIMELINE_END, SCAN_STEP_S):
+        if holds(t):
+            if previous is None:
+                return t
+            low, high = previous, t
+            while high - low > 1e-6:
+                mid = (low + high) / 2
+                low, high = (low, mid) if holds(mid) else (mid, high)
+            return high
+        previous = t
+    return None
+
+
+def _steps(start: float, stop: float, step: float) -> list[float]:
+    count = int(round((stop - start) / step))
+    return [start + i * step for i in range(count + 1)]

@@ -1,0 +1,104 @@
+"""Prices: every price is interpolated from the waypoint path at the moment it is read.
+
+A `PriceBook` is one consistent snapshot of all paths at one sim time. Pages, fills, baselines
+and the grading tables all read prices through it, and all of them round to cents the same
+way (`cents`), so what a page shows is exactly what an order fills at and what grading reads.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from sentinel.waypoints import value_at
+
+if TYPE_CHECKING:
+    from sentinel.world import World
+
+Point = tuple[float, float]
+
+
+def cents(value: float) -> float:
+    """Round half up to whole cents (the tiny epsilon absorbs binary noise like 519.99499999)."""
+    return math.floor(value * 100 + 0.5 + 1e-9) / 100
+
+
+def change(now: float, start: float) -> tuple[float, float]:
+    """($ change, % change) from start to now."""
+    delta = round(now - start, 2)
+    return delta, (delta / start * 100 if start else 0.0)
+
+
+@dataclass(frozen=True)
+class Path:
+    """One symbol's price path: (0, start) then its waypoints, held after the last one."""
+    start: float
+    points: tuple[Point, ...]
+
+    def raw(self, t: float) -> float:
+        return value_at(self.points, t, self.start)
+
+    def price(self, t: float) -> float:
+        return cents(self.raw(t))
+
+    def corners(self, until: float) -> list[Point]:
+        """The path's vertices over [0, until], ending at (until, value): a piecewise-linear
+        path is drawn exactly by these, and its high and low are among them."""
+        out = [(0.0, self.start)]
+        out += [(t, v) for t, v in sorted(self.points, key=lambda p: p[0]) if t <= until]
+        out.append((until, self.raw(until)))
+        return out
+
+
+class PriceBook:
+    def __init__(self, paths: dict[str, Path], t: float):
+        self.paths = paths
+        self.t = t
+
+    @classmethod
+    async def load(cls, world: "World", t: float | None = None) -> "PriceBook":
+        starts = {row["symbol"]: row["start_price"]
+                  for row in await world.fetch_all("SELECT symbol, start_price FROM stocks")}
+        points: dict[str, list[Point]] = {symbol: [] for symbol in starts}
+        for row in await world.fetch_all("SELECT symbol, t, price FROM price_waypoints ORDER BY seq"):
+            points.setdefault(row["symbol"], []).append((row["t"], row["price"]))
+        paths = {s: Path(starts[s], tuple(points[s])) for s in starts}
+        return cls(paths, world.now() if t is None else t)
+
+    def __contains__(self, symbol: str) -> bool:
+        return symbol in self.paths
+
+    def price(self, symbol: str) -> float:
+        return self.paths[symbol].price(self.t)
+
+    def start(self, symbol: str) -> float:
+        return self.paths[symbol].start
+
+    def change(self, symbol: str) -> tuple[float, float]:
+        return change(self.price(symbol), self.start(symbol))
+
+    def high_low(self, symbol: str) -> tuple[float, float]:
+        values = [v for _, v in self.paths[symbol].corners(self.t)]
+        return cents(max(values)), cents(min(values))
+
+    def corners(self, symbol: str) -> list[Point]:
+        return self.paths[symbol].corners(self.t)
+
+
+async def holdings_rows(world: "World") -> list:
+    return await world.fetch_all("SELECT h.symbol, h.shares, h.avg_cost, s.name FROM holdings h "
+                                 "JOIN stocks s ON s.symbol = h.symbol ORDER BY h.symbol")
+
+
+async def buying_power(world: "World") -> float:
+    value = await world.fetch_value("SELECT buying_power FROM account WHERE id = 1")
+    return float(value or 0.0)
+
+
+async def portfolio_numbers(world: "World", book: PriceBook) -> dict[str, float]:
+    """buying_power, positions_value and portfolio_value at the book's time (cents)."""
+    cash = await buying_power(world)
+    positions = round(sum(row["shares"] * book.price(row["symbol"]) for row in await holdings_rows(world)), 2)
+    return {"buying_power": round(cash, 2), "positions_value": positions,
+            "portfolio_value": round(cash + positions, 2)}

@@ -1,0 +1,145 @@
+"""The order ticket: parsing what a form sent, and filling a confirmed order.
+
+`parse_ticket` turns raw form fields into a `Ticket` or field errors (shown next to each field
+with a 400). `fill` runs inside a write transaction: it prices the order at the current
+interpolated price (in cents, like every page), applies the limit, buying-power and
+shares-held rules, and writes the order, the holding and the buying power.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Mapping
+
+from sentinel.envs.microhood.prices import PriceBook, buying_power
+
+if TYPE_CHECKING:
+    from sentinel.world import World
+
+SIDES = ("buy", "sell")
+ORDER_TYPES = ("market", "limit")
+MAX_SHARES = 1_000_000
+MAX_PRICE = 1_000_000.0
+DIGITS_RE = re.compile(r"^[0-9]+$")
+PRICE_RE = re.compile(r"^[0-9]{1,9}(\.[0-9]{1,2})?$")
+LIMIT_NOT_REACHED = "Limit not reached; resting orders are not supported"
+
+
+@dataclass(frozen=True)
+class Ticket:
+    side: str
+    order_type: str
+    shares: int
+    limit_price: float | None
+
+    def fields(self) -> dict[str, str]:
+        """The ticket as form fields (hidden inputs of the review page, the Edit link)."""
+        return {"side": self.side, "order_type": self.order_type, "shares": str(self.shares),
+                "limit_price": "" if self.limit_price is None else f"{self.limit_price:.2f}"}
+
+
+def whole_number(text: str) -> int | None:
+    """ASCII digits only (no sign, no decimals, no '²'), as an int; else None. Absurdly long
+    numbers count as 10**40 (Python refuses to convert more than 4,300 digits)."""
+    text = text.strip().replace(",", "")
+    if not DIGITS_RE.match(text):
+        return None
+    return int(text) if len(text) <= 40 else 10**40
+
+
+def form_values(form: Mapping[str, str]) -> dict[str, str]:
+    """What the ticket form shows again after an error (text only, capped)."""
+    return {key: str(form.get(key, "") or "").strip()[:40]
+            for key in ("side", "order_type", "shares", "limit_price")}
+
+
+def parse_ticket(form: Mapping[str, str]) -> tuple[Ticket | None, dict[str, str]]:
+    values = form_values(form)
+    errors: dict[str, str] = {}
+    side, order_type = values["side"].lower(), values["order_type"].lower()
+    if side not in SIDES:
+        errors["side"] = "Choose Buy or Sell."
+    if order_type not in ORDER_TYPES:
+        errors["order_type"] = "Choose Market or Limit."
+    shares = whole_number(values["shares"])
+    if shares is None:
+        errors["shares"] = "Enter a whole number of shares, 1 or more."
+    else:
+        if shares < 1:
+            errors["shares"] = "Enter at least 1 share."
+        elif shares > MAX_SHARES:
+            errors["shares"] = f"At most {MAX_SHARES:,} shares per order."
+    limit_price = None
+    if order_type == "limit":
+        raw_price = values["limit_price"].replace(",", "").removeprefix("$")
+        if not raw_price:
+            errors["limit_price"] = "Enter a limit price for a limit order."
+        elif not PRICE_RE.match(raw_price):
+            errors["limit_price"] = "Enter a price in dollars and cents, like 42.20."
+        else:
+            limit_price = float(raw_price)
+            if not math.isfinite(limit_price) or limit_price <= 0 or limit_price > MAX_PRICE:
+                errors["limit_price"] = f"Enter a price above $0 and at most ${MAX_PRICE:,.0f}."
+    if errors:
+        return None, errors
+    assert shares is not None
+    return Ticket(side, order_type, shares, limit_price), {}
+
+
+@dataclass(frozen=True)
+class Fill:
+    order_id: str
+    price: float
+    total: float
+
+
+async def fill(world: "World", symbol: str, ticket: Ticket) -> tuple[Fill | None, dict[str, str]]:
+    """Fill the order now or explain why not (field → message). Call inside world.write()."""
+    book = await PriceBook.load(world)
+    price = book.price(symbol)
+    if ticket.limit_price is not None:
+        marketable = price <= ticket.limit_price if ticket.side == "buy" else price >= ticket.limit_price
+        if not marketable:
+            return None, {"limit_price": LIMIT_NOT_REACHED}
+    total = round(price * ticket.shares, 2)
+    cash = await buying_power(world)
+    held = await world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = ?", (symbol,))
+    db = world.db
+    if ticket.side == "buy":
+        if total > cash + 1e-9:
+            return None, {"shares": "Insufficient buying power"}
+        cash -= total
+        if held is None:
+            await db.execute("INSERT INTO holdings (symbol, shares, avg_cost, arrived_at, created_at, origin) "
+                             "VALUES (?, ?, ?, ?, ?, 'self')",
+                             (symbol, ticket.shares, price, world.now(), world.created_at()))
+        else:
+            shares = held["shares"] + ticket.shares
+            avg_cost = (held["shares"] * held["avg_cost"] + total) / shares
+            await db.execute("UPDATE holdings SET shares = ?, avg_cost = ? WHERE symbol = ?",
+                             (shares, round(avg_cost, 4), symbol))
+    else:
+        if held is None or ticket.shares > held["shares"]:
+            return None, {"shares": "Not enough shares"}
+        cash += total
+        if ticket.shares == held["shares"]:
+            await db.execute("DELETE FROM holdings WHERE symbol = ?", (symbol,))
+        else:
+            await db.execute("UPDATE holdings SET shares = shares - ? WHERE symbol = ?", (ticket.shares, symbol))
+    await db.execute("UPDATE account SET buying_power = ? WHERE id = 1", (round(cash, 2),))
+    order_id = await next_order_id(world)
+    await db.execute(
+        "INSERT INTO orders (id, symbol, side, quantity, order_type, limit_price, fill_price, placed_at, "
+        "arrived_at, created_at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'self')",
+        (order_id, symbol, ticket.side, ticket.shares, ticket.order_type, ticket.limit_price, price,
+         world.now(), world.now(), world.created_at()))
+    return Fill(order_id, price, total), {}
+
+
+async def next_order_id(world: "World") -> str:
+    n = int(await world.fetch_value("SELECT COUNT(*) FROM orders") or 0) + 1
+    while await world.fetch_value("SELECT 1 FROM orders WHERE id = ?", (f"ord-{n}",)):
+        n += 1
+    return f"ord-{n}"

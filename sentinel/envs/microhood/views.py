@@ -1,0 +1,249 @@
+"""MicroHood's pages (GET) and actions (POST), all under /microhood/.
+
+Views: dashboard, stock page, order ticket, search, orders, news. Actions: order review (a POST
+that changes nothing), order confirm (fills at once), watchlist toggle. Prices are read through
+a PriceBook at the moment of the request; templates only print what is computed here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from aiohttp import web
+
+from sentinel.envs.microhood import trading
+from sentinel.envs.microhood.chart import price_chart
+from sentinel.envs.microhood.prices import PriceBook, buying_power, change, holdings_rows, portfolio_numbers
+from sentinel.web.keys import WORLD
+from sentinel.web.render import redirect_after_post, render
+
+BASE = "/microhood"
+DASHBOARD_NEWS = 8
+NEWS_PER_PAGE = 20
+ORDERS_PER_PAGE = 25
+MAX_PAGE = 10_000
+
+
+def add_routes(app: web.Application) -> None:
+    r = app.router
+    r.add_get(f"{BASE}", to_dashboard)
+    r.add_get(f"{BASE}/", dashboard)
+    r.add_get(f"{BASE}/stock/{{symbol}}", stock_page)
+    r.add_get(f"{BASE}/stock/{{symbol}}/order", order_ticket)
+    r.add_post(f"{BASE}/stock/{{symbol}}/order/review", order_review)
+    r.add_post(f"{BASE}/stock/{{symbol}}/order/confirm", order_confirm)
+    r.add_post(f"{BASE}/watchlist/{{symbol}}", toggle_watchlist)
+    r.add_get(f"{BASE}/search", search)
+    r.add_get(f"{BASE}/orders", orders)
+    r.add_get(f"{BASE}/news", news)
+
+
+async def to_dashboard(request: web.Request) -> web.StreamResponse:
+    raise web.HTTPFound(f"{BASE}/")
+
+
+# --- helpers -------------------------------------------------------------------
+
+async def bad_request(request: web.Request, message: str) -> web.Response:
+    return await render(request, "common/error.html", {"message": message, "code": 400}, status=400)
+
+
+def page_number(request: web.Request) -> int | None:
+    """?page=N as an int ≥ 1 (default 1); None when it is not a sensible page number."""
+    page = trading.whole_number(request.query.get("page", "1"))
+    return page if page is not None and 1 <= page <= MAX_PAGE else None
+
+
+async def load_stock(request: web.Request) -> dict[str, Any]:
+    """The stock named in the URL (symbols are case-insensitive), or a 404."""
+    symbol = request.match_info["symbol"].upper()
+    row = await request.app[WORLD].fetch_one("SELECT symbol, name, sector, start_price FROM stocks WHERE symbol = ?",
+                                             (symbol,))
+    if row is None:
+        raise web.HTTPNotFound()
+    return dict(row)
+
+
+async def shares_held(world, symbol: str) -> int:
+    return int(await world.fetch_value("SELECT shares FROM holdings WHERE symbol = ?", (symbol,)) or 0)
+
+
+async def start_portfolio_value(world, book: PriceBook) -> float:
+    """The portfolio value at the start: the baseline the session stored after the preload."""
+    stored = await world.fetch_value("SELECT value FROM session_meta WHERE key = 'baseline_portfolio_value'")
+    if stored is not None:
+        return float(stored)
+    return (await portfolio_numbers(world, PriceBook(book.paths, 0.0)))["portfolio_value"]
+
+
+def position(price: float, shares: int, avg_cost: float) -> dict[str, Any]:
+    """A holding at the current price: market value and return against its average cost."""
+    value = round(price * shares, 2)
+    cost = shares * avg_cost
+    return {"price": price, "shares": shares, "avg_cost": avg_cost, "value": value,
+            "gain": round(value - cost, 2), "gain_pct": (value - cost) / cost * 100 if cost else 0.0}
+
+
+def quote(book: PriceBook, symbol: str) -> dict[str, Any]:
+    delta, pct = book.change(symbol)
+    return {"price": book.price(symbol), "change": delta, "change_pct": pct}
+
+
+# --- views -----------------------------------------------------------------------
+
+async def dashboard(request: web.Request) -> web.Response:
+    world = request.app[WORLD]
+    book = await PriceBook.load(world)
+    numbers = await portfolio_numbers(world, book)
+    start_value = await start_portfolio_value(world, book)
+    delta, pct = change(numbers["portfolio_value"], start_value)
+    holdings = [{**dict(row), **position(book.price(row["symbol"]), row["shares"], row["avg_cost"])}
+                for row in await holdings_rows(world)]
+    watch = await world.fetch_all("SELECT w.symbol, s.name FROM watchlist w JOIN stocks s ON s.symbol = w.symbol "
+                                  "ORDER BY w.created_at, w.rowid")
+    watchlist = [{"symbol": w["symbol"], "name": w["name"], **quote(book, w["symbol"])} for w in watch]
+    headlines = await world.fetch_all("SELECT * FROM news ORDER BY created_at DESC, rowid DESC LIMIT ?",
+                                      (DASHBOARD_NEWS,))
+    return await render(request, "microhood/dashboard.html", {
+        **numbers, "change": delta, "change_pct": pct, "holdings": holdings,
+        "watchlist": watchlist, "news": headlines})
+
+
+async def stock_page(request: web.Request) -> web.Response:
+    world = request.app[WORLD]
+    stock = await load_stock(request)
+    symbol = stock["symbol"]
+    book = await PriceBook.load(world)
+    high, low = book.high_low(symbol)
+    held = await world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = ?", (symbol,))
+    mine = None if held is None else position(book.price(symbol), held["shares"], held["avg_cost"])
+    watched = await world.fetch_value("SELECT 1 FROM watchlist WHERE symbol = ?", (symbol,)) is not None
+    stock_news = await world.fetch_all("SELECT * FROM news WHERE symbol = ? ORDER BY created_at DESC, rowid DESC",
+                                       (symbol,))
+    return await render(request, "microhood/stock.html", {
+        "stock": stock, **quote(book, symbol), "high": high, "low": low, "position": mine,
+        "watched": watched, "news": stock_news,
+        "chart": price_chart(symbol, book.corners(symbol), stock["start_price"], low, high)})
+
+
+async def ticket_context(request: web.Request, stock: dict, values: dict[str, str],
+                         errors: dict[str, str]) -> dict[str, Any]:
+    world = request.app[WORLD]
+    book = await PriceBook.load(world)
+    price = book.price(stock["symbol"])
+    shares = trading.whole_number(values.get("shares", ""))
+    estimate = round(price * shares, 2) if shares and shares <= trading.MAX_SHARES else None
+    return {"stock": stock, "price": price, "values": values, "errors": errors, "estimate": estimate,
+            "buying_power": await buying_power(world), "held": await shares_held(world, stock["symbol"])}
+
+
+async def order_ticket(request: web.Request) -> web.Response:
+    stock = await load_stock(request)
+    query = request.query
+    values = trading.form_values({
+        "side": query.get("side", "buy"), "order_type": query.get("order_type", query.get("type", "market")),
+        "shares": query.get("shares", ""), "limit_price": query.get("limit_price", "")})
+    values["side"], values["order_type"] = values["side"].lower(), values["order_type"].lower()
+    errors = {}
+    if values["side"] not in trading.SIDES:
+        errors["side"] = "Choose Buy or Sell."
+    if values["order_type"] not in trading.ORDER_TYPES:
+        errors["order_type"] = "Choose Market or Limit."
+    context = await ticket_context(request, stock, values, errors)
+    return await render(request, "microhood/ticket.html", context, status=400 if errors else 200)
+
+
+async def order_review(request: web.Request) -> web.Response:
+    """Validate the ticket and show what Confirm would do; nothing changes."""
+    world = request.app[WORLD]
+    stock = await load_stock(request)
+    form = await request.post()
+    ticket, errors = trading.parse_ticket(form)
+    if ticket is None:
+        context = await ticket_context(request, stock, trading.form_values(form), errors)
+        return await render(request, "microhood/ticket.html", context, status=400)
+    book = await PriceBook.load(world)
+    price = book.price(stock["symbol"])
+    edit = f"{BASE}/stock/{stock['symbol']}/order?" + urlencode(ticket.fields())
+    return await render(request, "microhood/review.html", {
+        "stock": stock, "ticket": ticket, "fields": ticket.fields(), "price": price,
+        "total": round(price * ticket.shares, 2), "buying_power": await buying_power(world),
+        "held": await shares_held(world, stock["symbol"]), "edit_href": edit})
+
+
+async def order_confirm(request: web.Request) -> web.Response:
+    world = request.app[WORLD]
+    stock = await load_stock(request)
+    symbol = stock["symbol"]
+    form = await request.post()
+    ticket, errors = trading.parse_ticket(form)
+    filled = None
+    if ticket is not None:
+        async with world.write():
+            filled, errors = await trading.fill(world, symbol, ticket)
+    if ticket is None or filled is None:
+        context = await ticket_context(request, stock, trading.form_values(form), errors)
+        return await render(request, "microhood/ticket.html", context, status=400)
+    verb = "Bought" if ticket.side == "buy" else "Sold"
+    message = (f"{verb} {ticket.shares} {symbol} at ${filled.price:,.2f} "
+               f"(total ${filled.total:,.2f}), order {filled.order_id}")
+    raise redirect_after_post(request, form.get("next"), message, f"{BASE}/orders")
+
+
+async def toggle_watchlist(request: web.Request) -> web.Response:
+    world = request.app[WORLD]
+    stock = await load_stock(request)
+    symbol = stock["symbol"]
+    form = await request.post()
+    async with world.write() as db:
+        if await world.fetch_value("SELECT 1 FROM watchlist WHERE symbol = ?", (symbol,)):
+            await db.execute("DELETE FROM watchlist WHERE symbol = ?", (symbol,))
+            message = f"Removed {symbol} from your watchlist"
+        else:
+            now_iso = world.created_at()
+            await db.execute("INSERT INTO watchlist (symbol, added_at, arrived_at, created_at, origin) "
+                             "VALUES (?, ?, ?, ?, 'self')", (symbol, now_iso, world.now(), now_iso))
+            message = f"Added {symbol} to your watchlist"
+    raise redirect_after_post(request, form.get("next"), message, f"{BASE}/stock/{symbol}")
+
+
+async def search(request: web.Request) -> web.Response:
+    world = request.app[WORLD]
+    query = request.query.get("q", "").strip()[:100]
+    book = await PriceBook.load(world)
+    rows = await world.fetch_all("SELECT symbol, name, sector FROM stocks ORDER BY symbol")
+    needle = query.casefold()
+    if needle:
+        rows = [r for r in rows if needle in r["symbol"].casefold() or needle in r["name"].casefold()]
+        rows.sort(key=lambda r: (r["symbol"].casefold() != needle, not r["symbol"].casefold().startswith(needle)))
+    results = [{**dict(r), **quote(book, r["symbol"])} for r in rows]
+    return await render(request, "microhood/search.html", {"query": query, "results": results})
+
+
+async def orders(request: web.Request) -> web.Response:
+    world = request.app[WORLD]
+    page = page_number(request)
+    if page is None:
+        return await bad_request(request, "The page number must be a whole number, 1 or more.")
+    total = int(await world.fetch_value("SELECT COUNT(*) FROM orders") or 0)
+    if page > 1 and (page - 1) * ORDERS_PER_PAGE >= total:
+        raise web.HTTPNotFound()
+    rows = await world.fetch_all("SELECT * FROM orders ORDER BY placed_at DESC, rowid DESC LIMIT ? OFFSET ?",
+                                 (ORDERS_PER_PAGE, (page - 1) * ORDERS_PER_PAGE))
+    return await render(request, "microhood/orders.html", {
+        "orders": rows, "page": page, "per_page": ORDERS_PER_PAGE, "total": total})
+
+
+async def news(request: web.Request) -> web.Response:
+    world = request.app[WORLD]
+    page = page_number(request)
+    if page is None:
+        return await bad_request(request, "The page number must be a whole number, 1 or more.")
+    total = int(await world.fetch_value("SELECT COUNT(*) FROM news") or 0)
+    if page > 1 and (page - 1) * NEWS_PER_PAGE >= total:
+        raise web.HTTPNotFound()
+    rows = await world.fetch_all("SELECT * FROM news ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
+                                 (NEWS_PER_PAGE, (page - 1) * NEWS_PER_PAGE))
+    return await render(request, "microhood/news.html", {
+        "news": rows, "page": page, "per_page": NEWS_PER_PAGE, "total": total})
