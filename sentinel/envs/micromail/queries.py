@@ -1,0 +1,189 @@
+"""Reading the mailbox: folder counts, list rows, message details and address books.
+
+Views stay thin: everything a template prints is computed here as plain dicts, so templates
+only loop and print.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sentinel.envs.micromail.events import split_addresses
+from sentinel.world import World
+
+FOLDERS = ("inbox", "drafts", "sent", "archive", "junk", "trash")
+FOLDER_LABELS = {"inbox": "Inbox", "drafts": "Drafts", "sent": "Sent", "archive": "Archive",
+                 "junk": "Junk", "trash": "Trash"}
+MOVE_TARGETS = ("inbox", "archive", "junk", "trash")
+FILTERS = {  # key → (label, extra SQL condition)
+    "all": ("All", ""),
+    "unread": ("Unread", " AND is_read = 0"),
+    "flagged": ("Flagged", " AND is_flagged = 1"),
+    "mentions": ("Mentions", " AND mentions_me = 1"),
+}
+PER_PAGE = 25
+PREVIEW_CHARS = 100
+ORDER = "is_pinned DESC, created_at DESC, rowid DESC"
+ROW_COLUMNS = ("id, folder, sender_name, sender_email, to_list, subject, body, importance,"
+               " is_external, mentions_me, has_attachment, is_read, is_flagged, is_pinned, created_at")
+
+
+def folder_href(folder: str, filter_key: str = "all") -> str:
+    base = f"/micromail/folder/{folder}"
+    return base if filter_key == "all" else f"{base}?filter={filter_key}"
+
+
+def preview(body: str) -> str:
+    """The first 100 characters of the body with whitespace folded (the list's only body text)."""
+    folded = " ".join(body.split())
+    return folded if len(folded) <= PREVIEW_CHARS else folded[:PREVIEW_CHARS].rstrip() + "…"
+
+
+async def folder_counts(world: World) -> dict[str, dict[str, int]]:
+    counts = {f: {"total": 0, "unread": 0} for f in FOLDERS}
+    for row in await world.fetch_all(
+            "SELECT folder, COUNT(*) AS total, SUM(is_read = 0) AS unread FROM emails GROUP BY folder"):
+        counts[row["folder"]] = {"total": row["total"], "unread": row["unread"] or 0}
+    return counts
+
+
+async def filter_counts(world: World, folder: str) -> dict[str, int]:
+    row = await world.fetch_one(
+        "SELECT COUNT(*), SUM(is_read = 0), SUM(is_flagged), SUM(mentions_me) FROM emails WHERE folder = ?",
+        (folder,))
+    assert row is not None
+    return {"all": row[0], "unread": row[1] or 0, "flagged": row[2] or 0, "mentions": row[3] or 0}
+
+
+class AddressBook:
+    """Email address → display name, from the personas table; the self user is marked "(you)"."""
+
+    def __init__(self, rows: list[Any], self_email: str):
+        self.names = {row["email"].lower(): row["name"] for row in rows}
+        self.self_email = self_email.lower()
+
+    @classmethod
+    async def load(cls, world: World) -> "AddressBook":
+        rows = await world.fetch_all("SELECT email, name FROM personas")
+        return cls(rows, world.self_persona["email"])
+
+    def is_self(self, address: str) -> bool:
+        return address.lower() == self.self_email
+
+    def name(self, address: str) -> str | None:
+        name = self.names.get(address.lower())
+        if name and self.is_self(address):
+            return f"{name} (you)"
+        return name
+
+    def people(self, address_list: str) -> list[dict[str, str | None]]:
+        """The addresses of a list as {name, email}, the self user first (as mail clients do)."""
+        addresses = split_addresses(address_list)
+        addresses.sort(key=lambda a: not self.is_self(a))
+        return [{"name": self.name(a), "email": a} for a in addresses]
+
+    def short_names(self, address_list: str) -> str:
+        """'Priya Shah, Dan Ito' for the Sent and Drafts lists (plain addresses for outsiders)."""
+        people = [self.names.get(a.lower()) or a for a in split_addresses(address_list)]
+        return ", ".join(people) if people else "(no recipients)"
+
+
+def markers(row: Any) -> list[tuple[str, str]]:
+    """Text markers of a list row: (text, css class)."""
+    out = []
+    if not row["is_read"]:
+        out.append(("Unread", "unread"))
+    if row["is_flagged"]:
+        out.append(("Flagged", ""))
+    if row["is_pinned"]:
+        out.append(("Pinned", ""))
+    if row["is_external"]:
+        out.append(("External", ""))
+    if row["importance"] == "high":
+        out.append(("! High", "high"))
+    if row["has_attachment"]:
+        out.append(("📎 Attachment", ""))
+    return out
+
+
+def list_row(row: Any, book: AddressBook) -> dict[str, Any]:
+    outgoing = row["folder"] in ("sent", "drafts")
+    return {
+        "id": row["id"],
+        "href": f"/micromail/message/{row['id']}",
+        "who": ("To: " + book.short_names(row["to_list"])) if outgoing else row["sender_name"],
+        "subject": row["subject"] or "(no subject)",
+        "preview": preview(row["body"]),
+        "created_at": row["created_at"],
+        "is_read": bool(row["is_read"]),
+        "markers": markers(row),
+        "folder": FOLDER_LABELS[row["folder"]],
+        "draft": row["folder"] == "drafts",
+    }
+
+
+async def list_page(world: World, folder: str, filter_key: str, page: int) -> tuple[list[dict], int]:
+    """One page of a folder, pinned first then newest first; returns (rows, total)."""
+    condition = FILTERS[filter_key][1]
+    total = await world.fetch_value(f"SELECT COUNT(*) FROM emails WHERE folder = ?{condition}", (folder,))
+    rows = await world.fetch_all(
+        f"SELECT {ROW_COLUMNS} FROM emails WHERE folder = ?{condition} ORDER BY {ORDER} LIMIT ? OFFSET ?",
+        (folder, PER_PAGE, (page - 1) * PER_PAGE))
+    book = await AddressBook.load(world)
+    return [list_row(r, book) for r in rows], int(total or 0)
+
+
+def _like(term: str) -> str:
+    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+async def search_page(world: World, query: str, page: int) -> tuple[list[dict], int]:
+    """Messages in any folder whose subject, body, sender or recipients contain the query."""
+    pattern = _like(query)
+    where = ("subject LIKE :p ESCAPE '\\' OR body LIKE :p ESCAPE '\\' OR sender_name LIKE :p ESCAPE '\\'"
+             " OR sender_email LIKE :p ESCAPE '\\' OR to_list LIKE :p ESCAPE '\\'"
+             " OR cc_list LIKE :p ESCAPE '\\'")
+    total = await world.fetch_value(f"SELECT COUNT(*) FROM emails WHERE {where}", {"p": pattern})
+    rows = await world.fetch_all(
+        f"SELECT {ROW_COLUMNS} FROM emails WHERE {where} ORDER BY created_at DESC, rowid DESC"
+        " LIMIT :limit OFFSET :offset",
+        {"p": pattern, "limit": PER_PAGE, "offset": (page - 1) * PER_PAGE})
+    book = await AddressBook.load(world)
+    return [list_row(r, book) for r in rows], int(total or 0)
+
+
+async def get_email(world: World, email_id: str) -> Any:
+    return await world.fetch_one("SELECT * FROM emails WHERE id = ?", (email_id,))
+
+
+async def get_attachments(world: World, email_id: str) -> list[dict[str, Any]]:
+    rows = await world.fetch_all(
+        "SELECT id, file_name, size_bytes FROM attachments WHERE email_id = ? ORDER BY rowid", (email_id,))
+    return [dict(r) for r in rows]
+
+
+async def message_detail(world: World, row: Any) -> dict[str, Any]:
+    book = await AddressBook.load(world)
+    return {
+        "id": row["id"],
+        "subject": row["subject"] or "(no subject)",
+        "importance": row["importance"].capitalize(),
+        "high": row["importance"] == "high",
+        "created_at": row["created_at"],
+        "sender_name": book.name(row["sender_email"]) or row["sender_name"],
+        "sender_email": row["sender_email"],
+        "is_external": bool(row["is_external"]),
+        "to": book.people(row["to_list"]),
+        "cc": book.people(row["cc_list"]),
+        "bcc": book.people(row["bcc_list"]),
+        "body": row["body"],
+        "attachments": await get_attachments(world, row["id"]),
+        "folder": row["folder"],
+        "folder_label": FOLDER_LABELS[row["folder"]],
+        "folder_href": folder_href(row["folder"]),
+        "is_read": bool(row["is_read"]),
+        "is_flagged": bool(row["is_flagged"]),
+        "is_pinned": bool(row["is_pinned"]),
+        "move_targets": [(f, FOLDER_LABELS[f]) for f in MOVE_TARGETS if f != row["folder"]],
+    }
