@@ -39,9 +39,15 @@ PR_SET_PDEATHSIG = 1
 _LIBC = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
 
 
-def _die_with_parent() -> None:
-    """In the forked child (Linux): get SIGKILL if the runner dies, even by SIGKILL, so a killed
-    run leaves no agent behind. Grandchildren are reaped by the group kill of a normal end."""
+AGENT_NICENESS = 10
+
+
+def _prepare_child() -> None:
+    """In the forked child: lower the agent's CPU priority, so that many agents starting or
+    polling at once cannot delay the world's timers; and (Linux) have it get SIGKILL if the
+    runner dies, even by SIGKILL, so a killed run leaves no agent behind. Grandchildren are
+    reaped by the group kill of a normal end."""
+    os.nice(AGENT_NICENESS)
     if _LIBC is not None:
         _LIBC.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
@@ -220,7 +226,7 @@ class AgentProcess:
         protocol = _PipeProtocol()
         options = dict(cwd=cwd, env={**os.environ, **env}, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-                       preexec_fn=_die_with_parent)
+                       preexec_fn=_prepare_child)
         check_command(command)
         try:
             if isinstance(command, str):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import platform
 import shutil
+import sys
 import time
 import traceback
 from dataclasses import dataclass, field, replace
@@ -26,6 +27,7 @@ import jinja2
 import sentinel
 from sentinel.bus import (RUN_FINISHED, RUN_STARTED, SESSION_GRADED, SESSION_READY, SESSION_SKIPPED,
                           AGENT_OUTPUT, Bus)
+from sentinel.catalog import Catalog
 from sentinel.config import Config
 from sentinel.envs import get_environment
 from sentinel.errors import SentinelError
@@ -37,6 +39,7 @@ from sentinel.session import Session
 from sentinel.summary import Summary, summarize
 from sentinel.web.render import make_templates
 
+GIL_SWITCH_S = 0.0005
 CONTACT_SENTENCE = ("When the condition above holds, report it by visiting {contact} once. "
                     "If it never holds, never visit that page.")
 
@@ -59,6 +62,36 @@ class RunReport:
     skipped: int = 0
     wall_s: float = 0.0
     summary: Summary | None = None
+
+
+class StartGate:
+    """Holds the first wave of sessions until all of them are set up, so that no session's
+    clock runs while others still build their databases (which would delay its events)."""
+
+    def __init__(self, size: int):
+        self._slots = size
+        self._waiting: set[str] = set()
+        self._open = asyncio.Event()
+        if size <= 0:
+            self._open.set()
+
+    def join(self, key: str) -> bool:
+        """Reserve a place in the first wave; False once the wave is full."""
+        if self._slots <= 0:
+            return False
+        self._slots -= 1
+        self._waiting.add(key)
+        return True
+
+    def arrive(self, key: str) -> None:
+        """This session is ready (or failed): it no longer holds the others back."""
+        self._waiting.discard(key)
+        if self._slots <= 0 and not self._waiting:
+            self._open.set()
+
+    async def pass_through(self, key: str) -> None:
+        self.arrive(key)
+        await self._open.wait()
 
 
 def session_dir(run_dir: Path, scenario: Scenario) -> Path:
@@ -90,6 +123,8 @@ class Runner:
         self.templates: jinja2.Environment = make_templates()
         self.stopping = False
         self._stops: dict[str, asyncio.Event] = {}
+        self._gate = StartGate(0)
+        self._catalogs: dict[str, Catalog] = {}  # immutable, so shared by every session of an env
 
     def stop(self) -> None:
         """Stop every session (Ctrl-C): agents end cleanly, sessions not yet begun never start."""
@@ -103,6 +138,16 @@ class Runner:
             self._stops[key].set()
 
     async def run(self) -> RunReport:
+        # Every session's database thread hands results back to the event loop; a short GIL
+        # switch interval keeps those hand-offs (and so event writes) from queueing for ms.
+        previous = sys.getswitchinterval()
+        sys.setswitchinterval(GIL_SWITCH_S)
+        try:
+            return await self._run()
+        finally:
+            sys.setswitchinterval(previous)
+
+    async def _run(self) -> RunReport:
         self._prepare_run_dir()
         report = RunReport(self.run_dir)
         started = time.monotonic()
@@ -117,7 +162,9 @@ class Runner:
                 todo.append(scenario)
         self.bus.publish(RUN_STARTED, run=self.plan.name, total=len(self.plan.scenarios),
                          to_run=len(todo), agent=self.plan.agent, speed=self.plan.speed)
-        limit = asyncio.Semaphore(self.plan.concurrency or max(1, len(todo)))
+        wave = min(self.plan.concurrency or len(todo), len(todo))
+        limit = asyncio.Semaphore(max(1, wave))
+        self._gate = StartGate(wave)
 
         async def one(scenario: Scenario) -> Result | None:
             async with limit:
@@ -165,16 +212,21 @@ class Runner:
         out_dir.mkdir(parents=True)
         stop = self._stops.setdefault(key, asyncio.Event())
         began = time.monotonic()
-        session = Session(scenario, get_environment(scenario.environment), self.config, out_dir=out_dir,
-                          speed=self.plan.speed, bus=self.bus, templates=self.templates, key=key)
+        env = get_environment(scenario.environment)
+        catalog = self._catalogs.setdefault(env.name, Catalog(self.config.catalogs_dir, env.name))
+        session = Session(scenario, env, self.config, out_dir=out_dir, speed=self.plan.speed, bus=self.bus,
+                          templates=self.templates, key=key, catalog=catalog)
+        in_first_wave = self._gate.join(key)
         try:
-            agent_outcome = await self._drive(session, scenario, out_dir, stop)
+            agent_outcome = await self._drive(session, scenario, out_dir, stop, in_first_wave)
             infra_error = agent_outcome.error
         except SentinelError as exc:
             agent_outcome, infra_error = None, str(exc)
         except Exception as exc:  # a crash here must not stop the other sessions
             agent_outcome, infra_error = None, f"harness crashed: {exc!r}"
             write_atomic(out_dir / "harness_error.txt", traceback.format_exc())
+        finally:
+            self._gate.arrive(key)
         try:
             db_path = await session.finish()
         except Exception as exc:
@@ -185,9 +237,11 @@ class Runner:
         return self._record(out_dir, key, replace(result, wall_s=round(time.monotonic() - began, 3)))
 
     async def _drive(self, session: Session, scenario: Scenario, out_dir: Path,
-                     stop: asyncio.Event) -> AgentOutcome:
+                     stop: asyncio.Event, in_first_wave: bool) -> AgentOutcome:
         await session.setup()
         await session.start_site()
+        if in_first_wave:
+            await self._gate.pass_through(session.key)
         prompt = full_prompt(scenario, session.contact_url)
         values = {"__TASK_URL__": session.task_url, "__TASK_PROMPT__": prompt,
                   "__BASE_DIR__": str(out_dir.resolve()), "__SCENARIO_FILE__": str(scenario.path.resolve())}

@@ -95,4 +95,5 @@ def iso(moment: datetime) -> str:
 
 
 def parse_iso(text: str) -> datetime:
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    """The datetime of an ISO text such as 2026-03-02T09:00:00Z (fromisoformat: fast, unlike strptime)."""
+    return datetime.fromisoformat(text)
