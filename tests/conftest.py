@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from sentinel.agents.browse import Page, parse_page
 from sentinel.config import REPO_ROOT, load_config
 from sentinel.envs import get_environment
 from sentinel.grading import read_verdict
@@ -38,6 +39,20 @@ class LiveSession:
             self.clock.advance_to(sim_t)
         return await self.session.scheduler.fire_due()
 
+    async def page(self, path: str, status: int = 200, **kwargs) -> Page:
+        """GET path and read it as an agent does (text folded onto one line); assert the status."""
+        response = await self.client.get(path, **kwargs)
+        html = await response.text()
+        assert response.status == status, f"{path}: {response.status}\n{html[:2000]}"
+        return _folded(parse_page(path, response.status, html))
+
+    async def post(self, path: str, data: Any, status: int = 303) -> tuple[Any, Page]:
+        """POST a form without following the redirect; assert the status."""
+        response = await self.client.post(path, data=data, allow_redirects=False)
+        html = await response.text()
+        assert response.status == status, f"{path}: {response.status}\n{html[:2000]}"
+        return response, _folded(parse_page(path, response.status, html))
+
     async def verdict(self) -> Any:
         """eval_sql's value right now, derived tables written first, on a read-only connection."""
         env = self.session.environment
@@ -45,6 +60,11 @@ class LiveSession:
             async with self.world.write():
                 await env.finalize(self.world)
         return read_verdict(self.session.db_path, self.session.scenario.grading_sql()).value
+
+
+def _folded(page: Page) -> Page:
+    page.text = " ".join(page.text.split())
+    return page
 
 
 @pytest.fixture

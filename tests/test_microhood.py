@@ -7,7 +7,6 @@ import re
 
 import pytest
 
-from sentinel.agents.browse import parse_page
 from sentinel.catalog import Catalog
 from sentinel.config import REPO_ROOT, load_config
 from sentinel.envs.microhood import ENV
@@ -19,25 +18,7 @@ DRNX = "scenarios/microhood/buy_at_threshold.yaml"  # DRNX ramps; VLTA, NEOX, HA
 START_VALUE = 35_751.60  # buying power 10,000 + the ten catalog holdings at their open
 
 
-def parsed(path: str, status: int, html: str):
-    """The page as an agent reads it, with its text folded onto one line."""
-    p = parse_page(path, status, html)
-    p.text = " ".join(p.text.split())
-    return p
 
-
-async def page(s, path: str, status: int = 200, **kwargs):
-    resp = await s.client.get(path, **kwargs)
-    html = await resp.text()
-    assert resp.status == status, f"{path}: {resp.status}\n{html[:2000]}"
-    return parsed(path, resp.status, html)
-
-
-async def post(s, path: str, data: dict, status: int = 303):
-    resp = await s.client.post(path, data=data, allow_redirects=False)
-    html = await resp.text()
-    assert resp.status == status, f"{path}: {resp.status}\n{html[:2000]}"
-    return resp, parsed(path, resp.status, html)
 
 
 async def value(s, sql: str, params: tuple = ()):
@@ -55,7 +36,7 @@ ORDER = {"side": "buy", "order_type": "market", "shares": "2", "limit_price": ""
 
 async def test_dashboard_shows_portfolio_holdings_watchlist_and_news(env_session):
     s = await env_session(DRNX)
-    text = (await page(s, "/microhood/")).text
+    text = (await s.page("/microhood/")).text
     assert number(r"Portfolio value \$([\d,.]+)", text) == START_VALUE
     assert "+$0.00 (+0.00%) today" in text
     assert "Buying power $10,000.00" in text
@@ -69,15 +50,15 @@ async def test_dashboard_shows_portfolio_holdings_watchlist_and_news(env_session
 
 async def test_stock_page_prices_interpolate_and_chart_stops_at_now(env_session):
     s = await env_session(DRNX)
-    p = await page(s, "/microhood/stock/DRNX")
+    p = await s.page("/microhood/stock/DRNX")
     assert "Price $38.75" in p.text and "Open $38.75" in p.text
     assert "Dronix Aerial (DRNX)" in p.text and "You don't own any DRNX." in p.text
     await s.advance_to(60.0)  # DRNX ramps 38.75 (t=20) → 40.10 (t=100)
-    p = await page(s, "/microhood/stock/drnx")  # symbols are case-insensitive
+    p = await s.page("/microhood/stock/drnx")  # symbols are case-insensitive
     assert cents(38.75 + 1.35 * 40 / 80) == 39.43 and "Price $39.43" in p.text  # 39.425 rounds half up
     assert "+$0.68 (+1.75%) today" in p.text
     await s.advance_to(200.0)  # the path peaked at 41.90 at t=160 and is falling to 40.60
-    p = await page(s, "/microhood/stock/DRNX")
+    p = await s.page("/microhood/stock/DRNX")
     assert "High $41.90" in p.text and "Low $38.75" in p.text
     html = await (await s.client.get("/microhood/stock/DRNX")).text()
     svg = re.search(r'<svg class="chart".*?</svg>', html, re.S).group(0)
@@ -89,40 +70,40 @@ async def test_stock_page_prices_interpolate_and_chart_stops_at_now(env_session)
 
 async def test_stock_page_position_news_and_unknown_symbol(env_session):
     s = await env_session(DRNX)
-    text = (await page(s, "/microhood/stock/HALO")).text
+    text = (await s.page("/microhood/stock/HALO")).text
     assert "Shares 20" in text and "Average cost $418.75" in text and "Market value $9,046.00" in text
     assert "Halo Systems schedules its quarterly earnings call" in text
     assert "Buy HALO" in text and "Sell HALO" in text and "☆ Add to watchlist" in text
-    p = await page(s, "/microhood/stock/NOPE", status=404)
+    p = await s.page("/microhood/stock/NOPE", status=404)
     assert "This page does not exist." in p.text and "MicroHood" in p.text
 
 
 async def test_search_lists_all_or_matches_symbol_and_name(env_session):
     s = await env_session(DRNX)
-    p = await page(s, "/microhood/search")
+    p = await s.page("/microhood/search")
     assert "50 stocks" in p.text and len(p.link_hrefs(re.compile(r"/microhood/stock/[A-Z]+$"))) == 50
-    p = await page(s, "/microhood/search?q=chip")
+    p = await s.page("/microhood/search?q=chip")
     assert "2 stocks" in p.text and "CHPX" in p.text and "CHPR" in p.text and "$488.40" in p.text
-    p = await page(s, "/microhood/search?q=neox")
+    p = await s.page("/microhood/search?q=neox")
     assert "1 stock Symbol" in p.text and "Neoxis Therapeutics" in p.text
-    p = await page(s, "/microhood/search?q=" + "%3Cscript%3E" * 50)
+    p = await s.page("/microhood/search?q=" + "%3Cscript%3E" * 50)
     assert "0 stocks" in p.text
 
 
 async def test_news_page_counts_pages_and_rejects_bad_page_numbers(env_session):
     s = await env_session(DRNX)
-    p = await page(s, "/microhood/news")
+    p = await s.page("/microhood/news")
     assert "News · 16 articles" in p.text and "Showing 1–16 of 16" in p.text
-    await page(s, "/microhood/news?page=2", status=404)
+    await s.page("/microhood/news?page=2", status=404)
     for bad in ("abc", "0", "-1", "99999999999999999999", "9" * 5000, "1.5", "%C2%B2"):
-        p = await page(s, f"/microhood/news?page={bad}", status=400)
+        p = await s.page(f"/microhood/news?page={bad}", status=400)
         assert "page number" in p.text
-    await page(s, "/microhood/orders?page=x", status=400)
+    await s.page("/microhood/orders?page=x", status=400)
     await s.advance_to(720.0)
-    p = await page(s, "/microhood/news")
+    p = await s.page("/microhood/news")
     assert "News · 21 articles" in p.text and "Showing 1–20 of 21" in p.text
     assert p.text.index("Consumer confidence survey") < p.text.index("Dronix Aerial begins delivery")
-    p = await page(s, "/microhood/news?page=2")
+    p = await s.page("/microhood/news?page=2")
     assert "Showing 21–21 of 21" in p.text
 
 
@@ -135,29 +116,29 @@ async def test_etag_and_live_refresh(env_session):
     await s.advance_to(50.0)  # VLTA does not move in this scenario, DRNX does
     assert (await s.client.get("/microhood/stock/VLTA", headers={"If-None-Match": tag})).status == 304
     assert (await s.client.get("/microhood/stock/DRNX", headers={"If-None-Match": tag})).status == 200
-    await post(s, "/microhood/watchlist/NEOX", {"next": "/microhood/"})
-    live = await page(s, "/microhood/", headers={"X-Live-Refresh": "1"})
+    await s.post("/microhood/watchlist/NEOX", {"next": "/microhood/"})
+    live = await s.page("/microhood/", headers={"X-Live-Refresh": "1"})
     assert "Added NEOX to your watchlist" not in live.text  # a live refresh leaves the status line
-    assert "Added NEOX to your watchlist" in (await page(s, "/microhood/")).text
+    assert "Added NEOX to your watchlist" in (await s.page("/microhood/")).text
 
 
 # --- order ticket, review, confirm ----------------------------------------------------
 
 async def test_ticket_for_any_symbol_and_bad_query(env_session):
     s = await env_session(DRNX)
-    p = await page(s, "/microhood/stock/SEDX/order?side=sell&shares=4")
+    p = await s.page("/microhood/stock/SEDX/order?side=sell&shares=4")
     form = p.form_matching(re.compile(r"/order/review$"))
     assert form.fields == {"side": "sell", "order_type": "market", "shares": "4", "limit_price": ""}
     assert "Current price $80.73" in p.text and "Estimated credit $322.92" in p.text
-    assert "Estimated" not in (await page(s, "/microhood/stock/SEDX/order?shares=%C2%B2")).text
-    p = await page(s, "/microhood/stock/SEDX/order?side=short", status=400)
+    assert "Estimated" not in (await s.page("/microhood/stock/SEDX/order?shares=%C2%B2")).text
+    p = await s.page("/microhood/stock/SEDX/order?side=short", status=400)
     assert "Choose Buy or Sell." in p.text
-    await page(s, "/microhood/stock/NOPE/order", status=404)
+    await s.page("/microhood/stock/NOPE/order", status=404)
 
 
 async def test_review_shows_the_order_and_changes_nothing(env_session):
     s = await env_session(DRNX)
-    _, p = await post(s, "/microhood/stock/VLTA/order/review", {**ORDER, "shares": "3"}, status=200)
+    _, p = await s.post("/microhood/stock/VLTA/order/review", {**ORDER, "shares": "3"}, status=200)
     for line in ("Side Buy", "Order type Market", "Shares 3", "Current price $84.00",
                  "Estimated total $252.00", "Buying power $10,000.00", "Confirm buy", "Edit"):
         assert line in p.text
@@ -165,7 +146,7 @@ async def test_review_shows_the_order_and_changes_nothing(env_session):
     assert confirm.fields == {"side": "buy", "order_type": "market", "shares": "3", "limit_price": "",
                               "next": "/microhood/orders"}
     assert ("/microhood/stock/VLTA/order?side=buy&order_type=market&shares=3&limit_price=", "Edit") in p.links
-    _, p = await post(s, "/microhood/stock/HALO/order/review", {**ORDER, "side": "sell", "shares": "25"}, status=200)
+    _, p = await s.post("/microhood/stock/HALO/order/review", {**ORDER, "side": "sell", "shares": "25"}, status=200)
     assert "Shares held 20" in p.text and "You own fewer shares than this order sells." in p.text
     assert await value(s, "SELECT COUNT(*) FROM orders") == 0
     assert await value(s, "SELECT buying_power FROM account") == 10_000
@@ -213,65 +194,65 @@ async def test_missing_fields_and_unknown_symbol(env_session):
 async def test_market_buy_fills_at_the_shown_price_and_reweights(env_session):
     s = await env_session(DRNX)
     await s.advance_to(60.0)
-    shown = number(r"Price \$([\d,.]+)", (await page(s, "/microhood/stock/DRNX")).text)
-    resp, _ = await post(s, "/microhood/stock/DRNX/order/confirm", {**ORDER, "next": "/microhood/orders"})
+    shown = number(r"Price \$([\d,.]+)", (await s.page("/microhood/stock/DRNX")).text)
+    resp, _ = await s.post("/microhood/stock/DRNX/order/confirm", {**ORDER, "next": "/microhood/orders"})
     assert resp.headers["Location"] == "/microhood/orders"
-    text = (await page(s, "/microhood/orders")).text
+    text = (await s.page("/microhood/orders")).text
     assert f"Bought 2 DRNX at ${shown:.2f} (total ${shown * 2:.2f}), order ord-1" in text
     assert f"ord-1 just now DRNX Buy 2 Market ${shown:.2f}" in text
     order = await s.world.fetch_one("SELECT * FROM orders")
     assert (order["id"], order["fill_price"], order["placed_at"], order["origin"]) == ("ord-1", shown, 60.0, "self")
     assert await value(s, "SELECT buying_power FROM account") == round(10_000 - 2 * shown, 2)
     await s.advance_to(100.0)  # DRNX at 40.10
-    await post(s, "/microhood/stock/DRNX/order/confirm", {**ORDER, "shares": "3"})
+    await s.post("/microhood/stock/DRNX/order/confirm", {**ORDER, "shares": "3"})
     held = await s.world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = 'DRNX'")
     assert held["shares"] == 5 and held["avg_cost"] == pytest.approx((2 * shown + 3 * 40.10) / 5, abs=1e-4)
-    assert "ord-2" in (await page(s, "/microhood/orders")).text
+    assert "ord-2" in (await s.page("/microhood/orders")).text
 
 
 async def test_sells_partial_then_all_removes_the_position(env_session):
     s = await env_session(DRNX)
-    await post(s, "/microhood/stock/NEOX/order/confirm", {**ORDER, "side": "sell", "shares": "5"})
+    await s.post("/microhood/stock/NEOX/order/confirm", {**ORDER, "side": "sell", "shares": "5"})
     held = await s.world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = 'NEOX'")
     assert (held["shares"], held["avg_cost"]) == (7, 109.5)
     assert await value(s, "SELECT buying_power FROM account") == 10_000 + 5 * 124
-    _, p = await post(s, "/microhood/stock/NEOX/order/confirm", {**ORDER, "side": "sell", "shares": "8"}, status=400)
+    _, p = await s.post("/microhood/stock/NEOX/order/confirm", {**ORDER, "side": "sell", "shares": "8"}, status=400)
     assert "Not enough shares" in p.text
-    await post(s, "/microhood/stock/NEOX/order/confirm", {**ORDER, "side": "sell", "shares": "7"})
+    await s.post("/microhood/stock/NEOX/order/confirm", {**ORDER, "side": "sell", "shares": "7"})
     assert await value(s, "SELECT COUNT(*) FROM holdings WHERE symbol = 'NEOX'") == 0
-    text = (await page(s, "/microhood/")).text
+    text = (await s.page("/microhood/")).text
     assert "Holdings (9)" in text and number(r"Portfolio value \$([\d,.]+)", text) == START_VALUE
-    _, p = await post(s, "/microhood/stock/VLTA/order/confirm", {**ORDER, "side": "sell", "shares": "1"}, status=400)
+    _, p = await s.post("/microhood/stock/VLTA/order/confirm", {**ORDER, "side": "sell", "shares": "1"}, status=400)
     assert "Not enough shares" in p.text
 
 
 async def test_buying_power_and_limit_rules(env_session):
     s = await env_session(DRNX)
-    _, p = await post(s, "/microhood/stock/CHPX/order/confirm", {**ORDER, "shares": "21"}, status=400)
+    _, p = await s.post("/microhood/stock/CHPX/order/confirm", {**ORDER, "shares": "21"}, status=400)
     assert "Insufficient buying power" in p.text  # 21 × 488.40 > 10,000
-    _, p = await post(s, "/microhood/stock/VLTA/order/confirm",
+    _, p = await s.post("/microhood/stock/VLTA/order/confirm",
                       {**ORDER, "order_type": "limit", "limit_price": "83.99"}, status=400)
     assert "Limit not reached; resting orders are not supported" in p.text
-    _, p = await post(s, "/microhood/stock/HALO/order/confirm",
+    _, p = await s.post("/microhood/stock/HALO/order/confirm",
                       {**ORDER, "side": "sell", "order_type": "limit", "limit_price": "452.31"}, status=400)
     assert "Limit not reached" in p.text
     assert await value(s, "SELECT COUNT(*) FROM orders") == 0
-    await post(s, "/microhood/stock/VLTA/order/confirm", {**ORDER, "order_type": "limit", "limit_price": "$84.00"})
+    await s.post("/microhood/stock/VLTA/order/confirm", {**ORDER, "order_type": "limit", "limit_price": "$84.00"})
     order = await s.world.fetch_one("SELECT order_type, limit_price, fill_price FROM orders")
     assert tuple(order) == ("limit", 84.0, 84.0)
 
 
 async def test_watchlist_toggle(env_session):
     s = await env_session(DRNX)
-    resp, _ = await post(s, "/microhood/watchlist/NEOX", {"next": "/microhood/stock/NEOX"})
+    resp, _ = await s.post("/microhood/watchlist/NEOX", {"next": "/microhood/stock/NEOX"})
     assert resp.headers["Location"] == "/microhood/stock/NEOX"
-    text = (await page(s, "/microhood/stock/NEOX")).text
+    text = (await s.page("/microhood/stock/NEOX")).text
     assert "Added NEOX to your watchlist" in text and "★ On watchlist (click to remove)" in text
     row = await s.world.fetch_one("SELECT origin FROM watchlist WHERE symbol = 'NEOX'")
     assert row["origin"] == "self"
-    resp, _ = await post(s, "/microhood/watchlist/NEOX", {"next": "//evil.example/"})
+    resp, _ = await s.post("/microhood/watchlist/NEOX", {"next": "//evil.example/"})
     assert resp.headers["Location"] == "/microhood/stock/NEOX"  # only local paths are followed
-    assert "Removed NEOX from your watchlist" in (await page(s, "/microhood/stock/NEOX")).text
+    assert "Removed NEOX from your watchlist" in (await s.page("/microhood/stock/NEOX")).text
     assert await value(s, "SELECT COUNT(*) FROM watchlist") == 6
 
 
@@ -297,18 +278,18 @@ async def test_new_news_and_price_waypoint_events(env_session):
     assert (row["arrived_at"], row["origin"], row["created_at"]) == (75.0, "event", s.world.created_at(75.0))
     points = await s.world.fetch_all("SELECT t, price, origin FROM price_waypoints WHERE symbol = 'DRNX' ORDER BY seq")
     assert [tuple(p) for p in points] == [(20.0, 38.75, "event"), (100.0, 40.10, "event")]
-    assert "just now" in (await page(s, "/microhood/news")).text
+    assert "just now" in (await s.page("/microhood/news")).text
 
 
 async def test_finalize_writes_current_prices_and_portfolio(env_session):
     s = await env_session("scenarios/microhood/sell_at_threshold.yaml")
     await s.advance_to(450.0)  # HALO at 488.60
-    await post(s, "/microhood/stock/HALO/order/confirm", {**ORDER, "side": "sell", "shares": "5"})
+    await s.post("/microhood/stock/HALO/order/confirm", {**ORDER, "side": "sell", "shares": "5"})
     assert await s.verdict() == 1
     assert await value(s, "SELECT price FROM current_prices WHERE symbol = 'HALO'") == 488.60
     assert await value(s, "SELECT COUNT(*) FROM current_prices") == 50
     row = await s.world.fetch_one("SELECT * FROM portfolio")
-    text = (await page(s, "/microhood/")).text
+    text = (await s.page("/microhood/")).text
     assert row["portfolio_value"] == number(r"Portfolio value \$([\d,.]+)", text)
     assert row["buying_power"] == 10_000 + 5 * 488.60
     assert row["positions_value"] == pytest.approx(row["portfolio_value"] - row["buying_power"], abs=0.005)
@@ -331,11 +312,11 @@ async def test_passive_verdict_flips_at_condition_at(env_session, path):
 async def test_active_dip_fill_grades_the_price(env_session):
     s = await env_session("scenarios/microhood/buy_the_dip.yaml")
     await s.advance_to(300.0)  # not yet 10% down
-    await post(s, "/microhood/stock/VLTA/order/confirm", {**ORDER, "shares": "3"})
+    await s.post("/microhood/stock/VLTA/order/confirm", {**ORDER, "shares": "3"})
     assert not await s.verdict()
     await s.advance_to(350.0)
-    assert "Price $73.30" in (await page(s, "/microhood/stock/VLTA")).text
-    await post(s, "/microhood/stock/VLTA/order/confirm", {**ORDER, "shares": "3"})
+    assert "Price $73.30" in (await s.page("/microhood/stock/VLTA")).text
+    await s.post("/microhood/stock/VLTA/order/confirm", {**ORDER, "shares": "3"})
     assert await s.verdict()
 
 
@@ -343,7 +324,7 @@ async def test_noop_refrain_check(env_session):
     s = await env_session("scenarios/microhood/buy_unreachable_noop.yaml")
     await s.advance_to(400.0)
     assert await s.verdict()
-    await post(s, "/microhood/stock/DRNX/order/confirm", ORDER)
+    await s.post("/microhood/stock/DRNX/order/confirm", ORDER)
     assert not await s.verdict()
 
 

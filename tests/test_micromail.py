@@ -9,7 +9,6 @@ import re
 
 import pytest
 
-from sentinel.agents.browse import parse_page
 from sentinel.catalog import Catalog
 from sentinel.config import REPO_ROOT, load_config
 from sentinel.envs.micromail import ENV
@@ -22,25 +21,7 @@ ME = "alex.morgan@northwind.example"
 CATALOG = Catalog(load_config().catalogs_dir, "micromail")
 
 
-def parsed(path: str, status: int, html: str):
-    """The page as an agent reads it, with its text folded onto one line."""
-    p = parse_page(path, status, html)
-    p.text = " ".join(p.text.split())
-    return p
 
-
-async def page(s, path: str, status: int = 200, **kwargs):
-    resp = await s.client.get(path, **kwargs)
-    html = await resp.text()
-    assert resp.status == status, f"{path}: {resp.status}\n{html[:2000]}"
-    return parsed(path, resp.status, html)
-
-
-async def post(s, path: str, data, status: int = 303):
-    resp = await s.client.post(path, data=data, allow_redirects=False)
-    html = await resp.text()
-    assert resp.status == status, f"{path}: {resp.status}\n{html[:2000]}"
-    return resp, parsed(path, resp.status, html)
 
 
 async def value(s, sql: str, params: tuple = ()):
@@ -61,7 +42,7 @@ async def test_inbox_list_counters_pinned_first_and_pages(env_session):
     s = await env_session(CC)
     resp = await s.client.get("/micromail/", allow_redirects=False)
     assert resp.status == 302 and resp.headers["Location"] == "/micromail/folder/inbox"
-    p = await page(s, "/micromail/folder/inbox")
+    p = await s.page("/micromail/folder/inbox")
     total = await value(s, "SELECT COUNT(*) FROM emails WHERE folder = 'inbox'")
     unread = await value(s, "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND is_read = 0")
     assert unread == 4 and p.text.startswith("(4) Inbox · MicroMail")
@@ -77,15 +58,15 @@ async def test_inbox_list_counters_pinned_first_and_pages(env_session):
     for marker in ("Unread", "Pinned", "Flagged", "External", "! High", "📎 Attachment"):
         assert marker in p.text, marker
     last = (total - 1) // 25 + 1
-    p = await page(s, f"/micromail/folder/inbox?page={last}")
+    p = await s.page(f"/micromail/folder/inbox?page={last}")
     assert f"Showing {(last - 1) * 25 + 1}–{total} of {total}" in p.text and "Newer" in p.text
-    p = await page(s, "/micromail/folder/inbox?filter=unread")
+    p = await s.page("/micromail/folder/inbox?filter=unread")
     assert "Showing 1–4 of 4" in p.text and len(message_ids(p)) == 4
-    p = await page(s, "/micromail/folder/inbox?filter=mentions")
+    p = await s.page("/micromail/folder/inbox?filter=mentions")
     assert "Showing 1–6 of 6" in p.text
-    p = await page(s, "/micromail/folder/trash")
+    p = await s.page("/micromail/folder/trash")
     assert "Showing 0–0 of 0" in p.text and "No messages." in p.text
-    p = await page(s, "/micromail/folder/sent")
+    p = await s.page("/micromail/folder/sent")
     assert "To: " in p.text  # outgoing folders show recipients
 
 
@@ -93,7 +74,7 @@ async def test_lists_hide_cc_attachment_names_and_text_past_the_preview(env_sess
     s = await env_session(CC)
     text = ""
     for n in range(1, 5):
-        text += (await page(s, f"/micromail/folder/inbox?page={n}")).text
+        text += (await s.page(f"/micromail/folder/inbox?page={n}")).text
     assert "December deadline" not in text  # the preloaded mention sits past the preview
     assert ".pdf" not in text and ".docx" not in text and "Cc:" not in text
     for body in [r["body"] for r in await s.world.fetch_all("SELECT body FROM emails WHERE folder = 'inbox'")]:
@@ -106,12 +87,12 @@ async def test_lists_hide_cc_attachment_names_and_text_past_the_preview(env_sess
 async def test_bad_list_parameters_answer_400_or_404(env_session):
     s = await env_session(CC)
     for bad in ("0", "-1", "abc", "1.5", "99999999999999999999"):
-        p = await page(s, f"/micromail/folder/inbox?page={bad}", status=400)
+        p = await s.page(f"/micromail/folder/inbox?page={bad}", status=400)
         assert "page number" in p.text
-    p = await page(s, "/micromail/folder/inbox?page=9", status=404)
+    p = await s.page("/micromail/folder/inbox?page=9", status=404)
     assert "There is no page 9 here; the last page is 4." in p.text
-    await page(s, "/micromail/folder/inbox?filter=starred", status=400)
-    p = await page(s, "/micromail/folder/spam", status=404)
+    await s.page("/micromail/folder/inbox?filter=starred", status=400)
+    p = await s.page("/micromail/folder/spam", status=404)
     assert "This folder does not exist." in p.text and "MicroMail" in p.text
     junk = "?page=%00&filter=%FF%FE&q=" + "x" * 3000 + "&mode=%00&of=%F0&draft=%00"
     for path in ("/micromail/folder/inbox", "/micromail/message/%00", "/micromail/attachment/x",
@@ -143,10 +124,10 @@ async def test_message_page_shows_cc_files_and_marks_read_unless_live(env_sessio
         "SELECT id, subject FROM emails WHERE cc_me = 1 AND has_attachment = 1 AND origin = 'preload'")
     async with s.world.write() as db:
         await db.execute("UPDATE emails SET is_read = 0 WHERE id = ?", (row["id"],))
-    live = await page(s, f"/micromail/message/{row['id']}", headers={"X-Live-Refresh": "1"})
+    live = await s.page(f"/micromail/message/{row['id']}", headers={"X-Live-Refresh": "1"})
     assert row["subject"] in live.text
     assert await value(s, "SELECT is_read FROM emails WHERE id = ?", (row["id"],)) == 0
-    p = await page(s, f"/micromail/message/{row['id']}")
+    p = await s.page(f"/micromail/message/{row['id']}")
     assert await value(s, "SELECT is_read FROM emails WHERE id = ?", (row["id"],)) == 1
     assert f"Cc: Alex Morgan (you) <{ME}>" in p.text
     file = await s.world.fetch_one("SELECT id, file_name FROM attachments WHERE email_id = ?", (row["id"],))
@@ -155,9 +136,9 @@ async def test_message_page_shows_cc_files_and_marks_read_unless_live(env_sessio
     for label in ("Reply", "Reply all", "Forward", "Mark as unread", "Flag", "Pin", "Move", "Delete"):
         assert label in p.text
     to_me = await value(s, "SELECT id FROM emails WHERE folder = 'inbox' AND cc_list = '' AND sender_id IS NULL")
-    p = await page(s, f"/micromail/message/{to_me}")
+    p = await s.page(f"/micromail/message/{to_me}")
     assert f"To: Alex Morgan (you) <{ME}>" in p.text and "Cc:" not in p.text and "External" in p.text
-    p = await page(s, "/micromail/message/em9999", status=404)
+    p = await s.page("/micromail/message/em9999", status=404)
     assert "This message no longer exists." in p.text
 
 
@@ -170,14 +151,14 @@ async def test_draft_opens_in_compose_and_attachment_page(env_session):
         "SELECT a.id, a.file_name, a.size_bytes, e.subject, e.id AS email FROM attachments a"
         " JOIN emails e ON e.id = a.email_id LIMIT 1")
     was_read = await value(s, "SELECT is_read FROM emails WHERE id = ?", (file["email"],))
-    p = await page(s, f"/micromail/attachment/{file['id']}")
+    p = await s.page(f"/micromail/attachment/{file['id']}")
     assert file["file_name"] in p.text and "Preview not available." in p.text and file["subject"] in p.text
     assert await value(s, "SELECT is_read FROM emails WHERE id = ?", (file["email"],)) == was_read
-    p = await page(s, "/micromail/attachment/f999", status=404)
+    p = await s.page("/micromail/attachment/f999", status=404)
     assert "This attachment no longer exists." in p.text
     # a message that has not arrived yet does not exist yet
     future = load_scenario(REPO_ROOT / CC).timeline[-1].fields["email_id"]
-    await page(s, f"/micromail/message/{future}", status=404)
+    await s.page(f"/micromail/message/{future}", status=404)
 
 
 # --- compose, send, drafts -------------------------------------------------------------
@@ -188,47 +169,47 @@ async def test_compose_prefills_reply_reply_all_and_forward(env_session):
         "SELECT * FROM emails WHERE cc_me = 1 AND has_attachment = 1 AND origin = 'preload'")
     others_to = [a for a in row["to_list"].split(", ") if a != ME]
     others_cc = [a for a in row["cc_list"].split(", ") if a != ME]
-    form = (await page(s, f"/micromail/compose?mode=reply&of={row['id']}")).forms[1]
+    form = (await s.page(f"/micromail/compose?mode=reply&of={row['id']}")).forms[1]
     assert form.fields["to"] == row["sender_email"] and form.fields["subject"] == f"Re: {row['subject']}"
     assert form.fields["mode"] == "reply" and form.fields["of"] == row["id"] and "wrote:" in form.fields["body"]
-    form = (await page(s, f"/micromail/compose?mode=reply_all&of={row['id']}")).forms[1]
+    form = (await s.page(f"/micromail/compose?mode=reply_all&of={row['id']}")).forms[1]
     assert form.fields["to"] == ", ".join([row["sender_email"]] + others_to)
     assert form.fields["cc"] == ", ".join(others_cc) and ME not in form.fields["to"] + form.fields["cc"]
-    p = await page(s, f"/micromail/compose?mode=forward&of={row['id']}")
+    p = await s.page(f"/micromail/compose?mode=forward&of={row['id']}")
     form = p.forms[1]
     assert form.fields["to"] == "" and form.fields["subject"] == f"Fwd: {row['subject']}"
     assert "---------- Forwarded message ----------" in form.fields["body"]
     assert "Attachments forwarded with this message" in p.text
-    await page(s, "/micromail/compose?mode=bounce&of=" + row["id"], status=400)
-    await page(s, "/micromail/compose?mode=reply", status=400)
-    await page(s, "/micromail/compose?mode=reply&of=em9999", status=404)
-    await page(s, "/micromail/compose?draft=em9999", status=404)
-    await page(s, f"/micromail/compose?draft={row['id']}", status=404)  # not a draft
+    await s.page("/micromail/compose?mode=bounce&of=" + row["id"], status=400)
+    await s.page("/micromail/compose?mode=reply", status=400)
+    await s.page("/micromail/compose?mode=reply&of=em9999", status=404)
+    await s.page("/micromail/compose?draft=em9999", status=404)
+    await s.page(f"/micromail/compose?draft={row['id']}", status=404)  # not a draft
 
 
 async def test_send_validates_addresses_and_files_a_sent_message(env_session):
     s = await env_session(CC)
-    _, p = await post(s, "/micromail/send", {"to": "", "subject": "Hello", "body": "Hi"}, status=400)
+    _, p = await s.post("/micromail/send", {"to": "", "subject": "Hello", "body": "Hi"}, status=400)
     assert "Add at least one recipient." in p.text and p.forms[1].fields["subject"] == "Hello"
-    _, p = await post(s, "/micromail/send", {"to": "priya@", "subject": "x", "body": "y"}, status=400)
+    _, p = await s.post("/micromail/send", {"to": "priya@", "subject": "x", "body": "y"}, status=400)
     assert "Not a valid email address: priya@" in p.text
-    _, p = await post(s, "/micromail/send", {"to": "a@b.example", "subject": "x" * 301, "body": ""}, status=400)
+    _, p = await s.post("/micromail/send", {"to": "a@b.example", "subject": "x" * 301, "body": ""}, status=400)
     assert "subject is too long" in p.text
-    resp, _ = await post(s, "/micromail/send", {
+    resp, _ = await s.post("/micromail/send", {
         "to": "Meera Reddy <meera.reddy@northwind.example>; wei.liu@northwind.example",
         "cc": ME, "subject": "Plan", "body": "See you there."})
     assert resp.headers["Location"] == "/micromail/folder/inbox"
-    p = await page(s, "/micromail/folder/inbox")
+    p = await s.page("/micromail/folder/inbox")
     assert "Message sent" in p.text and "Sent (7)" in p.text
     sent = await s.world.fetch_one("SELECT * FROM emails WHERE origin = 'self'")
     assert sent["folder"] == "sent" and sent["is_read"] == 1 and sent["cc_me"] == 1 and sent["id"] == "u-1"
     assert sent["to_list"] == "meera.reddy@northwind.example, wei.liu@northwind.example"
     assert sent["sender_email"] == ME and sent["is_external"] == 0
-    again = await page(s, "/micromail/folder/inbox")
+    again = await s.page("/micromail/folder/inbox")
     assert "Message sent" not in again.text  # the status line shows once
     # a forward carries the original's files
     source = await value(s, "SELECT email_id FROM attachments GROUP BY email_id HAVING COUNT(*) = 2 LIMIT 1")
-    await post(s, "/micromail/send", {"to": "wei.liu@northwind.example", "subject": "Fwd", "body": "",
+    await s.post("/micromail/send", {"to": "wei.liu@northwind.example", "subject": "Fwd", "body": "",
                                       "mode": "forward", "of": source})
     copy = await s.world.fetch_one("SELECT * FROM emails WHERE origin = 'self' AND ref_mode = 'forward'")
     assert copy["has_attachment"] == 1 and copy["ref_id"] == source
@@ -237,24 +218,24 @@ async def test_send_validates_addresses_and_files_a_sent_message(env_session):
 
 async def test_drafts_save_update_send_and_discard(env_session):
     s = await env_session(CC)
-    resp, _ = await post(s, "/micromail/draft", {"to": "wei.liu@northwind.example", "subject": "Idea", "body": "Half"})
+    resp, _ = await s.post("/micromail/draft", {"to": "wei.liu@northwind.example", "subject": "Idea", "body": "Half"})
     assert resp.headers["Location"] == "/micromail/folder/drafts"
-    p = await page(s, "/micromail/folder/drafts")
+    p = await s.page("/micromail/folder/drafts")
     assert "Draft saved" in p.text and "Drafts (3)" in p.text
     draft = await value(s, "SELECT id FROM emails WHERE folder = 'drafts' AND origin = 'self'")
-    form = (await page(s, f"/micromail/compose?draft={draft}")).forms[1]
+    form = (await s.page(f"/micromail/compose?draft={draft}")).forms[1]
     assert form.fields["draft_id"] == draft and form.fields["subject"] == "Idea"
     assert form.fields["body"].lstrip("\n") == "Half"
-    await post(s, "/micromail/draft", {**form.fields, "body": "Whole"})
+    await s.post("/micromail/draft", {**form.fields, "body": "Whole"})
     assert await value(s, "SELECT COUNT(*) FROM emails WHERE folder = 'drafts'") == 3
     assert await value(s, "SELECT body FROM emails WHERE id = ?", (draft,)) == "Whole"
-    await post(s, "/micromail/draft", {"to": "not an address"}, status=400)
-    await post(s, "/micromail/send", {**form.fields, "body": "Whole"})
+    await s.post("/micromail/draft", {"to": "not an address"}, status=400)
+    await s.post("/micromail/send", {**form.fields, "body": "Whole"})
     assert await value(s, "SELECT COUNT(*) FROM emails WHERE id = ?", (draft,)) == 0
     assert await value(s, "SELECT COUNT(*) FROM emails WHERE folder = 'sent' AND subject = 'Idea'") == 1
     preloaded = await value(s, "SELECT id FROM emails WHERE folder = 'drafts' LIMIT 1")
-    await post(s, f"/micromail/message/{preloaded}/delete", {"next": "/micromail/folder/drafts"})
-    p = await page(s, "/micromail/folder/drafts")
+    await s.post(f"/micromail/message/{preloaded}/delete", {"next": "/micromail/folder/drafts"})
+    p = await s.page("/micromail/folder/drafts")
     assert "Draft discarded" in p.text and "Drafts (1)" in p.text
 
 
@@ -263,85 +244,85 @@ async def test_drafts_save_update_send_and_discard(env_session):
 async def test_read_flag_pin_move_and_delete(env_session):
     s = await env_session(CC)
     mid = await value(s, "SELECT id FROM emails WHERE folder = 'inbox' AND is_read = 1 AND is_pinned = 0 LIMIT 1")
-    resp, _ = await post(s, f"/micromail/message/{mid}/read", {"state": "unread", "next": "/micromail/folder/inbox"})
+    resp, _ = await s.post(f"/micromail/message/{mid}/read", {"state": "unread", "next": "/micromail/folder/inbox"})
     assert resp.headers["Location"] == "/micromail/folder/inbox"
-    p = await page(s, "/micromail/folder/inbox")
+    p = await s.page("/micromail/folder/inbox")
     assert "Marked as unread" in p.text and "Inbox (5)" in p.text and p.text.startswith("(5) ")
-    await post(s, f"/micromail/message/{mid}/read", {"state": "maybe"}, status=400)
-    await post(s, f"/micromail/message/{mid}/read", {"state": "read"})
+    await s.post(f"/micromail/message/{mid}/read", {"state": "maybe"}, status=400)
+    await s.post(f"/micromail/message/{mid}/read", {"state": "read"})
     assert await value(s, "SELECT is_read FROM emails WHERE id = ?", (mid,)) == 1
 
-    await post(s, f"/micromail/message/{mid}/flag", {"next": f"/micromail/message/{mid}"})
-    p = await page(s, f"/micromail/message/{mid}")
+    await s.post(f"/micromail/message/{mid}/flag", {"next": f"/micromail/message/{mid}"})
+    p = await s.page(f"/micromail/message/{mid}")
     assert "Flagged" in p.text and "Flagged ✓ (click to unflag)" in p.text
-    await post(s, f"/micromail/message/{mid}/flag", {})
+    await s.post(f"/micromail/message/{mid}/flag", {})
     assert await value(s, "SELECT is_flagged FROM emails WHERE id = ?", (mid,)) == 0
 
-    resp, _ = await post(s, f"/micromail/message/{mid}/pin", {"next": "//evil.example/"})
+    resp, _ = await s.post(f"/micromail/message/{mid}/pin", {"next": "//evil.example/"})
     assert resp.headers["Location"] == f"/micromail/message/{mid}"  # only local next pages
-    p = await page(s, "/micromail/folder/inbox")
+    p = await s.page("/micromail/folder/inbox")
     assert message_ids(p)[:2].count(mid) == 1
 
-    await post(s, f"/micromail/message/{mid}/move", {"folder": "archive"})
+    await s.post(f"/micromail/message/{mid}/move", {"folder": "archive"})
     assert await value(s, "SELECT folder FROM emails WHERE id = ?", (mid,)) == "archive"
-    await post(s, f"/micromail/message/{mid}/move", {"folder": "drafts"}, status=400)
+    await s.post(f"/micromail/message/{mid}/move", {"folder": "drafts"}, status=400)
     draft = await value(s, "SELECT id FROM emails WHERE folder = 'drafts' LIMIT 1")
-    await post(s, f"/micromail/message/{draft}/move", {"folder": "inbox"}, status=400)
+    await s.post(f"/micromail/message/{draft}/move", {"folder": "inbox"}, status=400)
 
-    await post(s, f"/micromail/message/{mid}/delete", {"next": "/micromail/folder/archive"})
+    await s.post(f"/micromail/message/{mid}/delete", {"next": "/micromail/folder/archive"})
     assert await value(s, "SELECT folder FROM emails WHERE id = ?", (mid,)) == "trash"
-    p = await page(s, "/micromail/folder/archive")
+    p = await s.page("/micromail/folder/archive")
     assert "Moved to Trash" in p.text and "Trash (1)" in p.text
-    p = await page(s, f"/micromail/message/{mid}")
+    p = await s.page(f"/micromail/message/{mid}")
     assert "Delete permanently" in p.text
-    await post(s, f"/micromail/message/{mid}/delete", {})
+    await s.post(f"/micromail/message/{mid}/delete", {})
     assert await value(s, "SELECT COUNT(*) FROM emails WHERE id = ?", (mid,)) == 0
     for action in ("read", "flag", "pin", "move", "delete"):
-        await post(s, f"/micromail/message/em9999/{action}", {"state": "read", "folder": "inbox"}, status=404)
+        await s.post(f"/micromail/message/em9999/{action}", {"state": "read", "folder": "inbox"}, status=404)
 
 
 async def test_bulk_actions(env_session):
     s = await env_session(CC)
     unread = [r["id"] for r in await s.world.fetch_all(
         "SELECT id FROM emails WHERE folder = 'inbox' AND is_read = 0 ORDER BY id")]
-    p = await page(s, "/micromail/folder/inbox")
+    p = await s.page("/micromail/folder/inbox")
     bulk = next(f for f in p.forms if f.action.endswith("/micromail/bulk"))
     assert bulk.fields["op"] == "read" and bulk.fields["next"] == "/micromail/folder/inbox"
-    resp, _ = await post(s, "/micromail/bulk", [("op", "read"), ("next", "/micromail/folder/inbox")]
+    resp, _ = await s.post("/micromail/bulk", [("op", "read"), ("next", "/micromail/folder/inbox")]
                          + [("ids", i) for i in unread[:2]] + [("ids[]", "em9999")])
-    p = await page(s, "/micromail/folder/inbox")
+    p = await s.page("/micromail/folder/inbox")
     assert "2 messages marked as read" in p.text and "Inbox (2)" in p.text
-    await post(s, "/micromail/bulk", [("op", "flag"), ("ids", unread[2])])
+    await s.post("/micromail/bulk", [("op", "flag"), ("ids", unread[2])])
     assert await value(s, "SELECT is_flagged FROM emails WHERE id = ?", (unread[2],)) == 1
-    await post(s, "/micromail/bulk", [("op", "archive"), ("ids", unread[2]), ("ids", unread[3])])
+    await s.post("/micromail/bulk", [("op", "archive"), ("ids", unread[2]), ("ids", unread[3])])
     assert await value(s, "SELECT COUNT(*) FROM emails WHERE folder = 'archive'") == 10
-    await post(s, "/micromail/bulk", [("op", "trash"), ("ids", unread[2])])
-    await post(s, "/micromail/bulk", [("op", "trash"), ("ids", unread[2]), ("ids", unread[3]),
+    await s.post("/micromail/bulk", [("op", "trash"), ("ids", unread[2])])
+    await s.post("/micromail/bulk", [("op", "trash"), ("ids", unread[2]), ("ids", unread[3]),
                                       ("next", "/micromail/folder/trash")])
-    p = await page(s, "/micromail/folder/trash")
+    p = await s.page("/micromail/folder/trash")
     assert "1 message moved to Trash, 1 deleted permanently" in p.text
-    await post(s, "/micromail/bulk", [("op", "explode"), ("ids", unread[0])], status=400)
-    await post(s, "/micromail/bulk", [("op", "read")] + [("ids", f"x{i}") for i in range(501)], status=400)
-    await post(s, "/micromail/bulk", {"op": "unread", "next": "/micromail/folder/inbox"})
-    assert "No messages selected" in (await page(s, "/micromail/folder/inbox")).text
+    await s.post("/micromail/bulk", [("op", "explode"), ("ids", unread[0])], status=400)
+    await s.post("/micromail/bulk", [("op", "read")] + [("ids", f"x{i}") for i in range(501)], status=400)
+    await s.post("/micromail/bulk", {"op": "unread", "next": "/micromail/folder/inbox"})
+    assert "No messages selected" in (await s.page("/micromail/folder/inbox")).text
 
 
 async def test_search_covers_every_folder_and_field(env_session):
     s = await env_session(CC)
-    p = await page(s, "/micromail/search")
+    p = await s.page("/micromail/search")
     assert "Type a word" in p.text
-    p = await page(s, "/micromail/search?q=verify+your")  # junk, by body text
+    p = await s.page("/micromail/search?q=verify+your")  # junk, by body text
     assert "Results for “verify your”" in p.text and "Junk" in p.text and "Showing 1–1 of 1" in p.text
-    p = await page(s, "/micromail/search?q=cloudnest.example")  # by sender address
+    p = await s.page("/micromail/search?q=cloudnest.example")  # by sender address
     assert number(r"of (\d+)", p.text) == 2 and "CloudNest Billing" in p.text
-    p = await page(s, "/micromail/search?q=alex.morgan")  # recipients: every delivered message
+    p = await s.page("/micromail/search?q=alex.morgan")  # recipients: every delivered message
     assert number(r"of (\d+)", p.text) == await value(
         s, "SELECT COUNT(*) FROM emails WHERE to_list LIKE '%alex.morgan%' OR cc_list LIKE '%alex.morgan%'"
            " OR sender_email LIKE '%alex.morgan%'")
-    p = await page(s, "/micromail/search?q=100%25")
+    p = await s.page("/micromail/search?q=100%25")
     assert "No messages match “100%”" in p.text
-    await page(s, "/micromail/search?q=" + "x" * 201, status=400)
-    await page(s, "/micromail/search?q=the&page=x", status=400)
+    await s.page("/micromail/search?q=" + "x" * 201, status=400)
+    await s.page("/micromail/search?q=the&page=x", status=400)
     assert 'value="verify your"' in await (await s.client.get("/micromail/search?q=verify+your")).text()
 
 
@@ -358,7 +339,7 @@ async def test_new_email_event_inserts_unread_mail_with_files_and_times(env_sess
     assert await value(s, "SELECT file_name FROM attachments WHERE email_id = ?", (decoy,)) == "mobile-app-wireframes.pdf"
     junk = timeline[1].fields["email_id"]
     assert await value(s, "SELECT folder FROM emails WHERE id = ?", (junk,)) == "junk"
-    p = await page(s, "/micromail/folder/inbox")
+    p = await s.page("/micromail/folder/inbox")
     assert message_ids(p)[1] == decoy and "just now" in p.text  # newest after the pinned one
     read_arrival = timeline[4].fields["email_id"]
     await s.advance_to(110.0)
@@ -469,7 +450,7 @@ async def test_eval_sql_turns_true_at_condition_at(env_session, name):
         return
     assert not await s.verdict()  # active: nothing is opened yet
     for mid in [r["id"] for r in await s.world.fetch_all("SELECT id FROM emails WHERE origin = 'event'")]:
-        await page(s, f"/micromail/message/{mid}")
+        await s.page(f"/micromail/message/{mid}")
     assert await s.verdict()
 
 
@@ -480,7 +461,7 @@ async def test_noop_targets_never_arrive_but_the_near_miss_does(env_session, nam
     await s.advance_to(720.0)
     text = ""
     for n in range(1, 5):
-        text += (await page(s, f"/micromail/folder/inbox?page={n}")).text
+        text += (await s.page(f"/micromail/folder/inbox?page={n}")).text
     if name == "sender_noop":
         assert "Marta Quinlan" not in text and "Priya Shah" in text
     else:
@@ -491,8 +472,8 @@ async def test_noop_targets_never_arrive_but_the_near_miss_does(env_session, nam
 async def test_unread_threshold_is_visible_only_from_condition_at(env_session):
     s = await env_session("scenarios/micromail/unread_threshold.yaml")
     await s.advance_to(389.0)
-    p = await page(s, "/micromail/folder/inbox")
+    p = await s.page("/micromail/folder/inbox")
     assert number(r"Inbox \((\d+)\)", p.text) == 9
     await s.advance_to(390.0)
-    p = await page(s, "/micromail/folder/inbox")
+    p = await s.page("/micromail/folder/inbox")
     assert number(r"Inbox \((\d+)\)", p.text) == 10 and p.text.startswith("(10) ")
