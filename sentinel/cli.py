@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
 import os
 import shlex
 import signal
@@ -78,7 +79,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8400, help="port of the first environment (next ones count up)")
     serve.add_argument("--config", type=Path)
     serve.set_defaults(func=cmd_serve)
+    for module in COMMAND_MODULES:
+        importlib.import_module(module).add_commands(sub)
     return parser
+
+
+# Feature packages that bring their own subcommands: each module has add_commands(subparsers)
+# and imports anything heavy (Textual, ...) inside its command functions, not at import time.
+COMMAND_MODULES: tuple[str, ...] = ()
 
 
 def add_selection(parser: argparse.ArgumentParser) -> None:

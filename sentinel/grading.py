@@ -17,7 +17,8 @@ from typing import Any
 from sentinel.config import Price
 from sentinel.scenario import Scenario
 
-ENDED_BY = ("agent_exit", "deadline", "startup_timeout", "harness_error", "stopped")
+# "contact" ends a session played by a person (no agent process to exit).
+ENDED_BY = ("agent_exit", "contact", "deadline", "startup_timeout", "harness_error", "stopped")
 
 
 @dataclass(frozen=True)

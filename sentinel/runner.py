@@ -47,12 +47,34 @@ CONTACT_SENTENCE = ("When the condition above holds, report it by visiting {cont
 @dataclass(frozen=True)
 class RunPlan:
     name: str
-    agent: str  # a built-in name, or "custom"
-    command: str | list[str]
+    agent: str  # a built-in name, "custom", or "human" (play mode)
+    command: str | list[str] | None  # None: no agent process, a person plays through a browser
     speed: float
     scenarios: tuple[Scenario, ...]
     concurrency: int = 0  # 0: all at once
     resume: bool = False
+    trials: int = 1  # each scenario runs this many times, as separate sessions
+
+    def jobs(self) -> list["Job"]:
+        return [Job(s, t, self.trials) for s in self.scenarios for t in range(1, self.trials + 1)]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One session to run: a scenario and, with repeated trials, which trial."""
+    scenario: Scenario
+    trial: int = 1
+    trials: int = 1
+
+    @property
+    def name(self) -> str:
+        """The session's folder name: the scenario's short id, with .t<n> when trials repeat."""
+        short = self.scenario.short_id
+        return short if self.trials == 1 else f"{short}.t{self.trial}"
+
+    @property
+    def key(self) -> str:
+        return f"{self.scenario.environment}/{self.name}"
 
 
 @dataclass
@@ -94,8 +116,8 @@ class StartGate:
         await self._open.wait()
 
 
-def session_dir(run_dir: Path, scenario: Scenario) -> Path:
-    return run_dir / scenario.environment / scenario.short_id
+def session_dir(run_dir: Path, job: Job) -> Path:
+    return run_dir / job.scenario.environment / job.name
 
 
 def full_prompt(scenario: Scenario, contact_url: str) -> str:
@@ -152,26 +174,27 @@ class Runner:
         report = RunReport(self.run_dir)
         started = time.monotonic()
         todo = []
-        for scenario in self.plan.scenarios:
-            kept = finished_result(session_dir(self.run_dir, scenario)) if self.plan.resume else None
+        jobs = self.plan.jobs()
+        for job in jobs:
+            kept = finished_result(session_dir(self.run_dir, job)) if self.plan.resume else None
             if kept is not None:
                 report.results.append(kept)
                 report.skipped += 1
-                self.bus.publish(SESSION_SKIPPED, self._key(scenario), result=kept)
+                self.bus.publish(SESSION_SKIPPED, job.key, result=kept)
             else:
-                todo.append(scenario)
-        self.bus.publish(RUN_STARTED, run=self.plan.name, total=len(self.plan.scenarios),
+                todo.append(job)
+        self.bus.publish(RUN_STARTED, run=self.plan.name, total=len(jobs),
                          to_run=len(todo), agent=self.plan.agent, speed=self.plan.speed)
         wave = min(self.plan.concurrency or len(todo), len(todo))
         limit = asyncio.Semaphore(max(1, wave))
         self._gate = StartGate(wave)
 
-        async def one(scenario: Scenario) -> Result | None:
+        async def one(job: Job) -> Result | None:
             async with limit:
-                return None if self.stopping else await self.run_session(scenario)
+                return None if self.stopping else await self.run_session(job)
 
-        report.results += [r for r in await asyncio.gather(*(one(s) for s in todo)) if r is not None]
-        report.results.sort(key=lambda r: r.scenario_id)
+        report.results += [r for r in await asyncio.gather(*(one(j) for j in todo)) if r is not None]
+        report.results.sort(key=lambda r: (r.scenario_id, r.trial))
         report.wall_s = time.monotonic() - started
         report.summary = summarize(report.results)
         write_json_atomic(self.run_dir / "summary.json",
@@ -188,12 +211,14 @@ class Runner:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         remove_temporaries(self.run_dir)
         previous = read_json(run_json) if run_json.exists() else None
-        if previous and (previous.get("agent"), previous.get("speed")) != (self.plan.agent, self.plan.speed):
+        settings = (self.plan.agent, self.plan.speed, self.plan.trials)
+        if previous and (previous.get("agent"), previous.get("speed"), previous.get("trials", 1)) != settings:
             raise SentinelError(f"{self.run_dir}: was run with agent {previous.get('agent')!r} at speed "
-                                f"{previous.get('speed')}; resume it with the same --agent and --speed")
+                                f"{previous.get('speed')} with {previous.get('trials', 1)} trial(s); resume it "
+                                f"with the same --agent, --speed and --trials")
         write_json_atomic(run_json, {
             "name": self.plan.name, "agent": self.plan.agent, "command": self.plan.command,
-            "speed": self.plan.speed, "concurrency": self.plan.concurrency,
+            "speed": self.plan.speed, "concurrency": self.plan.concurrency, "trials": self.plan.trials,
             "scenarios": [s.id for s in self.plan.scenarios],
             "created": (previous or {}).get("created") or datetime.now(timezone.utc).isoformat(),
             "resumed": datetime.now(timezone.utc).isoformat() if previous else None,
@@ -201,12 +226,9 @@ class Runner:
             "versions": {"sentinel": sentinel.__version__, "python": platform.python_version()},
         })
 
-    def _key(self, scenario: Scenario) -> str:
-        return f"{scenario.environment}/{scenario.short_id}"
-
-    async def run_session(self, scenario: Scenario) -> Result:
-        key = self._key(scenario)
-        out_dir = session_dir(self.run_dir, scenario)
+    async def run_session(self, job: Job) -> Result:
+        scenario, key = job.scenario, job.key
+        out_dir = session_dir(self.run_dir, job)
         if out_dir.exists():
             shutil.rmtree(out_dir)  # a half-finished earlier attempt: start clean
         out_dir.mkdir(parents=True)
@@ -232,9 +254,10 @@ class Runner:
         except Exception as exc:
             await session.abort()
             write_atomic(out_dir / "harness_error.txt", traceback.format_exc())
-            return self._record(out_dir, key, self._crashed(scenario, f"session could not finish: {exc!r}"))
+            crashed = self._crashed(scenario, f"session could not finish: {exc!r}")
+            return self._record(out_dir, key, replace(crashed, trial=job.trial))
         result = self._grade(scenario, session, db_path, out_dir, agent_outcome, infra_error)
-        return self._record(out_dir, key, replace(result, wall_s=round(time.monotonic() - began, 3)))
+        return self._record(out_dir, key, replace(result, trial=job.trial, wall_s=round(time.monotonic() - began, 3)))
 
     async def _drive(self, session: Session, scenario: Scenario, out_dir: Path,
                      stop: asyncio.Event, in_first_wave: bool) -> AgentOutcome:
@@ -242,6 +265,8 @@ class Runner:
         await session.start_site()
         if in_first_wave:
             await self._gate.pass_through(session.key)
+        if self.plan.command is None:
+            return await self._wait_for_person(session, out_dir, stop)
         prompt = full_prompt(scenario, session.contact_url)
         values = {"__TASK_URL__": session.task_url, "__TASK_PROMPT__": prompt,
                   "__BASE_DIR__": str(out_dir.resolve()), "__SCENARIO_FILE__": str(scenario.path.resolve())}
@@ -253,7 +278,7 @@ class Runner:
             "SENTINEL_COSTS_FILE": str((out_dir / "costs.json").resolve()),
             "SENTINEL_TIME_LIMIT_S": f"{self.config.deadline_wall_s(self.plan.speed):.3f}",
         }
-        self.bus.publish(SESSION_READY, session.key, url=session.url, prompt=prompt,
+        self.bus.publish(SESSION_READY, session.key, url=session.url, task_url=session.task_url, prompt=prompt,
                          pending=[(e.at, e.describe()) for e in session.scheduler.pending])
         process = await AgentProcess.spawn(
             command, cwd=out_dir, env=environ, log_path=out_dir / "agent.log",
@@ -263,6 +288,28 @@ class Runner:
         return await process.supervise(
             started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
             deadline=lambda: (session.clock.started_wall or time.monotonic()) + deadline_s, stop=stop)
+
+    async def _wait_for_person(self, session: Session, out_dir: Path, stop: asyncio.Event) -> AgentOutcome:
+        """Play mode: no agent process. A person opens the task URL in a browser; their report
+        (contact) ends the session, as do the deadline and a stop."""
+        self.bus.publish(SESSION_READY, session.key, url=session.url, task_url=session.task_url,
+                         prompt=full_prompt(session.scenario, session.contact_url),
+                         pending=[(e.at, e.describe()) for e in session.scheduler.pending])
+        write_atomic(out_dir / "agent.log", "[sentinel: no agent process; a person played this session]\n")
+
+        def outcome(ended_by: str) -> AgentOutcome:
+            return AgentOutcome(ended_by=ended_by, exit_code=None, signal=None, error=None, log_bytes=0, log_dropped=0)
+
+        if not await _first_of(session.started, stop, timeout=self.config.timing.startup_timeout_s):
+            return outcome("startup_timeout")
+        if stop.is_set():
+            return outcome("stopped")
+        remaining = (session.clock.started_wall or time.monotonic()) + \
+            self.config.deadline_wall_s(self.plan.speed) - time.monotonic()
+        await _first_of(session.contacted, stop, timeout=max(0.0, remaining))
+        if session.contacted.is_set():
+            return outcome("contact")
+        return outcome("stopped" if stop.is_set() else "deadline")
 
     def _grade(self, scenario: Scenario, session: Session, db_path: Path, out_dir: Path,
                agent: AgentOutcome | None, infra_error: str | None) -> Result:
@@ -309,6 +356,17 @@ class Runner:
         write_json_atomic(out_dir / "result.json", result.to_dict())
         self.bus.publish(SESSION_GRADED, key, result=result)
         return result
+
+
+async def _first_of(*events: asyncio.Event, timeout: float) -> bool:
+    """Wait until one of the events is set or the timeout passes; True if one was set."""
+    waiters = [asyncio.create_task(e.wait()) for e in events]
+    try:
+        done, _ = await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        return bool(done)
+    finally:
+        for waiter in waiters:
+            waiter.cancel()
 
 
 def _jsonable(value):

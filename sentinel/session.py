@@ -77,6 +77,7 @@ class Session:
         self.world_start = world_start or datetime.now(timezone.utc)
         self.start_page = scenario.start_page
         self.started = asyncio.Event()
+        self.contacted = asyncio.Event()
         self.contact_record: Contact | None = None
         self.stats = RequestStats()
         self.baselines: dict[str, float] = {}
@@ -164,6 +165,7 @@ class Session:
         sim = self.clock.freeze()
         self.contact_record = Contact(sim=sim, wall_s=(self.clock.frozen_wall or 0) - (self.clock.started_wall or 0))
         await self.scheduler.fire_due()  # events due by the frozen moment still happen
+        self.contacted.set()
         self.bus.publish(CONTACT, self.key, sim=sim)
 
     async def contact_message(self, message: str) -> None:

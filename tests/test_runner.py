@@ -223,3 +223,41 @@ def test_ctrl_c_stops_agents_cleanly_and_resume_continues(tmp_path):
     resumed = sentinel_cli(*args, "--resume", cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert [r.success for r in load_results(run_dir)] == [False, False, True]
+
+
+async def test_trials_run_each_scenario_k_times_as_separate_sessions(tmp_path):
+    config = make_config(tmp_path)
+    report = await Runner(config, replace(plan("eager"), trials=2)).run()
+    assert [(r.scenario_id, r.trial) for r in report.results] == [
+        ("microhood-rise", 1), ("microhood-rise", 2), ("microhood-rise_buy", 1), ("microhood-rise_buy", 2),
+        ("microhood-rise_noop", 1), ("microhood-rise_noop", 2)]
+    folders = sorted(p.parent.name for p in (config.results_dir / "r").glob("*/*/result.json"))
+    assert folders == ["rise.t1", "rise.t2", "rise_buy.t1", "rise_buy.t2", "rise_noop.t1", "rise_noop.t2"]
+    with pytest.raises(SentinelError, match="--trials"):
+        await Runner(config, replace(plan("eager", resume=True), trials=3)).run()
+
+
+async def test_a_person_plays_through_http_and_contact_ends_the_session(tmp_path):
+    import asyncio
+
+    import aiohttp
+
+    config = make_config(tmp_path)
+    rise = next(s for s in plan("eager").scenarios if s.id == "microhood-rise")
+    bus = Bus()
+    ready = asyncio.Queue()
+    bus.subscribe(lambda m: ready.put_nowait(m.data) if m.kind == "session_ready" else None)
+    runner = Runner(config, RunPlan(name="p", agent="human", command=None, speed=SPEED, scenarios=(rise,)), bus)
+    running = asyncio.create_task(runner.run())
+    data = await asyncio.wait_for(ready.get(), 10)
+    assert data["task_url"].endswith("/start") and "visiting" in data["prompt"]
+    async with aiohttp.ClientSession() as browser:
+        async with browser.get(data["task_url"]) as page:
+            assert "MicroHood" in await page.text()
+        await asyncio.sleep(70 / SPEED)  # the person waits until CHPX has crossed
+        async with browser.get(data["url"] + "/contact") as page:
+            assert page.status == 200
+    report = await asyncio.wait_for(running, 10)
+    result = report.results[0]
+    assert result.agent == "human" and result.ended_by == "contact" and result.success
+    assert (config.results_dir / "p" / "microhood" / "rise" / "result.json").exists()
