@@ -122,4 +122,14 @@ def grade_tables(results: list[Result], summary: Summary, title: str) -> list[Ta
                          "—" if r.contact_at is None else f"{r.contact_at:.2f}",
                          "no-op" if r.condition_at is None else f"{r.condition_at:g}",
                          _fmt_s(r.reaction_s), str(r.requests))
-    return [sessions, groups, metrics]
+    return [sessions, groups, metrics] + ([pass_k_table(summary)] if summary.trials > 1 else [])
+
+
+def pass_k_table(summary: Summary) -> Table:
+    """pass@k and pass^k for each k (sentinel/trials.py says how they are estimated)."""
+    table = Table(title="Repeated trials")
+    for column in ("k", "pass@k (any of k passes)", "pass^k (all k pass)", "scenarios"):
+        table.add_column(column, justify="right")
+    for p in summary.pass_k:
+        table.add_row(str(p.k), f"{p.pass_at:.1%}", f"{p.pass_hat:.1%}", str(p.scenarios))
+    return table

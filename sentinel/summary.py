@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Iterable
 
 from sentinel.grading import Result
+from sentinel.trials import PassAtK, pass_table
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,12 @@ class Summary:
     tokens_median: float | None = None
     requests_median: float | None = None
     infra_errors: int = 0
+    pass_k: tuple[PassAtK, ...] = ()  # pass@k and pass^k for k = 1 .. trials (sentinel/trials.py)
+
+    @property
+    def trials(self) -> int:
+        """The most trials any scenario had (1 for an ordinary run)."""
+        return len(self.pass_k) or 1
 
     def to_dict(self) -> dict:
         def group(g: Group) -> dict:
@@ -59,6 +66,8 @@ class Summary:
             "cost_median": self.cost_median, "cost_total": self.cost_total,
             "tokens_median": self.tokens_median, "requests_median": self.requests_median,
             "infra_errors": self.infra_errors,
+            "pass_k": [{"k": p.k, "pass_at": round(p.pass_at, 4), "pass_hat": round(p.pass_hat, 4),
+                        "scenarios": p.scenarios} for p in self.pass_k],
         }
 
 
@@ -100,4 +109,5 @@ def summarize(results: list[Result]) -> Summary:
         tokens_median=statistics.median(tokens) if tokens else None,
         requests_median=statistics.median([r.requests for r in results]) if results else None,
         infra_errors=sum(r.is_infra_error for r in results),
+        pass_k=tuple(pass_table(results)),
     )
