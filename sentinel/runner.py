@@ -13,6 +13,7 @@ error and never stops the others.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import platform
 import shutil
 import sys
@@ -34,6 +35,7 @@ from sentinel.errors import SentinelError
 from sentinel.files import read_json, remove_temporaries, write_atomic, write_json_atomic
 from sentinel.grading import Outcome, Result, judge, read_costs, read_verdict
 from sentinel.harness import AgentOutcome, AgentProcess, build_command, check_command
+from sentinel.proxy import METERED_FILE, MeteringProxy
 from sentinel.scenario import Scenario
 from sentinel.session import Session
 from sentinel.summary import Summary, summarize
@@ -54,6 +56,8 @@ class RunPlan:
     concurrency: int = 0  # 0: all at once
     resume: bool = False
     trials: int = 1  # each scenario runs this many times, as separate sessions
+    model: str | None = None  # --model: given to the agent as SENTINEL_MODEL
+    meter: bool = False  # --meter: a metering proxy per session measures the agent's model usage
 
     def jobs(self) -> list["Job"]:
         return [Job(s, t, self.trials) for s in self.scenarios for t in range(1, self.trials + 1)]
@@ -216,9 +220,13 @@ class Runner:
             raise SentinelError(f"{self.run_dir}: was run with agent {previous.get('agent')!r} at speed "
                                 f"{previous.get('speed')} with {previous.get('trials', 1)} trial(s); resume it "
                                 f"with the same --agent, --speed and --trials")
+        if previous and previous.get("model") != self.plan.model:
+            raise SentinelError(f"{self.run_dir}: was run with model {previous.get('model')!r}; resume it with the "
+                                f"same --model")
         write_json_atomic(run_json, {
             "name": self.plan.name, "agent": self.plan.agent, "command": self.plan.command,
             "speed": self.plan.speed, "concurrency": self.plan.concurrency, "trials": self.plan.trials,
+            "model": self.plan.model, "meter": self.plan.meter,
             "scenarios": [s.id for s in self.plan.scenarios],
             "created": (previous or {}).get("created") or datetime.now(timezone.utc).isoformat(),
             "resumed": datetime.now(timezone.utc).isoformat() if previous else None,
@@ -277,17 +285,34 @@ class Runner:
             "SENTINEL_CONTACT_URL": session.contact_url,
             "SENTINEL_COSTS_FILE": str((out_dir / "costs.json").resolve()),
             "SENTINEL_TIME_LIMIT_S": f"{self.config.deadline_wall_s(self.plan.speed):.3f}",
+            **({"SENTINEL_MODEL": self.plan.model} if self.plan.model else {}),
         }
         self.bus.publish(SESSION_READY, session.key, url=session.url, task_url=session.task_url, prompt=prompt,
                          pending=[(e.at, e.describe()) for e in session.scheduler.pending])
-        process = await AgentProcess.spawn(
-            command, cwd=out_dir, env=environ, log_path=out_dir / "agent.log",
-            log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
-            on_line=lambda line: self.bus.publish(AGENT_OUTPUT, session.key, line=line))
-        deadline_s = self.config.deadline_wall_s(self.plan.speed)
-        return await process.supervise(
-            started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
-            deadline=lambda: (session.clock.started_wall or time.monotonic()) + deadline_s, stop=stop)
+        async with self._session_extras(out_dir) as extra_env:
+            process = await AgentProcess.spawn(
+                command, cwd=out_dir, env={**environ, **extra_env}, log_path=out_dir / "agent.log",
+                log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
+                on_line=lambda line: self.bus.publish(AGENT_OUTPUT, session.key, line=line))
+            deadline_s = self.config.deadline_wall_s(self.plan.speed)
+            return await process.supervise(
+                started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
+                deadline=lambda: (session.clock.started_wall or time.monotonic()) + deadline_s, stop=stop)
+
+    @contextlib.asynccontextmanager
+    async def _session_extras(self, out_dir: Path):
+        """Helpers that live exactly as long as a session's agent; yields environment variables
+        for it. With --meter: a metering proxy (sentinel/proxy.py) the agent reaches through
+        OPENAI_BASE_URL, which records the model usage in metered.json."""
+        if not self.plan.meter:
+            yield {}
+            return
+        proxy = MeteringProxy.from_env(out_dir / METERED_FILE)
+        await proxy.start()
+        try:
+            yield {"OPENAI_BASE_URL": proxy.url}
+        finally:
+            await proxy.stop()
 
     async def _wait_for_person(self, session: Session, out_dir: Path, stop: asyncio.Event) -> AgentOutcome:
         """Play mode: no agent process. A person opens the task URL in a browser; their report
@@ -326,7 +351,10 @@ class Runner:
             infra_error = infra_error or "stopped before the session ended"
         if infra_error:
             success, detail = False, f"infrastructure error: {infra_error}"
-        costs = read_costs(out_dir / "costs.json", self.config.prices)
+        costs = read_costs(out_dir / (METERED_FILE if self.plan.meter else "costs.json"), self.config.prices)
+        model = costs.model
+        if model and (self.plan.meter or costs.estimated):  # say where the token counts come from
+            model = f"{model} ({'metered' if self.plan.meter else 'estimated'})"
         return Result(
             scenario_id=scenario.id, environment=scenario.environment,
             activity=scenario.taxonomy.activity, criteria=scenario.taxonomy.criteria,
@@ -337,7 +365,7 @@ class Runner:
             signal=agent.signal if agent else None, requests=session.stats.requests,
             live_requests=session.stats.live_requests, bytes_sent=session.stats.bytes_sent,
             prompt_tokens=costs.prompt_tokens, completion_tokens=costs.completion_tokens,
-            tool_calls=costs.tool_calls, model=costs.model, cost_usd=costs.cost_usd,
+            tool_calls=costs.tool_calls, model=model, cost_usd=costs.cost_usd,
             contact_message=contact.message if contact else None, infra_error=infra_error,
             agent=self.plan.agent, speed=self.plan.speed,
         )
@@ -385,4 +413,4 @@ def load_results(run_dir: Path) -> list[Result]:
                 results.append(Result.from_dict(data))
             except TypeError:
                 continue
-    return sorted(results, key=lambda r: r.scenario_id)
+    return sorted(results, key=lambda r: (r.scenario_id, r.trial))

@@ -13,4 +13,13 @@ BUILTIN_AGENTS: dict[str, list[str]] = {
     "silent": [sys.executable, "-m", "sentinel.agents.silent", "__TASK_URL__"],
     "eager": [sys.executable, "-m", "sentinel.agents.eager", "__TASK_URL__"],
     "deadline": [sys.executable, "-m", "sentinel.agents.deadline", "__TASK_URL__"],
+    # The strategy baselines (sentinel/agents/strategy.py): rule-based unless the run has a model
+    # (`sentinel run --model NAME` sets SENTINEL_MODEL). Only the rule-based planner and judge
+    # read the scenario file, and of it only the solution block; an LLM never opens it.
+    "sleep": [sys.executable, "-m", "sentinel.agents.strategy", "sleep", "__TASK_URL__",
+              "--scenario", "__SCENARIO_FILE__"],
+    "wait_for": [sys.executable, "-m", "sentinel.agents.strategy", "wait_for", "__TASK_URL__",
+                 "--scenario", "__SCENARIO_FILE__"],
 }
+
+MODEL_AGENTS = ("sleep", "wait_for")  # the built-in agents that can use a chat model (--model)

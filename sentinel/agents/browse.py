@@ -1,11 +1,21 @@
-"""A small text browser for agents: fetch pages, read their visible text, links and forms.
+"""A small text browser for agents: fetch pages, read them as text, follow links, submit forms.
 
 Standard library only, so a built-in agent starts fast and depends on nothing but the pages.
-Conditional GETs (If-None-Match) make re-reading an unchanged page cheap.
+The browser keeps the session's cookies and makes conditional GETs (If-None-Match), so
+re-reading an unchanged page is cheap.
+
+A page has two text views:
+- `Page.text`: the visible text, tags stripped, one block per line. A scenario's `solution`
+  predicates read this view (the oracle and the rule-based judge).
+- `Browser.render(page)`: what a model is shown. The same lines, with every link marked `[n]`
+  before its text and every form summarised on a line of its own (`[form n] POST /path: ...`).
+  Numbers hold for the whole session: one address keeps one number however the page moves,
+  so a diff of two readings of a page shows only what really changed.
 """
 
 from __future__ import annotations
 
+import http.cookiejar
 import re
 import urllib.error
 import urllib.parse
@@ -17,13 +27,36 @@ BLOCK_TAGS = {"p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "heade
               "section", "article", "table", "ul", "ol", "dl", "dt", "dd", "br", "form", "footer",
               "aside", "figure", "figcaption", "label", "title"}
 SKIP_TAGS = {"script", "style", "template", "svg"}
+BUTTON_KINDS = ("submit", "button", "image", "reset")
+MAX_LISTED_CHOICES = 6
+
+
+class BrowseError(Exception):
+    """A link or form the agent asked for does not exist."""
+
+
+@dataclass
+class Control:
+    """One named form control, as a model is told about it."""
+    name: str
+    kind: str  # text, textarea, select, checkbox, radio, hidden, ...
+    choices: list[str] = field(default_factory=list)  # option / checkbox / radio values
 
 
 @dataclass
 class Form:
     action: str
     method: str
-    fields: dict[str, str] = field(default_factory=dict)
+    fields: dict[str, str] = field(default_factory=dict)  # default values, as a browser would send them
+    controls: list[Control] = field(default_factory=list)
+    buttons: list[str] = field(default_factory=list)
+
+    def control(self, name: str, kind: str) -> Control:
+        for existing in self.controls:
+            if existing.name == name:
+                return existing
+        self.controls.append(Control(name, kind))
+        return self.controls[-1]
 
 
 @dataclass
@@ -34,6 +67,12 @@ class Page:
     links: list[tuple[str, str]] = field(default_factory=list)  # (absolute href, link text)
     forms: list[Form] = field(default_factory=list)
     etag: str | None = None
+    chunks: list = field(default_factory=list, repr=False)  # text, and ("a" | "/a" | "form", index) marks
+
+    @property
+    def path(self) -> str:
+        parts = urllib.parse.urlsplit(self.url)
+        return parts.path + (f"?{parts.query}" if parts.query else "")
 
     def link_hrefs(self, pattern: re.Pattern) -> list[str]:
         seen: dict[str, None] = {}
@@ -49,18 +88,28 @@ class Page:
         return None
 
 
+@dataclass(frozen=True)
+class Line:
+    """One line of a rendered page."""
+    shown: str  # as a model reads it, with [n] link marks; a form is one summary line
+    text: str  # its visible text, as in Page.text ("" for a form summary)
+    links: tuple[str, ...] = ()  # addresses of the links that start on this line
+
+
 class _PageParser(HTMLParser):
     def __init__(self, base_url: str):
         super().__init__(convert_charrefs=True)
         self.base = base_url
-        self.chunks: list[str] = []
+        self.chunks: list = []
         self.links: list[tuple[str, str]] = []
         self.forms: list[Form] = []
         self._skip = 0
-        self._link: list | None = None  # [href, text parts]
+        self._link: tuple[int, list[str]] | None = None  # index in links, text parts
         self._textarea: str | None = None
         self._select: str | None = None
         self._select_first: str | None = None
+        self._button: list[str] | None = None
+        self._open_form: int | None = None
 
     def handle_starttag(self, tag, attrs):
         a = {k: (v or "") for k, v in attrs}
@@ -69,28 +118,47 @@ class _PageParser(HTMLParser):
         if tag in BLOCK_TAGS:
             self.chunks.append("\n")
         if tag == "a" and "href" in a:
-            self._link = [urllib.parse.urljoin(self.base, a["href"]), []]
+            self.links.append((urllib.parse.urljoin(self.base, a["href"]), ""))
+            self._link = (len(self.links) - 1, [])
+            self.chunks.append(("a", len(self.links) - 1))
         elif tag == "form":
+            self._close_form()
             self.forms.append(Form(urllib.parse.urljoin(self.base, a.get("action") or self.base),
                                    (a.get("method") or "get").lower()))
-        elif tag == "input" and self.forms and a.get("name"):
+            self._open_form = len(self.forms) - 1
+        elif tag == "button" and self._open_form is not None:
+            self._button = []
+        elif tag in ("input", "textarea", "select", "option") and self._open_form is not None:
+            self._form_control(tag, a)
+
+    def _form_control(self, tag: str, a: dict[str, str]) -> None:
+        form = self.forms[-1]
+        if tag == "input" and a.get("name"):
             kind = a.get("type", "text").lower()
-            if kind in ("checkbox", "radio") and "checked" not in a:
+            if kind in BUTTON_KINDS:
+                form.buttons.append(a.get("value") or kind)
                 return
-            if kind not in ("submit", "button", "image", "reset"):
-                self.forms[-1].fields[a["name"]] = a.get("value", "")
-        elif tag == "textarea" and self.forms and a.get("name"):
+            control = form.control(a["name"], kind)
+            if kind in ("checkbox", "radio"):
+                control.choices.append(a.get("value", "on"))
+                if "checked" not in a:
+                    return
+            form.fields[a["name"]] = a.get("value", "")
+        elif tag == "textarea" and a.get("name"):
             self._textarea = a["name"]
-            self.forms[-1].fields[a["name"]] = ""
-        elif tag == "select" and self.forms and a.get("name"):
+            form.control(a["name"], "textarea")
+            form.fields[a["name"]] = ""
+        elif tag == "select" and a.get("name"):
             self._select, self._select_first = a["name"], None
-        elif tag == "option" and self._select and self.forms:
+            form.control(a["name"], "select")
+        elif tag == "option" and self._select:
             value = a.get("value", "")
+            form.control(self._select, "select").choices.append(value)
             if self._select_first is None:
                 self._select_first = value
-                self.forms[-1].fields.setdefault(self._select, value)
+                form.fields.setdefault(self._select, value)
             if "selected" in a:
-                self.forms[-1].fields[self._select] = value
+                form.fields[self._select] = value
 
     def handle_endtag(self, tag):
         if tag in SKIP_TAGS and self._skip:
@@ -98,30 +166,73 @@ class _PageParser(HTMLParser):
         if tag in BLOCK_TAGS:
             self.chunks.append("\n")
         if tag == "a" and self._link is not None:
-            self.links.append((self._link[0], " ".join("".join(self._link[1]).split())))
+            index, parts = self._link
+            self.links[index] = (self.links[index][0], " ".join("".join(parts).split()))
+            self.chunks.append(("/a", index))
             self._link = None
         elif tag == "textarea":
             self._textarea = None
         elif tag == "select":
             self._select = None
+        elif tag == "button" and self._button is not None:
+            self.forms[-1].buttons.append(" ".join("".join(self._button).split()) or "submit")
+            self._button = None
+        elif tag == "form":
+            self._close_form()
+
+    def _close_form(self) -> None:
+        if self._open_form is not None:
+            self.chunks.append(("form", self._open_form))
+            self._open_form = None
 
     def handle_data(self, data):
         if self._skip:
             return
         if self._textarea and self.forms:
             self.forms[-1].fields[self._textarea] += data
+        if self._button is not None:
+            self._button.append(data)
         self.chunks.append(data)
         if self._link is not None:
             self._link[1].append(data)
+
+    def close(self):
+        super().close()
+        self._close_form()
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split())
 
 
 def parse_page(url: str, status: int, html: str, etag: str | None = None) -> Page:
     parser = _PageParser(url)
     parser.feed(html)
     parser.close()
-    lines = (" ".join(line.split()) for line in "".join(parser.chunks).split("\n"))
-    text = "\n".join(line for line in lines if line)
-    return Page(url, status, text, parser.links, parser.forms, etag)
+    plain = "".join(c for c in parser.chunks if isinstance(c, str))
+    text = "\n".join(line for line in map(_fold, plain.split("\n")) if line)
+    return Page(url, status, text, parser.links, parser.forms, etag, parser.chunks)
+
+
+def describe_form(number: int, form: Form) -> str:
+    """One line telling a model what a form sends: `[form 3] POST /path: name (kind: a*, b); buttons "Go"`."""
+    parts = []
+    for control in form.controls:
+        if control.kind == "hidden":
+            continue
+        if control.choices:
+            current = form.fields.get(control.name)
+            shown = [f"{c}*" if c == current else c for c in control.choices[:MAX_LISTED_CHOICES]]
+            more = len(control.choices) - MAX_LISTED_CHOICES
+            listed = ", ".join(shown) + (f", … {more} more" if more > 0 else "")
+            parts.append(f"{control.name} ({control.kind}: {listed})")
+        else:
+            parts.append(f"{control.name} ({control.kind})")
+    action = urllib.parse.urlsplit(form.action)
+    line = f"[form {number}] {form.method.upper()} {action.path}: {', '.join(parts) or 'no fields'}"
+    if form.buttons:
+        line += "; buttons " + ", ".join(f'"{b}"' for b in form.buttons)
+    return line
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -130,15 +241,19 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 
 class Browser:
-    """Fetches pages of one site; follows redirects; remembers ETags for conditional GETs."""
+    """Fetches pages of one site; follows redirects; keeps cookies; remembers ETags for
+    conditional GETs; numbers links and forms for the whole session."""
 
     def __init__(self, base_url: str, timeout: float = 30.0):
         parts = urllib.parse.urlsplit(base_url)
         self.origin = f"{parts.scheme}://{parts.netloc}"
         self.timeout = timeout
         self.requests = 0
-        self._opener = urllib.request.build_opener(_NoRedirect)
+        self.cookies = http.cookiejar.CookieJar()
+        self._opener = urllib.request.build_opener(_NoRedirect, urllib.request.HTTPCookieProcessor(self.cookies))
         self._cache: dict[str, Page] = {}
+        self._link_numbers: dict[str, int] = {}
+        self._form_numbers: dict[tuple[str, str, int], int] = {}
 
     def url(self, path_or_url: str) -> str:
         return urllib.parse.urljoin(self.origin + "/", path_or_url)
@@ -155,6 +270,14 @@ class Browser:
         data = urllib.parse.urlencode(fields).encode("utf-8")
         request = urllib.request.Request(self.url(action), data=data, method="POST")
         return self._fetch(request, False)
+
+    def submit(self, form: Form, fields: dict[str, str] | None = None) -> Page:
+        """Send a form with its default values overridden by `fields`, as a browser would."""
+        values = {**form.fields, **(fields or {})}
+        if form.method == "post":
+            return self.post(form.action, values)
+        base = form.action.split("?", 1)[0]
+        return self.get(base + "?" + urllib.parse.urlencode(values))
 
     def _fetch(self, request: urllib.request.Request, conditional: bool, hops: int = 0) -> Page:
         self.requests += 1
@@ -173,3 +296,90 @@ class Browser:
         if status == 200 and request.get_method() == "GET":
             self._cache[url] = page
         return page
+
+    # --- the model's view: numbered links and forms -------------------------------------------
+
+    def link_number(self, href: str) -> int:
+        href = href.split("#", 1)[0]
+        return self._link_numbers.setdefault(href, len(self._link_numbers) + 1)
+
+    def link(self, number: int) -> str:
+        """The address of link [number], as numbered in any page rendered so far."""
+        for href, n in self._link_numbers.items():
+            if n == number:
+                return href
+        raise BrowseError(f"there is no link [{number}]")
+
+    def numbered_forms(self, page: Page) -> list[tuple[int, Form]]:
+        numbered, seen = [], {}
+        for form in page.forms:
+            key = (form.method, form.action.split("?", 1)[0])
+            seen[key] = seen.get(key, 0) + 1
+            number = self._form_numbers.setdefault((*key, seen[key]), len(self._form_numbers) + 1)
+            numbered.append((number, form))
+        return numbered
+
+    def form(self, page: Page, ref: int | str) -> Form:
+        """A form of the page by its number, or by a regular expression on its action path."""
+        forms = self.numbered_forms(page)
+        for number, form in forms:
+            if isinstance(ref, int) and number == ref:
+                return form
+        if isinstance(ref, str):
+            if ref.strip().isdigit():
+                return self.form(page, int(ref))
+            found = page.form_matching(re.compile(ref))
+            if found is not None:
+                return found
+        listed = ", ".join(str(n) for n, _ in forms) or "none"
+        raise BrowseError(f"no form {ref!r} on {page.path} (forms here: {listed})")
+
+    def render(self, page: Page) -> list[Line]:
+        """The page line by line, as a model reads it (`[n]` link marks, form summaries) and as
+        its visible text."""
+        forms = {id(form): number for number, form in self.numbered_forms(page)}
+        lines: list[Line] = []
+        shown: list[str] = []
+        plain: list[str] = []
+        hrefs: list[str] = []
+        pending, pending_href = "", ""  # a link mark waiting for the link's first visible text
+
+        def flush() -> None:
+            model_line = _fold("".join(shown))
+            if model_line:
+                lines.append(Line(model_line, _fold("".join(plain)), tuple(hrefs)))
+            shown.clear()
+            plain.clear()
+            hrefs.clear()
+
+        for chunk in page.chunks:
+            if isinstance(chunk, tuple):
+                kind, index = chunk
+                if kind == "a":
+                    pending_href = page.links[index][0]
+                    pending = f"[{self.link_number(pending_href)}] "
+                elif kind == "/a":
+                    if pending:  # a link without visible text
+                        shown.append(f" {pending}(link)")
+                        hrefs.append(pending_href)
+                    pending = ""
+                else:
+                    flush()
+                    shown.append(describe_form(forms[id(page.forms[index])], page.forms[index]))
+                    flush()
+                continue
+            for i, piece in enumerate(chunk.split("\n")):
+                if i:
+                    flush()
+                if pending and piece.strip():
+                    shown.append(" " + pending)
+                    hrefs.append(pending_href)
+                    pending = ""
+                shown.append(piece)
+                plain.append(piece)
+        flush()
+        return lines
+
+    def readable(self, page: Page) -> str:
+        """The page as a model reads it: one string, links and forms numbered."""
+        return "\n".join(line.shown for line in self.render(page))

@@ -13,7 +13,6 @@ import argparse
 import re
 import sys
 import time
-import urllib.parse
 from pathlib import Path
 
 import yaml
@@ -89,11 +88,7 @@ class Oracle:
         form = self.page.form_matching(re.compile(step.target))
         if form is None:
             raise RuntimeError(f"no form with an action matching {step.target!r} on {self.page.url}")
-        fields = {**form.fields, **step.fields}
-        if form.method == "post":
-            self.page = self.browser.post(form.action, fields)
-        else:
-            self.page = self.browser.get(form.action + "?" + urllib.parse.urlencode(fields))
+        self.page = self.browser.submit(form, dict(step.fields))
         say(f"submitted {form.action} → {self.page.url} ({self.page.status})")
         if self.page.status >= 400:
             raise RuntimeError(f"form {form.action} answered {self.page.status}: {self.page.text[:300]}")

@@ -1,0 +1,157 @@
+"""Sleep against wait_for, with the rule-based judge and planner, on every scenario.
+
+Runs the `sleep` agent, then the `wait_for` agent, on all scenarios at one speed (default 10),
+or reads two finished runs, and prints:
+
+- per scenario: condition_at, tokens of each strategy and their ratio, pass / fail;
+- per strategy: success rate, median tokens per task, median and total cost, reaction p50;
+- tokens against condition_at: a least-squares line per strategy over the normal tasks
+  (tokens per sim second of waiting), for all of them and for those that watch one page
+  (no `open_new` step, where nothing but the waiting costs);
+
+and draws tokens against condition_at as an SVG scatter plot. The tokens are the estimates of
+the rule-based judge and planner (what they would have sent a model, characters / 4).
+
+    python benchmarks/strategies.py [--speed 10] [--plot results/strategies.svg]
+    python benchmarks/strategies.py --runs results/<sleep run> results/<wait_for run>
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import yaml
+
+from sentinel.agents import BUILTIN_AGENTS
+from sentinel.config import load_config
+from sentinel.grading import Result
+from sentinel.plots import Series, scatter_svg
+from sentinel.runner import RunPlan, Runner, load_results
+from sentinel.scenario import load_scenario, scenario_files
+from sentinel.summary import summarize
+
+STRATEGIES = ("sleep", "wait_for")
+
+
+def run_both(speed: float) -> dict[str, list[Result]]:
+    config = load_config()
+    scenarios = tuple(load_scenario(p) for p in scenario_files(config.scenarios_dir))
+    stamp = f"{datetime.now():%Y%m%d-%H%M%S}"
+    results = {}
+    for strategy in STRATEGIES:
+        plan = RunPlan(name=f"strategies-{strategy}-{stamp}", agent=strategy, command=BUILTIN_AGENTS[strategy],
+                       speed=speed, scenarios=scenarios)
+        print(f"running {strategy} on {len(scenarios)} scenarios at speed {speed:g} …", flush=True)
+        report = asyncio.run(Runner(config, plan).run())
+        print(f"  {report.run_dir}: {report.wall_s:.0f} s", flush=True)
+        results[strategy] = report.results
+    return results
+
+
+def tokens(result: Result) -> int:
+    return result.prompt_tokens + result.completion_tokens
+
+
+def watches_new_items(scenario_id: str) -> bool:
+    """Does the scenario's solution open every new link (open_new)? Those tasks pay for reading
+    each new item whatever the waiting strategy."""
+    config = load_config()
+    env, short = scenario_id.split("-", 1)
+    path = config.scenarios_dir / env / f"{short}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) if path.exists() else {}
+    return any(isinstance(step, dict) and "open_new" in step for step in (data or {}).get("solution") or [])
+
+
+def fit(points: list[tuple[float, float]]) -> tuple[float, float]:
+    """Least-squares slope and intercept."""
+    if len(points) < 2:
+        return 0.0, points[0][1] if points else 0.0
+    slope, intercept = statistics.linear_regression([p[0] for p in points], [p[1] for p in points])
+    return slope, intercept
+
+
+def print_tables(results: dict[str, list[Result]]) -> None:
+    by_id = {s: {r.scenario_id: r for r in results[s]} for s in STRATEGIES}
+    ids = sorted(set(by_id["sleep"]) & set(by_id["wait_for"]),
+                 key=lambda i: (by_id["sleep"][i].condition_at is None, by_id["sleep"][i].condition_at or 0, i))
+    print(f"\n{'scenario':40} {'condition_at':>12} {'sleep tok':>10} {'wait_for tok':>12} {'ratio':>6}  pass s/w")
+    for i in ids:
+        s, w = by_id["sleep"][i], by_id["wait_for"][i]
+        at = "no-op" if s.condition_at is None else f"{s.condition_at:g}"
+        ratio = tokens(s) / tokens(w) if tokens(w) else float("inf")
+        mark = "*" if watches_new_items(i) else " "
+        print(f"{i:39}{mark} {at:>12} {tokens(s):>10} {tokens(w):>12} {ratio:>6.1f}  "
+              f"{'P' if s.success else 'F'}/{'P' if w.success else 'F'}")
+    print("(* the task opens every new item: both strategies pay for reading them)")
+    print(f"\n{'strategy':10} {'success':>9} {'median tokens':>14} {'median cost':>12} {'total cost':>11} "
+          f"{'reaction p50':>13}")
+    medians = {}
+    for strategy in STRATEGIES:
+        summary = summarize(results[strategy])
+        medians[strategy] = statistics.median(tokens(r) for r in results[strategy])
+        print(f"{strategy:10} {summary.overall.passed:>4}/{summary.overall.total:<4} {medians[strategy]:>14,.0f} "
+              f"{_usd(summary.cost_median):>12} {_usd(summary.cost_total):>11} {_s(summary.reaction_p50):>13}")
+    print(f"median tokens per task, sleep / wait_for: {medians['sleep'] / medians['wait_for']:.1f}x")
+    print("\ntokens against condition_at (normal tasks; least squares):")
+    for label, keep in (("all normal tasks", lambda i: True),
+                        ("tasks watching one page", lambda i: not watches_new_items(i))):
+        for strategy in STRATEGIES:
+            points = [(r.condition_at, tokens(r)) for r in results[strategy]
+                      if r.condition_at is not None and keep(r.scenario_id)]
+            slope, intercept = fit(points)
+            print(f"  {label:24} {strategy:9} {slope:8.1f} tokens per sim s   (intercept {intercept:,.0f}, "
+                  f"{len(points)} tasks)")
+
+
+def _usd(value: float | None) -> str:
+    return "—" if value is None else f"${value:.4f}"
+
+
+def _s(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f} s"
+
+
+SERIES_COLORS = {("sleep", False): "#0072B2", ("wait_for", False): "#E69F00",
+                 ("sleep", True): "#56B4E9", ("wait_for", True): "#D55E00"}
+
+
+def draw(results: dict[str, list[Result]], path: Path) -> None:
+    """Tokens against condition_at, one series per strategy and kind of task."""
+    series = []
+    for opens_items in (False, True):
+        for strategy in STRATEGIES:
+            points = [(r.condition_at, tokens(r), f"{strategy} · {r.scenario_id}: {tokens(r):,}")
+                      for r in results[strategy]
+                      if r.condition_at is not None and watches_new_items(r.scenario_id) == opens_items]
+            name = f"{strategy} · opens new items" if opens_items else f"{strategy} · one page"
+            series.append(Series(name, points=points, color=SERIES_COLORS[strategy, opens_items]))
+    svg = scatter_svg(series, x_label="condition_at (sim s)", y_label="tokens per task (estimated)",
+                      title="Tokens per task against condition time: sleep vs wait_for (rule-based)", width=800)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(svg, encoding="utf-8")
+    print(f"\nplot: {path}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="sleep vs wait_for with the rule-based judge")
+    parser.add_argument("--speed", type=float, default=10.0)
+    parser.add_argument("--runs", nargs=2, type=Path, metavar=("SLEEP_RUN", "WAIT_FOR_RUN"),
+                        help="read two finished runs instead of running")
+    parser.add_argument("--plot", type=Path, default=Path("results/strategies.svg"))
+    args = parser.parse_args(argv)
+    if args.runs:
+        results = {strategy: load_results(run) for strategy, run in zip(STRATEGIES, args.runs)}
+    else:
+        results = run_both(args.speed)
+    print_tables(results)
+    draw(results, args.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

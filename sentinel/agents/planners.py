@@ -1,0 +1,223 @@
+"""Planners: given the conversation so far, choose the next tool calls.
+
+Both planners answer `decide(messages, tools, deadline) -> Completion`, the shape of a
+chat-completions reply, so the agent loop treats them alike:
+
+- `LLMPlanner` asks a chat-completions endpoint, offering the strategy's tools as functions.
+- `RulePlanner` replays the scenario's `solution` block (open, follow, submit, report) and
+  turns each `watch` step into the strategy's waiting tool: sleep and re-read, or wait_for.
+  It decides from what a model would have seen (the full page after open or sleep, only the
+  changed lines after wait_for) and counts as its tokens the request a model would have been
+  sent: the whole conversation and the tool schemas, at characters / 4 (estimated).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from typing import Any, Iterator, Protocol
+
+from sentinel.agents.judges import RuleJudge, Watch
+from sentinel.agents.llm import ChatClient, Completion, ToolCall, assistant_message
+from sentinel.agents.usage import Meter, estimate_prompt_tokens, estimate_tokens
+from sentinel.solution import Predicate, Step
+
+STRATEGIES = ("sleep", "wait_for")
+
+BASE_PROMPT = (
+    "You are a monitoring agent. You work in a web app through a text browser and carry out the "
+    "user's task below. Pages are shown as text: a link is marked [n] before its text, and a form "
+    "is one line `[form n] METHOD /path: field (kind: choices)`, where * marks a field's current "
+    "value. Use open to load a link by its number or a path, and submit to send a form. The app "
+    "changes while you wait: time is real. When the task's condition holds, first do everything "
+    "the task asks (for example place an order), then call report exactly once with a short "
+    "message; report visits the contact page for you. If the condition never holds, never report.")
+WAITING_PROMPT = {
+    "sleep": (
+        "To wait, call sleep(seconds): it pauses, then shows you the current page again. Choose "
+        "each pause yourself: short enough to react in time, long enough not to waste calls."),
+    "wait_for": (
+        "To wait, call wait_for(condition, timeout_s) on the page you are on: it reloads the page "
+        "about once a second and returns when a checker, who sees only the lines that changed, "
+        "judges that the condition holds, or when the timeout ends. The checker does not see the "
+        "task, so state the condition in concrete terms with exact numbers (for example 'the "
+        "price is $75.60 or lower')."),
+}
+
+
+def _function(name: str, description: str, properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "function", "function": {
+        "name": name, "description": description,
+        "parameters": {"type": "object", "properties": properties, "required": required}}}
+
+
+TOOLS = {
+    "open": _function("open", "Load a page: a link number from the current page, or a path.",
+                      {"target": {"type": "string", "description": "a link number such as \"12\", or a path"}},
+                      ["target"]),
+    "submit": _function("submit", "Send a form of the current page; fields not given keep their current values.",
+                        {"form": {"type": "string", "description": "the form number, or its action path"},
+                         "fields": {"type": "object", "additionalProperties": {"type": "string"},
+                                    "description": "field name to value"}},
+                        ["form"]),
+    "sleep": _function("sleep", "Pause, then read the current page again.",
+                       {"seconds": {"type": "number", "description": "how long to pause"}}, ["seconds"]),
+    "wait_for": _function("wait_for", "Watch the current page until the condition holds or the timeout ends.",
+                          {"condition": {"type": "string", "description": "what must be true, concretely"},
+                           "timeout_s": {"type": "number", "description": "the most seconds to wait"}},
+                          ["condition", "timeout_s"]),
+    "report": _function("report", "Tell the user the condition holds (once, after doing what the task asks).",
+                        {"message": {"type": "string"}}, ["message"]),
+}
+
+
+def system_prompt(strategy: str) -> str:
+    return f"{BASE_PROMPT}\n\n{WAITING_PROMPT[strategy]}"
+
+
+def tools_for(strategy: str) -> list[dict[str, Any]]:
+    return [TOOLS[name] for name in ("open", "submit", strategy, "report")]
+
+
+class Planner(Protocol):
+    finished: bool  # True once the planner has nothing left to do
+
+    def decide(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
+               deadline: float | None) -> Completion: ...
+
+
+class LLMPlanner:
+    finished = False  # a model may stop talking, but only the agent loop decides it is done
+
+    def __init__(self, client: ChatClient, meter: Meter):
+        self.client = client
+        self.meter = meter
+
+    def decide(self, messages, tools, deadline):
+        reply = self.client.complete(messages, tools=tools, deadline=deadline)
+        if not reply.usage_reported:
+            self.meter.estimated = True
+        self.meter.add("planner", reply.prompt_tokens, reply.completion_tokens)
+        return reply
+
+
+class Browsing(Protocol):
+    """What the rule-based planner reads of the agent's state (the strategy's Tools)."""
+    page: Any  # browse.Page, the page the agent is on
+    browser: Any  # browse.Browser
+    waited: Any  # the last wait_for's WaitOutcome, or None
+
+
+class RulePlanner:
+    """Follows the solution block; decides as a model would from what it has been shown."""
+
+    def __init__(self, steps: tuple[Step, ...], strategy: str, state: Browsing, judge: RuleJudge,
+                 meter: Meter, sleep_s: float, wait_timeout_s: float):
+        self.steps = steps
+        self.strategy = strategy
+        self.state = state
+        self.judge = judge
+        self.meter = meter
+        self.sleep_s = sleep_s
+        self.wait_timeout_s = wait_timeout_s
+        self.finished = False
+        self._ids = itertools.count(1)
+        self._script = self._run()
+
+    def decide(self, messages, tools, deadline):
+        chosen = next(self._script, None)
+        if chosen is None:  # the solution has no report step: nothing left to do
+            self.finished = True
+            return Completion(assistant_message("Finished.", ()), "Finished.", (), 0, 0, False)
+        call = ToolCall(f"rule_{next(self._ids)}", *chosen)
+        prompt = estimate_prompt_tokens(messages, tools)
+        completion = estimate_tokens(call.name + json.dumps(call.arguments))
+        self.meter.add("planner", prompt, completion)
+        return Completion(assistant_message("", (call,)), "", (call,), prompt, completion, usage_reported=False)
+
+    # --- the script: one yield per model decision ------------------------------------------------
+
+    def _run(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        for step in self.steps:
+            if step.verb == "open":
+                yield "open", {"target": step.target}
+            elif step.verb == "follow":
+                yield "open", {"target": str(self._link_by_text(step.target))}
+            elif step.verb == "submit":
+                yield "submit", {"form": str(self._form_number(step.target)), "fields": dict(step.fields)}
+            elif step.verb == "report":
+                yield "report", {"message": step.target}
+            else:
+                yield from self._watch(step)
+
+    def _watch(self, step: Step) -> Iterator[tuple[str, dict[str, Any]]]:
+        assert step.until is not None
+        if self.state.page.path != step.target:
+            yield "open", {"target": step.target}
+        page = self.state.page
+        first = step.until.read_number(page.text) if step.until.number is not None else None
+        watch = Watch(step, first, set(page.link_hrefs(step.open_new)) if step.open_new else set())
+        self.judge.watch = watch
+        matched, saw_page = 0, True  # saw_page: the last result showed the whole page
+        while True:
+            waited = self.state.waited if not saw_page else None
+            held = waited is not None and waited.holds
+            if step.open_new is None:
+                if held or (saw_page and step.until.holds(self.state.page.text, first)):
+                    return
+            else:
+                shown = self.state.page.link_hrefs(step.open_new) if saw_page else \
+                    (waited.changes.added_links if held else [])
+                fresh = watch.fresh_links(shown)
+                if fresh:
+                    for href in fresh:
+                        watch.seen.add(href)
+                        yield "open", {"target": str(self.state.browser.link_number(href))}
+                        matched += step.until.holds(self.state.page.text)
+                        if matched >= step.count:
+                            return
+                    yield "open", {"target": step.target}
+                    saw_page = True
+                    continue
+            if self.strategy == "sleep":
+                yield "sleep", {"seconds": self.sleep_s}
+                saw_page = True
+            else:
+                yield "wait_for", {"condition": describe_condition(watch), "timeout_s": self.wait_timeout_s}
+                saw_page = False
+
+    def _link_by_text(self, text: str) -> int:
+        for href, label in self.state.page.links:
+            if text.casefold() in label.casefold():
+                return self.state.browser.link_number(href)
+        raise RuntimeError(f"no link containing {text!r} on {self.state.page.path}")
+
+    def _form_number(self, action_pattern: str) -> int:
+        pattern = re.compile(action_pattern)
+        for number, form in self.state.browser.numbered_forms(self.state.page):
+            if form is self.state.page.form_matching(pattern):
+                return number
+        raise RuntimeError(f"no form with an action matching {action_pattern!r} on {self.state.page.path}")
+
+
+COMPARISON_WORDS = {"at_least": "at least", "at_most": "at most", "above": "above", "below": "below"}
+
+
+def describe_condition(watch: Watch) -> str:
+    """The condition of a watch step in words, as a model would pass it to wait_for."""
+    step = watch.step
+    if step.open_new is not None:
+        return f"a new link to a page matching {step.open_new.pattern} appears"
+    return describe_predicate(step.until, watch.first)
+
+
+def describe_predicate(until: Predicate | None, first: float | None) -> str:
+    assert until is not None
+    if until.text is not None:
+        return f'the page shows "{until.text}"'
+    if until.matches is not None:
+        return f"the page has text matching /{until.matches.pattern}/"
+    assert until.number is not None and until.limit is not None and until.comparison is not None
+    limit = until.limit.resolve(first)
+    return f"the number in /{until.number.pattern}/ is {COMPARISON_WORDS[until.comparison]} {limit:g}"
