@@ -18,12 +18,14 @@ from pathlib import Path
 
 from rich.console import Console
 
-from sentinel.agents import BUILTIN_AGENTS
+from sentinel.agents import BUILTIN_AGENTS, MODEL_AGENTS
 from sentinel.bus import Bus
 from sentinel.config import Config, check_speed, load_config
 from sentinel.display import PlainLines, RichProgress, grade_tables
 from sentinel.errors import SentinelError
+from sentinel.export import grade_csv, grade_json
 from sentinel.harness import check_command
+from sentinel.junit import write_junit
 from sentinel.runner import RunPlan, Runner, load_results
 from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from sentinel.summary import summarize
@@ -56,12 +58,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser("run", help="run scenarios headless with an agent")
     add_selection(run)
-    run.add_argument("--ci", action="store_true", help="plain progress lines; exit 1 on infrastructure errors")
+    run.add_argument("--ci", action="store_true", help="plain progress lines and results/<run>/junit.xml; "
+                                                       "exit 1 on infrastructure errors")
+    run.add_argument("--fail-under", type=parse_rate, metavar="RATE",
+                     help="exit 1 if the success rate is under RATE (0.8 or 80%%)")
     run.set_defaults(func=cmd_run)
 
     grade = sub.add_parser("grade", help="tables of a finished run")
     grade.add_argument("run", help="run name (under the results folder) or a path")
     grade.add_argument("--config", type=Path)
+    grade.add_argument("--format", choices=("table", "json", "csv"), default="table", help="output format")
     grade.set_defaults(func=cmd_grade)
 
     listing = sub.add_parser("list", help="list scenarios")
@@ -86,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Feature packages that bring their own subcommands: each module has add_commands(subparsers)
 # and imports anything heavy (Textual, ...) inside its command functions, not at import time.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("sentinel.report.commands", "sentinel.tui.commands", "sentinel.sweep")
 
 
 def add_selection(parser: argparse.ArgumentParser) -> None:
@@ -101,6 +107,12 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--concurrency", type=int, help="sessions at once (default: all selected)")
     parser.add_argument("--run", dest="run_name", help="run name: results go to results/<name>/")
     parser.add_argument("--resume", action="store_true", help="continue a run: keep finished sessions")
+    parser.add_argument("--trials", type=int, default=1, metavar="K",
+                        help="run each scenario K times, as separate sessions at once (shows pass@k, pass^k)")
+    parser.add_argument("--model", help="chat model for the sleep / wait_for agents (and SENTINEL_MODEL for --cmd); "
+                                        "endpoint from OPENAI_BASE_URL, key from OPENAI_API_KEY")
+    parser.add_argument("--meter", action="store_true",
+                        help="measure model usage with a local proxy per session instead of trusting costs.json")
 
 
 def _split(values: list[str] | None) -> list[str]:
@@ -149,6 +161,8 @@ def resolve_agent(args: argparse.Namespace, config: Config) -> tuple[str, str | 
     return name, command
 
 
+MAX_TRIALS = 100
+
 SHELL_WORDS = {"cd", "exec", "export", "set", ".", "source", "eval", "if", "for", "while", "("}
 
 
@@ -173,14 +187,21 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Config, RunPlan]:
     speed = check_speed(args.speed) if args.speed is not None else config.speed
     if args.concurrency is not None and args.concurrency < 0:
         raise SentinelError("--concurrency must be 0 (all at once) or more")
+    trials = getattr(args, "trials", 1)
+    if not 1 <= trials <= MAX_TRIALS:
+        raise SentinelError(f"--trials must be between 1 and {MAX_TRIALS}")
     agent, command = resolve_agent(args, config)
+    model = getattr(args, "model", None)
+    if model and agent in BUILTIN_AGENTS and agent not in MODEL_AGENTS:
+        raise SentinelError(f"--model: the {agent} agent uses no model; --model is for {', '.join(MODEL_AGENTS)} "
+                            f"and --cmd agents")
     scenarios = select_scenarios(config, args.env, args.task)
     name = args.run_name or f"{agent}-{datetime.now():%Y%m%d-%H%M%S}"
     if "/" in name or name.startswith("."):
         raise SentinelError(f"--run {name}: a run name is a plain folder name")
     plan = RunPlan(name=name, agent=agent, command=command, speed=speed, scenarios=tuple(scenarios),
                    concurrency=args.concurrency if args.concurrency is not None else config.concurrency,
-                   resume=args.resume)
+                   resume=args.resume, trials=trials, model=model, meter=getattr(args, "meter", False))
     return config, plan
 
 
@@ -197,10 +218,29 @@ def cmd_run(args: argparse.Namespace) -> int:
         console.print(table)
     print(f"results: {report.run_dir}  wall time: {report.wall_s:.1f} s  "
           f"passed: {report.summary.overall.passed}/{report.summary.overall.total}")
+    if args.ci:
+        junit = write_junit(report.run_dir / "junit.xml", report.results, plan.name,
+                            {"agent": plan.agent, "speed": plan.speed, "trials": plan.trials})
+        print(f"junit: {junit}")
     if runner.stopping:
         print("sentinel: run interrupted; finished sessions are kept, continue with --resume", file=sys.stderr)
         return 130
+    rate = report.summary.overall.rate
+    if args.fail_under is not None and rate < args.fail_under:
+        print(f"sentinel: success rate {rate:.1%} is under --fail-under {args.fail_under:.1%}", file=sys.stderr)
+        return 1
     return 1 if args.ci and report.summary.infra_errors else 0
+
+
+def parse_rate(text: str) -> float:
+    """A success rate for --fail-under: a fraction (0.8) or a percentage (80%)."""
+    try:
+        value = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a rate (write 0.8 or 80%)") from None
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not between 0 and 1 (or 0% and 100%)")
+    return value
 
 
 async def _run_with_interrupt(runner: Runner):
@@ -228,9 +268,15 @@ def cmd_grade(args: argparse.Namespace) -> int:
     results = load_results(run_dir)
     if not results:
         raise SentinelError(f"{run_dir}: no finished sessions yet")
-    console = make_console()
-    for table in grade_tables(results, summarize(results), f"Run {run_dir.name}"):
-        console.print(table)
+    summary = summarize(results)
+    if args.format == "json":
+        sys.stdout.write(grade_json(run_dir.name, results, summary))
+    elif args.format == "csv":
+        sys.stdout.write(grade_csv(run_dir.name, results, summary))
+    else:
+        console = make_console()
+        for table in grade_tables(results, summary, f"Run {run_dir.name}"):
+            console.print(table)
     return 0
 
 

@@ -1,0 +1,253 @@
+"""Step mode (`sentinel step`): one scenario with a paused clock, moved by hand.
+
+The session is built as for a run, its site is served, and its clock starts paused at sim 0,
+so nothing happens until a step: fire the next event, advance by some sim seconds, or jump to
+condition_at. After each step the environment's derived tables are written (as at grading)
+and the step reports what a scenario author needs to see: the eval_sql verdict, the
+baselines next to the same quantities now, and every row the step inserted, changed or
+deleted. Rows are compared by reading each table before and after, keyed by primary key (or
+rowid when a table has none).
+
+An agent may be attached: it gets the task URL as in a run, but its GET of /start does not
+start the clock (it already runs, paused), so the world moves only when a person steps it.
+The agent's contact freezes the world for good, as in a run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sentinel.bus import AGENT_OUTPUT, Bus
+from sentinel.config import Config
+from sentinel.envs import get_environment
+from sentinel.errors import SentinelError
+from sentinel.grading import Verdict, read_verdict
+from sentinel.harness import AgentOutcome, AgentProcess, build_command
+from sentinel.runner import full_prompt
+from sentinel.scenario import Scenario
+from sentinel.session import Session
+from sentinel.world import World
+
+AGENT_NEVER_ENDS_S = 10 * 365 * 24 * 3600.0  # no deadline while a person steps the clock
+
+
+@dataclass(frozen=True)
+class RowChange:
+    table: str
+    kind: str  # "inserted", "changed" or "deleted"
+    key: str  # the row's primary key (or "rowid N"), comma separated when composite
+    columns: tuple[tuple[str, Any, Any], ...]  # (column, before, after); only differing ones when changed
+
+
+@dataclass(frozen=True)
+class Measure:
+    name: str
+    baseline: float  # recorded after the preload
+    now: float  # the same quantity on the current state
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one step did and what the world looks like after it."""
+    action: str  # "opened", "fired next event", "advanced 10 s", "jumped to condition_at"
+    sim: float  # sim time after the step
+    fired: tuple[str, ...]  # descriptions of the events this step fired, "at 60: type(...)"
+    verdict: Verdict
+    measures: tuple[Measure, ...]
+    changes: tuple[RowChange, ...]
+    has_sql: bool = True  # a no-op scenario may have no eval_sql
+
+    @property
+    def verdict_text(self) -> str:
+        if not self.has_sql:
+            return "no eval_sql (a no-op passes when no contact happens)"
+        if self.verdict.error:
+            return self.verdict.error
+        return f"{'TRUE' if self.verdict.truthy else 'false'} ({self.verdict.value!r})"
+
+
+Snapshot = dict[str, dict[tuple, dict[str, Any]]]  # table → key → column → value
+
+
+class Stepper:
+    def __init__(self, scenario: Scenario, config: Config, *, speed: float = 1.0,
+                 world_start: datetime | None = None, bus: Bus | None = None):
+        self.scenario = scenario
+        self.config = config
+        self.bus = bus or Bus()
+        self.env = get_environment(scenario.environment)
+        self._work_dir = Path(tempfile.mkdtemp(prefix="sentinel-step-"))
+        self.session = Session(scenario, self.env, config, out_dir=self._work_dir / "session", speed=speed,
+                               bus=self.bus, world_start=world_start)
+        self.steps: list[Step] = []
+        self._snapshot: Snapshot = {}
+        self._agent: AgentProcess | None = None
+        self._agent_task: asyncio.Task[AgentOutcome] | None = None
+        self._stop_agent = asyncio.Event()
+
+    # --- lifecycle ---------------------------------------------------------
+    async def open(self) -> Step:
+        """Build the session, serve its site, start the clock paused at sim 0."""
+        await self.session.setup()
+        await self.session.start_site()
+        self.session.clock.start(paused=True)
+        await self._finalize()
+        self._snapshot = await snapshot_tables(self.session.world)
+        return await self._record("opened", [], self._snapshot)
+
+    async def attach_agent(self, command: str | list[str]) -> None:
+        """Start an agent on the task URL; it runs until it exits or the stepper closes."""
+        out_dir = self._work_dir / "agent"
+        out_dir.mkdir()
+        prompt = full_prompt(self.scenario, self.session.contact_url)
+        values = {"__TASK_URL__": self.session.task_url, "__TASK_PROMPT__": prompt,
+                  "__BASE_DIR__": str(out_dir), "__SCENARIO_FILE__": str(self.scenario.path.resolve())}
+        environ = {"SENTINEL_TASK_URL": self.session.task_url, "SENTINEL_TASK_PROMPT": prompt,
+                   "SENTINEL_CONTACT_URL": self.session.contact_url,
+                   "SENTINEL_COSTS_FILE": str(out_dir / "costs.json"),
+                   "SENTINEL_TIME_LIMIT_S": f"{AGENT_NEVER_ENDS_S:.0f}"}
+        self._agent = await AgentProcess.spawn(
+            build_command(command, values), cwd=out_dir, env=environ, log_path=out_dir / "agent.log",
+            log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
+            on_line=lambda line: self.bus.publish(AGENT_OUTPUT, self.session.key, line=line))
+        began = asyncio.Event()
+        began.set()  # the clock already runs (paused): no start-up wait
+        self._agent_task = asyncio.create_task(self._agent.supervise(
+            started=began, startup_timeout=AGENT_NEVER_ENDS_S,
+            deadline=lambda: time.monotonic() + AGENT_NEVER_ENDS_S, stop=self._stop_agent))
+
+    @property
+    def agent_running(self) -> bool:
+        return self._agent_task is not None and not self._agent_task.done()
+
+    async def close(self) -> None:
+        """Stop the agent (if any), the site and the database; remove the working folder."""
+        if self._agent_task is not None:
+            self._stop_agent.set()
+            await asyncio.gather(self._agent_task, return_exceptions=True)
+        await self.session.abort()
+        shutil.rmtree(self._work_dir, ignore_errors=True)
+
+    # --- what a person sees -------------------------------------------------
+    @property
+    def url(self) -> str:
+        """The scenario's start page: opening it never starts or moves the clock."""
+        return f"{self.session.url}{self.scenario.start_page}"
+
+    @property
+    def now(self) -> float:
+        return self.session.clock.now()
+
+    @property
+    def pending(self) -> list[tuple[float, str]]:
+        return [(e.at, e.describe()) for e in self.session.scheduler.pending]
+
+    @property
+    def fired(self) -> list[tuple[float, str]]:
+        return [(f.event.at, f.event.describe()) for f in self.session.scheduler.fired]
+
+    @property
+    def contact_sim(self) -> float | None:
+        record = self.session.contact_record
+        return record.sim if record else None
+
+    # --- steps ---------------------------------------------------------------
+    async def fire_next(self) -> Step:
+        self._check_can_move()
+        if self.session.scheduler.next_due() is None:
+            raise SentinelError("no events left to fire")
+        before = len(self.session.scheduler.fired)
+        await self.session.scheduler.fire_next()
+        return await self._after("fired next event", before)
+
+    async def advance(self, sim_seconds: float) -> Step:
+        self._check_can_move()
+        if not sim_seconds > 0:
+            raise SentinelError(f"advance by a positive number of sim seconds, not {sim_seconds:g}")
+        before = len(self.session.scheduler.fired)
+        self.session.clock.advance(sim_seconds)
+        await self.session.scheduler.fire_due()
+        return await self._after(f"advanced {sim_seconds:g} s", before)
+
+    async def jump_to_condition(self) -> Step:
+        self._check_can_move()
+        target = self.scenario.condition_at
+        if target is None:
+            raise SentinelError("a no-op scenario has no condition_at to jump to")
+        if target < self.now:
+            raise SentinelError(f"sim {self.now:g} s is already past condition_at {target:g} s")
+        before = len(self.session.scheduler.fired)
+        self.session.clock.advance_to(target)
+        await self.session.scheduler.fire_due()
+        return await self._after("jumped to condition_at", before)
+
+    def _check_can_move(self) -> None:
+        if self.session.clock.frozen:
+            raise SentinelError(f"the world froze at contact (sim {self.now:.2f} s); no more steps")
+
+    async def _after(self, action: str, fired_before: int) -> Step:
+        fired = [f"at {r.event.at:g}: {r.event.describe()}" for r in self.session.scheduler.fired[fired_before:]]
+        await self._finalize()
+        after = await snapshot_tables(self.session.world)
+        return await self._record(action, fired, after)
+
+    async def _finalize(self) -> None:
+        """Write derived tables (as grading does) so verdict and rows show the graded state."""
+        if self.env.finalize:
+            async with self.session.world.write():
+                await self.env.finalize(self.session.world)
+
+    async def _record(self, action: str, fired: list[str], after: Snapshot) -> Step:
+        now_values = await self.env.baselines(self.session.world)
+        measures = tuple(Measure(name, value, float(now_values.get(name, 0.0)))
+                         for name, value in self.session.baselines.items())
+        changes = diff_tables(self._snapshot, after)
+        self._snapshot = after
+        verdict = read_verdict(self.session.db_path, self.scenario.grading_sql())
+        step = Step(action, round(self.now, 6), tuple(fired), verdict, measures, tuple(changes),
+                    has_sql=self.scenario.eval_sql is not None)
+        self.steps.append(step)
+        return step
+
+
+async def snapshot_tables(world: World) -> Snapshot:
+    """Every row of every table, keyed by primary key (or rowid)."""
+    tables = [row[0] for row in await world.fetch_all(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")]
+    out: Snapshot = {}
+    for table in tables:
+        quoted = '"' + table.replace('"', '""') + '"'
+        info = await world.fetch_all(f"PRAGMA table_info({quoted})")
+        columns = [row["name"] for row in info]
+        keys = [row["name"] for row in sorted(info, key=lambda r: r["pk"]) if row["pk"] > 0] or ["rowid"]
+        selected = ", ".join('"' + k.replace('"', '""') + '"' if k != "rowid" else "rowid" for k in keys)
+        prefix = ("rowid",) if keys == ["rowid"] else ()
+        out[table] = {}
+        for row in await world.fetch_all(f"SELECT {selected}, * FROM {quoted}"):
+            values = tuple(row)
+            out[table][prefix + values[:len(keys)]] = dict(zip(columns, values[len(keys):]))
+    return out
+
+
+def diff_tables(before: Snapshot, after: Snapshot) -> list[RowChange]:
+    """The rows inserted, changed or deleted between two snapshots, table by table."""
+    changes: list[RowChange] = []
+    for table in sorted(set(before) | set(after)):
+        old, new = before.get(table, {}), after.get(table, {})
+        for key in sorted(set(old) | set(new), key=repr):
+            name = " ".join(str(k) for k in key) if key[:1] == ("rowid",) else ", ".join(str(k) for k in key)
+            if key not in old:
+                changes.append(RowChange(table, "inserted", name, tuple((c, None, v) for c, v in new[key].items())))
+            elif key not in new:
+                changes.append(RowChange(table, "deleted", name, tuple((c, v, None) for c, v in old[key].items())))
+            elif old[key] != new[key]:
+                differing = tuple((c, old[key].get(c), v) for c, v in new[key].items() if old[key].get(c) != v)
+                changes.append(RowChange(table, "changed", name, differing))
+    return changes

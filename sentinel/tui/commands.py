@@ -1,0 +1,138 @@
+"""The commands `sentinel tui`, `sentinel step` and `sentinel play`.
+
+Textual is imported inside the command functions only, so `sentinel run` never loads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from sentinel.cli import add_selection, make_console, plan_from_args, resolve_agent
+from sentinel.config import Config, check_speed, load_config
+from sentinel.errors import SentinelError
+from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
+
+PLAY_STARTUP_TIMEOUT_S = 1800.0  # a person may take a while to open the task URL
+
+
+def add_commands(sub) -> None:
+    tui = sub.add_parser("tui", help="run scenarios inside a live dashboard")
+    add_selection(tui)
+    tui.set_defaults(func=cmd_tui)
+
+    step = sub.add_parser("step", help="step one scenario by hand: paused clock, verdict after each step")
+    step.add_argument("scenario", help="scenario id, short id, or scenario file")
+    who = step.add_mutually_exclusive_group()
+    who.add_argument("--agent", help="attach a built-in agent (it sees the pages; time moves only by your steps)")
+    who.add_argument("--cmd", help="attach an agent command")
+    step.add_argument("--config", type=Path, help="a sentinel.toml or eval_config.yaml")
+    step.set_defaults(func=cmd_step)
+
+    play = sub.add_parser("play", help="play one scenario yourself in a browser, graded like an agent")
+    play.add_argument("scenario", help="scenario id or short id")
+    play.add_argument("--config", type=Path, help="a sentinel.toml or eval_config.yaml")
+    play.add_argument("--speed", type=float, help="sim seconds per wall second (default from config)")
+    play.add_argument("--run", dest="run_name", help="run name: the result goes to results/<name>/")
+    play.add_argument("--resume", action="store_true", help="add this session to an existing run")
+    play.add_argument("--startup-timeout", type=float, default=PLAY_STARTUP_TIMEOUT_S,
+                      help=f"wall seconds you have to open the task URL (default {PLAY_STARTUP_TIMEOUT_S:g})")
+    play.set_defaults(func=cmd_play)
+
+
+def find_scenario(config: Config, wanted: str) -> Scenario:
+    """A scenario by file path, full id or short id; files that do not load are skipped."""
+    path = Path(wanted)
+    if path.suffix in (".yaml", ".yml", ".json") or path.is_file():
+        if not path.is_file():
+            raise SentinelError(f"{wanted}: no such scenario file")
+        try:
+            return load_scenario(path)
+        except ScenarioError as exc:
+            raise SentinelError(f"{exc.problems[0]} (run `sentinel validate` for every problem)") from None
+    found = []
+    for candidate in scenario_files(config.scenarios_dir):
+        try:
+            scenario = load_scenario(candidate)
+        except ScenarioError:
+            continue
+        if wanted in (scenario.id, scenario.short_id):
+            found.append(scenario)
+    if not found:
+        raise SentinelError(f"{wanted}: no such scenario (see `sentinel list`)")
+    if len(found) > 1:
+        raise SentinelError(f"{wanted}: ambiguous, it names {', '.join(s.id for s in found)}; give the full id")
+    return found[0]
+
+
+def cmd_tui(args: argparse.Namespace) -> int:
+    from sentinel.bus import Bus
+    from sentinel.display import grade_tables
+    from sentinel.runner import Runner
+    from sentinel.tui.dashboard import DashboardApp
+    from sentinel.tui.state import RunState
+
+    config, plan = plan_from_args(args)
+    runner = Runner(config, plan, Bus())
+    app = DashboardApp(RunState.for_plan(plan, config), runner, freeze_heap=True)
+    app.run()
+    code = app.return_code or 0
+    if app.error:
+        raise SentinelError(app.error)
+    if app.report is not None and app.report.summary is not None:
+        console = make_console()
+        for table in grade_tables(app.report.results, app.report.summary, f"Run {plan.name}"):
+            console.print(table)
+        print(f"results: {app.report.run_dir}  wall time: {app.report.wall_s:.1f} s  "
+              f"passed: {app.report.summary.overall.passed}/{app.report.summary.overall.total}")
+    if runner.stopping:
+        print("sentinel: run stopped; finished sessions are kept, continue with --resume", file=sys.stderr)
+    return code
+
+
+def cmd_step(args: argparse.Namespace) -> int:
+    from sentinel.stepper import Stepper
+    from sentinel.tui.step import StepApp
+
+    config = load_config(args.config)
+    scenario = find_scenario(config, args.scenario)
+    command = resolve_agent(args, config)[1] if (args.agent or args.cmd) else None
+    app = StepApp(Stepper(scenario, config), command)
+    app.run()
+    code = app.return_code or 0
+    if app.error:
+        raise SentinelError(app.error)
+    return code
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from sentinel.bus import Bus
+    from sentinel.runner import RunPlan, Runner, session_dir
+    from sentinel.tui.play import PlayApp
+    from sentinel.tui.state import RunState, result_text
+
+    config = load_config(args.config)
+    if not args.startup_timeout > 0:
+        raise SentinelError("--startup-timeout must be a positive number of seconds")
+    config = replace(config, timing=replace(config.timing, startup_timeout_s=args.startup_timeout))
+    scenario = find_scenario(config, args.scenario)
+    speed = check_speed(args.speed) if args.speed is not None else config.speed
+    name = args.run_name or f"human-{datetime.now():%Y%m%d-%H%M%S}"
+    if "/" in name or name.startswith("."):
+        raise SentinelError(f"--run {name}: a run name is a plain folder name")
+    plan = RunPlan(name=name, agent="human", command=None, speed=speed, scenarios=(scenario,), resume=args.resume)
+    runner = Runner(config, plan, Bus())
+    result_path = session_dir(runner.run_dir, plan.jobs()[0]) / "result.json"
+    app = PlayApp(RunState.for_plan(plan, config), runner, str(result_path), freeze_heap=True)
+    app.run()
+    code = app.return_code or 0
+    if app.error:
+        raise SentinelError(app.error)
+    if app.report is not None and app.report.results:
+        print(f"{scenario.id}: {result_text(app.report.results[0])}")
+        print(f"result: {result_path}")
+    return code
+

@@ -1,0 +1,150 @@
+"""`sentinel tui`: the same run as `sentinel run`, shown live.
+
+The app subscribes a RunState to the runner's bus and redraws on a timer (base.REFRESH_S):
+only the rows that changed plus the running ones, and only the cells whose text differs, so a
+hundred sessions publishing at once cost a few cell updates per tick rather than a redraw per
+message. Running and quitting are RunApp's (base.py).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Input, Static
+
+from sentinel.runner import Runner
+from sentinel.tui.base import RunApp, SentinelApp
+from sentinel.tui.rows import RowList, header_text
+from sentinel.tui.state import CONTACTED, FILTERS, GRADED, RUNNING, RunState, SessionView
+from sentinel.tui.widgets import mark_cell, session_detail, state_cell, totals_line
+
+COLUMNS = (("environment", 12, "left"), ("session", 22, "left"), ("state", 9, "left"),
+           ("sim clock", 9, "right"), ("result", 11, "left"))
+
+
+class DashboardApp(RunApp):
+    TITLE = "Sentinel"
+    BINDINGS = [
+        Binding("f", "cycle_filter", "Filter"),
+        Binding("slash", "search", "Search"),
+        Binding("o", "open_selected", "Open URL"),
+        Binding("s", "stop_selected", "Stop session"),
+        *SentinelApp.BINDINGS,
+    ]
+
+    def __init__(self, state: RunState, runner: Runner | None = None, freeze_heap: bool = False):
+        super().__init__(state, runner, freeze_heap)
+        self.state_filter = "all"
+        self.search = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="summary")
+        with Horizontal(id="body"):
+            with Vertical(id="sessions-pane"):
+                yield Static(header_text(COLUMNS), id="sessions-head")
+                yield RowList(COLUMNS, id="sessions")
+            with VerticalScroll(id="detail-pane"):
+                yield Static(id="detail")
+        yield Input(placeholder="search sessions (Enter to apply, Escape to clear)", id="search")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.rebuild_rows()
+        self.start_run()
+        self.rows.focus()
+
+    def run_finished(self) -> None:
+        self.notify("Run finished: every session is graded. Press q to close.", timeout=10)
+
+    @property
+    def rows(self) -> RowList:
+        return self.query_one("#sessions", RowList)
+
+    # --- drawing -------------------------------------------------------------
+    def rebuild_rows(self) -> None:
+        """Fill the list with the sessions the filter lets through (the selection stays)."""
+        self.state.take_dirty()
+        self.rows.set_rows([(view.key, self._cells(view)) for view in self.state.visible(self.state_filter, self.search)])
+        self.refresh_view(force=True)
+
+    def refresh_view(self, force: bool = False) -> None:
+        """One tick: update the rows that changed or whose clock runs, the detail, the totals."""
+        dirty = self.state.take_dirty()
+        rows = self.rows
+        for view in self.state.sessions.values():
+            if view.key in dirty or view.state in (RUNNING, CONTACTED):
+                rows.update_row(view.key, self._cells(view))
+        if any(rows.has_row(key) != self.state.sessions[key].matches(self.state_filter, self.search)
+               for key in dirty):
+            self.rebuild_rows()  # a session came into the filter or went out of it
+            return
+        selected = rows.selected_key
+        if selected is not None and (force or selected in dirty or self.state.sessions[selected].state != GRADED):
+            self.query_one("#detail", Static).update(session_detail(self.state.sessions[selected], self.state))
+        elif selected is None:
+            self.query_one("#detail", Static).update(Text("No session selected", style="dim"))
+        self.query_one("#summary", Static).update(self._summary())
+
+    def _cells(self, view: SessionView) -> tuple:
+        sim = f"{view.sim_now(self.state.now(), self.state.speed):.1f}"
+        return (view.environment, view.name, state_cell(view), sim, mark_cell(view))
+
+    def _summary(self) -> Text:
+        line = totals_line(self.state, self.state.totals())
+        line.append(f"  filter {self.state_filter}" + (f" '{self.search}'" if self.search else ""), style="dim")
+        if self.quitting:
+            line.append("  stopping agents…", style="bold yellow")
+        return line
+
+    def selected_key(self) -> str | None:
+        return self.rows.selected_key
+
+    def on_row_list_highlighted(self, event: RowList.Highlighted) -> None:
+        self.refresh_view(force=True)
+
+    # --- keys ------------------------------------------------------------------
+    def action_cycle_filter(self) -> None:
+        self.state_filter = FILTERS[(FILTERS.index(self.state_filter) + 1) % len(FILTERS)]
+        self.rebuild_rows()
+
+    def action_search(self) -> None:
+        box = self.query_one("#search", Input)
+        box.add_class("shown")
+        box.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.search = event.value.strip()
+        self._close_search()
+
+    def on_key(self, event) -> None:
+        if event.key == "escape" and self.query_one("#search", Input).has_focus:
+            self.search = ""
+            self.query_one("#search", Input).value = ""
+            self._close_search()
+
+    def _close_search(self) -> None:
+        self.query_one("#search", Input).remove_class("shown")
+        self.rows.focus()
+        self.rebuild_rows()
+
+    def action_open_selected(self) -> None:
+        key = self.selected_key()
+        view = self.state.sessions.get(key) if key else None
+        if view is not None and view.state == GRADED:
+            self.notify(f"{key} has ended: its site is closed", severity="warning")
+            return
+        self.open_in_browser(view.open_url if view else None, f"{key}")
+
+    def action_stop_selected(self) -> None:
+        key = self.selected_key()
+        if key is None or self.runner is None:
+            return
+        view = self.state.sessions[key]
+        if view.state == GRADED or view.url is None:
+            self.notify(f"{key} has {'already ended' if view.url else 'not begun'}", severity="warning")
+            return
+        view.stop_asked = True
+        self.in_runner(self.runner.stop_session, key)
+        self.notify(f"Stopping {key}; it is recorded as stopped and a resumed run runs it again")

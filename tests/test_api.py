@@ -1,0 +1,50 @@
+"""The Python API: run a selection from code, get result objects, load a run, write a report."""
+
+from __future__ import annotations
+
+import pytest
+
+from made_results import write_test_config as write_config
+
+from sentinel import api
+from sentinel.bus import SESSION_GRADED, Bus
+from sentinel.errors import SentinelError
+from sentinel.grading import Result
+
+
+def test_run_from_code_with_trials_then_load_and_report(tmp_path):
+    config = write_config(tmp_path)
+    outcome = api.run(agent="eager", tasks=["rise", "rise_buy"], speed=200, trials=2, run_name="code",
+                      config=config)
+    assert outcome.name == "code" and outcome.run_dir == tmp_path / "results" / "code"
+    assert all(isinstance(r, Result) for r in outcome.results)
+    assert [(r.scenario_id, r.trial) for r in outcome.results] == [
+        ("microhood-rise", 1), ("microhood-rise", 2), ("microhood-rise_buy", 1), ("microhood-rise_buy", 2)]
+    assert not any(r.success for r in outcome.results)  # eager reports before the condition
+    assert outcome.summary.trials == 2 and outcome.summary.pass_k[1].pass_at == 0.0
+    assert set(outcome.by_scenario()) == {"microhood-rise", "microhood-rise_buy"}
+    loaded = api.load("code", config=config)
+    assert loaded.results == outcome.results and loaded.summary == outcome.summary
+    page = api.report([outcome.run_dir], config=config)
+    assert page == outcome.run_dir / "report.html" and "microhood-rise_buy" in page.read_text()
+
+
+async def test_run_async_inside_a_running_loop_publishes_on_the_bus(tmp_path):
+    bus = Bus()
+    graded = []
+    bus.subscribe(lambda m: graded.append(m.session) if m.kind == SESSION_GRADED else None)
+    outcome = await api.run_async(agent="eager", tasks=["rise"], speed=200, run_name="aio",
+                                  config=write_config(tmp_path), bus=bus)
+    assert graded == ["microhood/rise"] and len(outcome.results) == 1
+
+
+def test_bad_choices_raise_the_cli_messages(tmp_path):
+    config = write_config(tmp_path)
+    with pytest.raises(SentinelError, match="unknown; built-in agents are"):
+        api.run(agent="psychic", config=config)
+    with pytest.raises(SentinelError, match="no scenario nope"):
+        api.run(agent="eager", tasks=["nope"], config=config)
+    with pytest.raises(SentinelError, match="agent or cmd"):
+        api.run(agent="eager", cmd="true", config=config)
+    with pytest.raises(SentinelError, match="no such run"):
+        api.load("missing", config=config)
