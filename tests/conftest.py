@@ -13,7 +13,7 @@ from sentinel.agents.browse import Page, parse_page
 from sentinel.config import REPO_ROOT, load_config
 from sentinel.envs import get_environment
 from sentinel.grading import read_verdict
-from sentinel.scenario import load_scenario
+from sentinel.scenario import Scenario, load_scenario
 from sentinel.session import Session
 
 WORLD_START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
@@ -69,12 +69,13 @@ def _folded(page: Page) -> Page:
 
 @pytest.fixture
 async def env_session(aiohttp_client, tmp_path):
-    """env_session(path) → LiveSession for that scenario file (relative to the repo root).
+    """env_session(path) → LiveSession for that scenario file (relative to the repo root), or for
+    a Scenario object (e.g. sentinel.serve.catalog_scenario: the whole catalog preloaded).
     With paused=False the clock is left unstarted, as a runner's session is before /start."""
     sessions: list[Session] = []
 
-    async def build(path: str | Path, paused: bool = True) -> LiveSession:
-        scenario = load_scenario(REPO_ROOT / path)
+    async def build(source: str | Path | Scenario, paused: bool = True) -> LiveSession:
+        scenario = source if isinstance(source, Scenario) else load_scenario(REPO_ROOT / source)
         config = load_config()
         session = Session(scenario, get_environment(scenario.environment), config,
                           out_dir=tmp_path / scenario.short_id, speed=1.0, world_start=WORLD_START)

@@ -370,20 +370,12 @@ def test_check_flags_a_short_window_a_reachable_noop_and_bad_fields():
                       "events[1].price", "events[1].ramp_s"]
 
 
-async def test_serve_preload_builds_a_session(aiohttp_client, tmp_path):
-    from sentinel.session import Session
-    config = load_config()
-    sc = catalog_scenario(ENV, config)
+async def test_serve_preload_builds_a_session(env_session):
+    sc = catalog_scenario(ENV, load_config())
     assert ENV.check_scenario(sc, CATALOG) == []
-    session = Session(sc, ENV, config, out_dir=tmp_path, speed=1.0)
-    await session.setup()
-    try:
-        session.clock.start(paused=True)
-        client = await aiohttp_client(session.app)
-        resp = await client.get("/microhood/news")
-        assert resp.status == 200 and "40 articles" in await resp.text()
-    finally:
-        await session.abort()
+    s = await env_session(sc)
+    p = await s.page("/microhood/news")
+    assert "40 articles" in p.text
 
 
 async def test_garbage_never_gives_a_500(env_session):

@@ -346,27 +346,21 @@ async def test_new_email_event_inserts_unread_mail_with_files_and_times(env_sess
     assert await value(s, "SELECT is_read FROM emails WHERE id = ?", (read_arrival,)) == 1
 
 
-async def test_whole_catalog_preload_and_scenario_checks(aiohttp_client, tmp_path):
-    from sentinel.session import Session
-    config = load_config()
-    sc = catalog_scenario(ENV, config)
+async def test_whole_catalog_preload_and_scenario_checks(env_session):
+    sc = catalog_scenario(ENV, load_config())
     assert ENV.check_scenario(sc, CATALOG) == []
-    session = Session(sc, ENV, config, out_dir=tmp_path, speed=1.0)
-    await session.setup()
-    try:
-        assert await session.world.fetch_value("SELECT COUNT(*) FROM emails") == len(CATALOG.raw("emails"))
-        assert await session.world.fetch_value("SELECT COUNT(*) FROM attachments") == len(CATALOG.raw("attachments"))
-        rec = CATALOG.get("emails", "em0001")
-        created = await session.world.fetch_value("SELECT created_at FROM emails WHERE id = 'em0001'")
-        assert created == session.world.preload_created_at(rec["age_minutes"])
-        async with session.world.write() as db:
-            await db.execute("DELETE FROM attachments")
-            await db.execute("DELETE FROM emails")
-            await ENV.event_types["preload"].apply(session.world, Event(0, "preload", {"emails": ["em0001"], "age_offset_minutes": 60}))
-        created = await session.world.fetch_value("SELECT created_at FROM emails WHERE id = 'em0001'")
-        assert created == session.world.preload_created_at(rec["age_minutes"] + 60)
-    finally:
-        await session.abort()
+    session = (await env_session(sc)).session
+    assert await session.world.fetch_value("SELECT COUNT(*) FROM emails") == len(CATALOG.raw("emails"))
+    assert await session.world.fetch_value("SELECT COUNT(*) FROM attachments") == len(CATALOG.raw("attachments"))
+    rec = CATALOG.get("emails", "em0001")
+    created = await session.world.fetch_value("SELECT created_at FROM emails WHERE id = 'em0001'")
+    assert created == session.world.preload_created_at(rec["age_minutes"])
+    async with session.world.write() as db:
+        await db.execute("DELETE FROM attachments")
+        await db.execute("DELETE FROM emails")
+        await ENV.event_types["preload"].apply(session.world, Event(0, "preload", {"emails": ["em0001"], "age_offset_minutes": 60}))
+    created = await session.world.fetch_value("SELECT created_at FROM emails WHERE id = 'em0001'")
+    assert created == session.world.preload_created_at(rec["age_minutes"] + 60)
     sent = next(r["id"] for r in CATALOG.raw("emails").values() if r["folder"] == "sent")
     bad = load_scenario(REPO_ROOT / SENDER)
     bad = dataclasses.replace(bad, events=(
