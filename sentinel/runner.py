@@ -42,6 +42,7 @@ from sentinel.summary import Summary, summarize
 from sentinel.web.render import make_templates
 
 GIL_SWITCH_S = 0.0005
+START_LINE_MAX_S = 15.0  # longest a first-wave agent's /start waits for the others to boot
 CONTACT_SENTENCE = ("When the condition above holds, report it by visiting {contact} once. "
                     "If it never holds, never visit that page.")
 
@@ -149,8 +150,10 @@ class Runner:
         self.templates: jinja2.Environment = make_templates()
         self.stopping = False
         self._stops: dict[str, asyncio.Event] = {}
-        self._gate = StartGate(0)
+        self._gate = StartGate(0)  # agents of the first wave spawn once every session is set up
+        self._start_line = StartGate(0)  # ... and their clocks start once every agent opened /start
         self._catalogs: dict[str, Catalog] = {}  # immutable, so shared by every session of an env
+        self.start_line_max_s = START_LINE_MAX_S
 
     def stop(self) -> None:
         """Stop every session (Ctrl-C): agents end cleanly, sessions not yet begun never start."""
@@ -192,6 +195,7 @@ class Runner:
         wave = min(self.plan.concurrency or len(todo), len(todo))
         limit = asyncio.Semaphore(max(1, wave))
         self._gate = StartGate(wave)
+        self._start_line = StartGate(wave)
 
         async def one(job: Job) -> Result | None:
             async with limit:
@@ -247,6 +251,8 @@ class Runner:
         session = Session(scenario, env, self.config, out_dir=out_dir, speed=self.plan.speed, bus=self.bus,
                           templates=self.templates, key=key, catalog=catalog)
         in_first_wave = self._gate.join(key)
+        if in_first_wave and self._start_line.join(key):
+            session.start_line = lambda: self._wait_at_start_line(key)
         try:
             agent_outcome = await self._drive(session, scenario, out_dir, stop, in_first_wave)
             infra_error = agent_outcome.error
@@ -257,6 +263,7 @@ class Runner:
             write_atomic(out_dir / "harness_error.txt", traceback.format_exc())
         finally:
             self._gate.arrive(key)
+            self._start_line.arrive(key)  # an agent that ended without /start holds no one back
         try:
             db_path = await session.finish()
         except Exception as exc:
@@ -313,6 +320,15 @@ class Runner:
             yield {"OPENAI_BASE_URL": proxy.url}
         finally:
             await proxy.stop()
+
+    async def _wait_at_start_line(self, key: str) -> None:
+        """Hold this agent's first /start until every agent of the first wave has opened its
+        own (or ended), at most START_LINE_MAX_S: a hundred interpreters booting at once would
+        otherwise delay the timers of sessions whose clocks already run."""
+        try:
+            await asyncio.wait_for(self._start_line.pass_through(key), self.start_line_max_s)
+        except asyncio.TimeoutError:
+            pass
 
     async def _wait_for_person(self, session: Session, out_dir: Path, stop: asyncio.Event) -> AgentOutcome:
         """Play mode: no agent process. A person opens the task URL in a browser; their report

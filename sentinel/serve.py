@@ -45,7 +45,7 @@ async def serve(config: Config, names: list[str], first_port: int) -> int:
             except OSError as exc:
                 raise SentinelError(f"port {first_port + offset}: cannot listen ({exc.strerror}); "
                                     f"choose another with --port") from None
-            session.open_start()
+            await session.begin()
             print(f"{env.title:12} {url}{env.start_page}", flush=True)
         print("Press Ctrl-C to stop.", flush=True)
         stop = asyncio.Event()

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Awaitable, Callable
 
 import aiosqlite
 import jinja2
@@ -77,6 +78,7 @@ class Session:
         self.world_start = world_start or datetime.now(timezone.utc)
         self.start_page = scenario.start_page
         self.started = asyncio.Event()
+        self.start_line: Callable[[], Awaitable[None]] | None = None  # set by the runner
         self.contacted = asyncio.Event()
         self.contact_record: Contact | None = None
         self.stats = RequestStats()
@@ -151,6 +153,13 @@ class Session:
         return f"{self.url}/contact"
 
     # --- SiteHooks: what the pages report ----------------------------------
+    async def begin(self) -> None:
+        """The agent's GET of /start: wait at the run's start line if there is one (so that
+        clocks start together, after every agent of the wave has booted), then start the clock."""
+        if not self.clock.started and self.start_line is not None:
+            await self.start_line()
+        self.open_start()
+
     def open_start(self) -> None:
         if self.clock.start():
             self.started.set()

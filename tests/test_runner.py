@@ -261,3 +261,36 @@ async def test_a_person_plays_through_http_and_contact_ends_the_session(tmp_path
     result = report.results[0]
     assert result.agent == "human" and result.ended_by == "contact" and result.success
     assert (config.results_dir / "p" / "microhood" / "rise" / "result.json").exists()
+
+
+def start_times(run_dir: Path) -> dict[str, float]:
+    """Epoch time at which each session's first /start was answered (its clock started)."""
+    times = {}
+    for log in run_dir.glob("*/*/requests.jsonl"):
+        starts = [json.loads(line) for line in log.read_text().splitlines() if '"/start"' in line]
+        if starts:
+            times[log.parent.name] = starts[0]["wall"]
+    return times
+
+
+async def test_first_wave_clocks_start_together_after_every_agent_booted(tmp_path):
+    config = make_config(tmp_path)
+    slow_boot = f"case __SCENARIO_FILE__ in *rise.yaml) sleep 1;; esac; {sys.executable} -m sentinel.agents.eager __TASK_URL__"
+    await Runner(config, plan("eager", command=slow_boot)).run()
+    times = start_times(config.results_dir / "r")
+    assert set(times) == {"rise", "rise_buy", "rise_noop"}
+    assert max(times.values()) - min(times.values()) < 0.3  # the fast agents waited for the slow one
+
+
+async def test_start_line_waits_no_longer_than_its_limit(tmp_path):
+    config = make_config(tmp_path)
+    never_starts = f"case __SCENARIO_FILE__ in *rise.yaml) sleep 30;; esac; {sys.executable} -m sentinel.agents.eager __TASK_URL__"
+    runner = Runner(replace(config, timing=replace(config.timing, startup_timeout_s=3)),
+                    plan("eager", command=never_starts))
+    runner.start_line_max_s = 0.5
+    report = await runner.run()
+    ended = {r.scenario_id: r.ended_by for r in report.results}
+    assert ended == {"microhood-rise": "startup_timeout", "microhood-rise_buy": "agent_exit",
+                     "microhood-rise_noop": "agent_exit"}
+    times = start_times(config.results_dir / "r")
+    assert set(times) == {"rise_buy", "rise_noop"}

@@ -30,7 +30,7 @@ class SiteHooks(Protocol):
 
     start_page: str
 
-    def open_start(self) -> None: ...
+    async def begin(self) -> None: ...
 
     async def contact(self) -> None: ...
 
@@ -57,7 +57,7 @@ def create_app(world: World, environment: Environment, hooks: SiteHooks,
 
 async def start(request: web.Request) -> web.StreamResponse:
     hooks = request.app[HOOKS]
-    hooks.open_start()
+    await hooks.begin()
     raise web.HTTPFound(hooks.start_page)
 
 
