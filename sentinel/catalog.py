@@ -40,10 +40,6 @@ class Catalog:
     def has(self, collection: str, rid: str) -> bool:
         return rid in self.raw(collection)
 
-    def collections(self) -> list[str]:
-        folder = self.root / self.env
-        return sorted(p.stem for p in folder.glob("*.jsonl")) if folder.exists() else []
-
     def personas(self) -> dict[str, dict[str, Any]]:
         return self.records("personas")
 

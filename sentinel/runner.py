@@ -419,14 +419,20 @@ def _jsonable(value):
     return value
 
 
-def load_results(run_dir: Path) -> list[Result]:
-    """Every result.json under a run folder, sorted by scenario id."""
-    results = []
-    for path in sorted(run_dir.glob("*/*/result.json")):
+def finished_sessions(run_dir: Path) -> list[tuple[Path, Result]]:
+    """(session folder, result) for every readable result.json under a run folder, sorted by
+    scenario id and trial."""
+    found = []
+    for path in run_dir.glob("*/*/result.json"):
         data = read_json(path)
         if isinstance(data, dict):
             try:
-                results.append(Result.from_dict(data))
+                found.append((path.parent, Result.from_dict(data)))
             except TypeError:
                 continue
-    return sorted(results, key=lambda r: (r.scenario_id, r.trial))
+    return sorted(found, key=lambda item: (item[1].scenario_id, item[1].trial))
+
+
+def load_results(run_dir: Path) -> list[Result]:
+    """Every result.json under a run folder, sorted by scenario id and trial."""
+    return [result for _, result in finished_sessions(run_dir)]

@@ -13,14 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from made_results import TEST_SCENARIOS, write_test_config as write_config
+
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.bus import SESSION_GRADED, SESSION_SKIPPED, SESSION_STARTED, Bus
-from sentinel.config import REPO_ROOT, load_config
+from sentinel.config import load_config
 from sentinel.errors import SentinelError
 from sentinel.runner import RunPlan, Runner, load_results
 from sentinel.scenario import load_scenario, scenario_files
 
-DATA = REPO_ROOT / "tests" / "data" / "scenarios"
+DATA = TEST_SCENARIOS
 SPEED = 200.0  # condition_at 60 sim s = 0.3 wall s; deadline 600/200 + 2 = 5 wall s
 
 
@@ -134,13 +136,6 @@ def processes_working_in(folder: Path) -> list[int]:
         except OSError:
             continue
     return found
-
-
-def write_config(tmp_path: Path) -> Path:
-    path = tmp_path / "test.toml"
-    path.write_text(f'[run]\nresults_dir = "{tmp_path / "results"}"\nscenarios_dir = "{DATA}"\n'
-                    '[timing]\nreaction_window_s = 2\nterm_grace_s = 1\n')
-    return path
 
 
 def sentinel_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import json
 
+from made_results import write_test_config as write_config
+
 from sentinel.cli import main
-from sentinel.config import REPO_ROOT
-
-
-def write_config(tmp_path):
-    path = tmp_path / "sentinel.toml"
-    path.write_text(f'[run]\nscenarios_dir = "{REPO_ROOT / "tests" / "data" / "scenarios"}"\n'
-                    f'results_dir = "{tmp_path / "results"}"\n[timing]\nreaction_window_s = 2\n')
-    return path
 
 
 def test_sweep_runs_each_speed_and_tabulates_the_rungs(tmp_path, capsys):

@@ -12,7 +12,7 @@ from sentinel.config import Config
 from sentinel.errors import SentinelError
 from sentinel.files import read_json
 from sentinel.grading import Result
-from sentinel.runner import full_prompt
+from sentinel.runner import finished_sessions, full_prompt
 from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from sentinel.summary import Summary, summarize
 
@@ -91,22 +91,14 @@ def scenario_index(config: Config) -> dict[str, Scenario]:
 def load_sessions(run_dir: Path, scenarios: dict[str, Scenario]) -> list[SessionData]:
     """Every finished session of a run, in the order load_results gives (scenario id, trial)."""
     sessions = []
-    for path in sorted(run_dir.glob("*/*/result.json")):
-        data = read_json(path)
-        if not isinstance(data, dict):
-            continue
-        try:
-            result = Result.from_dict(data)
-        except TypeError:
-            continue
-        folder = path.parent
+    for folder, result in finished_sessions(run_dir):
         scenario = scenarios.get(result.scenario_id)
         sessions.append(SessionData(
             run=run_dir.name, folder=f"{folder.parent.name}/{folder.name}", result=result,
             prompt=full_prompt(scenario, CONTACT_PLACEHOLDER) if scenario else None,
             events=read_jsonl(folder / "events.jsonl"), requests=read_jsonl(folder / "requests.jsonl"),
             log_tail=log_tail(folder / "agent.log")))
-    return sorted(sessions, key=lambda s: (s.result.scenario_id, s.result.trial))
+    return sessions
 
 
 def load_run(run_dir: Path, scenarios: dict[str, Scenario]) -> RunData:
