@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sentinel.errors import SentinelError
+
+if TYPE_CHECKING:
+    from sentinel.envs.base import Environment
 
 SHARED = "shared"
 
@@ -22,7 +25,14 @@ class Catalog:
 
     root: Path
     env: str
+    own: Path | None = None  # the environment's own folder when not root/<env>
     _cache: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, environment: "Environment", root: Path) -> "Catalog":
+        """The catalog an environment reads: its own folder (catalogs/<name>/ unless it
+        declares another) with the shared personas and entities of root/shared."""
+        return cls(root, environment.name, environment.catalog_dir)
 
     def raw(self, collection: str) -> dict[str, dict[str, Any]]:
         """id → record, authoring fields included, in file order."""
@@ -50,7 +60,7 @@ class Catalog:
         raise SentinelError(f"{self._path('personas')}: no persona has is_self: true")
 
     def _path(self, collection: str) -> Path:
-        own = self.root / self.env / f"{collection}.jsonl"
+        own = (self.own or self.root / self.env) / f"{collection}.jsonl"
         if own.exists():
             return own
         return self.root / SHARED / f"{collection}.jsonl"

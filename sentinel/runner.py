@@ -30,7 +30,7 @@ from sentinel.bus import (RUN_FINISHED, RUN_STARTED, SESSION_GRADED, SESSION_REA
                           AGENT_OUTPUT, Bus)
 from sentinel.catalog import Catalog
 from sentinel.config import Config
-from sentinel.envs import get_environment
+from sentinel.envs import get_environment, template_dirs
 from sentinel.errors import SentinelError
 from sentinel.files import read_json, remove_temporaries, write_atomic, write_json_atomic
 from sentinel.grading import Outcome, Result, judge, read_costs, read_verdict
@@ -147,7 +147,7 @@ class Runner:
         self.plan = plan
         self.bus = bus or Bus()
         self.run_dir = config.results_dir / plan.name
-        self.templates: jinja2.Environment = make_templates()
+        self.templates: jinja2.Environment = make_templates(template_dirs())
         self.stopping = False
         self._stops: dict[str, asyncio.Event] = {}
         self._gate = StartGate(0)  # agents of the first wave spawn once every session is set up
@@ -247,7 +247,7 @@ class Runner:
         stop = self._stops.setdefault(key, asyncio.Event())
         began = time.monotonic()
         env = get_environment(scenario.environment)
-        catalog = self._catalogs.setdefault(env.name, Catalog(self.config.catalogs_dir, env.name))
+        catalog = self._catalogs.setdefault(env.name, Catalog.of(env, self.config.catalogs_dir))
         session = Session(scenario, env, self.config, out_dir=out_dir, speed=self.plan.speed, bus=self.bus,
                           templates=self.templates, key=key, catalog=catalog)
         in_first_wave = self._gate.join(key)

@@ -23,7 +23,7 @@ from sentinel.session import Session
 
 def catalog_scenario(env: Environment, config: Config) -> Scenario:
     """A scenario with no task: only a preload of the environment's whole catalog."""
-    preload = env.serve_preload(Catalog(config.catalogs_dir, env.name))
+    preload = env.serve_preload(Catalog.of(env, config.catalogs_dir))
     return Scenario(
         id=f"{env.name}-catalog", environment=env.name, prompt=f"Browse {env.title}.", condition_at=None,
         start_page=env.start_page, taxonomy=Taxonomy("noop", "absolute"),

@@ -74,7 +74,7 @@ class Session:
         self.bus = bus or Bus()
         self.key = key or f"{scenario.environment}/{scenario.short_id}"
         self.templates = templates
-        self.catalog = catalog or Catalog(config.catalogs_dir, environment.name)
+        self.catalog = catalog or Catalog.of(environment, config.catalogs_dir)
         self.world_start = world_start or datetime.now(timezone.utc)
         self.start_page = scenario.start_page
         self.started = asyncio.Event()

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sentinel.catalog import Catalog
+from sentinel.envs.kit import preload_problems, selected
 from sentinel.config import Config
 from sentinel.envs import environments
 from sentinel.envs.base import Environment
@@ -54,7 +55,7 @@ async def validate_scenario(scenario: Scenario, config: Config) -> list[Problem]
     if env is None:
         return [Problem(name, "environment", f"unknown environment; known: {', '.join(sorted(envs))}")]
     try:
-        catalog = Catalog(config.catalogs_dir, env.name)
+        catalog = Catalog.of(env, config.catalogs_dir)
         found = [Problem(name, f, r) for f, r in static_checks(scenario, env, catalog, config)]
         if env.check_scenario:
             found += [Problem(name, f, r) for f, r in env.check_scenario(scenario, catalog)]
@@ -87,33 +88,27 @@ def static_checks(scenario: Scenario, env: Environment, catalog: Catalog, config
             out.append((f"{where}.type", f"unknown event type {event.type!r} for {env.name}; "
                                          f"known: {', '.join(sorted(env.event_types))}"))
             continue
-        allowed = set(etype.required) | set(etype.optional) | set(etype.refs)
-        for key in sorted(set(event.fields) - allowed):
+        if etype.preload:
+            out += preload_problems(event, etype)
+        for key in sorted(set(event.fields) - etype.fields):
             out.append((f"{where}.{key}", f"unknown field for {event.type}"))
         for key in etype.required:
             if key not in event.fields:
                 out.append((f"{where}.{key}", f"missing: {event.type} needs it"))
         for key, collection in etype.refs.items():
-            for rid in _ids(event.fields.get(key)):
-                if rid != "*" and not catalog.has(collection, rid):
+            value = event.fields.get(key)
+            if isinstance(value, dict):
+                value = list(value)  # a mapping keyed by ids (price waypoints per symbol)
+            for rid in selected(catalog, collection, value):
+                if not catalog.has(collection, rid):
                     out.append((f"{where}.{key}", f"{rid!r} is not in the {collection} catalog"))
                 elif key in etype.inserts:
-                    ids = list(catalog.raw(collection)) if rid == "*" else [rid]
-                    for one in ids:
-                        if one in inserted:
-                            out.append((f"{where}.{key}", f"{one!r} is already inserted by events[{inserted[one]}]"))
-                        inserted[one] = event.index
+                    if rid in inserted:
+                        out.append((f"{where}.{key}", f"{rid!r} is already inserted by events[{inserted[rid]}]"))
+                    inserted[rid] = event.index
     if scenario.eval_sql is not None:
         out += [("eval_sql", reason) for reason in sql_problems(scenario.grading_sql() or "", env)]
     return out
-
-
-def _ids(value: Any) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, (list, tuple)):
-        return [str(v) for v in value]
-    return [str(value)]
 
 
 def sql_problems(sql: str, env: Environment) -> list[str]:

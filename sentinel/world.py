@@ -8,6 +8,7 @@ transaction, the one-line status shown after a POST).
 from __future__ import annotations
 
 import asyncio
+import re
 from contextlib import asynccontextmanager
 from datetime import datetime, timedelta, timezone
 from typing import Any, AsyncIterator
@@ -16,6 +17,9 @@ import aiosqlite
 
 from sentinel.catalog import Catalog
 from sentinel.clock import SimClock
+
+ORIGINS = ("preload", "event", "self")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class World:
@@ -58,6 +62,30 @@ class World:
             async with self.db.execute(f"SELECT 1 FROM {table} WHERE id = ?", (candidate,)) as cur:
                 if await cur.fetchone() is None:
                     return candidate
+
+    async def insert(self, table: str, values: dict[str, Any], *, origin: str, at: float | None = None,
+                     age_minutes: float = 0.0) -> None:
+        """INSERT one row with the common columns filled in (ENVIRONMENTS.md §0.4, §0.9):
+        origin "preload": arrived_at 0, created_at = start − age_minutes;
+        origin "event":   arrived_at = at (the event's time, so a replay writes the same row);
+        origin "self":    arrived_at = now (an agent's action). Values are parameters; the table
+        and column names come from code and must be plain identifiers."""
+        if origin not in ORIGINS:
+            raise ValueError(f"origin must be one of {ORIGINS}, not {origin!r}")
+        if origin == "preload":
+            arrived, created = 0.0, self.preload_created_at(age_minutes)
+        else:
+            arrived = self.now() if at is None else float(at)
+            created = self.created_at(arrived)
+        row = {**values, "arrived_at": arrived, "created_at": values.get("created_at", created),
+               "origin": origin}
+        names = [table, *row]
+        bad = [n for n in names if not _NAME.match(n)]
+        if bad:
+            raise ValueError(f"not a plain SQL name: {bad[0]!r}")
+        columns = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        await self.db.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", tuple(row.values()))
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[aiosqlite.Connection]:

@@ -1,17 +1,35 @@
 """The environments Sentinel serves. Adding one: a package here exporting ENV, its templates
 under web/templates/<name>/, its catalog under catalogs/<name>/, its scenarios under
-scenarios/<name>/, and its module in the list below."""
+scenarios/<name>/, and its module in BUILT_IN below (README: "Adding an environment").
+
+Environments kept elsewhere (the tests' tiny MicroTodo, or a user's own) are named by module in
+the SENTINEL_ENVIRONMENTS variable, comma separated; each module exports ENV.
+"""
 
 from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
 
 from sentinel.envs.base import Environment
 from sentinel.errors import SentinelError
 
+BUILT_IN = ("micromail", "microhood")
+EXTRA_VARIABLE = "SENTINEL_ENVIRONMENTS"
+
 
 def environments() -> dict[str, Environment]:
-    from sentinel.envs import microhood, micromail
-
-    return {env.name: env for env in (micromail.ENV, microhood.ENV)}
+    modules = [f"sentinel.envs.{name}" for name in BUILT_IN]
+    modules += [m.strip() for m in os.environ.get(EXTRA_VARIABLE, "").split(",") if m.strip()]
+    found: dict[str, Environment] = {}
+    for module in modules:
+        try:
+            env = importlib.import_module(module).ENV
+        except (ImportError, AttributeError) as exc:
+            raise SentinelError(f"{EXTRA_VARIABLE}: cannot load an environment from {module!r} ({exc})") from None
+        found[env.name] = env
+    return found
 
 
 def get_environment(name: str) -> Environment:
@@ -19,3 +37,8 @@ def get_environment(name: str) -> Environment:
     if name not in envs:
         raise SentinelError(f"unknown environment {name!r}; known: {', '.join(sorted(envs))}")
     return envs[name]
+
+
+def template_dirs() -> tuple[Path, ...]:
+    """Template folders of environments kept outside web/templates."""
+    return tuple(env.templates for env in environments().values() if env.templates)

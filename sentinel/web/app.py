@@ -10,33 +10,20 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import Awaitable, Callable, Protocol
+from typing import Awaitable, Callable
 
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
 from sentinel.envs.base import Environment
-from sentinel.web.keys import ENVIRONMENT, HOOKS, WORLD
-from sentinel.web.render import STATIC_DIR, is_live, make_templates, render
+from sentinel.web.keys import ENVIRONMENT, HOOKS, LAYOUT, WORLD, SiteHooks
+from sentinel.web.kit import BadInput
+from sentinel.web.render import STATIC_DIR, is_live, layout_for, make_templates, render
 from sentinel.world import World
 
 log = logging.getLogger("sentinel.web")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-class SiteHooks(Protocol):
-    """What the site reports to its session (sentinel.session.Session implements it)."""
-
-    start_page: str
-
-    async def begin(self) -> None: ...
-
-    async def contact(self) -> None: ...
-
-    async def contact_message(self, message: str) -> None: ...
-
-    def log_request(self, method: str, path: str, status: int, size: int, live: bool) -> None: ...
 
 
 def create_app(world: World, environment: Environment, hooks: SiteHooks,
@@ -45,14 +32,27 @@ def create_app(world: World, environment: Environment, hooks: SiteHooks,
     app[WORLD] = world
     app[ENVIRONMENT] = environment
     app[HOOKS] = hooks
-    app[aiohttp_jinja2.APP_KEY] = templates or make_templates()
+    templates = templates or make_templates(tuple(filter(None, [environment.templates])))
+    app[aiohttp_jinja2.APP_KEY] = templates
+    app[LAYOUT] = layout_for(environment, templates)
     app.router.add_get("/start", start)
     app.router.add_get("/contact", contact_form)
     app.router.add_post("/contact", contact_post)
     app.router.add_get("/", root)
     app.router.add_static("/static/", STATIC_DIR, show_index=False, follow_symlinks=False)
-    environment.add_routes(app)
+    add_environment_routes(app, environment)
     return app
+
+
+def add_environment_routes(app: web.Application, environment: Environment) -> None:
+    """The environment's named routes under /<name>, plus /<name> → /<name>/."""
+    prefix = f"/{environment.name}"
+    for route in environment.routes:
+        app.router.add_route(route.method, prefix + route.path, route.handler, name=route.name)
+
+    async def to_start(request: web.Request) -> web.StreamResponse:
+        raise web.HTTPFound(environment.start_page)
+    app.router.add_get(prefix, to_start)
 
 
 async def start(request: web.Request) -> web.StreamResponse:
@@ -105,6 +105,8 @@ async def error_pages(request: web.Request, handler: Handler) -> web.StreamRespo
     """Unknown pages get a 404 inside the environment's chrome; crashes a plain 500 page."""
     try:
         return await handler(request)
+    except BadInput as exc:
+        return await _error_page(request, 400, str(exc))
     except web.HTTPNotFound as exc:
         return await _error_page(request, 404, _custom_text(exc) or "This page does not exist.")
     except web.HTTPMethodNotAllowed:

@@ -1,16 +1,32 @@
-"""Typed application keys: what a session's aiohttp app carries."""
+"""Typed application keys: what a session's aiohttp app carries, and what the site reports to
+its session (SiteHooks). Nothing here imports another web module, so there is no cycle."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from aiohttp import web
 
 if TYPE_CHECKING:
     from sentinel.envs.base import Environment
-    from sentinel.web.app import SiteHooks
     from sentinel.world import World
+
+
+class SiteHooks(Protocol):
+    """What the site reports to its session (sentinel.session.Session implements it)."""
+
+    start_page: str
+
+    async def begin(self) -> None: ...
+
+    async def contact(self) -> None: ...
+
+    async def contact_message(self, message: str) -> None: ...
+
+    def log_request(self, method: str, path: str, status: int, size: int, live: bool) -> None: ...
+
 
 WORLD: web.AppKey["World"] = web.AppKey("world")
 ENVIRONMENT: web.AppKey["Environment"] = web.AppKey("environment")
-HOOKS: web.AppKey["SiteHooks"] = web.AppKey("hooks")
+HOOKS: web.AppKey[SiteHooks] = web.AppKey("hooks")
+LAYOUT: web.AppKey[str] = web.AppKey("layout")  # the template every page of the site extends

@@ -7,15 +7,17 @@ world's current time for relative timestamps.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
-from sentinel.web.keys import ENVIRONMENT, WORLD
+from sentinel.envs.base import Environment, Header
+from sentinel.web.keys import ENVIRONMENT, LAYOUT, WORLD
 from sentinel.world import parse_iso
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "web" / "templates"
@@ -23,10 +25,11 @@ STATIC_DIR = Path(__file__).resolve().parents[2] / "web" / "static"
 LIVE_HEADER = "X-Live-Refresh"
 
 
-def make_templates() -> jinja2.Environment:
-    """The Jinja environment shared by every session of a process (autoescaped)."""
+def make_templates(extra_dirs: tuple[Path, ...] = ()) -> jinja2.Environment:
+    """The Jinja environment shared by every session of a process (autoescaped). extra_dirs:
+    template folders of environments kept outside web/templates (searched after it)."""
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        loader=jinja2.FileSystemLoader([str(TEMPLATES_DIR), *map(str, extra_dirs)]),
         autoescape=jinja2.select_autoescape(["html"], default=True),
         undefined=jinja2.StrictUndefined,
         enable_async=False,
@@ -47,6 +50,67 @@ def is_live(request: web.Request) -> bool:
     return request.headers.get(LIVE_HEADER) == "1"
 
 
+def local_path(target: str) -> bool:
+    """A path on this site ("/micromail/…"), never another host ("//evil", "http://…")."""
+    return target.startswith("/") and not target.startswith("//") and "\\" not in target
+
+
+def layout_for(environment: Environment, templates: jinja2.Environment) -> str:
+    """The template pages extend: the environment's own layout.html if it has one, else the
+    shared one (brand, navigation, search box, self user)."""
+    own = f"{environment.name}/layout.html"
+    try:
+        templates.get_template(own)
+        return own
+    except jinja2.TemplateNotFound:
+        return "base.html"
+
+
+@dataclass(frozen=True)
+class NavLink:
+    label: str
+    href: str
+    active: bool
+
+
+@dataclass(frozen=True)
+class Chrome:
+    """The header of one page, computed once: templates only print it."""
+
+    home: str
+    nav: tuple[NavLink, ...]
+    search_action: str | None
+    unread: int
+    extra: Mapping[str, Any]
+
+
+def make_url(request: web.Request):
+    """`url("message", id=…, query={…})` for templates: named routes, never literal paths."""
+    router = request.app.router
+
+    def url(name: str, query: Mapping[str, Any] | None = None, **parts: Any) -> str:
+        built = router[name].url_for(**{k: str(v) for k, v in parts.items()})
+        if query:
+            built = built.with_query({k: str(v) for k, v in query.items() if v not in (None, "")})
+        return str(built)
+    return url
+
+
+def build_chrome(request: web.Request, environment: Environment, header: Header) -> Chrome:
+    url = make_url(request)
+    links = []
+    for item in environment.nav:
+        label = item.label if item.count is None else f"{item.label} ({header.counts.get(item.count, 0)})"
+        links.append((label, url(item.route, **item.parts)))
+    path = request.path
+    matches = [href for _, href in links
+               if href.split("?")[0] == path or (href != environment.start_page and path.startswith(href.rstrip("/") + "/"))]
+    active = max(matches, key=len) if matches else None
+    search = url(environment.search) if environment.search else None
+    return Chrome(environment.start_page, tuple(NavLink(label, href, href == active) for label, href in links),
+                  search, header.unread, header.extra)
+
+
 async def render(request: web.Request, template: str, context: dict[str, Any] | None = None,
                  status: int = 200) -> web.Response:
     world = request.app[WORLD]
@@ -57,24 +121,19 @@ async def render(request: web.Request, template: str, context: dict[str, Any] | 
     page = {
         "env_name": environment.name,
         "env_title": environment.title,
+        "layout": request.app[LAYOUT],
         "me": world.self_persona,
-        "chrome": await environment.chrome(world),
+        "chrome": build_chrome(request, environment, await environment.header(world)),
+        "url": make_url(request),
         "status_line": flash,
         "now": world.now_dt(),
         "request_path": request.path_qs,
+        "query": request.query.get("q", ""),
     }
     page.update(context or {})
     response = aiohttp_jinja2.render_template(template, request, page, status=status)
     response.headers["Cache-Control"] = "no-cache"
     return response
-
-
-def redirect_after_post(request: web.Request, next_url: str | None, status_line: str,
-                        fallback: str) -> web.HTTPSeeOther:
-    """Post/redirect/get: remember the status line and answer 303 to `next` (a local path only)."""
-    request.app[WORLD].flash = status_line
-    target = next_url if next_url and next_url.startswith("/") and not next_url.startswith("//") else fallback
-    return web.HTTPSeeOther(target)
 
 
 # --- filters ---------------------------------------------------------------

@@ -11,33 +11,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sentinel.envs.base import Environment
+from sentinel.envs.base import Environment, NavItem
 from sentinel.envs.microhood.checks import check_scenario
 from sentinel.envs.microhood.events import DEFAULT_BUYING_POWER, EVENT_TYPES
 from sentinel.envs.microhood.prices import PriceBook, portfolio_numbers
-from sentinel.envs.microhood.views import BASE, add_routes
+from sentinel.envs.microhood.views import routes
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
     from sentinel.world import World
 
-NAV = (("Portfolio", f"{BASE}/"), ("Stocks", f"{BASE}/search"), ("Orders", f"{BASE}/orders"),
-       ("News", f"{BASE}/news"))
+BASELINE_SQL = {
+    "order_count": "SELECT COUNT(*) FROM orders",
+    "watchlist_count": "SELECT COUNT(*) FROM watchlist",
+    "news_count": "SELECT COUNT(*) FROM news WHERE origin != 'self'",
+}
 
 
-async def chrome(world: "World") -> dict[str, Any]:
-    """Header context. MicroHood has no unread count; the layout marks the active nav entry."""
-    return {"title_count": None, "nav": [(label, href, False) for label, href in NAV]}
-
-
-async def baselines(world: "World") -> dict[str, float]:
-    book = await PriceBook.load(world)
-    numbers = await portfolio_numbers(world, book)
-    counts = {name: float(await world.fetch_value(f"SELECT COUNT(*) FROM {table}{where}") or 0)
-              for name, table, where in (("order_count", "orders", ""),
-                                         ("watchlist_count", "watchlist", ""),
-                                         ("news_count", "news", " WHERE origin != 'self'"))}
-    return {**numbers, **counts}
+async def portfolio_baselines(world: "World") -> dict[str, float]:
+    """The portfolio's value, cash and gain right after the preload (computed from prices)."""
+    return await portfolio_numbers(world, await PriceBook.load(world))
 
 
 async def finalize(world: "World") -> None:
@@ -66,9 +59,12 @@ ENV = Environment(
     title="MicroHood",
     schema=Path(__file__).with_name("schema.sql"),
     event_types=EVENT_TYPES,
-    baselines=baselines,
-    add_routes=add_routes,
-    chrome=chrome,
+    routes=tuple(routes),
+    nav=(NavItem("Portfolio", "home"), NavItem("Stocks", "search"), NavItem("Orders", "orders"),
+         NavItem("News", "news")),
+    search="search",
+    baseline_sql=BASELINE_SQL,
+    baselines_extra=portfolio_baselines,
     serve_preload=serve_preload,
     finalize=finalize,
     check_scenario=check_scenario,

@@ -18,7 +18,8 @@ import re
 from typing import Any, Callable
 
 from sentinel.catalog import Catalog
-from sentinel.envs.microhood.events import DEFAULT_BUYING_POWER, selected
+from sentinel.envs.kit import selected
+from sentinel.envs.microhood.events import DEFAULT_BUYING_POWER
 from sentinel.envs.microhood.prices import Path, cents
 from sentinel.scenario import Scenario
 from sentinel.solution import COMPARISONS, Step
@@ -39,7 +40,7 @@ def check_scenario(scenario: Scenario, catalog: Catalog) -> Problems:
     problems: Problems = []
     stocks = catalog.records("stocks")
     preload = scenario.events[0].fields if scenario.events and scenario.events[0].type == "preload" else {}
-    loaded = set(selected(preload.get("stocks", "*"), stocks)) & set(stocks)
+    loaded = set(selected(catalog, "stocks", preload.get("stocks", "*"))) & set(stocks)
     problems += _preload_problems(preload, loaded)
     problems += _event_problems(scenario, loaded)
     if problems:
@@ -57,9 +58,8 @@ def _preload_problems(preload: dict, loaded: set[str]) -> Problems:
     where = "events[0]"
     if "buying_power" in preload and not (_number(preload["buying_power"]) and preload["buying_power"] >= 0):
         out.append((f"{where}.buying_power", "expected a number of dollars ≥ 0"))
-    if "age_offset_minutes" in preload and not _number(preload["age_offset_minutes"]):
-        out.append((f"{where}.age_offset_minutes", "expected a number of minutes"))
-    for symbol in selected(preload.get("watchlist"), {}):
+    watchlist = preload.get("watchlist")
+    for symbol in watchlist if isinstance(watchlist, list) else []:
         if symbol not in loaded:
             out.append((f"{where}.watchlist", f"{symbol!r} is not among the preloaded stocks"))
     waypoints = preload.get("price_waypoints", {})

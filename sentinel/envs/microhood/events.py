@@ -6,9 +6,10 @@ event.at, never the clock, so a replay writes the same rows.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sentinel.envs.base import EventType
+from sentinel.envs.kit import age_offset, preload_type, preloaded_age, selected
 from sentinel.waypoints import ramp_points
 
 if TYPE_CHECKING:
@@ -18,54 +19,39 @@ if TYPE_CHECKING:
 DEFAULT_BUYING_POWER = 10_000.0
 
 
-def selected(value: Any, records: dict[str, dict]) -> list[str]:
-    """A preload list field: "*" for the whole collection, else the listed ids in order."""
-    if value is None:
-        return []
-    if value == "*":
-        return list(records)
-    return [str(v) for v in (value if isinstance(value, list) else [value])]
-
-
 async def apply_preload(world: "World", event: "Event") -> None:
     f = event.fields
-    catalog, db = world.catalog, world.db
-    offset = float(f.get("age_offset_minutes", 0) or 0)
-    start_iso = world.created_at(0.0)
+    catalog = world.catalog
     stock_records = catalog.records("stocks")
-    for symbol in selected(f.get("stocks", "*"), stock_records):
+    for symbol in selected(catalog, "stocks", f.get("stocks", "*")):
         rec = stock_records[symbol]
-        await db.execute("INSERT INTO stocks (id, symbol, name, sector, start_price, created_at) "
-                         "VALUES (?, ?, ?, ?, ?, ?)",
-                         (symbol, symbol, rec["name"], rec["sector"], float(rec["start_price"]), start_iso))
+        await world.insert("stocks", {"id": symbol, "symbol": symbol, "name": rec["name"], "sector": rec["sector"],
+                                      "start_price": float(rec["start_price"])}, origin="preload")
         if rec.get("initial_shares"):
-            await db.execute("INSERT INTO holdings (symbol, shares, avg_cost, created_at) VALUES (?, ?, ?, ?)",
-                             (symbol, int(rec["initial_shares"]), float(rec["initial_avg_cost"]), start_iso))
-    await db.execute("INSERT INTO account (id, buying_power) VALUES (1, ?)",
-                     (float(f.get("buying_power", DEFAULT_BUYING_POWER)),))
-    watchlist = selected(f.get("watchlist"), stock_records)
+            await world.insert("holdings", {"symbol": symbol, "shares": int(rec["initial_shares"]),
+                                            "avg_cost": float(rec["initial_avg_cost"])}, origin="preload")
+    await world.db.execute("INSERT INTO account (id, buying_power) VALUES (1, ?)",
+                           (float(f.get("buying_power", DEFAULT_BUYING_POWER)),))
+    watchlist = selected(catalog, "stocks", f.get("watchlist"))
     for n, symbol in enumerate(watchlist):  # added on earlier days, in the listed order
-        added = world.preload_created_at(offset + 60 * 24 * (len(watchlist) - n))
-        await db.execute("INSERT INTO watchlist (symbol, added_at, created_at) VALUES (?, ?, ?)",
-                         (symbol, added, added))
+        age = age_offset(event) + 60 * 24 * (len(watchlist) - n)
+        await world.insert("watchlist", {"symbol": symbol, "added_at": world.preload_created_at(age)},
+                           origin="preload", age_minutes=age)
     news_records = catalog.records("news")
-    for news_id in selected(f.get("news"), news_records):
+    for news_id in selected(catalog, "news", f.get("news")):
         rec = news_records[news_id]
-        created = world.preload_created_at(float(rec.get("age_minutes", 0)) + offset)
-        await db.execute("INSERT INTO news (id, source, headline, symbol, created_at) VALUES (?, ?, ?, ?, ?)",
-                         (news_id, rec["source"], rec["headline"], rec.get("symbol"), created))
+        await world.insert("news", {"id": news_id, "source": rec["source"], "headline": rec["headline"],
+                                    "symbol": rec.get("symbol")}, origin="preload", age_minutes=preloaded_age(event, rec))
     for symbol, points in (f.get("price_waypoints") or {}).items():
         for t, price in points:
-            await db.execute("INSERT INTO price_waypoints (symbol, t, price) VALUES (?, ?, ?)",
-                             (symbol, float(t), float(price)))
+            await world.db.execute("INSERT INTO price_waypoints (symbol, t, price) VALUES (?, ?, ?)",
+                                   (symbol, float(t), float(price)))
 
 
 async def apply_new_news(world: "World", event: "Event") -> None:
     rec = world.catalog.get("news", event.fields["news_id"])
-    await world.db.execute(
-        "INSERT INTO news (id, source, headline, symbol, arrived_at, created_at, origin) "
-        "VALUES (?, ?, ?, ?, ?, ?, 'event')",
-        (rec["id"], rec["source"], rec["headline"], rec.get("symbol"), event.at, world.created_at(event.at)))
+    await world.insert("news", {"id": rec["id"], "source": rec["source"], "headline": rec["headline"],
+                                "symbol": rec.get("symbol")}, origin="event", at=event.at)
 
 
 async def apply_price_waypoint(world: "World", event: "Event") -> None:
@@ -83,12 +69,8 @@ async def apply_price_waypoint(world: "World", event: "Event") -> None:
 
 
 EVENT_TYPES = {
-    "preload": EventType(
-        apply=apply_preload,
-        refs={"stocks": "stocks", "watchlist": "stocks", "news": "news"},
-        inserts=("stocks", "news"),
-        optional=("buying_power", "price_waypoints", "age_offset_minutes"),
-    ),
+    "preload": preload_type(apply_preload, {"stocks": "stocks", "news": "news"}, refs={"watchlist": "stocks"},
+                            optional=("buying_power", "price_waypoints")),
     "new_news": EventType(apply=apply_new_news, refs={"news_id": "news"}, inserts=("news_id",),
                           required=("news_id",)),
     "price_waypoint": EventType(apply=apply_price_waypoint, refs={"symbol": "stocks"},

@@ -8,60 +8,29 @@ a PriceBook at the moment of the request; templates only print what is computed 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlencode
 
 from aiohttp import web
 
+from sentinel.envs.base import Routes
 from sentinel.envs.microhood import trading
 from sentinel.envs.microhood.chart import price_chart
 from sentinel.envs.microhood.prices import PriceBook, buying_power, change, holdings_rows, portfolio_numbers
-from sentinel.web.keys import WORLD
-from sentinel.web.render import redirect_after_post, render
+from sentinel.web.kit import done, fetch_or_404, form_of, paged, text_param, url_for, world_of
+from sentinel.web.render import render
 
-BASE = "/microhood"
 DASHBOARD_NEWS = 8
 NEWS_PER_PAGE = 20
 ORDERS_PER_PAGE = 25
-MAX_PAGE = 10_000
 
-
-def add_routes(app: web.Application) -> None:
-    r = app.router
-    r.add_get(f"{BASE}", to_dashboard)
-    r.add_get(f"{BASE}/", dashboard)
-    r.add_get(f"{BASE}/stock/{{symbol}}", stock_page)
-    r.add_get(f"{BASE}/stock/{{symbol}}/order", order_ticket)
-    r.add_post(f"{BASE}/stock/{{symbol}}/order/review", order_review)
-    r.add_post(f"{BASE}/stock/{{symbol}}/order/confirm", order_confirm)
-    r.add_post(f"{BASE}/watchlist/{{symbol}}", toggle_watchlist)
-    r.add_get(f"{BASE}/search", search)
-    r.add_get(f"{BASE}/orders", orders)
-    r.add_get(f"{BASE}/news", news)
-
-
-async def to_dashboard(request: web.Request) -> web.StreamResponse:
-    raise web.HTTPFound(f"{BASE}/")
+routes = Routes()
 
 
 # --- helpers -------------------------------------------------------------------
 
-async def bad_request(request: web.Request, message: str) -> web.Response:
-    return await render(request, "common/error.html", {"message": message, "code": 400}, status=400)
-
-
-def page_number(request: web.Request) -> int | None:
-    """?page=N as an int ≥ 1 (default 1); None when it is not a sensible page number."""
-    page = trading.whole_number(request.query.get("page", "1"))
-    return page if page is not None and 1 <= page <= MAX_PAGE else None
-
-
 async def load_stock(request: web.Request) -> dict[str, Any]:
     """The stock named in the URL (symbols are case-insensitive), or a 404."""
-    symbol = request.match_info["symbol"].upper()
-    row = await request.app[WORLD].fetch_one("SELECT symbol, name, sector, start_price FROM stocks WHERE symbol = ?",
-                                             (symbol,))
-    if row is None:
-        raise web.HTTPNotFound()
+    row = await fetch_or_404(request, "SELECT symbol, name, sector, start_price FROM stocks WHERE symbol = ?",
+                             (request.match_info["symbol"].upper(),), "There is no stock with that symbol.")
     return dict(row)
 
 
@@ -92,8 +61,9 @@ def quote(book: PriceBook, symbol: str) -> dict[str, Any]:
 
 # --- views -----------------------------------------------------------------------
 
+@routes.get("/", "home")
 async def dashboard(request: web.Request) -> web.Response:
-    world = request.app[WORLD]
+    world = world_of(request)
     book = await PriceBook.load(world)
     numbers = await portfolio_numbers(world, book)
     start_value = await start_portfolio_value(world, book)
@@ -110,8 +80,9 @@ async def dashboard(request: web.Request) -> web.Response:
         "watchlist": watchlist, "news": headlines})
 
 
+@routes.get("/stock/{symbol}", "stock")
 async def stock_page(request: web.Request) -> web.Response:
-    world = request.app[WORLD]
+    world = world_of(request)
     stock = await load_stock(request)
     symbol = stock["symbol"]
     book = await PriceBook.load(world)
@@ -129,7 +100,7 @@ async def stock_page(request: web.Request) -> web.Response:
 
 async def ticket_context(request: web.Request, stock: dict, values: dict[str, str],
                          errors: dict[str, str]) -> dict[str, Any]:
-    world = request.app[WORLD]
+    world = world_of(request)
     book = await PriceBook.load(world)
     price = book.price(stock["symbol"])
     shares = trading.whole_number(values.get("shares", ""))
@@ -138,6 +109,7 @@ async def ticket_context(request: web.Request, stock: dict, values: dict[str, st
             "buying_power": await buying_power(world), "held": await shares_held(world, stock["symbol"])}
 
 
+@routes.get("/stock/{symbol}/order", "ticket")
 async def order_ticket(request: web.Request) -> web.Response:
     stock = await load_stock(request)
     query = request.query
@@ -154,29 +126,31 @@ async def order_ticket(request: web.Request) -> web.Response:
     return await render(request, "microhood/ticket.html", context, status=400 if errors else 200)
 
 
+@routes.post("/stock/{symbol}/order/review", "order_review")
 async def order_review(request: web.Request) -> web.Response:
     """Validate the ticket and show what Confirm would do; nothing changes."""
-    world = request.app[WORLD]
+    world = world_of(request)
     stock = await load_stock(request)
-    form = await request.post()
+    form = await form_of(request)
     ticket, errors = trading.parse_ticket(form)
     if ticket is None:
         context = await ticket_context(request, stock, trading.form_values(form), errors)
         return await render(request, "microhood/ticket.html", context, status=400)
     book = await PriceBook.load(world)
     price = book.price(stock["symbol"])
-    edit = f"{BASE}/stock/{stock['symbol']}/order?" + urlencode(ticket.fields())
+    edit = url_for(request, "ticket", symbol=stock["symbol"], query=ticket.fields())
     return await render(request, "microhood/review.html", {
         "stock": stock, "ticket": ticket, "fields": ticket.fields(), "price": price,
         "total": round(price * ticket.shares, 2), "buying_power": await buying_power(world),
         "held": await shares_held(world, stock["symbol"]), "edit_href": edit})
 
 
+@routes.post("/stock/{symbol}/order/confirm", "order_confirm")
 async def order_confirm(request: web.Request) -> web.Response:
-    world = request.app[WORLD]
+    world = world_of(request)
     stock = await load_stock(request)
     symbol = stock["symbol"]
-    form = await request.post()
+    form = await form_of(request)
     ticket, errors = trading.parse_ticket(form)
     filled = None
     if ticket is not None:
@@ -188,29 +162,29 @@ async def order_confirm(request: web.Request) -> web.Response:
     verb = "Bought" if ticket.side == "buy" else "Sold"
     message = (f"{verb} {ticket.shares} {symbol} at ${filled.price:,.2f} "
                f"(total ${filled.total:,.2f}), order {filled.order_id}")
-    raise redirect_after_post(request, form.get("next"), message, f"{BASE}/orders")
+    raise done(request, form, message, url_for(request, "orders"))
 
 
+@routes.post("/watchlist/{symbol}", "watchlist")
 async def toggle_watchlist(request: web.Request) -> web.Response:
-    world = request.app[WORLD]
+    world = world_of(request)
     stock = await load_stock(request)
     symbol = stock["symbol"]
-    form = await request.post()
+    form = await form_of(request)
     async with world.write() as db:
         if await world.fetch_value("SELECT 1 FROM watchlist WHERE symbol = ?", (symbol,)):
             await db.execute("DELETE FROM watchlist WHERE symbol = ?", (symbol,))
             message = f"Removed {symbol} from your watchlist"
         else:
-            now_iso = world.created_at()
-            await db.execute("INSERT INTO watchlist (symbol, added_at, arrived_at, created_at, origin) "
-                             "VALUES (?, ?, ?, ?, 'self')", (symbol, now_iso, world.now(), now_iso))
+            await world.insert("watchlist", {"symbol": symbol, "added_at": world.created_at()}, origin="self")
             message = f"Added {symbol} to your watchlist"
-    raise redirect_after_post(request, form.get("next"), message, f"{BASE}/stock/{symbol}")
+    raise done(request, form, message, url_for(request, "stock", symbol=symbol))
 
 
+@routes.get("/search", "search")
 async def search(request: web.Request) -> web.Response:
-    world = request.app[WORLD]
-    query = request.query.get("q", "").strip()[:100]
+    world = world_of(request)
+    query = text_param(request.query, "q", max_len=100, label="The search")
     book = await PriceBook.load(world)
     rows = await world.fetch_all("SELECT symbol, name, sector FROM stocks ORDER BY symbol")
     needle = query.casefold()
@@ -221,29 +195,15 @@ async def search(request: web.Request) -> web.Response:
     return await render(request, "microhood/search.html", {"query": query, "results": results})
 
 
+@routes.get("/orders", "orders")
 async def orders(request: web.Request) -> web.Response:
-    world = request.app[WORLD]
-    page = page_number(request)
-    if page is None:
-        return await bad_request(request, "The page number must be a whole number, 1 or more.")
-    total = int(await world.fetch_value("SELECT COUNT(*) FROM orders") or 0)
-    if page > 1 and (page - 1) * ORDERS_PER_PAGE >= total:
-        raise web.HTTPNotFound()
-    rows = await world.fetch_all("SELECT * FROM orders ORDER BY placed_at DESC, rowid DESC LIMIT ? OFFSET ?",
-                                 (ORDERS_PER_PAGE, (page - 1) * ORDERS_PER_PAGE))
-    return await render(request, "microhood/orders.html", {
-        "orders": rows, "page": page, "per_page": ORDERS_PER_PAGE, "total": total})
+    listing = await paged(request, per_page=ORDERS_PER_PAGE, count_sql="SELECT COUNT(*) FROM orders",
+                          rows_sql="SELECT * FROM orders ORDER BY placed_at DESC, rowid DESC")
+    return await render(request, "microhood/orders.html", {"list": listing, "orders": listing.rows})
 
 
+@routes.get("/news", "news")
 async def news(request: web.Request) -> web.Response:
-    world = request.app[WORLD]
-    page = page_number(request)
-    if page is None:
-        return await bad_request(request, "The page number must be a whole number, 1 or more.")
-    total = int(await world.fetch_value("SELECT COUNT(*) FROM news") or 0)
-    if page > 1 and (page - 1) * NEWS_PER_PAGE >= total:
-        raise web.HTTPNotFound()
-    rows = await world.fetch_all("SELECT * FROM news ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?",
-                                 (NEWS_PER_PAGE, (page - 1) * NEWS_PER_PAGE))
-    return await render(request, "microhood/news.html", {
-        "news": rows, "page": page, "per_page": NEWS_PER_PAGE, "total": total})
+    listing = await paged(request, per_page=NEWS_PER_PAGE, count_sql="SELECT COUNT(*) FROM news",
+                          rows_sql="SELECT * FROM news ORDER BY created_at DESC, rowid DESC")
+    return await render(request, "microhood/news.html", {"list": listing, "news": listing.rows})

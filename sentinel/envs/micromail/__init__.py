@@ -10,12 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from aiohttp import web
-
-from sentinel.envs.base import Environment
+from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.envs.micromail import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.micromail import queries as q
-from sentinel.envs.micromail import views
-from sentinel.envs.micromail.actions import add_action_routes
 from sentinel.envs.micromail.events import EVENT_TYPES, check_scenario
 from sentinel.world import World
 
@@ -31,38 +28,18 @@ BASELINE_SQL = {
 }
 
 
-async def baselines(world: World) -> dict[str, float]:
-    return {name: float(await world.fetch_value(sql) or 0) for name, sql in BASELINE_SQL.items()}
-
-
-async def chrome(world: World) -> dict[str, Any]:
-    """Header and sidebar: the inbox unread count (also the title's "(N) "), folder counters."""
+async def header(world: World) -> Header:
+    """The inbox unread count (also the title's "(N) ") and the folder sidebar's counters:
+    Inbox shows its unread count, the other folders their totals."""
     counts = await q.folder_counts(world)
     unread = counts["inbox"]["unread"]
-    folders = []
-    for key in q.FOLDERS:
-        number = unread if key == "inbox" else counts[key]["total"]
-        folders.append({"key": key, "label": f"{q.FOLDER_LABELS[key]} ({number})", "href": q.folder_href(key)})
-    return {
-        "title_count": unread or None,
-        "nav": [("Mail", "/micromail/folder/inbox", False), ("New message", "/micromail/compose", False)],
-        "folders": folders,
-    }
+    folders = [{"key": key, "label": f"{q.FOLDER_LABELS[key]} ({unread if key == 'inbox' else counts[key]['total']})"}
+               for key in q.FOLDERS]
+    return Header(unread=unread, extra={"folders": folders})
 
 
 def serve_preload(catalog: Any) -> dict[str, Any]:
     return {"emails": "*"}
-
-
-def add_routes(app: web.Application) -> None:
-    app.router.add_get("/micromail", views.home)
-    app.router.add_get("/micromail/", views.home)
-    app.router.add_get("/micromail/folder/{folder}", views.folder_view)
-    app.router.add_get("/micromail/message/{id}", views.message_view)
-    app.router.add_get("/micromail/attachment/{id}", views.attachment_view)
-    app.router.add_get("/micromail/compose", views.compose_view)
-    app.router.add_get("/micromail/search", views.search_view)
-    add_action_routes(app)
 
 
 ENV = Environment(
@@ -70,9 +47,11 @@ ENV = Environment(
     title="MicroMail",
     schema=Path(__file__).with_name("schema.sql"),
     event_types=EVENT_TYPES,
-    baselines=baselines,
-    add_routes=add_routes,
-    chrome=chrome,
+    routes=tuple(views.routes),
+    nav=(NavItem("Mail", "folder", parts={"folder": "inbox"}), NavItem("New message", "compose")),
+    search="search",
+    header=header,
+    baseline_sql=BASELINE_SQL,
     serve_preload=serve_preload,
     check_scenario=check_scenario,
 )

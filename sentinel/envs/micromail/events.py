@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sentinel.envs.base import EventType
+from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -48,86 +49,54 @@ def attachments_by_email(catalog: Catalog) -> dict[str, list[dict[str, Any]]]:
     return by_email
 
 
-async def insert_email(world: World, record: dict[str, Any], *, arrived_at: float,
-                       created_at: str, origin: str,
-                       files: list[dict[str, Any]]) -> None:
-    self_email = world.self_persona["email"]
-    flags = derived_flags(record, self_email)
-    await world.db.execute(
-        "INSERT INTO emails (id, folder, sender_id, sender_name, sender_email, to_list, cc_list,"
-        " cc_me, subject, body, importance, is_external, mentions_me, has_attachment, is_read,"
-        " is_flagged, is_pinned, created_at, arrived_at, origin)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (record["id"], record.get("folder", "inbox"), record.get("sender_id"),
-         record["sender_name"], record["sender_email"], join_addresses(record.get("to", [])),
-         join_addresses(record.get("cc", [])), flags["cc_me"], record["subject"], record["body"],
-         record.get("importance", "normal"), flags["is_external"],
-         int(bool(record.get("mentions_me"))), int(bool(files)),
-         int(bool(record.get("is_read"))), int(bool(record.get("is_flagged"))),
-         int(bool(record.get("is_pinned"))), created_at, arrived_at, origin))
+async def insert_email(world: World, record: dict[str, Any], event: Event, files: list[dict[str, Any]]) -> None:
+    """One catalog email and its attachments, as a preload item or a scripted arrival."""
+    flags = derived_flags(record, world.self_persona["email"])
+    when: dict[str, Any] = ({"origin": "preload", "age_minutes": preloaded_age(event, record)}
+                            if event.type == "preload" else {"origin": "event", "at": event.at})
+    await world.insert("emails", {
+        "id": record["id"], "folder": record.get("folder", "inbox"), "sender_id": record.get("sender_id"),
+        "sender_name": record["sender_name"], "sender_email": record["sender_email"],
+        "to_list": join_addresses(record.get("to", [])), "cc_list": join_addresses(record.get("cc", [])),
+        "cc_me": flags["cc_me"], "subject": record["subject"], "body": record["body"],
+        "importance": record.get("importance", "normal"), "is_external": flags["is_external"],
+        "mentions_me": int(bool(record.get("mentions_me"))), "has_attachment": int(bool(files)),
+        "is_read": int(bool(record.get("is_read"))), "is_flagged": int(bool(record.get("is_flagged"))),
+        "is_pinned": int(bool(record.get("is_pinned")))}, **when)
     for file in files:
-        await world.db.execute(
-            "INSERT INTO attachments (id, email_id, file_name, size_bytes, created_at, arrived_at, origin)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (file["id"], record["id"], file["file_name"], int(file["size_bytes"]), created_at,
-             arrived_at, origin))
-
-
-def _preload_ids(catalog: Catalog, value: Any) -> list[str]:
-    emails = catalog.records("emails")
-    if value == "*":
-        return list(emails)
-    return [str(v) for v in value]
+        await world.insert("attachments", {"id": file["id"], "email_id": record["id"], "file_name": file["file_name"],
+                                           "size_bytes": int(file["size_bytes"])}, **when)
 
 
 async def apply_preload(world: World, event: Event) -> None:
-    """Load the listed catalog emails (or "*" for all) with their catalog ages."""
-    offset = float(event.fields.get("age_offset_minutes", 0) or 0)
-    emails = world.catalog.records("emails")
+    """Load the listed catalog emails (or "*" for all) with their catalog ages, oldest first."""
     files = attachments_by_email(world.catalog)
-    ids = _preload_ids(world.catalog, event.fields.get("emails", []))
-    # Oldest first, so insertion order (the tie-break for equal times) follows age.
-    ids.sort(key=lambda i: -float(emails[i].get("age_minutes", 0)))
+    ids = oldest_first(world.catalog, "emails", selected(world.catalog, "emails", event.fields.get("emails")))
     for email_id in ids:
-        record = emails[email_id]
-        age = float(record.get("age_minutes", 0)) + offset
-        await insert_email(world, record, arrived_at=0.0, created_at=world.preload_created_at(age),
-                           origin="preload", files=files.get(email_id, []))
+        await insert_email(world, world.catalog.get("emails", email_id), event, files.get(email_id, []))
 
 
 async def apply_new_email(world: World, event: Event) -> None:
     """Deliver one catalog email now, into its catalog folder (inbox or junk)."""
     email_id = str(event.fields["email_id"])
-    record = world.catalog.get("emails", email_id)
     files = attachments_by_email(world.catalog).get(email_id, [])
-    await insert_email(world, record, arrived_at=event.at, created_at=world.created_at(event.at),
-                       origin="event", files=files)
+    await insert_email(world, world.catalog.get("emails", email_id), event, files)
 
 
 EVENT_TYPES = {
-    "preload": EventType(apply=apply_preload, refs={"emails": "emails"}, inserts=("emails",),
-                         required=("emails",), optional=("age_offset_minutes",)),
+    "preload": preload_type(apply_preload, {"emails": "emails"}, required=("emails",)),
     "new_email": EventType(apply=apply_new_email, refs={"email_id": "emails"},
                            inserts=("email_id",), required=("email_id",)),
 }
 
 
 def check_scenario(scenario: Scenario, catalog: Catalog) -> list[tuple[str, str]]:
-    """What the generic validator cannot know: folder rules and the preload's field shapes."""
+    """What the generic validator cannot know: only inbox or junk mail arrives on the timeline."""
     problems: list[tuple[str, str]] = []
     emails = catalog.raw("emails")
     for event in scenario.events:
         where = f"events[{event.index}]"
-        if event.type == "preload":
-            value = event.fields.get("emails")
-            if value != "*" and not isinstance(value, list):
-                problems.append((f"{where}.emails", 'expected a list of email ids or "*"'))
-            offset = event.fields.get("age_offset_minutes", 0)
-            if isinstance(offset, bool) or not isinstance(offset, (int, float)) or offset < 0:
-                problems.append((f"{where}.age_offset_minutes", "expected minutes ≥ 0"))
-            if event.at > 0:
-                problems.append((f"{where}.at", "a preload must be at time 0"))
-        elif event.type == "new_email":
+        if event.type == "new_email":
             record = emails.get(str(event.fields.get("email_id")))
             if record is not None and record.get("folder", "inbox") not in ARRIVAL_FOLDERS:
                 problems.append((f"{where}.email_id",

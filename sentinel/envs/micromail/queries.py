@@ -28,11 +28,6 @@ ROW_COLUMNS = ("id, folder, sender_name, sender_email, to_list, subject, body, i
                " is_external, mentions_me, has_attachment, is_read, is_flagged, is_pinned, created_at")
 
 
-def folder_href(folder: str, filter_key: str = "all") -> str:
-    base = f"/micromail/folder/{folder}"
-    return base if filter_key == "all" else f"{base}?filter={filter_key}"
-
-
 def preview(body: str) -> str:
     """The first 100 characters of the body with whitespace folded (the list's only body text)."""
     folded = " ".join(body.split())
@@ -110,7 +105,6 @@ def list_row(row: Any, book: AddressBook) -> dict[str, Any]:
     outgoing = row["folder"] in ("sent", "drafts")
     return {
         "id": row["id"],
-        "href": f"/micromail/message/{row['id']}",
         "who": ("To: " + book.short_names(row["to_list"])) if outgoing else row["sender_name"],
         "subject": row["subject"] or "(no subject)",
         "preview": preview(row["body"]),
@@ -122,35 +116,19 @@ def list_row(row: Any, book: AddressBook) -> dict[str, Any]:
     }
 
 
-async def list_page(world: World, folder: str, filter_key: str, page: int) -> tuple[list[dict], int]:
-    """One page of a folder, pinned first then newest first; returns (rows, total)."""
-    condition = FILTERS[filter_key][1]
-    total = await world.fetch_value(f"SELECT COUNT(*) FROM emails WHERE folder = ?{condition}", (folder,))
-    rows = await world.fetch_all(
-        f"SELECT {ROW_COLUMNS} FROM emails WHERE folder = ?{condition} ORDER BY {ORDER} LIMIT ? OFFSET ?",
-        (folder, PER_PAGE, (page - 1) * PER_PAGE))
-    book = await AddressBook.load(world)
-    return [list_row(r, book) for r in rows], int(total or 0)
-
-
 def _like(term: str) -> str:
     escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     return f"%{escaped}%"
 
 
-async def search_page(world: World, query: str, page: int) -> tuple[list[dict], int]:
-    """Messages in any folder whose subject, body, sender or recipients contain the query."""
-    pattern = _like(query)
-    where = ("subject LIKE :p ESCAPE '\\' OR body LIKE :p ESCAPE '\\' OR sender_name LIKE :p ESCAPE '\\'"
-             " OR sender_email LIKE :p ESCAPE '\\' OR to_list LIKE :p ESCAPE '\\'"
-             " OR cc_list LIKE :p ESCAPE '\\'")
-    total = await world.fetch_value(f"SELECT COUNT(*) FROM emails WHERE {where}", {"p": pattern})
-    rows = await world.fetch_all(
-        f"SELECT {ROW_COLUMNS} FROM emails WHERE {where} ORDER BY created_at DESC, rowid DESC"
-        " LIMIT :limit OFFSET :offset",
-        {"p": pattern, "limit": PER_PAGE, "offset": (page - 1) * PER_PAGE})
-    book = await AddressBook.load(world)
-    return [list_row(r, book) for r in rows], int(total or 0)
+SEARCH_COLUMNS = ("subject", "body", "sender_name", "sender_email", "to_list", "cc_list")
+
+
+def search_where(query: str) -> tuple[str, tuple[str, ...]]:
+    """A WHERE clause (and its parameters) for messages in any folder whose subject, body,
+    sender or recipients contain the query."""
+    where = " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in SEARCH_COLUMNS)
+    return f"({where})", (_like(query),) * len(SEARCH_COLUMNS)
 
 
 async def get_email(world: World, email_id: str) -> Any:
@@ -181,7 +159,6 @@ async def message_detail(world: World, row: Any) -> dict[str, Any]:
         "attachments": await get_attachments(world, row["id"]),
         "folder": row["folder"],
         "folder_label": FOLDER_LABELS[row["folder"]],
-        "folder_href": folder_href(row["folder"]),
         "is_read": bool(row["is_read"]),
         "is_flagged": bool(row["is_flagged"]),
         "is_pinned": bool(row["is_pinned"]),

@@ -1,121 +1,94 @@
 """MicroMail pages (GET): folder lists, message, attachment, compose and search.
 
 The only GET side effect is opening a message, which marks it read (skipped for live refreshes).
+Routes are collected in `routes` (actions.py adds the POSTs); paths are relative to /micromail.
 """
 
 from __future__ import annotations
 
-from typing import Any
-from urllib.parse import quote_plus
-
 from aiohttp import web
 
+from sentinel.envs.base import Routes
 from sentinel.envs.micromail import queries as q
 from sentinel.envs.micromail.compose import MODES, Draft, prefill
-from sentinel.web.keys import WORLD
-from sentinel.web.render import is_live, render
+from sentinel.web.kit import (BadInput, choice_param, fetch_or_404, mark_seen, paged, text_param, url_for,
+                              world_of)
+from sentinel.web.render import render
 
 GONE = "This message no longer exists."
-MAX_PAGE_PARAM = 10_000
 MAX_QUERY = 200
+BULK_OP_LABELS = [("read", "Mark as read"), ("unread", "Mark as unread"), ("flag", "Flag"),
+                  ("unflag", "Remove flag"), ("archive", "Move to Archive"), ("trash", "Move to Trash")]
+
+routes = Routes()
 
 
-class BadInput(Exception):
-    """A query or form parameter that cannot be used: answered with a 400 page."""
-
-
-async def bad_request(request: web.Request, message: str) -> web.Response:
-    return await render(request, "common/error.html", {"message": message, "code": 400}, status=400)
-
-
-def page_param(request: web.Request) -> int:
-    raw = request.query.get("page", "1")
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE_PARAM:
-        raise BadInput("The page number must be a whole number from 1.")
-    return int(raw)
-
-
-def check_page(page: int, total: int) -> None:
-    pages = max(1, (total + q.PER_PAGE - 1) // q.PER_PAGE)
-    if page > pages:
-        raise web.HTTPNotFound(text=f"There is no page {page} here; the last page is {pages}.")
-
-
+@routes.get("/", "home")
 async def home(request: web.Request) -> web.StreamResponse:
-    raise web.HTTPFound("/micromail/folder/inbox")
+    raise web.HTTPFound(url_for(request, "folder", folder="inbox"))
 
 
+@routes.get("/folder/{folder}", "folder")
 async def folder_view(request: web.Request) -> web.StreamResponse:
-    world = request.app[WORLD]
+    world = world_of(request)
     folder = request.match_info["folder"]
     if folder not in q.FOLDERS:
         raise web.HTTPNotFound(text="This folder does not exist.")
-    filter_key = request.query.get("filter", "all") or "all"
-    try:
-        if filter_key not in q.FILTERS:
-            raise BadInput("Unknown filter: choose All, Unread, Flagged or Mentions.")
-        page = page_param(request)
-    except BadInput as exc:
-        return await bad_request(request, str(exc))
-    rows, total = await q.list_page(world, folder, filter_key, page)
-    check_page(page, total)
+    filter_key = choice_param(request.query, "filter", tuple(q.FILTERS), "all",
+                              "Unknown filter: choose All, Unread, Flagged or Mentions.")
+    condition = q.FILTERS[filter_key][1]
+    book = await q.AddressBook.load(world)
+    listing = await paged(request, per_page=q.PER_PAGE, params=(folder,),
+                          count_sql=f"SELECT COUNT(*) FROM emails WHERE folder = ?{condition}",
+                          rows_sql=f"SELECT {q.ROW_COLUMNS} FROM emails WHERE folder = ?{condition} ORDER BY {q.ORDER}",
+                          row=lambda r: q.list_row(r, book))
     counts = await q.filter_counts(world, folder)
-    filters = [(f"{label} ({counts[key]})", q.folder_href(folder, key), key == filter_key)
-               for key, (label, _) in q.FILTERS.items()]
-    base = f"/micromail/folder/{folder}?" + ("" if filter_key == "all" else f"filter={filter_key}&")
+    filters = [(f"{label} ({counts[key]})", key, key == filter_key) for key, (label, _) in q.FILTERS.items()]
     return await render(request, "micromail/folder.html", {
-        "folder": folder, "folder_label": q.FOLDER_LABELS[folder], "filters": filters,
-        "rows": rows, "total": total, "page": page, "per_page": q.PER_PAGE, "pager_base": base,
+        "folder": folder, "folder_label": q.FOLDER_LABELS[folder], "filters": filters, "list": listing,
         "bulk_ops": BULK_OP_LABELS,
         "empty_text": "No messages." if filter_key == "all" else "No messages match this filter.",
     })
 
 
-BULK_OP_LABELS = [("read", "Mark as read"), ("unread", "Mark as unread"), ("flag", "Flag"),
-                  ("unflag", "Remove flag"), ("archive", "Move to Archive"), ("trash", "Move to Trash")]
+async def message_row(request: web.Request) -> web.StreamResponse:
+    return await fetch_or_404(request, "SELECT * FROM emails WHERE id = ?", (request.match_info["id"],), GONE)
 
 
+@routes.get("/message/{id}", "message")
 async def message_view(request: web.Request) -> web.StreamResponse:
-    world = request.app[WORLD]
-    row = await q.get_email(world, request.match_info["id"])
-    if row is None:
-        raise web.HTTPNotFound(text=GONE)
+    world = world_of(request)
+    row = await message_row(request)
     if row["folder"] == "drafts":
-        raise web.HTTPFound(f"/micromail/compose?draft={row['id']}")
-    if not row["is_read"] and not is_live(request):
-        async with world.write() as db:
-            await db.execute("UPDATE emails SET is_read = 1 WHERE id = ?", (row["id"],))
+        raise web.HTTPFound(url_for(request, "compose", query={"draft": row["id"]}))
+    if not row["is_read"] and await mark_seen(request, "UPDATE emails SET is_read = 1 WHERE id = ?", (row["id"],)):
         row = await q.get_email(world, row["id"])
-    message = await q.message_detail(world, row)
-    return await render(request, "micromail/message.html", {"msg": message})
+    return await render(request, "micromail/message.html", {"msg": await q.message_detail(world, row)})
 
 
+@routes.get("/attachment/{id}", "attachment")
 async def attachment_view(request: web.Request) -> web.StreamResponse:
-    world = request.app[WORLD]
-    file = await world.fetch_one(
-        "SELECT a.id, a.file_name, a.size_bytes, e.id AS email_id, e.subject, e.sender_name,"
-        " e.created_at FROM attachments a JOIN emails e ON e.id = a.email_id WHERE a.id = ?",
-        (request.match_info["id"],))
-    if file is None:
-        raise web.HTTPNotFound(text="This attachment no longer exists.")
+    file = await fetch_or_404(
+        request, "SELECT a.id, a.file_name, a.size_bytes, e.id AS email_id, e.subject, e.sender_name,"
+                 " e.created_at FROM attachments a JOIN emails e ON e.id = a.email_id WHERE a.id = ?",
+        (request.match_info["id"],), "This attachment no longer exists.")
     return await render(request, "micromail/attachment.html", {"a": dict(file)})
 
 
+@routes.get("/compose", "compose")
 async def compose_view(request: web.Request) -> web.StreamResponse:
-    world = request.app[WORLD]
-    mode = request.query.get("mode", "")
-    of = request.query.get("of", "")
+    world = world_of(request)
+    mode, of = request.query.get("mode", ""), request.query.get("of", "")
     draft_id = request.query.get("draft", "")
     if draft_id:
         row = await q.get_email(world, draft_id)
         if row is None or row["folder"] != "drafts":
             raise web.HTTPNotFound(text="This draft no longer exists.")
         draft = Draft(to=row["to_list"], cc=row["cc_list"], bcc=row["bcc_list"], subject=row["subject"],
-                      body=row["body"], mode=row["ref_mode"] or "", of=row["ref_id"] or "",
-                      draft_id=row["id"])
+                      body=row["body"], mode=row["ref_mode"] or "", of=row["ref_id"] or "", draft_id=row["id"])
     elif mode or of:
         if mode not in MODES or not of:
-            return await bad_request(request, "To reply or forward, open compose from a message.")
+            raise BadInput("To reply or forward, open compose from a message.")
         row = await q.get_email(world, of)
         if row is None or row["folder"] == "drafts":
             raise web.HTTPNotFound(text=GONE)
@@ -127,7 +100,7 @@ async def compose_view(request: web.Request) -> web.StreamResponse:
 
 
 async def compose_page(request: web.Request, draft: Draft, status: int = 200) -> web.Response:
-    world = request.app[WORLD]
+    world = world_of(request)
     files = await q.get_attachments(world, draft.of) if draft.mode == "forward" and draft.of else []
     headings = {"reply": "Reply", "reply_all": "Reply all", "forward": "Forward", "": "New message"}
     return await render(request, "micromail/compose.html", {
@@ -136,21 +109,17 @@ async def compose_page(request: web.Request, draft: Draft, status: int = 200) ->
     }, status=status)
 
 
+@routes.get("/search", "search")
 async def search_view(request: web.Request) -> web.StreamResponse:
-    world = request.app[WORLD]
-    query = " ".join(request.query.get("q", "").split())
-    try:
-        if len(query) > MAX_QUERY:
-            raise BadInput(f"The search is too long ({MAX_QUERY} characters at most).")
-        page = page_param(request)
-    except BadInput as exc:
-        return await bad_request(request, str(exc))
-    rows: list[dict[str, Any]] = []
-    total = 0
+    world = world_of(request)
+    query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
+    listing = None
     if query:
-        rows, total = await q.search_page(world, query, page)
-        check_page(page, total)
-    return await render(request, "micromail/search.html", {
-        "query": query, "rows": rows, "total": total, "page": page, "per_page": q.PER_PAGE,
-        "pager_base": f"/micromail/search?q={quote_plus(query)}&",
-    })
+        book = await q.AddressBook.load(world)
+        where, params = q.search_where(query)
+        listing = await paged(request, per_page=q.PER_PAGE, params=params,
+                              count_sql=f"SELECT COUNT(*) FROM emails WHERE {where}",
+                              rows_sql=f"SELECT {q.ROW_COLUMNS} FROM emails WHERE {where}"
+                                       " ORDER BY created_at DESC, rowid DESC",
+                              row=lambda r: q.list_row(r, book))
+    return await render(request, "micromail/search.html", {"query": query, "list": listing})

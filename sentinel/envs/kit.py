@@ -1,0 +1,73 @@
+"""What every environment's events share: catalog selection, the preload type and its rules.
+
+Pure: no aiohttp. Page helpers (paging, 400s, toggles, url_for) are in sentinel.web.kit.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
+
+from sentinel.envs.base import EventType
+
+if TYPE_CHECKING:
+    from sentinel.catalog import Catalog
+    from sentinel.scenario import Event
+    from sentinel.world import World
+
+AGE_OFFSET = "age_offset_minutes"
+
+
+def selected(catalog: "Catalog", collection: str, value: Any) -> list[str]:
+    """The ids a preload field names: "*" = the whole collection (file order), a list = those
+    ids in order, one id = that id, None = none."""
+    if value is None:
+        return []
+    if value == "*":
+        return list(catalog.raw(collection))
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value]
+    return [str(value)]
+
+
+def age_offset(event: "Event") -> float:
+    """A preload's extra age for all its items, in minutes (validated ≥ 0 by preload_problems)."""
+    return float(event.fields.get(AGE_OFFSET, 0) or 0)
+
+
+def preloaded_age(event: "Event", record: Mapping[str, Any]) -> float:
+    """How old a preloaded catalog item is at the start: its age_minutes plus the offset."""
+    return float(record.get("age_minutes", 0) or 0) + age_offset(event)
+
+
+def oldest_first(catalog: "Catalog", collection: str, ids: list[str]) -> list[str]:
+    """Preload order: oldest first, so insertion order (the tie-break for equal times) follows age."""
+    records = catalog.raw(collection)
+    return sorted(ids, key=lambda i: -float(records[i].get("age_minutes", 0) or 0))
+
+
+def preload_type(apply: Callable[["World", "Event"], Awaitable[None]], collections: Mapping[str, str],
+                 *, required: tuple[str, ...] = (), optional: tuple[str, ...] = (),
+                 refs: Mapping[str, str] | None = None) -> EventType:
+    """The environment's `preload`: one field per collection (list of ids or "*"), all inserting.
+
+    collections: field name → catalog collection. refs: further id fields that only reference
+    (a watchlist naming stocks). optional: further free fields; age_offset_minutes is implied.
+    """
+    return EventType(apply=apply, refs={**collections, **(refs or {})}, inserts=tuple(collections),
+                     required=required, optional=(*optional, AGE_OFFSET), preload=True)
+
+
+def preload_problems(event: "Event", etype: EventType) -> list[tuple[str, str]]:
+    """The rules every preload shares: at time 0, list-or-"*" id fields, a sane age offset."""
+    where = f"events[{event.index}]"
+    problems = []
+    if event.at != 0:
+        problems.append((f"{where}.at", "a preload must be at time 0"))
+    for key in etype.inserts:
+        value = event.fields.get(key)
+        if value is not None and value != "*" and not isinstance(value, list):
+            problems.append((f"{where}.{key}", 'expected a list of ids or "*"'))
+    offset = event.fields.get(AGE_OFFSET, 0)
+    if isinstance(offset, bool) or not isinstance(offset, (int, float)) or offset < 0:
+        problems.append((f"{where}.{AGE_OFFSET}", "expected minutes ≥ 0"))
+    return problems
