@@ -39,11 +39,12 @@ class LiveSession:
             self.clock.advance_to(sim_t)
         return await self.session.scheduler.fire_due()
 
-    async def page(self, path: str, status: int = 200, **kwargs) -> Page:
-        """GET path and read it as an agent does (text folded onto one line); assert the status."""
+    async def page(self, path: str, status: int | None = 200, **kwargs) -> Page:
+        """GET path and read it as an agent does (text folded onto one line); assert the status
+        (status=None: any)."""
         response = await self.client.get(path, **kwargs)
         html = await response.text()
-        assert response.status == status, f"{path}: {response.status}\n{html[:2000]}"
+        assert status is None or response.status == status, f"{path}: {response.status}\n{html[:2000]}"
         return _folded(parse_page(path, response.status, html))
 
     async def post(self, path: str, data: Any, status: int = 303) -> tuple[Any, Page]:

@@ -378,18 +378,3 @@ async def test_serve_preload_builds_a_session(env_session):
     s = await env_session(sc)
     p = await s.page("/microhood/news")
     assert "40 articles" in p.text
-
-
-async def test_garbage_never_gives_a_500(env_session):
-    s = await env_session(DRNX)
-    junk = "?page=%00&q=%FF%FE%00" + "x" * 3000 + "&side=%00&order_type=%F0&shares=1e9&limit_price=-0"
-    for path in ("/microhood/", "/microhood/stock/VLTA", "/microhood/stock/VLTA/order", "/microhood/search",
-                 "/microhood/orders", "/microhood/news", "/microhood/stock/%00", "/microhood/stock/%E2%98%83/order"):
-        resp = await s.client.get(path + junk)
-        assert resp.status in (200, 400, 404), (path, resp.status)
-    for path in ("/microhood/stock/VLTA/order/review", "/microhood/stock/VLTA/order/confirm", "/microhood/watchlist/VLTA"):
-        for data in ({"side": "\x00", "shares": "١٢", "limit_price": "1e400", "order_type": "limit"}, b"\xff\xfe=\x00",
-                     {"shares": "9" * 5000, "next": "javascript:alert(1)"}):
-            resp = await s.client.post(path, data=data, allow_redirects=False)
-            assert resp.status in (303, 400), (path, data, resp.status)
-            assert not resp.headers.get("Location", "/").startswith("javascript")

@@ -103,8 +103,9 @@ def build_chrome(request: web.Request, environment: Environment, header: Header)
         label = item.label if item.count is None else f"{item.label} ({header.counts.get(item.count, 0)})"
         links.append((label, url(item.route, **item.parts)))
     path = request.path
+    home = environment.start_page
     matches = [href for _, href in links
-               if href.split("?")[0] == path or (href != environment.start_page and path.startswith(href.rstrip("/") + "/"))]
+               if href.split("?")[0] == path or (href != home and path.startswith(href.rstrip("/") + "/"))]
     active = max(matches, key=len) if matches else None
     search = url(environment.search) if environment.search else None
     return Chrome(environment.start_page, tuple(NavLink(label, href, href == active) for label, href in links),

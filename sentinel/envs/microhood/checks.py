@@ -20,7 +20,7 @@ from typing import Any, Callable
 from sentinel.catalog import Catalog
 from sentinel.envs.kit import selected
 from sentinel.envs.microhood.events import DEFAULT_BUYING_POWER
-from sentinel.envs.microhood.prices import Path, cents
+from sentinel.envs.microhood.prices import Path
 from sentinel.scenario import Scenario
 from sentinel.solution import COMPARISONS, Step
 from sentinel.waypoints import first_crossing, ramp_points

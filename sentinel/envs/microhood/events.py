@@ -41,7 +41,8 @@ async def apply_preload(world: "World", event: "Event") -> None:
     for news_id in selected(catalog, "news", f.get("news")):
         rec = news_records[news_id]
         await world.insert("news", {"id": news_id, "source": rec["source"], "headline": rec["headline"],
-                                    "symbol": rec.get("symbol")}, origin="preload", age_minutes=preloaded_age(event, rec))
+                                    "symbol": rec.get("symbol")},
+                           origin="preload", age_minutes=preloaded_age(event, rec))
     for symbol, points in (f.get("price_waypoints") or {}).items():
         for t, price in points:
             await world.db.execute("INSERT INTO price_waypoints (symbol, t, price) VALUES (?, ?, ?)",

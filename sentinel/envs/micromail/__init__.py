@@ -13,17 +13,19 @@ from typing import Any
 from sentinel.envs.base import Environment, Header, NavItem
 from sentinel.envs.micromail import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.micromail import queries as q
-from sentinel.envs.micromail.events import EVENT_TYPES, check_scenario
+from sentinel.envs.micromail.checks import check_scenario
+from sentinel.envs.micromail.events import EVENT_TYPES
 from sentinel.world import World
 
+INBOX = "FROM emails WHERE folder = 'inbox' AND origin != 'self'"
 BASELINE_SQL = {
-    "inbox_count": "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND origin != 'self'",
-    "inbox_unread_count": "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND is_read = 0 AND origin != 'self'",
+    "inbox_count": f"SELECT COUNT(*) {INBOX}",
+    "inbox_unread_count": f"SELECT COUNT(*) {INBOX} AND is_read = 0",
     "junk_count": "SELECT COUNT(*) FROM emails WHERE folder = 'junk' AND origin != 'self'",
-    "inbox_cc_count": "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND cc_me = 1 AND origin != 'self'",
-    "inbox_mention_count": "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND mentions_me = 1 AND origin != 'self'",
-    "inbox_external_count": "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND is_external = 1 AND origin != 'self'",
-    "inbox_high_importance_count": "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND importance = 'high' AND origin != 'self'",
+    "inbox_cc_count": f"SELECT COUNT(*) {INBOX} AND cc_me = 1",
+    "inbox_mention_count": f"SELECT COUNT(*) {INBOX} AND mentions_me = 1",
+    "inbox_external_count": f"SELECT COUNT(*) {INBOX} AND is_external = 1",
+    "inbox_high_importance_count": f"SELECT COUNT(*) {INBOX} AND importance = 'high'",
     "attachment_count": "SELECT COUNT(*) FROM attachments WHERE origin != 'self'",
 }
 

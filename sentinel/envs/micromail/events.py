@@ -14,7 +14,7 @@ from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selecte
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
-    from sentinel.scenario import Event, Scenario
+    from sentinel.scenario import Event
     from sentinel.world import World
 
 CATALOG_FOLDERS = ("inbox", "junk", "drafts", "sent", "archive")
@@ -88,19 +88,3 @@ EVENT_TYPES = {
     "new_email": EventType(apply=apply_new_email, refs={"email_id": "emails"},
                            inserts=("email_id",), required=("email_id",)),
 }
-
-
-def check_scenario(scenario: Scenario, catalog: Catalog) -> list[tuple[str, str]]:
-    """What the generic validator cannot know: only inbox or junk mail arrives on the timeline."""
-    problems: list[tuple[str, str]] = []
-    emails = catalog.raw("emails")
-    for event in scenario.events:
-        where = f"events[{event.index}]"
-        if event.type == "new_email":
-            record = emails.get(str(event.fields.get("email_id")))
-            if record is not None and record.get("folder", "inbox") not in ARRIVAL_FOLDERS:
-                problems.append((f"{where}.email_id",
-                                 f"{record['id']} is a {record['folder']} message; only inbox or junk mail can arrive"))
-            if event.at <= 0:
-                problems.append((f"{where}.at", "new_email belongs on the timeline (at > 0)"))
-    return problems

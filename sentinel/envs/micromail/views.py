@@ -11,8 +11,7 @@ from aiohttp import web
 from sentinel.envs.base import Routes
 from sentinel.envs.micromail import queries as q
 from sentinel.envs.micromail.compose import MODES, Draft, prefill
-from sentinel.web.kit import (BadInput, choice_param, fetch_or_404, mark_seen, paged, text_param, url_for,
-                              world_of)
+from sentinel.web.kit import BadInput, choice_param, fetch_or_404, mark_seen, paged, text_param, url_for, world_of
 from sentinel.web.render import render
 
 GONE = "This message no longer exists."
