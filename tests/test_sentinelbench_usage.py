@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from sentinel.agents.usage import derive_costs, usage_logs
@@ -114,3 +115,29 @@ def test_links_are_never_followed(tmp_path):
     (agent / "costs.json").symlink_to(tmp_path / "nowhere.json")  # a dangling link is the agent's costs.json
     write_logs(agent / "real", [call(1, 1)])
     assert derive_costs(agent) is None and not (tmp_path / "nowhere.json").exists()
+
+
+def test_overlong_lines_nested_json_and_a_size_cap_are_survived(tmp_path, monkeypatch):
+    import sentinel.agents.usage as usage
+
+    monkeypatch.setattr(usage, "MAX_LINE_BYTES", 64)
+    lines = [json.dumps(call(10, 1, model=None)), "[[[[]]]]", "x" * 500, json.dumps(call(20, 2, model=None))]
+    (tmp_path / "usage.jsonl").write_text("\n".join(lines) + "\n")
+    (tmp_path / "all_messages.json").write_text("[" * 100_000 + "]" * 100_000)  # deeper than json can go
+    record = derive_costs(tmp_path)
+    assert record["prompt_tokens"] == 30 and record["llm_calls"] == 3 and record["unreadable_lines"] == 1
+    assert record["tool_calls"] == 0 and "not readable JSON" in record["notes"][0]
+    (tmp_path / "costs.json").unlink()
+    monkeypatch.setattr(usage, "MAX_USAGE_BYTES", 100)
+    record = derive_costs(tmp_path)
+    assert record["llm_calls"] == 2 and any("read only the first 100 bytes" in n for n in record["notes"])
+
+
+def test_a_folder_the_agent_made_read_only_gives_no_costs_and_no_crash(tmp_path):
+    write_logs(tmp_path / "agent", [call(1, 1)])
+    (tmp_path / "agent").chmod(0o555)
+    try:
+        if not os.access(tmp_path / "agent", os.W_OK):  # root writes anywhere
+            assert derive_costs(tmp_path / "agent") is None
+    finally:
+        (tmp_path / "agent").chmod(0o755)

@@ -84,6 +84,7 @@ MESSAGES_LOG = "all_messages.json"
 COSTS_FILE = "costs.json"
 MAX_USAGE_BYTES = 256 * 1024 * 1024  # read no further: an agent's folder is not trusted
 MAX_MESSAGES_BYTES = 64 * 1024 * 1024
+MAX_LINE_BYTES = 1024 * 1024  # a usage object is a few hundred bytes
 
 
 @dataclass
@@ -144,7 +145,10 @@ def derive_costs(agent_dir: Path) -> dict[str, Any] | None:
         _add_usage_log(totals, log)
         _add_tool_calls(totals, log.parent / MESSAGES_LOG, agent_dir)
     record = totals.to_costs([str(log.relative_to(agent_dir)) for log in logs])
-    write_json_atomic(costs, record)
+    try:
+        write_json_atomic(costs, record)
+    except OSError:  # the agent took away our right to write in its folder: no costs, no crash
+        return None
     return record
 
 
@@ -164,22 +168,35 @@ def _add_usage_log(totals: UsageTotals, log: Path) -> None:
     read = 0
     try:
         with log.open("rb") as handle:
-            for raw in handle:
+            while True:
+                raw = handle.readline(MAX_LINE_BYTES)
                 read += len(raw)
+                if not raw:
+                    return
                 if read > MAX_USAGE_BYTES:
                     totals.notes.append(f"{log.name}: read only the first {MAX_USAGE_BYTES} bytes")
-                    break
-                line = raw.strip()
-                if not line:
-                    continue
-                try:
-                    entry = json.loads(line)
-                except ValueError:  # a line cut short when the agent was killed, or not JSON
+                    return
+                if len(raw) == MAX_LINE_BYTES and not raw.endswith(b"\n"):  # no usage line is this long
                     totals.unreadable_lines += 1
+                    while raw and not raw.endswith(b"\n") and read <= MAX_USAGE_BYTES:
+                        raw = handle.readline(MAX_LINE_BYTES)
+                        read += len(raw)
                     continue
-                totals.add_call(entry)
+                _add_line(totals, raw)
     except OSError as exc:
         totals.notes.append(f"{log.name}: cannot be read ({exc.strerror})")
+
+
+def _add_line(totals: UsageTotals, raw: bytes) -> None:
+    line = raw.strip()
+    if not line:
+        return
+    try:
+        entry = json.loads(line)
+    except (ValueError, RecursionError):  # a line cut short when the agent was killed, or not JSON
+        totals.unreadable_lines += 1
+        return
+    totals.add_call(entry)
 
 
 def _add_tool_calls(totals: UsageTotals, messages_path: Path, agent_dir: Path) -> None:
@@ -191,7 +208,7 @@ def _add_tool_calls(totals: UsageTotals, messages_path: Path, agent_dir: Path) -
             totals.notes.append(f"{where}: larger than {MAX_MESSAGES_BYTES} bytes, tool calls not counted")
             return
         messages = json.loads(messages_path.read_bytes())
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         totals.notes.append(f"{where}: not readable JSON, tool calls not counted")
         return
     if isinstance(messages, dict):
