@@ -26,8 +26,9 @@ from sentinel.errors import SentinelError
 from sentinel.export import grade_csv, grade_json
 from sentinel.harness import check_command
 from sentinel.junit import write_junit
-from sentinel.runner import RunPlan, Runner, load_results
+from sentinel.runner import RunPlan, Runner, finished_sessions, load_results
 from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
+from sentinel.sentinelbench import grade_report
 from sentinel.summary import summarize
 
 
@@ -67,7 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade = sub.add_parser("grade", help="tables of a finished run")
     grade.add_argument("run", help="run name (under the results folder) or a path")
     grade.add_argument("--config", type=Path)
-    grade.add_argument("--format", choices=("table", "json", "csv"), default="table", help="output format")
+    grade.add_argument("--format", choices=("table", "json", "csv", "sentinelbench"), default="table",
+                       help="output format (sentinelbench: the original SentinelBench's grade table and summary)")
     grade.set_defaults(func=cmd_grade)
 
     listing = sub.add_parser("list", help="list scenarios")
@@ -184,6 +186,8 @@ def check_agent_command(command: str | list[str]) -> None:
 
 def plan_from_args(args: argparse.Namespace) -> tuple[Config, RunPlan]:
     config = load_config(args.config)
+    for notice in config.notices:
+        print(f"sentinel: {notice}", file=sys.stderr)
     speed = check_speed(args.speed) if args.speed is not None else config.speed
     if args.concurrency is not None and args.concurrency < 0:
         raise SentinelError("--concurrency must be 0 (all at once) or more")
@@ -268,6 +272,9 @@ def cmd_grade(args: argparse.Namespace) -> int:
     results = load_results(run_dir)
     if not results:
         raise SentinelError(f"{run_dir}: no finished sessions yet")
+    if args.format == "sentinelbench":
+        sys.stdout.write(grade_report(finished_sessions(run_dir)))
+        return 0
     summary = summarize(results)
     if args.format == "json":
         sys.stdout.write(grade_json(run_dir.name, results, summary))

@@ -7,6 +7,7 @@ the file, the key and the reason.
 
 from __future__ import annotations
 
+import shlex
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -49,6 +50,7 @@ class Config:
     prices: dict[str, Price] = field(default_factory=dict)
     scenarios_dir: Path = REPO_ROOT / "scenarios"
     catalogs_dir: Path = REPO_ROOT / "catalogs"
+    notices: tuple[str, ...] = ()  # one line each, for the person running: keys accepted but ignored
 
     def deadline_wall_s(self, speed: float | None = None) -> float:
         """Wall seconds from clock start to the kill deadline (DESIGN §2 step 6)."""
@@ -61,15 +63,18 @@ class Config:
 def load_config(path: Path | None = None) -> Config:
     """The defaults from the repository's sentinel.toml, with `path` merged on top."""
     raw = _read_toml(DEFAULT_CONFIG) if DEFAULT_CONFIG.exists() else {}
+    notices: tuple[str, ...] = ()
     if path is not None:
         if not path.exists():
             raise SentinelError(f"{path}: config file not found")
+        if path.is_dir():
+            raise SentinelError(f"{path}: is a folder, not a config file")
         if path.suffix in (".yaml", ".yml"):
-            user = _read_eval_config(path)
+            user, notices = _read_eval_config(path)
         else:
             user = _read_toml(path)
         raw = _merge(raw, user)
-    return _build(raw, path or DEFAULT_CONFIG)
+    return replace(_build(raw, path or DEFAULT_CONFIG), notices=notices)
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -77,25 +82,73 @@ def _read_toml(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SentinelError(f"{path}: not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise SentinelError(f"{path}: cannot be read: {exc.strerror}") from None
 
 
-def _read_eval_config(path: Path) -> dict[str, Any]:
-    """The original project's eval_config.yaml: keys speed_factor and agent_subprocess."""
+# The original SentinelBench's eval_config.yaml (see README "Coming from SentinelBench").
+EVAL_CONFIG_KEYS = ("speed_factor", "agent_subprocess", "server_url", "api_url", "frontend_url")
+EVAL_URL_KEYS = ("server_url", "api_url", "frontend_url")
+EVAL_BASE_DIR = "__BASE_DIR__"
+
+
+def _read_eval_config(path: Path) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The original project's eval_config.yaml, as sentinel.toml sections plus notices.
+
+    speed_factor keeps its meaning (sim seconds per wall second). The URL keys name the
+    original's one shared server; here every session has its own site, so they are accepted
+    and ignored. In agent_subprocess, __TASK_URL__ and __TASK_PROMPT__ keep their meaning and
+    __BASE_DIR__ (the original's repository root, where its config file sits) becomes the
+    folder of this file, so an agent script named relative to it is found as before."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
-        raise SentinelError(f"{path}: not valid YAML: {exc}") from None
+        reason = " ".join(str(exc).split())
+        raise SentinelError(f"{path}: not valid YAML: {reason}") from None
+    except UnicodeDecodeError:
+        raise SentinelError(f"{path}: not a text file (expected UTF-8 YAML)") from None
+    except OSError as exc:
+        raise SentinelError(f"{path}: cannot be read: {exc.strerror}") from None
+    data = {} if data is None else data
     if not isinstance(data, dict):
-        raise SentinelError(f"{path}: expected a mapping with speed_factor / agent_subprocess")
-    unknown = set(data) - {"speed_factor", "agent_subprocess"}
+        raise SentinelError(f"{path}: expected a mapping of keys ({', '.join(EVAL_CONFIG_KEYS)}), "
+                            f"got {type(data).__name__}")
+    unknown = sorted(str(k) for k in data if k not in EVAL_CONFIG_KEYS)
     if unknown:
-        raise SentinelError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}")
+        raise SentinelError(f"{path}: unknown key(s) {', '.join(unknown)}; an eval_config.yaml knows "
+                            f"{', '.join(EVAL_CONFIG_KEYS)}")
     out: dict[str, Any] = {}
     if "speed_factor" in data:
-        out.setdefault("run", {})["speed"] = data["speed_factor"]
+        out["run"] = {"speed": _speed_factor(path, data["speed_factor"])}
     if "agent_subprocess" in data:
-        out["agent"] = {"cmd": data["agent_subprocess"]}
-    return out
+        command = data["agent_subprocess"]
+        if not _is_command(command):
+            raise SentinelError(f"{path}: agent_subprocess: expected a command string or a list of strings, "
+                                f"got {command!r}")
+        out["agent"] = {"cmd": _with_base_dir(command, path.resolve().parent)}
+    notices = []
+    urls = [k for k in EVAL_URL_KEYS if k in data]
+    if urls:
+        notices.append(f"{path.name}: {', '.join(urls)} ignored: every session serves its own site on its "
+                       f"own port, so there is no server or frontend to point at")
+    return out, tuple(notices)
+
+
+def _speed_factor(path: Path, value: Any) -> float:
+    """A number, or a numeric string as the original accepts (it calls float() on it)."""
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            raise SentinelError(f"{path}: speed_factor: expected a number, got {value!r}") from None
+    return check_speed(_number(path, "speed_factor", value), where=f"{path}: speed_factor")
+
+
+def _with_base_dir(command: str | list[str], base: Path) -> str | list[str]:
+    """Substitute __BASE_DIR__ as the original does: quoted for the shell, verbatim in a list."""
+    if isinstance(command, str):
+        return command.replace(EVAL_BASE_DIR, shlex.quote(str(base)))
+    return [part.replace(EVAL_BASE_DIR, str(base)) for part in command]
 
 
 def _merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 results/<run>/run.json                     configuration and versions
 results/<run>/summary.json                 aggregates, rewritten at the end
 results/<run>/<env>/<scenario>/result.json written last: its presence marks a finished session
-                                   agent.log, events.jsonl, requests.jsonl, state.db, costs.json
+                                   agent.log, events.jsonl, requests.jsonl, state.db, costs.json,
+                                   results.json (the original SentinelBench's format)
 
 A resumed run keeps every finished session and runs again those without a result or with an
 infrastructure error. A crash in one session is recorded as that session's infrastructure
@@ -26,6 +27,7 @@ from pathlib import Path
 import jinja2
 
 import sentinel
+from sentinel.agents.usage import derive_costs
 from sentinel.bus import (RUN_FINISHED, RUN_STARTED, SESSION_GRADED, SESSION_READY, SESSION_SKIPPED,
                           AGENT_OUTPUT, Bus)
 from sentinel.catalog import Catalog
@@ -37,6 +39,7 @@ from sentinel.grading import Outcome, Result, judge, read_costs, read_verdict
 from sentinel.harness import AgentOutcome, AgentProcess, build_command, check_command
 from sentinel.proxy import METERED_FILE, MeteringProxy
 from sentinel.scenario import Scenario
+from sentinel.sentinelbench import write_results_json
 from sentinel.session import Session
 from sentinel.summary import Summary, summarize
 from sentinel.web.render import make_templates
@@ -271,6 +274,8 @@ class Runner:
             write_atomic(out_dir / "harness_error.txt", traceback.format_exc())
             crashed = self._crashed(scenario, f"session could not finish: {exc!r}")
             return self._record(out_dir, key, replace(crashed, trial=job.trial))
+        # costs.json from the usage logs an agent for the original SentinelBench leaves (if it wrote none)
+        await asyncio.to_thread(derive_costs, out_dir)
         result = self._grade(scenario, session, db_path, out_dir, agent_outcome, infra_error)
         return self._record(out_dir, key, replace(result, trial=job.trial, wall_s=round(time.monotonic() - began, 3)))
 
@@ -397,6 +402,7 @@ class Runner:
             speed=self.plan.speed)
 
     def _record(self, out_dir: Path, key: str, result: Result) -> Result:
+        write_results_json(out_dir, result)  # the original SentinelBench's results.json, for its scripts
         write_json_atomic(out_dir / "result.json", result.to_dict())
         self.bus.publish(SESSION_GRADED, key, result=result)
         return result

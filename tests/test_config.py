@@ -1,5 +1,7 @@
 """Configuration: defaults, user files merged on top, eval_config.yaml, clear errors."""
 
+import os
+
 import pytest
 
 from sentinel.config import load_config
@@ -50,3 +52,125 @@ def test_bad_config_gets_one_clear_message(tmp_path, text, message):
 def test_missing_config_file(tmp_path):
     with pytest.raises(SentinelError, match="config file not found"):
         load_config(tmp_path / "nope.toml")
+
+
+# --- the original SentinelBench's eval_config.yaml -------------------------------------------
+
+ORIGINAL_SAMPLE = """\
+server_url: http://localhost:8000
+frontend_url: http://localhost:5173
+
+# Wall-clock vs sim-clock exchange rate. 1.0 = real-time (default),
+# >1 is faster, <1 is slower. See "Runtime tuning" below.
+speed_factor: 1.0
+
+# Command to launch your agent. Placeholders are substituted per task:
+#   __TASK_URL__    - task start URL (a GET starts the simulation + redirects)
+#   __TASK_PROMPT__ - the task's natural-language prompt
+# Use a list for direct execution, or a string for shell execution.
+agent_subprocess: ["your-agent-command", "--url", "__TASK_URL__", "--prompt", "__TASK_PROMPT__"]
+"""
+
+
+def test_the_original_sample_loads_as_written_with_one_notice_about_the_urls(tmp_path):
+    path = tmp_path / "eval_config.yaml"
+    path.write_text(ORIGINAL_SAMPLE)
+    config = load_config(path)
+    assert config.speed == 1.0
+    assert config.agent_cmd == ["your-agent-command", "--url", "__TASK_URL__", "--prompt", "__TASK_PROMPT__"]
+    assert len(config.notices) == 1
+    notice = config.notices[0]
+    assert "server_url, frontend_url ignored" in notice and "own site" in notice and "\n" not in notice
+
+
+def test_the_older_api_url_key_and_a_shell_string(tmp_path):
+    path = tmp_path / "eval_config.yml"
+    path.write_text("api_url: http://localhost:8000\nspeed_factor: '4'\n"
+                    "agent_subprocess: my-agent --url __TASK_URL__ --prompt __TASK_PROMPT__\n")
+    config = load_config(path)
+    assert config.speed == 4.0  # the original calls float() on it, so a quoted number works
+    assert config.agent_cmd == "my-agent --url __TASK_URL__ --prompt __TASK_PROMPT__"
+    assert config.notices and "api_url ignored" in config.notices[0]
+
+
+def test_no_url_keys_means_no_notice(tmp_path):
+    path = tmp_path / "eval_config.yaml"
+    path.write_text("speed_factor: 2\n")
+    assert load_config(path).notices == ()
+    assert load_config().notices == ()
+
+
+def test_base_dir_is_the_folder_of_the_config_as_the_original_repo_root_was(tmp_path):
+    folder = tmp_path / "my bench"
+    folder.mkdir()
+    listed = folder / "eval_config.yaml"
+    listed.write_text('agent_subprocess: ["python", "__BASE_DIR__/agent.py", "__TASK_URL__"]\n')
+    assert load_config(listed).agent_cmd == ["python", f"{folder}/agent.py", "__TASK_URL__"]
+    shell = folder / "shell.yaml"
+    shell.write_text("agent_subprocess: python __BASE_DIR__/agent.py __TASK_URL__\n")
+    command = load_config(shell).agent_cmd
+    assert command == f"python '{folder}'/agent.py __TASK_URL__"  # quoted for the shell, as the original does
+
+
+def test_the_placeholders_left_are_the_runners_to_fill(tmp_path):
+    from sentinel.harness import build_command
+
+    path = tmp_path / "eval_config.yaml"
+    path.write_text("agent_subprocess: agent --url __TASK_URL__ --prompt __TASK_PROMPT__\n")
+    command = build_command(load_config(path).agent_cmd, {"__TASK_URL__": "http://127.0.0.1:9/start",
+                                                          "__TASK_PROMPT__": "Tell me when it's $5."})
+    assert command == "agent --url http://127.0.0.1:9/start --prompt 'Tell me when it'\"'\"'s $5.'"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("speed_facter: 2\n", "unknown key(s) speed_facter; an eval_config.yaml knows speed_factor"),
+    ("- speed_factor\n- 2\n", "expected a mapping of keys"),
+    ("just a sentence\n", "expected a mapping of keys"),
+    ("speed_factor: fast\n", "speed_factor: expected a number, got 'fast'"),
+    ("speed_factor: 0\n", "speed_factor: must be greater than 0, got 0"),
+    ("speed_factor: '-1'\n", "speed_factor: must be greater than 0"),
+    ("speed_factor: 5000\n", "speed_factor: speed must be > 0 and at most 1000"),
+    ("speed_factor: .nan\n", "speed_factor"),
+    ("speed_factor: true\n", "speed_factor: expected a number"),
+    ("agent_subprocess: []\n", "agent_subprocess: expected a command string or a list of strings"),
+    ("agent_subprocess: '   '\n", "agent_subprocess: expected a command"),
+    ("agent_subprocess: [python, 3]\n", "agent_subprocess: expected a command"),
+    ("agent_subprocess: {cmd: x}\n", "agent_subprocess: expected a command"),
+    ("speed_factor: [1\n", "not valid YAML"),
+    ("\tspeed_factor: 1\n", "not valid YAML"),
+    ("1: x\n", "unknown key(s) 1"),
+])
+def test_adversarial_eval_config_gets_one_clear_line(tmp_path, text, message):
+    path = tmp_path / "eval_config.yaml"
+    path.write_text(text)
+    with pytest.raises(SentinelError) as info:
+        load_config(path)
+    text = str(info.value)
+    assert message in text and str(path) in text and "\n" not in text, text
+
+
+def test_an_empty_eval_config_is_the_defaults(tmp_path):
+    path = tmp_path / "eval_config.yaml"
+    path.write_text("# nothing yet\n")
+    config = load_config(path)
+    assert config.speed == 1.0 and config.agent_cmd is None and config.notices == ()
+
+
+def test_binary_unreadable_and_folder_configs_get_one_line(tmp_path):
+    binary = tmp_path / "eval_config.yaml"
+    binary.write_bytes(b"\xff\xfe\x00speed")
+    with pytest.raises(SentinelError, match="not a text file"):
+        load_config(binary)
+    folder = tmp_path / "conf.yaml"
+    folder.mkdir()
+    with pytest.raises(SentinelError, match="is a folder"):
+        load_config(folder)
+    locked = tmp_path / "locked.yaml"
+    locked.write_text("speed_factor: 1\n")
+    locked.chmod(0)
+    try:
+        if not os.access(locked, os.R_OK):  # root reads anything
+            with pytest.raises(SentinelError, match="cannot be read"):
+                load_config(locked)
+    finally:
+        locked.chmod(0o644)
