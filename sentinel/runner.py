@@ -33,7 +33,7 @@ from sentinel.config import Config
 from sentinel.envs import get_environment
 from sentinel.errors import SentinelError
 from sentinel.files import read_json, remove_temporaries, write_atomic, write_json_atomic
-from sentinel.grading import Outcome, Result, judge, read_costs, read_verdict
+from sentinel.grading import Outcome, Result, judge, read_costs
 from sentinel.harness import AgentOutcome, AgentProcess, build_command, check_command
 from sentinel.proxy import METERED_FILE, MeteringProxy
 from sentinel.scenario import Scenario
@@ -265,13 +265,13 @@ class Runner:
             self._gate.arrive(key)
             self._start_line.arrive(key)  # an agent that ended without /start holds no one back
         try:
-            db_path = await session.finish()
+            await session.finish()
         except Exception as exc:
             await session.abort()
             write_atomic(out_dir / "harness_error.txt", traceback.format_exc())
             crashed = self._crashed(scenario, f"session could not finish: {exc!r}")
             return self._record(out_dir, key, replace(crashed, trial=job.trial))
-        result = self._grade(scenario, session, db_path, out_dir, agent_outcome, infra_error)
+        result = self._grade(scenario, session, out_dir, agent_outcome, infra_error)
         return self._record(out_dir, key, replace(result, trial=job.trial, wall_s=round(time.monotonic() - began, 3)))
 
     async def _drive(self, session: Session, scenario: Scenario, out_dir: Path,
@@ -352,9 +352,10 @@ class Runner:
             return outcome("contact")
         return outcome("stopped" if stop.is_set() else "deadline")
 
-    def _grade(self, scenario: Scenario, session: Session, db_path: Path, out_dir: Path,
+    def _grade(self, scenario: Scenario, session: Session, out_dir: Path,
                agent: AgentOutcome | None, infra_error: str | None) -> Result:
-        verdict = read_verdict(db_path, scenario.grading_sql())
+        verdict = session.final_verdict
+        assert verdict is not None, "graded before the session finished"
         contact = session.contact_record
         clock = session.clock
         end_wall = contact.wall_s if contact else (clock.frozen_wall or 0) - (clock.started_wall or 0)

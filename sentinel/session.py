@@ -3,8 +3,9 @@
 Lifecycle: `setup()` builds the database (schema, personas, preload, baselines) and the app;
 `start_site()` binds 127.0.0.1 on a free port; the agent's first GET of /start starts the
 clock and the scheduler; the first GET of /contact records the report and freezes the world;
-`finish()` freezes the world if needed, writes derived tables, stops the site, moves the
-database into the result folder and returns what grading needs.
+`verdict()` writes the derived tables and reads eval_sql (the one way to ask "does the
+scenario's condition hold now"); `finish()` freezes the world if needed, takes the final
+verdict, stops the site and moves the database into the result folder.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from sentinel.clock import SimClock
 from sentinel.config import Config
 from sentinel.envs.base import Environment
 from sentinel.files import write_jsonl_atomic
+from sentinel.grading import Verdict, read_verdict
 from sentinel.scenario import Event, Scenario
 from sentinel.scheduler import FiredEvent, Scheduler
 from sentinel.web.app import create_app
@@ -84,6 +86,7 @@ class Session:
         self.stats = RequestStats()
         self.baselines: dict[str, float] = {}
         self.url: str | None = None
+        self.final_verdict: Verdict | None = None  # set by finish()
         self._work_dir = Path(tempfile.mkdtemp(prefix="sentinel-"))
         self._db_path = self._work_dir / "state.db"
         self._db: aiosqlite.Connection | None = None
@@ -195,8 +198,17 @@ class Session:
             self.bus.publish(AGENT_REQUEST, self.key, method=method, path=path, status=status)
 
     # --- ending -------------------------------------------------------------
+    async def verdict(self) -> Verdict:
+        """Finalize the world (the environment's derived tables), then read eval_sql on a
+        read-only connection: the verdict grading would give at this moment."""
+        async with self.world.write():
+            if self.environment.finalize:
+                await self.environment.finalize(self.world)
+        return read_verdict(self._db_path, self.scenario.grading_sql())
+
     async def finish(self) -> Path:
-        """Freeze the world, write derived tables and logs; return the database's final path."""
+        """Freeze the world, take the final verdict (final_verdict), write the logs; return the
+        database's final path."""
         if not self.clock.started:
             self.clock.start()
         self.clock.freeze()
@@ -205,9 +217,8 @@ class Session:
             self._scheduler_task.cancel()
             await asyncio.gather(self._scheduler_task, return_exceptions=True)
         async with self.world.write():
-            if self.environment.finalize:
-                await self.environment.finalize(self.world)
             await self.world.set_meta("sim_time_end", round(self.clock.now(), 6))
+        self.final_verdict = await self.verdict()
         await self.stop_site()
         await self.close_db()
         self.out_dir.mkdir(parents=True, exist_ok=True)

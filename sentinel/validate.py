@@ -21,7 +21,6 @@ from sentinel.config import Config
 from sentinel.envs import environments
 from sentinel.envs.base import Environment
 from sentinel.errors import SentinelError
-from sentinel.grading import read_verdict
 from sentinel.scenario import Problem, Scenario, ScenarioError, load_scenario, scenario_files
 from sentinel.session import COMMON_SCHEMA, Session
 
@@ -145,9 +144,9 @@ async def replay_checks(scenario: Scenario, env: Environment, config: Config) ->
         await session.setup()
         session.clock.start(paused=True)
         before = max(0.0, scenario.condition_at - JUST_BEFORE)
-        if await _verdict_at(session, env, before):
+        if await _verdict_at(session, before):
             problems.append(("eval_sql", f"already true at sim {before:g} s, just before condition_at"))
-        if scenario.taxonomy.activity == "passive" and not await _verdict_at(session, env, scenario.condition_at):
+        if scenario.taxonomy.activity == "passive" and not await _verdict_at(session, scenario.condition_at):
             problems.append(("eval_sql", f"still false at condition_at {scenario.condition_at:g} s "
                                          "(a passive task must hold once its events fired)"))
     except Exception as exc:  # an event that crashes on replay is a scenario problem
@@ -158,14 +157,11 @@ async def replay_checks(scenario: Scenario, env: Environment, config: Config) ->
     return problems
 
 
-async def _verdict_at(session: Session, env: Environment, sim_t: float) -> bool:
+async def _verdict_at(session: Session, sim_t: float) -> bool:
     if sim_t > session.clock.now():
         session.clock.advance_to(sim_t)
     await session.scheduler.fire_due()
-    if env.finalize:
-        async with session.world.write():
-            await env.finalize(session.world)
-    verdict = read_verdict(session.db_path, session.scenario.grading_sql())
+    verdict = await session.verdict()
     if verdict.error:
         raise RuntimeError(verdict.error)
     return verdict.truthy

@@ -12,7 +12,6 @@ import pytest
 from sentinel.agents.browse import Page, parse_page
 from sentinel.config import REPO_ROOT, load_config
 from sentinel.envs import get_environment
-from sentinel.grading import read_verdict
 from sentinel.scenario import Scenario, load_scenario
 from sentinel.session import Session
 
@@ -55,11 +54,7 @@ class LiveSession:
 
     async def verdict(self) -> Any:
         """eval_sql's value right now, derived tables written first, on a read-only connection."""
-        env = self.session.environment
-        if env.finalize:
-            async with self.world.write():
-                await env.finalize(self.world)
-        return read_verdict(self.session.db_path, self.session.scenario.grading_sql()).value
+        return (await self.session.verdict()).value
 
 
 def _folded(page: Page) -> Page:
