@@ -81,3 +81,18 @@ def test_cli_prints_one_line_per_problem_and_exits_1(tmp_path):
     done = subprocess.run([sys.executable, "-m", "sentinel.cli", "validate", str(garbage)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "not valid YAML" in done.stdout and "Traceback" not in done.stderr
+
+
+def test_microhood_checks_take_the_timeline_end_from_the_timing_they_are_given():
+    from dataclasses import replace
+
+    from sentinel.catalog import Catalog
+    from sentinel.envs.microhood.checks import check_scenario
+    from sentinel.scenario import load_scenario
+
+    config = load_config()
+    scenario = load_scenario(REPO_ROOT / "scenarios/microhood/price_target.yaml")
+    catalog = Catalog(config.catalogs_dir, "microhood")
+    assert check_scenario(scenario, catalog, config.timing) == []
+    short = replace(config.timing, event_timeline_end=400.0)
+    assert ("events[0].price_waypoints.CHPR", "time 650 is outside [0, 400]") in check_scenario(scenario, catalog, short)
