@@ -26,8 +26,7 @@ from pathlib import Path
 import jinja2
 
 import sentinel
-from sentinel.bus import (RUN_FINISHED, RUN_STARTED, SESSION_GRADED, SESSION_READY, SESSION_SKIPPED,
-                          AGENT_OUTPUT, Bus)
+from sentinel.bus import AgentOutput, Bus, RunFinished, RunStarted, SessionGraded, SessionReady, SessionSkipped
 from sentinel.catalog import Catalog
 from sentinel.config import Config
 from sentinel.envs import get_environment
@@ -187,11 +186,11 @@ class Runner:
             if kept is not None:
                 report.results.append(kept)
                 report.skipped += 1
-                self.bus.publish(SESSION_SKIPPED, job.key, result=kept)
+                self.bus.publish(SessionSkipped(key=job.key, result=kept))
             else:
                 todo.append(job)
-        self.bus.publish(RUN_STARTED, run=self.plan.name, total=len(jobs),
-                         to_run=len(todo), agent=self.plan.agent, speed=self.plan.speed)
+        self.bus.publish(RunStarted(run=self.plan.name, total=len(jobs), to_run=len(todo), agent=self.plan.agent,
+                                    speed=self.plan.speed))
         wave = min(self.plan.concurrency or len(todo), len(todo))
         limit = asyncio.Semaphore(max(1, wave))
         self._gate = StartGate(wave)
@@ -208,7 +207,7 @@ class Runner:
         write_json_atomic(self.run_dir / "summary.json",
                           {**report.summary.to_dict(), "wall_s": round(report.wall_s, 3),
                            "sessions": len(report.results), "skipped": report.skipped})
-        self.bus.publish(RUN_FINISHED, run=self.plan.name, summary=report.summary, wall_s=report.wall_s)
+        self.bus.publish(RunFinished(run=self.plan.name, summary=report.summary, wall_s=report.wall_s))
         return report
 
     def _prepare_run_dir(self) -> None:
@@ -294,13 +293,12 @@ class Runner:
             "SENTINEL_TIME_LIMIT_S": f"{self.config.deadline_wall_s(self.plan.speed):.3f}",
             **({"SENTINEL_MODEL": self.plan.model} if self.plan.model else {}),
         }
-        self.bus.publish(SESSION_READY, session.key, url=session.url, task_url=session.task_url, prompt=prompt,
-                         pending=[(e.at, e.describe()) for e in session.scheduler.pending])
+        self.bus.publish(ready_message(session, prompt))
         async with self._session_extras(out_dir) as extra_env:
             process = await AgentProcess.spawn(
                 command, cwd=out_dir, env={**environ, **extra_env}, log_path=out_dir / "agent.log",
                 log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
-                on_line=lambda line: self.bus.publish(AGENT_OUTPUT, session.key, line=line))
+                on_line=lambda line: self.bus.publish(AgentOutput(key=session.key, line=line)))
             deadline_s = self.config.deadline_wall_s(self.plan.speed)
             return await process.supervise(
                 started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
@@ -333,9 +331,7 @@ class Runner:
     async def _wait_for_person(self, session: Session, out_dir: Path, stop: asyncio.Event) -> AgentOutcome:
         """Play mode: no agent process. A person opens the task URL in a browser; their report
         (contact) ends the session, as do the deadline and a stop."""
-        self.bus.publish(SESSION_READY, session.key, url=session.url, task_url=session.task_url,
-                         prompt=full_prompt(session.scenario, session.contact_url),
-                         pending=[(e.at, e.describe()) for e in session.scheduler.pending])
+        self.bus.publish(ready_message(session, full_prompt(session.scenario, session.contact_url)))
         write_atomic(out_dir / "agent.log", "[sentinel: no agent process; a person played this session]\n")
 
         def outcome(ended_by: str) -> AgentOutcome:
@@ -399,8 +395,13 @@ class Runner:
 
     def _record(self, out_dir: Path, key: str, result: Result) -> Result:
         write_json_atomic(out_dir / "result.json", result.to_dict())
-        self.bus.publish(SESSION_GRADED, key, result=result)
+        self.bus.publish(SessionGraded(key=key, result=result))
         return result
+
+
+def ready_message(session: Session, prompt: str) -> SessionReady:
+    return SessionReady(key=session.key, url=session.url, task_url=session.task_url, prompt=prompt,
+                        pending=tuple((e.at, e.describe()) for e in session.scheduler.pending))
 
 
 async def _first_of(*events: asyncio.Event, timeout: float) -> bool:

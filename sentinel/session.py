@@ -23,7 +23,7 @@ import aiosqlite
 import jinja2
 from aiohttp import web
 
-from sentinel.bus import AGENT_REQUEST, CONTACT, EVENT_FIRED, SESSION_STARTED, Bus
+from sentinel.bus import AgentRequest, Bus, Contacted, EventFired, SessionStarted
 from sentinel.catalog import Catalog
 from sentinel.clock import SimClock
 from sentinel.config import Config
@@ -135,7 +135,7 @@ class Session:
             await self._apply(event)
 
     def _on_fired(self, fired: FiredEvent) -> None:
-        self.bus.publish(EVENT_FIRED, self.key, record=fired.as_record(), pending=len(self.scheduler.pending))
+        self.bus.publish(EventFired(key=self.key, record=fired.as_record(), pending=len(self.scheduler.pending)))
 
     async def start_site(self, port: int = 0) -> str:
         """Serve the app on 127.0.0.1 (a free port unless one is given); return the base URL."""
@@ -167,7 +167,7 @@ class Session:
         if self.clock.start():
             self.started.set()
             self._scheduler_task = asyncio.create_task(self.scheduler.run(), name=f"scheduler {self.key}")
-            self.bus.publish(SESSION_STARTED, self.key)
+            self.bus.publish(SessionStarted(key=self.key))
 
     async def contact(self) -> None:
         if self.contact_record is not None:
@@ -178,7 +178,7 @@ class Session:
         self.contact_record = Contact(sim=sim, wall_s=(self.clock.frozen_wall or 0) - (self.clock.started_wall or 0))
         await self.scheduler.fire_due()  # events due by the frozen moment still happen
         self.contacted.set()
-        self.bus.publish(CONTACT, self.key, sim=sim)
+        self.bus.publish(Contacted(key=self.key, sim=sim))
 
     async def contact_message(self, message: str) -> None:
         if self.contact_record is not None and self.contact_record.message is None:
@@ -195,7 +195,7 @@ class Session:
         elif not static:
             self.stats.requests += 1
             self.stats.bytes_sent += size
-            self.bus.publish(AGENT_REQUEST, self.key, method=method, path=path, status=status)
+            self.bus.publish(AgentRequest(key=self.key, method=method, path=path, status=status))
 
     # --- ending -------------------------------------------------------------
     async def verdict(self) -> Verdict:

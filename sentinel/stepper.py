@@ -24,7 +24,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sentinel.bus import AGENT_OUTPUT, Bus
+from sentinel.bus import AgentOutput, Bus
 from sentinel.config import Config
 from sentinel.envs import get_environment
 from sentinel.errors import SentinelError
@@ -116,7 +116,7 @@ class Stepper:
         self._agent = await AgentProcess.spawn(
             build_command(command, values), cwd=out_dir, env=environ, log_path=out_dir / "agent.log",
             log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
-            on_line=lambda line: self.bus.publish(AGENT_OUTPUT, self.session.key, line=line))
+            on_line=lambda line: self.bus.publish(AgentOutput(key=self.session.key, line=line)))
         began = asyncio.Event()
         began.set()  # the clock already runs (paused): no start-up wait
         self._agent_task = asyncio.create_task(self._agent.supervise(

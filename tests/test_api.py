@@ -7,7 +7,7 @@ import pytest
 from made_results import write_test_config as write_config
 
 from sentinel import api
-from sentinel.bus import SESSION_GRADED, Bus
+from sentinel.bus import Bus, SessionGraded
 from sentinel.errors import SentinelError
 from sentinel.grading import Result
 
@@ -32,7 +32,7 @@ def test_run_from_code_with_trials_then_load_and_report(tmp_path):
 async def test_run_async_inside_a_running_loop_publishes_on_the_bus(tmp_path):
     bus = Bus()
     graded = []
-    bus.subscribe(lambda m: graded.append(m.session) if m.kind == SESSION_GRADED else None)
+    bus.subscribe(lambda m: graded.append(m.key) if isinstance(m, SessionGraded) else None)
     outcome = await api.run_async(agent="eager", tasks=["rise"], speed=200, run_name="aio",
                                   config=write_config(tmp_path), bus=bus)
     assert graded == ["microhood/rise"] and len(outcome.results) == 1

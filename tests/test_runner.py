@@ -16,7 +16,7 @@ import pytest
 from made_results import TEST_SCENARIOS, write_test_config as write_config
 
 from sentinel.agents import BUILTIN_AGENTS
-from sentinel.bus import SESSION_GRADED, SESSION_SKIPPED, SESSION_STARTED, Bus
+from sentinel.bus import Bus, SessionGraded, SessionReady, SessionSkipped, SessionStarted
 from sentinel.config import load_config
 from sentinel.errors import SentinelError
 from sentinel.runner import RunPlan, Runner, load_results
@@ -40,7 +40,7 @@ def plan(agent: str, name: str = "r", resume: bool = False, command=None) -> Run
 
 def recorder(bus: Bus) -> list:
     seen = []
-    bus.subscribe(lambda m: seen.append(m.kind))
+    bus.subscribe(lambda m: seen.append(type(m)))
     return seen
 
 
@@ -82,7 +82,7 @@ async def test_resume_of_a_finished_run_starts_nothing(tmp_path):
     bus = Bus()
     seen = recorder(bus)
     report = await Runner(config, plan("eager", resume=True), bus).run()
-    assert seen.count(SESSION_SKIPPED) == 3 and SESSION_STARTED not in seen and SESSION_GRADED not in seen
+    assert seen.count(SessionSkipped) == 3 and SessionStarted not in seen and SessionGraded not in seen
     assert report.skipped == 3 and len(report.results) == 3
     assert stamps == {p: p.stat().st_mtime_ns for p in stamps}
 
@@ -97,7 +97,7 @@ async def test_resume_reruns_sessions_with_an_infrastructure_error(tmp_path):
     bus = Bus()
     seen = recorder(bus)
     await Runner(config, plan("eager", resume=True), bus).run()
-    assert seen.count(SESSION_SKIPPED) == 1 and seen.count(SESSION_GRADED) == 2
+    assert seen.count(SessionSkipped) == 1 and seen.count(SessionGraded) == 2
     assert json.loads(broken.read_text())["infra_error"] is None
 
 
@@ -241,16 +241,16 @@ async def test_a_person_plays_through_http_and_contact_ends_the_session(tmp_path
     rise = next(s for s in plan("eager").scenarios if s.id == "microhood-rise")
     bus = Bus()
     ready = asyncio.Queue()
-    bus.subscribe(lambda m: ready.put_nowait(m.data) if m.kind == "session_ready" else None)
+    bus.subscribe(lambda m: ready.put_nowait(m) if isinstance(m, SessionReady) else None)
     runner = Runner(config, RunPlan(name="p", agent="human", command=None, speed=SPEED, scenarios=(rise,)), bus)
     running = asyncio.create_task(runner.run())
-    data = await asyncio.wait_for(ready.get(), 10)
-    assert data["task_url"].endswith("/start") and "visiting" in data["prompt"]
+    message = await asyncio.wait_for(ready.get(), 10)
+    assert message.task_url.endswith("/start") and "visiting" in message.prompt
     async with aiohttp.ClientSession() as browser:
-        async with browser.get(data["task_url"]) as page:
+        async with browser.get(message.task_url) as page:
             assert "MicroHood" in await page.text()
         await asyncio.sleep(70 / SPEED)  # the person waits until CHPX has crossed
-        async with browser.get(data["url"] + "/contact") as page:
+        async with browser.get(message.url + "/contact") as page:
             assert page.status == 200
     report = await asyncio.wait_for(running, 10)
     result = report.results[0]
