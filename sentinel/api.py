@@ -30,7 +30,7 @@ from sentinel.config import Config, check_speed, load_config
 from sentinel.errors import SentinelError
 from sentinel.grading import Result
 from sentinel.harness import check_command
-from sentinel.runner import RunPlan, Runner, load_results
+from sentinel.runner import Runner, RunPlan, load_results
 from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from sentinel.summary import Summary, summarize
 from sentinel.validate import Problem
@@ -221,7 +221,8 @@ def list_scenarios(envs: list[str] | None = None, config: ConfigSource = None) -
     loaded = get_config(config)
     scenarios: list[Scenario] = []
     unreadable: list[Path] = []
-    for env in split_items(envs) or [None]:
+    wanted: list[str | None] = [*split_items(envs)] or [None]
+    for env in wanted:
         for path in scenario_files(loaded.scenarios_dir, env):
             try:
                 scenarios.append(load_scenario(path))
@@ -232,9 +233,9 @@ def list_scenarios(envs: list[str] | None = None, config: ConfigSource = None) -
 
 def select_scenarios(config: Config, envs: list[str] | None, tasks: list[str] | None) -> list[Scenario]:
     """The scenarios of a run's selection; every scenario must load."""
-    wanted_envs = split_items(envs)
+    wanted_envs: list[str | None] = [*split_items(envs)] or [None]
     files = []
-    for env in wanted_envs or [None]:
+    for env in wanted_envs:
         if env and not (config.scenarios_dir / env).is_dir():
             raise SentinelError(f"--env {env}: no scenarios folder {config.scenarios_dir / env}")
         files += scenario_files(config.scenarios_dir, env)

@@ -47,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sentinel", description="Benchmark runner for long-running monitoring agents.")
+    parser = argparse.ArgumentParser(prog="sentinel",
+                                     description="Benchmark runner for long-running monitoring agents.")
     sub = parser.add_subparsers(dest="command")
 
     run = sub.add_parser("run", help="run scenarios headless with an agent")

@@ -20,7 +20,7 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import jinja2
@@ -59,7 +59,7 @@ class RunPlan:
     model: str | None = None  # --model: given to the agent as SENTINEL_MODEL
     meter: bool = False  # --meter: a metering proxy per session measures the agent's model usage
 
-    def jobs(self) -> list["Job"]:
+    def jobs(self) -> list[Job]:
         return [Job(s, t, self.trials) for s in self.scenarios for t in range(1, self.trials + 1)]
 
 
@@ -231,8 +231,8 @@ class Runner:
             "speed": self.plan.speed, "concurrency": self.plan.concurrency, "trials": self.plan.trials,
             "model": self.plan.model, "meter": self.plan.meter,
             "scenarios": [s.id for s in self.plan.scenarios],
-            "created": (previous or {}).get("created") or datetime.now(timezone.utc).isoformat(),
-            "resumed": datetime.now(timezone.utc).isoformat() if previous else None,
+            "created": (previous or {}).get("created") or datetime.now(UTC).isoformat(),
+            "resumed": datetime.now(UTC).isoformat() if previous else None,
             "timing": self.config.timing.__dict__,
             "versions": {"sentinel": sentinel.__version__, "python": platform.python_version()},
         })
@@ -325,7 +325,7 @@ class Runner:
         otherwise delay the timers of sessions whose clocks already run."""
         try:
             await asyncio.wait_for(self._start_line.pass_through(key), self.start_line_max_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
     async def _wait_for_person(self, session: Session, out_dir: Path, stop: asyncio.Event) -> AgentOutcome:

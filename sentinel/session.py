@@ -14,10 +14,10 @@ import asyncio
 import shutil
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Awaitable, Callable
 
 import aiosqlite
 import jinja2
@@ -77,7 +77,7 @@ class Session:
         self.key = key or f"{scenario.environment}/{scenario.short_id}"
         self.templates = templates
         self.catalog = catalog or Catalog(config.catalogs_dir, environment.name)
-        self.world_start = world_start or datetime.now(timezone.utc)
+        self.world_start = world_start or datetime.now(UTC)
         self.start_page = scenario.start_page
         self.started = asyncio.Event()
         self.start_line: Callable[[], Awaitable[None]] | None = None  # set by the runner
@@ -112,7 +112,7 @@ class Session:
             for event in self.scenario.preload:
                 await self._apply(event)
             self.baselines = await self.environment.baselines(self.world)
-            meta = {f"baseline_{k}": v for k, v in self.baselines.items()}
+            meta: dict[str, object] = {f"baseline_{k}": v for k, v in self.baselines.items()}
             meta.update(speed_factor=self.speed, self_id=self.world.self_persona["id"],
                         world_start=iso(self.world.world_start), scenario_id=self.scenario.id)
             for key, value in meta.items():

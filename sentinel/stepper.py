@@ -225,7 +225,7 @@ async def snapshot_tables(world: World) -> Snapshot:
         out[table] = {}
         for row in await world.fetch_all(f"SELECT {selected}, * FROM {quoted}"):
             values = tuple(row)
-            out[table][prefix + values[:len(keys)]] = dict(zip(columns, values[len(keys):]))
+            out[table][prefix + values[:len(keys)]] = dict(zip(columns, values[len(keys):], strict=True))
     return out
 
 

@@ -67,7 +67,8 @@ async def validate_scenario(scenario: Scenario, config: Config) -> list[Problem]
 def static_checks(scenario: Scenario, env: Environment, catalog: Catalog, config: Config) -> list[tuple[str, str]]:
     timing = config.timing
     out: list[tuple[str, str]] = []
-    if scenario.condition_at is not None and not timing.min_condition_at <= scenario.condition_at <= timing.max_condition_at:
+    at = scenario.condition_at
+    if at is not None and not timing.min_condition_at <= at <= timing.max_condition_at:
         out.append(("condition_at", f"{scenario.condition_at:g} is outside "
                                     f"[{timing.min_condition_at:g}, {timing.max_condition_at:g}]"))
     if not scenario.events or scenario.events[0].type != "preload" or scenario.events[0].at != 0:

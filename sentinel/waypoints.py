@@ -7,7 +7,7 @@ authored time (ENVIRONMENTS §0.8).
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 
 def value_at(points: Iterable[Sequence[float]], t: float, start_value: float) -> float:

@@ -8,9 +8,10 @@ transaction, the one-line status shown after a POST).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import datetime, timedelta, timezone
-from typing import Any, AsyncIterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import aiosqlite
 
@@ -29,7 +30,7 @@ class World:
         self.db = db
         self.catalog = catalog
         self.clock = clock
-        self.world_start = world_start.astimezone(timezone.utc).replace(microsecond=0)
+        self.world_start = world_start.astimezone(UTC).replace(microsecond=0)
         self.self_persona = catalog.self_persona()
         self.flash: str | None = None  # status line for the next page ("Message sent")
         self._write_lock = asyncio.Lock()
@@ -108,7 +109,7 @@ class World:
 
 
 def iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def parse_iso(text: str) -> datetime:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_openai import fake_server  # noqa: F401 (a fixture, shared by the LLM and proxy tests)
 
 from sentinel.agents.browse import Page, parse_page
 from sentinel.config import REPO_ROOT, load_config
@@ -15,7 +16,7 @@ from sentinel.envs import get_environment
 from sentinel.scenario import Scenario, load_scenario
 from sentinel.session import Session
 
-WORLD_START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+WORLD_START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 @dataclass

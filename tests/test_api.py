@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from made_results import write_test_config as write_config
 
 from sentinel import api

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -12,14 +11,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
-from made_results import TEST_SCENARIOS, write_test_config as write_config
+from made_results import TEST_SCENARIOS
+from made_results import write_test_config as write_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.bus import Bus, SessionGraded, SessionReady, SessionSkipped, SessionStarted
 from sentinel.config import load_config
 from sentinel.errors import SentinelError
-from sentinel.runner import RunPlan, Runner, load_results
+from sentinel.runner import Runner, RunPlan, load_results
 from sentinel.scenario import load_scenario, scenario_files
 
 DATA = TEST_SCENARIOS
@@ -270,7 +269,8 @@ def start_times(run_dir: Path) -> dict[str, float]:
 
 async def test_first_wave_clocks_start_together_after_every_agent_booted(tmp_path):
     config = make_config(tmp_path)
-    slow_boot = f"case __SCENARIO_FILE__ in *rise.yaml) sleep 1;; esac; {sys.executable} -m sentinel.agents.eager __TASK_URL__"
+    slow_boot = (f"case __SCENARIO_FILE__ in *rise.yaml) sleep 1;; esac; "
+                 f"{sys.executable} -m sentinel.agents.eager __TASK_URL__")
     await Runner(config, plan("eager", command=slow_boot)).run()
     times = start_times(config.results_dir / "r")
     assert set(times) == {"rise", "rise_buy", "rise_noop"}
@@ -279,7 +279,8 @@ async def test_first_wave_clocks_start_together_after_every_agent_booted(tmp_pat
 
 async def test_start_line_waits_no_longer_than_its_limit(tmp_path):
     config = make_config(tmp_path)
-    never_starts = f"case __SCENARIO_FILE__ in *rise.yaml) sleep 30;; esac; {sys.executable} -m sentinel.agents.eager __TASK_URL__"
+    never_starts = (f"case __SCENARIO_FILE__ in *rise.yaml) sleep 30;; esac; "
+                    f"{sys.executable} -m sentinel.agents.eager __TASK_URL__")
     runner = Runner(replace(config, timing=replace(config.timing, startup_timeout_s=3)),
                     plan("eager", command=never_starts))
     runner.start_line_max_s = 0.5

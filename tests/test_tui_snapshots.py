@@ -3,6 +3,9 @@ screen, review the new pictures and accept them with `pytest --snapshot-update`.
 
 from __future__ import annotations
 
+from conftest import WORLD_START
+from test_stepper import RISE
+
 from sentinel.bus import SessionReady, SessionStarted
 from sentinel.config import load_config
 from sentinel.scenario import load_scenario
@@ -12,8 +15,6 @@ from sentinel.tui.play import PlayApp
 from sentinel.tui.simulate import START_WALL, SimulatedRun
 from sentinel.tui.state import RunState
 from sentinel.tui.step import StepApp
-from conftest import WORLD_START
-from test_stepper import RISE
 
 FIXED_URL = "http://127.0.0.1:8400"  # ports differ from run to run; the pictures must not
 

@@ -1,7 +1,14 @@
 import pytest
 
-from sentinel.waypoints import (SHOWN, first_crossing, first_shown_crossing, first_time_holding, ramp_points,
-                                shown_value, value_at)
+from sentinel.waypoints import (
+    SHOWN,
+    first_crossing,
+    first_shown_crossing,
+    first_time_holding,
+    ramp_points,
+    shown_value,
+    value_at,
+)
 
 
 def test_interpolates_from_start_value_and_holds_after_last_point():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import aiosqlite
 import pytest
@@ -19,7 +19,7 @@ async def world():
     db = await aiosqlite.connect(":memory:", isolation_level=None)
     await db.execute("CREATE TABLE t (v INTEGER)")
     yield World("micromail", db, Catalog(load_config().catalogs_dir, "micromail"), SimClock(1.0),
-                datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc))
+                datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
     await db.close()
 
 

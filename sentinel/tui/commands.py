@@ -111,7 +111,7 @@ def cmd_step(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from sentinel.bus import Bus
-    from sentinel.runner import RunPlan, Runner, session_dir
+    from sentinel.runner import Runner, RunPlan, session_dir
     from sentinel.tui.play import PlayApp
     from sentinel.tui.state import RunState, result_text
 

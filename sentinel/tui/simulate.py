@@ -7,10 +7,19 @@ firing, agent output and requests, contact, grade. Deterministic: no randomness,
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
-from sentinel.bus import (AgentOutput, AgentRequest, Contacted, EventFired, Message, RunStarted, SessionGraded,
-                          SessionReady, SessionStarted)
+from sentinel.bus import (
+    AgentOutput,
+    AgentRequest,
+    Contacted,
+    EventFired,
+    Message,
+    RunStarted,
+    SessionGraded,
+    SessionReady,
+    SessionStarted,
+)
 from sentinel.grading import Result
 
 ENVIRONMENTS = ("micromail", "microhood", "microchat", "microhub")
@@ -60,7 +69,8 @@ class SimulatedRun:
                                          speed=speed, wall=START_WALL)] if i == 0 else []
         out.append(SessionReady(
             key=key, url=f"http://127.0.0.1:{41000 + i}", task_url=f"http://127.0.0.1:{41000 + i}/start",
-            prompt=f"Tell me when task {i} happens.", pending=tuple((at, f"tick(n={k})") for k, at in enumerate(events)),
+            prompt=f"Tell me when task {i} happens.",
+            pending=tuple((at, f"tick(n={k})") for k, at in enumerate(events)),
             wall=ready))
         out.append(SessionStarted(key=key, wall=start))
         for k, at in enumerate(events):
@@ -69,7 +79,8 @@ class SimulatedRun:
                 record = {"index": k + 1, "at": at, "type": "tick", "fields": {"n": k}, "sim_at_fire": at,
                           "lateness_ms": 1.0}
                 out.append(EventFired(key=key, record=record, pending=len(events) - k - 1, wall=wall))
-        out += _every(start, end, OUTPUT_EVERY_S, lambda n, wall: AgentOutput(key=key, line=f"[agent] look {n}", wall=wall))
+        out += _every(start, end, OUTPUT_EVERY_S,
+                      lambda n, wall: AgentOutput(key=key, line=f"[agent] look {n}", wall=wall))
         out += _every(start, end, REQUEST_EVERY_S,
                       lambda n, wall: AgentRequest(key=key, method="GET", path="/", status=200, wall=wall))
         if not self.is_noop(i):

@@ -11,11 +11,23 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
-from sentinel.bus import (AgentOutput, AgentRequest, Contacted, EventFired, Message, RunFinished, RunStarted,
-                          SessionGraded, SessionMessage, SessionReady, SessionSkipped, SessionStarted)
+from sentinel.bus import (
+    AgentOutput,
+    AgentRequest,
+    Contacted,
+    EventFired,
+    Message,
+    RunFinished,
+    RunStarted,
+    SessionGraded,
+    SessionMessage,
+    SessionReady,
+    SessionSkipped,
+    SessionStarted,
+)
 from sentinel.grading import Result
 from sentinel.summary import percentile
 
@@ -113,7 +125,7 @@ class RunState:
         self.finished_wall_s: float | None = None
 
     @classmethod
-    def for_plan(cls, plan, config, now: Callable[[], float] = time.time) -> "RunState":
+    def for_plan(cls, plan, config, now: Callable[[], float] = time.time) -> RunState:
         """The state of a RunPlan's sessions, all waiting."""
         rows = [(job.key, job.scenario.environment, job.name, job.scenario.start_page) for job in plan.jobs()]
         state = cls(rows, speed=plan.speed, deadline_wall_s=config.deadline_wall_s(plan.speed),
