@@ -31,7 +31,7 @@ from sentinel.agents import BUILTIN_AGENTS
 from sentinel.config import load_config
 from sentinel.grading import Result
 from sentinel.plots import Series, scatter_svg
-from sentinel.runner import RunPlan, Runner, load_results
+from sentinel.runner import Runner, RunPlan, load_results
 from sentinel.scenario import load_scenario, scenario_files
 from sentinel.summary import summarize
 
@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plot", type=Path, default=Path("results/strategies.svg"))
     args = parser.parse_args(argv)
     if args.runs:
-        results = {strategy: load_results(run) for strategy, run in zip(STRATEGIES, args.runs)}
+        results = {strategy: load_results(run) for strategy, run in zip(STRATEGIES, args.runs, strict=True)}
     else:
         results = run_both(args.speed)
     print_tables(results)

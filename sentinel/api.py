@@ -1,4 +1,4 @@
-"""Run Sentinel from Python and get result objects back.
+"""Sentinel from Python: the entry points the `sentinel` command itself calls.
 
     from sentinel import api
 
@@ -7,25 +7,38 @@
     for result in outcome.results:            # sentinel.grading.Result, frozen dataclasses
         print(result.scenario_id, result.success, result.reaction_s)
     api.report([outcome.run_dir])             # the HTML report; returns its path
+    checked = api.validate()                  # every scenario file; checked.problems lists what is wrong
 
-`run` takes the same choices as `sentinel run` (and checks them the same way, raising
-sentinel.errors.SentinelError with the same one-line messages). It starts its own event loop;
-from code that already runs one (a notebook, an async app) await `run_async` instead.
+Every function checks its choices as the CLI does and raises sentinel.errors.SentinelError
+with the same one-line messages. `run` starts its own event loop; from code that already runs
+one (a notebook, an async app) await `run_async` instead. `config` is a sentinel.toml or
+eval_config.yaml path, or a loaded sentinel.config.Config (default: the repository's).
 """
 
 from __future__ import annotations
 
-import argparse
+import asyncio
+import shlex
+import signal
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
+from sentinel.agents import BUILTIN_AGENTS, MODEL_AGENTS
 from sentinel.bus import Bus
-from sentinel.cli import find_run_dir, plan_from_args
-from sentinel.config import load_config
+from sentinel.config import Config, check_speed, load_config
 from sentinel.errors import SentinelError
 from sentinel.grading import Result
-from sentinel.runner import Runner, load_results
+from sentinel.harness import check_command
+from sentinel.runner import Runner, RunPlan, load_results
+from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from sentinel.summary import Summary, summarize
+from sentinel.validate import Problem
+
+MAX_TRIALS = 100
+SHELL_WORDS = {"cd", "exec", "export", "set", ".", "source", "eval", "if", "for", "while", "("}
+
+ConfigSource = str | Path | Config | None
 
 
 @dataclass(frozen=True)
@@ -36,6 +49,7 @@ class RunOutcome:
     results: tuple[Result, ...]
     summary: Summary
     wall_s: float | None = None  # None for a run loaded from disk
+    interrupted: bool = False  # stopped early (Ctrl-C with stop_on_signals): finished sessions are kept
 
     def by_scenario(self) -> dict[str, list[Result]]:
         """Results grouped by scenario id (several per scenario with repeated trials)."""
@@ -45,46 +59,246 @@ class RunOutcome:
         return grouped
 
 
-def _arguments(agent, cmd, envs, tasks, speed, trials, run_name, concurrency, resume, config) -> argparse.Namespace:
-    return argparse.Namespace(agent=agent, cmd=cmd, env=list(envs) if envs else None,
-                              task=list(tasks) if tasks else None, speed=speed, trials=trials, run_name=run_name,
-                              concurrency=concurrency, resume=resume, config=Path(config) if config else None)
+@dataclass(frozen=True)
+class Validation:
+    """What `validate` found: how many scenario files it checked and every problem."""
+    checked: int
+    problems: tuple[Problem, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class ScenarioList:
+    """The scenarios of a selection, and the files that could not be loaded."""
+    scenarios: tuple[Scenario, ...]
+    unreadable: tuple[Path, ...]
+
+
+def get_config(config: ConfigSource = None) -> Config:
+    """A Config as it is given, or loaded from a path (default: the repository's sentinel.toml)."""
+    if isinstance(config, Config):
+        return config
+    return load_config(Path(config) if config is not None else None)
+
+
+# --- running ------------------------------------------------------------------------------
+
+def prepare_run(*, agent: str | None = None, cmd: str | list[str] | None = None, envs: list[str] | None = None,
+                tasks: list[str] | None = None, speed: float | None = None, trials: int = 1,
+                run_name: str | None = None, concurrency: int | None = None, resume: bool = False,
+                model: str | None = None, meter: bool = False,
+                config: ConfigSource = None) -> tuple[Config, RunPlan]:
+    """Check a run's choices and return the config and the plan `execute` runs. envs / tasks
+    select scenarios as --env / --task do (default: all; items may be comma separated)."""
+    if agent and cmd:
+        raise SentinelError("pass agent or cmd, not both")
+    loaded = get_config(config)
+    speed = check_speed(speed) if speed is not None else loaded.speed
+    if concurrency is not None and concurrency < 0:
+        raise SentinelError("--concurrency must be 0 (all at once) or more")
+    if not 1 <= trials <= MAX_TRIALS:
+        raise SentinelError(f"--trials must be between 1 and {MAX_TRIALS}")
+    name, command = resolve_agent(loaded, agent=agent, cmd=cmd)
+    if model and name in BUILTIN_AGENTS and name not in MODEL_AGENTS:
+        raise SentinelError(f"--model: the {name} agent uses no model; --model is for {', '.join(MODEL_AGENTS)} "
+                            f"and --cmd agents")
+    scenarios = select_scenarios(loaded, envs, tasks)
+    run_name = run_name or f"{name}-{datetime.now():%Y%m%d-%H%M%S}"
+    check_run_name(run_name)
+    plan = RunPlan(name=run_name, agent=name, command=command, speed=speed, scenarios=tuple(scenarios),
+                   concurrency=concurrency if concurrency is not None else loaded.concurrency,
+                   resume=resume, trials=trials, model=model, meter=meter)
+    return loaded, plan
+
+
+async def execute_async(config: Config, plan: RunPlan, bus: Bus | None = None, *,
+                        stop_on_signals: bool = False) -> RunOutcome:
+    """Run a prepared plan. With stop_on_signals, SIGINT / SIGTERM stop the agents cleanly and
+    keep every finished result (the outcome says interrupted)."""
+    runner = Runner(config, plan, bus)
+    report = await (_until_interrupted(runner) if stop_on_signals else runner.run())
+    assert report.summary is not None
+    return RunOutcome(plan.name, report.run_dir, tuple(report.results), report.summary, report.wall_s,
+                      interrupted=runner.stopping)
+
+
+def execute(config: Config, plan: RunPlan, bus: Bus | None = None, *, stop_on_signals: bool = False) -> RunOutcome:
+    """execute_async in its own event loop."""
+    return asyncio.run(execute_async(config, plan, bus, stop_on_signals=stop_on_signals))
 
 
 async def run_async(*, agent: str | None = None, cmd: str | list[str] | None = None,
                     envs: list[str] | None = None, tasks: list[str] | None = None, speed: float | None = None,
                     trials: int = 1, run_name: str | None = None, concurrency: int | None = None,
-                    resume: bool = False, config: str | Path | None = None, bus: Bus | None = None) -> RunOutcome:
-    """Run a selection of scenarios with an agent (a built-in name, or cmd: your command).
-    envs / tasks select scenarios as --env / --task do (default: all); config is a
-    sentinel.toml or eval_config.yaml path; bus receives the run's messages as they happen."""
-    if agent and cmd:
-        raise SentinelError("pass agent or cmd, not both")
-    args = _arguments(agent, cmd, envs, tasks, speed, trials, run_name, concurrency, resume, config)
-    loaded, plan = plan_from_args(args)
-    report = await Runner(loaded, plan, bus).run()
-    assert report.summary is not None
-    return RunOutcome(plan.name, report.run_dir, tuple(report.results), report.summary, report.wall_s)
+                    resume: bool = False, model: str | None = None, meter: bool = False,
+                    config: ConfigSource = None, bus: Bus | None = None,
+                    stop_on_signals: bool = False) -> RunOutcome:
+    """Run a selection of scenarios with an agent (a built-in name, or cmd: your command);
+    bus receives the run's messages as they happen."""
+    loaded, plan = prepare_run(agent=agent, cmd=cmd, envs=envs, tasks=tasks, speed=speed, trials=trials,
+                               run_name=run_name, concurrency=concurrency, resume=resume, model=model,
+                               meter=meter, config=config)
+    return await execute_async(loaded, plan, bus, stop_on_signals=stop_on_signals)
 
 
-def run(**options) -> RunOutcome:
+def run(*, agent: str | None = None, cmd: str | list[str] | None = None, envs: list[str] | None = None,
+        tasks: list[str] | None = None, speed: float | None = None, trials: int = 1, run_name: str | None = None,
+        concurrency: int | None = None, resume: bool = False, model: str | None = None, meter: bool = False,
+        config: ConfigSource = None, bus: Bus | None = None, stop_on_signals: bool = False) -> RunOutcome:
     """run_async in its own event loop (same keyword arguments)."""
-    import asyncio
+    return asyncio.run(run_async(agent=agent, cmd=cmd, envs=envs, tasks=tasks, speed=speed, trials=trials,
+                                 run_name=run_name, concurrency=concurrency, resume=resume, model=model,
+                                 meter=meter, config=config, bus=bus, stop_on_signals=stop_on_signals))
 
-    return asyncio.run(run_async(**options))
+
+async def _until_interrupted(runner: Runner):
+    """Ctrl-C stops the agents cleanly and keeps every finished result."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, runner.stop)
+    try:
+        return await runner.run()
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
 
 
-def load(run_name: str | Path, config: str | Path | None = None) -> RunOutcome:
+# --- finished runs ------------------------------------------------------------------------
+
+def load(run_name: str | Path, config: ConfigSource = None) -> RunOutcome:
     """A run already on disk, by name (under the results folder) or path."""
-    run_dir = find_run_dir(load_config(Path(config) if config else None), str(run_name))
+    run_dir = find_run_dir(get_config(config), str(run_name))
     results = load_results(run_dir)
     return RunOutcome(run_dir.name, run_dir, tuple(results), summarize(results))
 
 
-def report(run_dirs: list[str | Path], out: str | Path | None = None, config: str | Path | None = None) -> Path:
+def grade(run_name: str | Path, config: ConfigSource = None) -> RunOutcome:
+    """`sentinel grade`: a run on disk that has at least one finished session."""
+    outcome = load(run_name, config)
+    if not outcome.results:
+        raise SentinelError(f"{outcome.run_dir}: no finished sessions yet")
+    return outcome
+
+
+def report(run_dirs: list[str | Path], out: str | Path | None = None, config: ConfigSource = None) -> Path:
     """Write the HTML report of one run (or a comparison of several); return its path."""
     from sentinel.report import write_report
 
-    loaded = load_config(Path(config) if config else None)
+    loaded = get_config(config)
     dirs = [find_run_dir(loaded, str(d)) for d in run_dirs]
     return write_report(dirs, loaded, Path(out) if out else None)
+
+
+def find_run_dir(config: Config, run: str) -> Path:
+    for candidate in (Path(run), config.results_dir / run):
+        if (candidate / "run.json").exists() or list(candidate.glob("*/*/result.json")):
+            return candidate
+    raise SentinelError(f"{run}: no such run (looked in {run} and {config.results_dir / run})")
+
+
+# --- scenarios ----------------------------------------------------------------------------
+
+async def validate_async(paths: list[str | Path] | None = None, config: ConfigSource = None) -> Validation:
+    """Check scenario files (default: every one under the scenarios folder)."""
+    from sentinel.validate import validate_all
+
+    files = [Path(p) for p in paths] if paths else None
+    checked, problems = await validate_all(get_config(config), files)
+    return Validation(checked, tuple(problems))
+
+
+def validate(paths: list[str | Path] | None = None, config: ConfigSource = None) -> Validation:
+    """validate_async in its own event loop."""
+    return asyncio.run(validate_async(paths, config))
+
+
+def list_scenarios(envs: list[str] | None = None, config: ConfigSource = None) -> ScenarioList:
+    """`sentinel list`: the scenarios of the given environments (default: all), skipping files that
+    do not load (they are named in `unreadable`; `validate` says why)."""
+    loaded = get_config(config)
+    scenarios: list[Scenario] = []
+    unreadable: list[Path] = []
+    wanted: list[str | None] = [*split_items(envs)] or [None]
+    for env in wanted:
+        for path in scenario_files(loaded.scenarios_dir, env):
+            try:
+                scenarios.append(load_scenario(path))
+            except ScenarioError:
+                unreadable.append(path)
+    return ScenarioList(tuple(scenarios), tuple(unreadable))
+
+
+def select_scenarios(config: Config, envs: list[str] | None, tasks: list[str] | None) -> list[Scenario]:
+    """The scenarios of a run's selection; every scenario must load."""
+    wanted_envs: list[str | None] = [*split_items(envs)] or [None]
+    files = []
+    for env in wanted_envs:
+        if env and not (config.scenarios_dir / env).is_dir():
+            raise SentinelError(f"--env {env}: no scenarios folder {config.scenarios_dir / env}")
+        files += scenario_files(config.scenarios_dir, env)
+    scenarios = []
+    for path in files:
+        try:
+            scenarios.append(load_scenario(path))
+        except ScenarioError as exc:
+            raise SentinelError(f"{exc.problems[0]} (run `sentinel validate` for every problem)") from None
+    wanted_tasks = split_items(tasks)
+    if wanted_tasks:
+        chosen = [s for s in scenarios if s.id in wanted_tasks or s.short_id in wanted_tasks]
+        missing = set(wanted_tasks) - {s.id for s in chosen} - {s.short_id for s in chosen}
+        if missing:
+            raise SentinelError(f"--task: no scenario {', '.join(sorted(missing))}")
+        scenarios = chosen
+    if not scenarios:
+        raise SentinelError("no scenarios selected")
+    return scenarios
+
+
+def split_items(values: list[str] | None) -> list[str]:
+    """Repeated options whose items may also be comma separated: ["a,b", "c"] → [a, b, c]."""
+    return [v.strip() for item in values or [] for v in item.split(",") if v.strip()]
+
+
+# --- agents -------------------------------------------------------------------------------
+
+def resolve_agent(config: Config, agent: str | None = None,
+                  cmd: str | list[str] | None = None) -> tuple[str, str | list[str]]:
+    """(agent name, command): a built-in agent, your command, or the config's agent.cmd."""
+    if cmd:
+        command: str | list[str] = cmd
+        name = "custom"
+    elif agent:
+        if agent not in BUILTIN_AGENTS:
+            raise SentinelError(f"--agent {agent}: unknown; built-in agents are {', '.join(BUILTIN_AGENTS)} "
+                                f"(use --cmd for your own)")
+        return agent, BUILTIN_AGENTS[agent]
+    elif config.agent_cmd:
+        command, name = config.agent_cmd, "custom"
+    else:
+        raise SentinelError("no agent: pass --agent NAME, --cmd COMMAND, or set agent.cmd in the config")
+    check_agent_command(command)
+    return name, command
+
+
+def check_agent_command(command: str | list[str]) -> None:
+    """Fail early, with one line, when the agent's program does not exist."""
+    if isinstance(command, list):
+        check_command(command)
+        return
+    try:
+        parts = shlex.split(command)
+    except ValueError as exc:
+        raise SentinelError(f"agent command {command!r}: cannot be parsed ({exc})") from None
+    if not parts:
+        raise SentinelError("agent command is empty")
+    program = parts[0]
+    if "=" not in program and "__" not in program and program not in SHELL_WORDS:
+        check_command([program])
+
+
+def check_run_name(name: str) -> None:
+    if "/" in name or name.startswith("."):
+        raise SentinelError(f"--run {name}: a run name is a plain folder name")

@@ -29,7 +29,7 @@ class Catalog:
     _cache: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, environment: "Environment", root: Path) -> "Catalog":
+    def of(cls, environment: Environment, root: Path) -> Catalog:
         """The catalog an environment reads: its own folder (catalogs/<name>/ unless it
         declares another) with the shared personas and entities of root/shared."""
         return cls(root, environment.name, environment.catalog_dir)

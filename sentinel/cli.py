@@ -1,4 +1,5 @@
-"""The `sentinel` command: one thin function per subcommand.
+"""The `sentinel` command: one thin function per subcommand, each parsing its options and
+calling sentinel.api (the CLI calls the API, never the reverse).
 
 Input errors (bad config, bad scenario, unknown agent, port in use) end with one clear line
 and exit code 2; never a traceback.
@@ -9,27 +10,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import importlib
-import os
-import shlex
-import signal
 import sys
-from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
-from sentinel.agents import BUILTIN_AGENTS, MODEL_AGENTS
+from sentinel import api
+from sentinel.agents import BUILTIN_AGENTS
 from sentinel.bus import Bus
-from sentinel.config import Config, check_speed, load_config
 from sentinel.display import PlainLines, RichProgress, grade_tables
 from sentinel.errors import SentinelError
 from sentinel.export import grade_csv, grade_json
-from sentinel.harness import check_command
 from sentinel.junit import write_junit
-from sentinel.runner import RunPlan, Runner, finished_sessions, load_results
-from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
+from sentinel.runner import finished_sessions
 from sentinel.sentinelbench import grade_report
-from sentinel.summary import summarize
 
 
 def make_console() -> Console:
@@ -54,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="sentinel", description="Benchmark runner for long-running monitoring agents.")
+    parser = argparse.ArgumentParser(prog="sentinel",
+                                     description="Benchmark runner for long-running monitoring agents.")
     sub = parser.add_subparsers(dest="command")
 
     run = sub.add_parser("run", help="run scenarios headless with an agent")
@@ -117,123 +113,45 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
                         help="measure model usage with a local proxy per session instead of trusting costs.json")
 
 
-def _split(values: list[str] | None) -> list[str]:
-    return [v.strip() for item in values or [] for v in item.split(",") if v.strip()]
+def selection(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of sentinel.api.prepare_run from the options of add_selection."""
+    return dict(agent=args.agent, cmd=args.cmd, envs=args.env, tasks=args.task, speed=args.speed,
+                trials=args.trials, run_name=args.run_name, concurrency=args.concurrency, resume=args.resume,
+                model=args.model, meter=args.meter, config=args.config)
 
 
-def select_scenarios(config: Config, envs: list[str] | None, tasks: list[str] | None) -> list[Scenario]:
-    wanted_envs = _split(envs)
-    files = []
-    for env in wanted_envs or [None]:
-        if env and not (config.scenarios_dir / env).is_dir():
-            raise SentinelError(f"--env {env}: no scenarios folder {config.scenarios_dir / env}")
-        files += scenario_files(config.scenarios_dir, env)
-    scenarios = []
-    for path in files:
-        try:
-            scenarios.append(load_scenario(path))
-        except ScenarioError as exc:
-            raise SentinelError(f"{exc.problems[0]} (run `sentinel validate` for every problem)") from None
-    wanted_tasks = _split(tasks)
-    if wanted_tasks:
-        chosen = [s for s in scenarios if s.id in wanted_tasks or s.short_id in wanted_tasks]
-        missing = set(wanted_tasks) - {s.id for s in chosen} - {s.short_id for s in chosen}
-        if missing:
-            raise SentinelError(f"--task: no scenario {', '.join(sorted(missing))}")
-        scenarios = chosen
-    if not scenarios:
-        raise SentinelError("no scenarios selected")
-    return scenarios
-
-
-def resolve_agent(args: argparse.Namespace, config: Config) -> tuple[str, str | list[str]]:
-    if args.cmd:
-        command: str | list[str] = args.cmd
-        name = "custom"
-    elif args.agent:
-        if args.agent not in BUILTIN_AGENTS:
-            raise SentinelError(f"--agent {args.agent}: unknown; built-in agents are {', '.join(BUILTIN_AGENTS)} "
-                                f"(use --cmd for your own)")
-        return args.agent, BUILTIN_AGENTS[args.agent]
-    elif config.agent_cmd:
-        command, name = config.agent_cmd, "custom"
-    else:
-        raise SentinelError("no agent: pass --agent NAME, --cmd COMMAND, or set agent.cmd in the config")
-    check_agent_command(command)
-    return name, command
-
-
-MAX_TRIALS = 100
-
-SHELL_WORDS = {"cd", "exec", "export", "set", ".", "source", "eval", "if", "for", "while", "("}
-
-
-def check_agent_command(command: str | list[str]) -> None:
-    """Fail early, with one line, when the agent's program does not exist."""
-    if isinstance(command, list):
-        check_command(command)
-        return
-    try:
-        parts = shlex.split(command)
-    except ValueError as exc:
-        raise SentinelError(f"agent command {command!r}: cannot be parsed ({exc})") from None
-    if not parts:
-        raise SentinelError("agent command is empty")
-    program = parts[0]
-    if "=" not in program and "__" not in program and program not in SHELL_WORDS:
-        check_command([program])
-
-
-def plan_from_args(args: argparse.Namespace) -> tuple[Config, RunPlan]:
-    config = load_config(args.config)
+def prepare(args: argparse.Namespace) -> tuple[Any, Any]:
+    """The run the options describe, with the config's notices (ignored keys and why) printed."""
+    config, plan = api.prepare_run(**selection(args))
     for notice in config.notices:
         print(f"sentinel: {notice}", file=sys.stderr)
-    speed = check_speed(args.speed) if args.speed is not None else config.speed
-    if args.concurrency is not None and args.concurrency < 0:
-        raise SentinelError("--concurrency must be 0 (all at once) or more")
-    trials = getattr(args, "trials", 1)
-    if not 1 <= trials <= MAX_TRIALS:
-        raise SentinelError(f"--trials must be between 1 and {MAX_TRIALS}")
-    agent, command = resolve_agent(args, config)
-    model = getattr(args, "model", None)
-    if model and agent in BUILTIN_AGENTS and agent not in MODEL_AGENTS:
-        raise SentinelError(f"--model: the {agent} agent uses no model; --model is for {', '.join(MODEL_AGENTS)} "
-                            f"and --cmd agents")
-    scenarios = select_scenarios(config, args.env, args.task)
-    name = args.run_name or f"{agent}-{datetime.now():%Y%m%d-%H%M%S}"
-    if "/" in name or name.startswith("."):
-        raise SentinelError(f"--run {name}: a run name is a plain folder name")
-    plan = RunPlan(name=name, agent=agent, command=command, speed=speed, scenarios=tuple(scenarios),
-                   concurrency=args.concurrency if args.concurrency is not None else config.concurrency,
-                   resume=args.resume, trials=trials, model=model, meter=getattr(args, "meter", False))
     return config, plan
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    config, plan = plan_from_args(args)
+    config, plan = prepare(args)
     bus = Bus()
     console = make_console()
     plain = args.ci or not sys.stdout.isatty()
     bus.subscribe(PlainLines() if plain else RichProgress(console))
-    runner = Runner(config, plan, bus)
-    report = asyncio.run(_run_with_interrupt(runner))
-    assert report.summary is not None
-    for table in grade_tables(report.results, report.summary, f"Run {plan.name}"):
+    outcome = api.execute(config, plan, bus, stop_on_signals=True)
+    summary = outcome.summary
+    for table in grade_tables(list(outcome.results), summary, f"Run {plan.name}"):
         console.print(table)
-    print(f"results: {report.run_dir}  wall time: {report.wall_s:.1f} s  "
-          f"passed: {report.summary.overall.passed}/{report.summary.overall.total}")
+    print(f"results: {outcome.run_dir}  wall time: {outcome.wall_s or 0:.1f} s  "
+          f"passed: {summary.overall.passed}/{summary.overall.total}")
     if args.ci:
-        junit = write_junit(report.run_dir / "junit.xml", report.results, plan.name,
+        junit = write_junit(outcome.run_dir / "junit.xml", list(outcome.results), plan.name,
                             {"agent": plan.agent, "speed": plan.speed, "trials": plan.trials})
         print(f"junit: {junit}")
-    if runner.stopping:
+    if outcome.interrupted:
         print("sentinel: run interrupted; finished sessions are kept, continue with --resume", file=sys.stderr)
         return 130
-    rate = report.summary.overall.rate
+    rate = summary.overall.rate
     if args.fail_under is not None and rate < args.fail_under:
         print(f"sentinel: success rate {rate:.1%} is under --fail-under {args.fail_under:.1%}", file=sys.stderr)
         return 1
-    return 1 if args.ci and report.summary.infra_errors else 0
+    return 1 if args.ci and summary.infra_errors else 0
 
 
 def parse_rate(text: str) -> float:
@@ -247,86 +165,52 @@ def parse_rate(text: str) -> float:
     return value
 
 
-async def _run_with_interrupt(runner: Runner):
-    """Ctrl-C stops the agents cleanly and keeps every finished result."""
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, runner.stop)
-    try:
-        return await runner.run()
-    finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(sig)
-
-
-def find_run_dir(config: Config, run: str) -> Path:
-    for candidate in (Path(run), config.results_dir / run):
-        if (candidate / "run.json").exists() or list(candidate.glob("*/*/result.json")):
-            return candidate
-    raise SentinelError(f"{run}: no such run (looked in {run} and {config.results_dir / run})")
-
-
 def cmd_grade(args: argparse.Namespace) -> int:
-    config = load_config(args.config)
-    run_dir = find_run_dir(config, args.run)
-    results = load_results(run_dir)
-    if not results:
-        raise SentinelError(f"{run_dir}: no finished sessions yet")
+    outcome = api.grade(args.run, config=args.config)
+    results, summary = list(outcome.results), outcome.summary
     if args.format == "sentinelbench":
-        sys.stdout.write(grade_report(finished_sessions(run_dir)))
-        return 0
-    summary = summarize(results)
-    if args.format == "json":
-        sys.stdout.write(grade_json(run_dir.name, results, summary))
+        sys.stdout.write(grade_report(finished_sessions(api.find_run_dir(api.get_config(args.config), args.run))))
+    elif args.format == "json":
+        sys.stdout.write(grade_json(outcome.name, results, summary))
     elif args.format == "csv":
-        sys.stdout.write(grade_csv(run_dir.name, results, summary))
+        sys.stdout.write(grade_csv(outcome.name, results, summary))
     else:
         console = make_console()
-        for table in grade_tables(results, summary, f"Run {run_dir.name}"):
+        for table in grade_tables(results, summary, f"Run {outcome.name}"):
             console.print(table)
     return 0
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    config = load_config(args.config)
-    console = make_console()
     from rich.table import Table
 
+    listing = api.list_scenarios(args.env, config=args.config)
     table = Table(title="Scenarios")
     for column in ("id", "activity", "criteria", "condition_at", "events"):
         table.add_column(column)
-    bad = 0
-    for env in _split(args.env) or [None]:
-        for path in scenario_files(config.scenarios_dir, env):
-            try:
-                s = load_scenario(path)
-            except ScenarioError:
-                bad += 1
-                continue
-            table.add_row(s.id, s.taxonomy.activity, s.taxonomy.criteria,
-                          "no-op" if s.condition_at is None else f"{s.condition_at:g}", str(len(s.events)))
-    console.print(table)
-    if bad:
-        print(f"{bad} scenario file(s) could not be loaded; run `sentinel validate`", file=sys.stderr)
+    for s in listing.scenarios:
+        table.add_row(s.id, s.taxonomy.activity, s.taxonomy.criteria,
+                      "no-op" if s.condition_at is None else f"{s.condition_at:g}", str(len(s.events)))
+    make_console().print(table)
+    if listing.unreadable:
+        print(f"{len(listing.unreadable)} scenario file(s) could not be loaded; run `sentinel validate`",
+              file=sys.stderr)
     return 0
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from sentinel.validate import validate_all
-
-    config = load_config(args.config)
-    checked, problems = asyncio.run(validate_all(config, args.paths or None))
-    for problem in problems:
+    checked = api.validate(args.paths or None, config=args.config)
+    for problem in checked.problems:
         print(problem)
-    status = f"{checked} scenario file(s) checked, {len(problems)} problem(s)"
-    print(status, file=sys.stderr if problems else sys.stdout)
-    return 1 if problems else 0
+    status = f"{checked.checked} scenario file(s) checked, {len(checked.problems)} problem(s)"
+    print(status, file=sys.stdout if checked.ok else sys.stderr)
+    return 0 if checked.ok else 1
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     from sentinel.serve import serve
 
-    config = load_config(args.config)
+    config = api.get_config(args.config)
     return asyncio.run(serve(config, args.env, args.port))
 
 

@@ -12,7 +12,7 @@ changes (start, pause, resume, advance, freeze), so a scheduler waiting on a tim
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 
 class ManualTime:

@@ -56,7 +56,7 @@ class Config:
         """Wall seconds from clock start to the kill deadline (DESIGN §2 step 6)."""
         return self.timing.max_condition_at / (speed or self.speed) + self.timing.reaction_window_s
 
-    def with_overrides(self, **changes: Any) -> "Config":
+    def with_overrides(self, **changes: Any) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
 

@@ -11,8 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from sentinel.bus import (CONTACT, RUN_FINISHED, RUN_STARTED, SESSION_GRADED, SESSION_SKIPPED,
-                          SESSION_STARTED, Message)
+from sentinel.bus import Contacted, Message, RunFinished, RunStarted, SessionGraded, SessionSkipped, SessionStarted
 from sentinel.grading import Result
 from sentinel.summary import Group, Summary
 
@@ -31,20 +30,19 @@ class PlainLines:
 
     def __call__(self, message: Message) -> None:
         stamp = f"[{time.monotonic() - self.started:7.1f}s]"
-        if message.kind == RUN_STARTED:
-            d = message.data
-            self._print(f"{stamp} run {d['run']}: {d['to_run']} of {d['total']} sessions to run, "
-                        f"agent {d['agent']}, speed {d['speed']:g}")
-        elif message.kind == SESSION_STARTED:
-            self._print(f"{stamp} started   {message.session}")
-        elif message.kind == CONTACT:
-            self._print(f"{stamp} contact   {message.session} at sim {message.data['sim']:.2f} s")
-        elif message.kind == SESSION_SKIPPED:
-            self._print(f"{stamp} kept      {message.session} (finished earlier)")
-        elif message.kind == SESSION_GRADED:
-            self._print(f"{stamp} {result_line(message.data['result'])}")
-        elif message.kind == RUN_FINISHED:
-            self._print(f"{stamp} run finished in {message.data['wall_s']:.1f} s")
+        if isinstance(message, RunStarted):
+            self._print(f"{stamp} run {message.run}: {message.to_run} of {message.total} sessions to run, "
+                        f"agent {message.agent}, speed {message.speed:g}")
+        elif isinstance(message, SessionStarted):
+            self._print(f"{stamp} started   {message.key}")
+        elif isinstance(message, Contacted):
+            self._print(f"{stamp} contact   {message.key} at sim {message.sim:.2f} s")
+        elif isinstance(message, SessionSkipped):
+            self._print(f"{stamp} kept      {message.key} (finished earlier)")
+        elif isinstance(message, SessionGraded):
+            self._print(f"{stamp} {result_line(message.result)}")
+        elif isinstance(message, RunFinished):
+            self._print(f"{stamp} run finished in {message.wall_s:.1f} s")
 
     def _print(self, line: str) -> None:
         print(line, file=self.out, flush=True)
@@ -62,22 +60,22 @@ class RichProgress:
         self.passed = 0
 
     def __call__(self, message: Message) -> None:
-        if message.kind == RUN_STARTED:
+        if isinstance(message, RunStarted):
             self.progress.start()
-            self.task = self.progress.add_task(f"run {message.data['run']}", total=message.data["total"], state="")
+            self.task = self.progress.add_task(f"run {message.run}", total=message.total, state="")
         elif self.task is None:
             return
-        elif message.kind == SESSION_STARTED:
+        elif isinstance(message, SessionStarted):
             self.running += 1
-        elif message.kind in (SESSION_GRADED, SESSION_SKIPPED):
-            result: Result = message.data["result"]
-            if message.kind == SESSION_GRADED:
+        elif isinstance(message, (SessionGraded, SessionSkipped)):
+            result: Result = message.result
+            if isinstance(message, SessionGraded):
                 self.running -= 1
             self.passed += result.success
             style = "green" if result.success else ("yellow" if result.is_infra_error else "red")
             self.progress.console.print(f"[{style}]{result_line(result)}[/]", highlight=False, markup=True)
             self.progress.advance(self.task)
-        elif message.kind == RUN_FINISHED:
+        elif isinstance(message, RunFinished):
             self.progress.stop()
             return
         if self.task is not None:

@@ -82,7 +82,7 @@ class Result:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Result":
+    def from_dict(cls, data: dict[str, Any]) -> Result:
         known = cls.__dataclass_fields__
         return cls(**{k: v for k, v in data.items() if k in known})
 

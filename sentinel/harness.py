@@ -19,9 +19,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any
 
 from sentinel.errors import SentinelError
 from sentinel.files import write_atomic
@@ -176,7 +177,7 @@ class _PipeProtocol(asyncio.SubprocessProtocol):
         self._readable.set()
         if self._pending >= PAUSE_READING_AT and not self._paused:
             self._paused = True
-            self.transport.get_pipe_transport(1).pause_reading()
+            self._stdout().pause_reading()
 
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
         self._eof = True
@@ -196,15 +197,22 @@ class _PipeProtocol(asyncio.SubprocessProtocol):
         self._pending -= len(data)
         if self._paused and self._pending < PAUSE_READING_AT // 2:
             self._paused = False
-            self.transport.get_pipe_transport(1).resume_reading()
+            self._stdout().resume_reading()
         return data
+
+    def _stdout(self) -> asyncio.ReadTransport:
+        assert self.transport is not None, "no output before the process started"
+        pipe = self.transport.get_pipe_transport(1)
+        assert isinstance(pipe, asyncio.ReadTransport)
+        return pipe
 
 
 class AgentProcess:
     def __init__(self, protocol: _PipeProtocol, *, log_path: Path, log_cap_bytes: int,
                  on_line: Callable[[str], None] | None, term_grace: float) -> None:
         self._protocol = protocol
-        self._transport = protocol.transport
+        assert protocol.transport is not None, "AgentProcess wraps a started process"
+        self._transport: asyncio.SubprocessTransport = protocol.transport
         self.pid = self._transport.get_pid()
         self.pgid = self.pid  # start_new_session: the agent leads its own process group
         self._log_path = log_path
@@ -224,7 +232,7 @@ class AgentProcess:
         """Start the agent in its own process group, stdin from /dev/null, output merged."""
         loop = asyncio.get_running_loop()
         protocol = _PipeProtocol()
-        options = dict(cwd=cwd, env={**os.environ, **env}, stdin=subprocess.DEVNULL,
+        options: dict[str, Any] = dict(cwd=cwd, env={**os.environ, **env}, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
                        preexec_fn=_prepare_child)
         check_command(command)
@@ -379,6 +387,8 @@ class AgentProcess:
 
     async def _emit(self, lines: list[str]) -> None:
         for count, line in enumerate(lines, 1):
+            if self._on_line is None:
+                return
             try:
                 self._on_line(line)
             except Exception:

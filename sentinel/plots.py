@@ -19,9 +19,9 @@ unless it names one, and several series get a legend.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
-from typing import Sequence
 
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#8C6D00", "#000000")
 FONT = 'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif"'
@@ -139,7 +139,7 @@ def _legend(series: Sequence[Series], width: int, y: float) -> list[str]:
     widths = [24 + len(s.name) * CHAR_W for s in series]
     x = max(4.0, (width - sum(widths)) / 2)
     parts = []
-    for i, (s, w) in enumerate(zip(series, widths)):
+    for i, (s, w) in enumerate(zip(series, widths, strict=True)):
         parts.append(f'<rect x="{x:.1f}" y="{y - 9:.1f}" width="12" height="12" rx="2" fill="{series_color(i, s)}"/>')
         parts.append(svg_text(x + 16, y + 1, s.name, anchor="start"))
         x += w

@@ -17,9 +17,10 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import aiohttp
 from aiohttp import web
@@ -60,7 +61,7 @@ class MeteringProxy:
         self._client: aiohttp.ClientSession | None = None
 
     @classmethod
-    def from_env(cls, out_path: Path, environ: Mapping[str, str] = os.environ) -> "MeteringProxy":
+    def from_env(cls, out_path: Path, environ: Mapping[str, str] = os.environ) -> MeteringProxy:
         return cls(environ.get("OPENAI_BASE_URL") or DEFAULT_UPSTREAM, out_path,
                    api_key=environ.get("OPENAI_API_KEY") or None)
 
@@ -117,7 +118,7 @@ class MeteringProxy:
                     self._record(_json_or_none(payload))
                 return web.Response(body=payload, status=upstream.status,
                                     content_type=upstream.content_type or "application/json")
-        except (aiohttp.ClientError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, aiohttp.ClientError) as exc:
             self.usage.errors += 1
             timed_out = isinstance(exc, asyncio.TimeoutError)
             status, reason = (504, f"no answer within {self.timeout_s:g} s") if timed_out else (502, str(exc))

@@ -21,21 +21,20 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import jinja2
 
 import sentinel
 from sentinel.agents.usage import derive_costs
-from sentinel.bus import (RUN_FINISHED, RUN_STARTED, SESSION_GRADED, SESSION_READY, SESSION_SKIPPED,
-                          AGENT_OUTPUT, Bus)
+from sentinel.bus import AgentOutput, Bus, RunFinished, RunStarted, SessionGraded, SessionReady, SessionSkipped
 from sentinel.catalog import Catalog
 from sentinel.config import Config
 from sentinel.envs import get_environment, template_dirs
 from sentinel.errors import SentinelError
 from sentinel.files import read_json, remove_temporaries, write_atomic, write_json_atomic
-from sentinel.grading import Outcome, Result, judge, read_costs, read_verdict
+from sentinel.grading import Outcome, Result, judge, read_costs
 from sentinel.harness import AgentOutcome, AgentProcess, build_command, check_command
 from sentinel.proxy import METERED_FILE, MeteringProxy
 from sentinel.scenario import Scenario
@@ -63,7 +62,7 @@ class RunPlan:
     model: str | None = None  # --model: given to the agent as SENTINEL_MODEL
     meter: bool = False  # --meter: a metering proxy per session measures the agent's model usage
 
-    def jobs(self) -> list["Job"]:
+    def jobs(self) -> list[Job]:
         return [Job(s, t, self.trials) for s in self.scenarios for t in range(1, self.trials + 1)]
 
 
@@ -190,11 +189,11 @@ class Runner:
             if kept is not None:
                 report.results.append(kept)
                 report.skipped += 1
-                self.bus.publish(SESSION_SKIPPED, job.key, result=kept)
+                self.bus.publish(SessionSkipped(key=job.key, result=kept))
             else:
                 todo.append(job)
-        self.bus.publish(RUN_STARTED, run=self.plan.name, total=len(jobs),
-                         to_run=len(todo), agent=self.plan.agent, speed=self.plan.speed)
+        self.bus.publish(RunStarted(run=self.plan.name, total=len(jobs), to_run=len(todo), agent=self.plan.agent,
+                                    speed=self.plan.speed))
         wave = min(self.plan.concurrency or len(todo), len(todo))
         limit = asyncio.Semaphore(max(1, wave))
         self._gate = StartGate(wave)
@@ -211,7 +210,7 @@ class Runner:
         write_json_atomic(self.run_dir / "summary.json",
                           {**report.summary.to_dict(), "wall_s": round(report.wall_s, 3),
                            "sessions": len(report.results), "skipped": report.skipped})
-        self.bus.publish(RUN_FINISHED, run=self.plan.name, summary=report.summary, wall_s=report.wall_s)
+        self.bus.publish(RunFinished(run=self.plan.name, summary=report.summary, wall_s=report.wall_s))
         return report
 
     def _prepare_run_dir(self) -> None:
@@ -235,8 +234,8 @@ class Runner:
             "speed": self.plan.speed, "concurrency": self.plan.concurrency, "trials": self.plan.trials,
             "model": self.plan.model, "meter": self.plan.meter,
             "scenarios": [s.id for s in self.plan.scenarios],
-            "created": (previous or {}).get("created") or datetime.now(timezone.utc).isoformat(),
-            "resumed": datetime.now(timezone.utc).isoformat() if previous else None,
+            "created": (previous or {}).get("created") or datetime.now(UTC).isoformat(),
+            "resumed": datetime.now(UTC).isoformat() if previous else None,
             "timing": self.config.timing.__dict__,
             "versions": {"sentinel": sentinel.__version__, "python": platform.python_version()},
         })
@@ -268,7 +267,7 @@ class Runner:
             self._gate.arrive(key)
             self._start_line.arrive(key)  # an agent that ended without /start holds no one back
         try:
-            db_path = await session.finish()
+            await session.finish()
         except Exception as exc:
             await session.abort()
             write_atomic(out_dir / "harness_error.txt", traceback.format_exc())
@@ -276,7 +275,7 @@ class Runner:
             return self._record(out_dir, key, replace(crashed, trial=job.trial))
         # costs.json from the usage logs an agent for the original SentinelBench leaves (if it wrote none)
         await asyncio.to_thread(derive_costs, out_dir)
-        result = self._grade(scenario, session, db_path, out_dir, agent_outcome, infra_error)
+        result = self._grade(scenario, session, out_dir, agent_outcome, infra_error)
         return self._record(out_dir, key, replace(result, trial=job.trial, wall_s=round(time.monotonic() - began, 3)))
 
     async def _drive(self, session: Session, scenario: Scenario, out_dir: Path,
@@ -299,13 +298,12 @@ class Runner:
             "SENTINEL_TIME_LIMIT_S": f"{self.config.deadline_wall_s(self.plan.speed):.3f}",
             **({"SENTINEL_MODEL": self.plan.model} if self.plan.model else {}),
         }
-        self.bus.publish(SESSION_READY, session.key, url=session.url, task_url=session.task_url, prompt=prompt,
-                         pending=[(e.at, e.describe()) for e in session.scheduler.pending])
+        self.bus.publish(ready_message(session, prompt))
         async with self._session_extras(out_dir) as extra_env:
             process = await AgentProcess.spawn(
                 command, cwd=out_dir, env={**environ, **extra_env}, log_path=out_dir / "agent.log",
                 log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
-                on_line=lambda line: self.bus.publish(AGENT_OUTPUT, session.key, line=line))
+                on_line=lambda line: self.bus.publish(AgentOutput(key=session.key, line=line)))
             deadline_s = self.config.deadline_wall_s(self.plan.speed)
             return await process.supervise(
                 started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
@@ -332,15 +330,13 @@ class Runner:
         otherwise delay the timers of sessions whose clocks already run."""
         try:
             await asyncio.wait_for(self._start_line.pass_through(key), self.start_line_max_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
 
     async def _wait_for_person(self, session: Session, out_dir: Path, stop: asyncio.Event) -> AgentOutcome:
         """Play mode: no agent process. A person opens the task URL in a browser; their report
         (contact) ends the session, as do the deadline and a stop."""
-        self.bus.publish(SESSION_READY, session.key, url=session.url, task_url=session.task_url,
-                         prompt=full_prompt(session.scenario, session.contact_url),
-                         pending=[(e.at, e.describe()) for e in session.scheduler.pending])
+        self.bus.publish(ready_message(session, full_prompt(session.scenario, session.contact_url)))
         write_atomic(out_dir / "agent.log", "[sentinel: no agent process; a person played this session]\n")
 
         def outcome(ended_by: str) -> AgentOutcome:
@@ -357,9 +353,10 @@ class Runner:
             return outcome("contact")
         return outcome("stopped" if stop.is_set() else "deadline")
 
-    def _grade(self, scenario: Scenario, session: Session, db_path: Path, out_dir: Path,
+    def _grade(self, scenario: Scenario, session: Session, out_dir: Path,
                agent: AgentOutcome | None, infra_error: str | None) -> Result:
-        verdict = read_verdict(db_path, scenario.grading_sql())
+        verdict = session.final_verdict
+        assert verdict is not None, "graded before the session finished"
         contact = session.contact_record
         clock = session.clock
         end_wall = contact.wall_s if contact else (clock.frozen_wall or 0) - (clock.started_wall or 0)
@@ -404,8 +401,13 @@ class Runner:
     def _record(self, out_dir: Path, key: str, result: Result) -> Result:
         write_results_json(out_dir, result)  # the original SentinelBench's results.json, for its scripts
         write_json_atomic(out_dir / "result.json", result.to_dict())
-        self.bus.publish(SESSION_GRADED, key, result=result)
+        self.bus.publish(SessionGraded(key=key, result=result))
         return result
+
+
+def ready_message(session: Session, prompt: str) -> SessionReady:
+    return SessionReady(key=session.key, url=session.url, task_url=session.task_url, prompt=prompt,
+                        pending=tuple((e.at, e.describe()) for e in session.scheduler.pending))
 
 
 async def _first_of(*events: asyncio.Event, timeout: float) -> bool:

@@ -8,9 +8,10 @@ catalog ids, eval_sql against the schema) live in `sentinel.validate`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 

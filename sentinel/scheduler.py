@@ -9,8 +9,8 @@ until the next event is due (no polling tick) and re-aims whenever the clock cha
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Awaitable, Callable, Sequence
 
 from sentinel.clock import SimClock
 from sentinel.scenario import Event
@@ -94,5 +94,5 @@ class Scheduler:
             timeout = None if due_wall is None else max(0.0, due_wall - self.clock.wall())
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass

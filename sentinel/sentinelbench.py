@@ -13,7 +13,8 @@ as sim seconds).
 | evaluation_time | when the world stopped: the report, or else the session's end |
 | condition_at | when the condition became true; null for a no-op task |
 | contact_get_time | when the agent opened the contact page (its report); null if never |
-| contact_post_time | when it sent the contact form; null if never (the world is frozen from the report on, so it equals contact_get_time) |
+| contact_post_time | when it sent the contact form; null if never (the world is frozen from the report |
+|                   | on, so it equals contact_get_time)                                                 |
 | contact_message | the message it sent; null if none |
 
 Deliberate differences: times keep milliseconds (the original truncates the contact times to
@@ -108,7 +109,7 @@ def grade_report(sessions: list[tuple[Path, Result]]) -> str:
     rows = make_rows(sessions)
     table = [list(TABLE_COLUMNS)] + [row.cells() for row in rows]
     widths = [max(len(line[i]) for line in table) for i in range(len(TABLE_COLUMNS))]
-    lines = [" | ".join(cell.ljust(width) for cell, width in zip(line, widths)) for line in table]
+    lines = [" | ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False)) for line in table]
     lines.insert(1, "-+-".join("-" * width for width in widths))
     return "\n".join(lines + [""] + summary_lines(rows)) + "\n"
 

@@ -3,8 +3,9 @@
 Lifecycle: `setup()` builds the database (schema, personas, preload, baselines) and the app;
 `start_site()` binds 127.0.0.1 on a free port; the agent's first GET of /start starts the
 clock and the scheduler; the first GET of /contact records the report and freezes the world;
-`finish()` freezes the world if needed, writes derived tables, stops the site, moves the
-database into the result folder and returns what grading needs.
+`verdict()` writes the derived tables and reads eval_sql (the one way to ask "does the
+scenario's condition hold now"); `finish()` freezes the world if needed, takes the final
+verdict, stops the site and moves the database into the result folder.
 """
 
 from __future__ import annotations
@@ -13,21 +14,22 @@ import asyncio
 import shutil
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Awaitable, Callable
 
 import aiosqlite
 import jinja2
 from aiohttp import web
 
-from sentinel.bus import AGENT_REQUEST, CONTACT, EVENT_FIRED, SESSION_STARTED, Bus
+from sentinel.bus import AgentRequest, Bus, Contacted, EventFired, SessionStarted
 from sentinel.catalog import Catalog
 from sentinel.clock import SimClock
 from sentinel.config import Config
 from sentinel.envs.base import Environment
 from sentinel.files import write_jsonl_atomic
+from sentinel.grading import Verdict, read_verdict
 from sentinel.scenario import Event, Scenario
 from sentinel.scheduler import FiredEvent, Scheduler
 from sentinel.web.app import create_app
@@ -75,7 +77,7 @@ class Session:
         self.key = key or f"{scenario.environment}/{scenario.short_id}"
         self.templates = templates
         self.catalog = catalog or Catalog.of(environment, config.catalogs_dir)
-        self.world_start = world_start or datetime.now(timezone.utc)
+        self.world_start = world_start or datetime.now(UTC)
         self.start_page = scenario.start_page
         self.started = asyncio.Event()
         self.start_line: Callable[[], Awaitable[None]] | None = None  # set by the runner
@@ -84,6 +86,7 @@ class Session:
         self.stats = RequestStats()
         self.baselines: dict[str, float] = {}
         self.url: str | None = None
+        self.final_verdict: Verdict | None = None  # set by finish()
         self._work_dir = Path(tempfile.mkdtemp(prefix="sentinel-"))
         self._db_path = self._work_dir / "state.db"
         self._db: aiosqlite.Connection | None = None
@@ -109,7 +112,7 @@ class Session:
             for event in self.scenario.preload:
                 await self._apply(event)
             self.baselines = await self.environment.baselines(self.world)
-            meta = {f"baseline_{k}": v for k, v in self.baselines.items()}
+            meta: dict[str, object] = {f"baseline_{k}": v for k, v in self.baselines.items()}
             meta.update(speed_factor=self.speed, self_id=self.world.self_persona["id"],
                         world_start=iso(self.world.world_start), scenario_id=self.scenario.id)
             for key, value in meta.items():
@@ -132,7 +135,7 @@ class Session:
             await self._apply(event)
 
     def _on_fired(self, fired: FiredEvent) -> None:
-        self.bus.publish(EVENT_FIRED, self.key, record=fired.as_record(), pending=len(self.scheduler.pending))
+        self.bus.publish(EventFired(key=self.key, record=fired.as_record(), pending=len(self.scheduler.pending)))
 
     async def start_site(self, port: int = 0) -> str:
         """Serve the app on 127.0.0.1 (a free port unless one is given); return the base URL."""
@@ -164,7 +167,7 @@ class Session:
         if self.clock.start():
             self.started.set()
             self._scheduler_task = asyncio.create_task(self.scheduler.run(), name=f"scheduler {self.key}")
-            self.bus.publish(SESSION_STARTED, self.key)
+            self.bus.publish(SessionStarted(key=self.key))
 
     async def contact(self) -> None:
         if self.contact_record is not None:
@@ -175,7 +178,7 @@ class Session:
         self.contact_record = Contact(sim=sim, wall_s=(self.clock.frozen_wall or 0) - (self.clock.started_wall or 0))
         await self.scheduler.fire_due()  # events due by the frozen moment still happen
         self.contacted.set()
-        self.bus.publish(CONTACT, self.key, sim=sim)
+        self.bus.publish(Contacted(key=self.key, sim=sim))
 
     async def contact_message(self, message: str) -> None:
         if self.contact_record is not None and self.contact_record.message is None:
@@ -192,11 +195,20 @@ class Session:
         elif not static:
             self.stats.requests += 1
             self.stats.bytes_sent += size
-            self.bus.publish(AGENT_REQUEST, self.key, method=method, path=path, status=status)
+            self.bus.publish(AgentRequest(key=self.key, method=method, path=path, status=status))
 
     # --- ending -------------------------------------------------------------
+    async def verdict(self) -> Verdict:
+        """Finalize the world (the environment's derived tables), then read eval_sql on a
+        read-only connection: the verdict grading would give at this moment."""
+        async with self.world.write():
+            if self.environment.finalize:
+                await self.environment.finalize(self.world)
+        return read_verdict(self._db_path, self.scenario.grading_sql())
+
     async def finish(self) -> Path:
-        """Freeze the world, write derived tables and logs; return the database's final path."""
+        """Freeze the world, take the final verdict (final_verdict), write the logs; return the
+        database's final path."""
         if not self.clock.started:
             self.clock.start()
         self.clock.freeze()
@@ -205,9 +217,8 @@ class Session:
             self._scheduler_task.cancel()
             await asyncio.gather(self._scheduler_task, return_exceptions=True)
         async with self.world.write():
-            if self.environment.finalize:
-                await self.environment.finalize(self.world)
             await self.world.set_meta("sim_time_end", round(self.clock.now(), 6))
+        self.final_verdict = await self.verdict()
         await self.stop_site()
         await self.close_db()
         self.out_dir.mkdir(parents=True, exist_ok=True)

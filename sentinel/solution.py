@@ -33,8 +33,9 @@ Predicates read a page's visible text (tags stripped, whitespace folded):
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 COMPARISONS = {
     "at_least": lambda v, lim: v >= lim,

@@ -24,11 +24,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sentinel.bus import AGENT_OUTPUT, Bus
+from sentinel.bus import AgentOutput, Bus
 from sentinel.config import Config
 from sentinel.envs import get_environment
 from sentinel.errors import SentinelError
-from sentinel.grading import Verdict, read_verdict
+from sentinel.grading import Verdict
 from sentinel.harness import AgentOutcome, AgentProcess, build_command
 from sentinel.runner import full_prompt
 from sentinel.scenario import Scenario
@@ -98,9 +98,9 @@ class Stepper:
         await self.session.setup()
         await self.session.start_site()
         self.session.clock.start(paused=True)
-        await self._finalize()
+        verdict = await self.session.verdict()
         self._snapshot = await snapshot_tables(self.session.world)
-        return await self._record("opened", [], self._snapshot)
+        return await self._record("opened", [], self._snapshot, verdict)
 
     async def attach_agent(self, command: str | list[str]) -> None:
         """Start an agent on the task URL; it runs until it exits or the stepper closes."""
@@ -116,7 +116,7 @@ class Stepper:
         self._agent = await AgentProcess.spawn(
             build_command(command, values), cwd=out_dir, env=environ, log_path=out_dir / "agent.log",
             log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
-            on_line=lambda line: self.bus.publish(AGENT_OUTPUT, self.session.key, line=line))
+            on_line=lambda line: self.bus.publish(AgentOutput(key=self.session.key, line=line)))
         began = asyncio.Event()
         began.set()  # the clock already runs (paused): no start-up wait
         self._agent_task = asyncio.create_task(self._agent.supervise(
@@ -194,23 +194,16 @@ class Stepper:
 
     async def _after(self, action: str, fired_before: int) -> Step:
         fired = [f"at {r.event.at:g}: {r.event.describe()}" for r in self.session.scheduler.fired[fired_before:]]
-        await self._finalize()
+        verdict = await self.session.verdict()  # derived tables written: the rows show the graded state
         after = await snapshot_tables(self.session.world)
-        return await self._record(action, fired, after)
+        return await self._record(action, fired, after, verdict)
 
-    async def _finalize(self) -> None:
-        """Write derived tables (as grading does) so verdict and rows show the graded state."""
-        if self.env.finalize:
-            async with self.session.world.write():
-                await self.env.finalize(self.session.world)
-
-    async def _record(self, action: str, fired: list[str], after: Snapshot) -> Step:
+    async def _record(self, action: str, fired: list[str], after: Snapshot, verdict: Verdict) -> Step:
         now_values = await self.env.baselines(self.session.world)
         measures = tuple(Measure(name, value, float(now_values.get(name, 0.0)))
                          for name, value in self.session.baselines.items())
         changes = diff_tables(self._snapshot, after)
         self._snapshot = after
-        verdict = read_verdict(self.session.db_path, self.scenario.grading_sql())
         step = Step(action, round(self.now, 6), tuple(fired), verdict, measures, tuple(changes),
                     has_sql=self.scenario.eval_sql is not None)
         self.steps.append(step)
@@ -232,7 +225,7 @@ async def snapshot_tables(world: World) -> Snapshot:
         out[table] = {}
         for row in await world.fetch_all(f"SELECT {selected}, * FROM {quoted}"):
             values = tuple(row)
-            out[table][prefix + values[:len(keys)]] = dict(zip(columns, values[len(keys):]))
+            out[table][prefix + values[:len(keys)]] = dict(zip(columns, values[len(keys):], strict=True))
     return out
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from typing import Iterable
 
 from sentinel.grading import Result
 from sentinel.trials import PassAtK, pass_table

@@ -15,11 +15,14 @@ every rung. The rungs run one after another: a full 4 … 0.25 ladder takes abou
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from dataclasses import asdict, dataclass, replace
+from typing import TYPE_CHECKING
 
 from sentinel.errors import SentinelError
+
+if TYPE_CHECKING:
+    from sentinel.api import RunOutcome
 
 DEFAULT_SPEEDS = "4,2,1,0.5,0.25"
 
@@ -70,16 +73,16 @@ def parse_speeds(text: str) -> list[float]:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
+    from sentinel import api
     from sentinel.bus import Bus
-    from sentinel.cli import _run_with_interrupt, make_console, plan_from_args
+    from sentinel.cli import make_console, prepare
     from sentinel.display import PlainLines, RichProgress
     from sentinel.files import write_json_atomic
-    from sentinel.runner import Runner
 
     if args.speed is not None:
         raise SentinelError("sweep: give the speed factors with --speeds (a list), not --speed")
     speeds = parse_speeds(args.speeds)
-    config, base = plan_from_args(args)
+    config, base = prepare(args)
     sweep_dir = config.results_dir / base.name
     rung_config = replace(config, results_dir=sweep_dir)
     console = make_console()
@@ -88,13 +91,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     for speed in speeds:
         bus = Bus()
         bus.subscribe(PlainLines() if plain else RichProgress(console))
-        runner = Runner(rung_config, replace(base, name=f"speed-{speed:g}", speed=speed), bus)
-        report = asyncio.run(_run_with_interrupt(runner))
-        rungs.append(rung_of(speed, report, config.timing.max_condition_at))
+        outcome = api.execute(rung_config, replace(base, name=f"speed-{speed:g}", speed=speed), bus,
+                              stop_on_signals=True)
+        rungs.append(rung_of(speed, outcome, config.timing.max_condition_at))
         write_json_atomic(sweep_dir / "sweep.json", {
             "agent": base.agent, "model": base.model, "scenarios": [s.id for s in base.scenarios],
             "rungs": [{**asdict(r), "rate": round(r.rate, 4)} for r in rungs]})
-        if runner.stopping:
+        if outcome.interrupted:
             print("sentinel: sweep interrupted; continue it with --resume", file=sys.stderr)
             console.print(sweep_table(rungs, base.agent))
             return 130
@@ -103,13 +106,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 1 if args.ci and any(r.infra_errors for r in rungs) else 0
 
 
-def rung_of(speed: float, report, max_condition_at: float) -> Rung:
-    summary = report.summary
+def rung_of(speed: float, outcome: RunOutcome, max_condition_at: float) -> Rung:
+    summary = outcome.summary
     return Rung(speed=speed, horizon_s=round(max_condition_at / speed, 1), passed=summary.overall.passed,
                 total=summary.overall.total, infra_errors=summary.infra_errors,
                 reaction_p50=summary.reaction_p50, reaction_p90=summary.reaction_p90,
                 tokens_median=summary.tokens_median, cost_median=summary.cost_median,
-                cost_total=summary.cost_total, wall_s=round(report.wall_s, 1))
+                cost_total=summary.cost_total, wall_s=round(outcome.wall_s or 0.0, 1))
 
 
 def sweep_table(rungs: list[Rung], agent: str):

@@ -16,9 +16,9 @@ success rate.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from math import comb
-from typing import Iterable
 
 from sentinel.grading import Result
 

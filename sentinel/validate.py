@@ -14,15 +14,13 @@ import shutil
 import sqlite3
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from sentinel.catalog import Catalog
-from sentinel.envs.kit import preload_problems, selected
 from sentinel.config import Config
 from sentinel.envs import environments
 from sentinel.envs.base import Environment
+from sentinel.envs.kit import preload_problems, selected
 from sentinel.errors import SentinelError
-from sentinel.grading import read_verdict
 from sentinel.scenario import Problem, Scenario, ScenarioError, load_scenario, scenario_files
 from sentinel.session import COMMON_SCHEMA, Session
 
@@ -58,7 +56,7 @@ async def validate_scenario(scenario: Scenario, config: Config) -> list[Problem]
         catalog = Catalog.of(env, config.catalogs_dir)
         found = [Problem(name, f, r) for f, r in static_checks(scenario, env, catalog, config)]
         if env.check_scenario:
-            found += [Problem(name, f, r) for f, r in env.check_scenario(scenario, catalog)]
+            found += [Problem(name, f, r) for f, r in env.check_scenario(scenario, catalog, config.timing)]
     except SentinelError as exc:
         return [Problem(name, "catalog", str(exc))]
     if found:
@@ -69,7 +67,8 @@ async def validate_scenario(scenario: Scenario, config: Config) -> list[Problem]
 def static_checks(scenario: Scenario, env: Environment, catalog: Catalog, config: Config) -> list[tuple[str, str]]:
     timing = config.timing
     out: list[tuple[str, str]] = []
-    if scenario.condition_at is not None and not timing.min_condition_at <= scenario.condition_at <= timing.max_condition_at:
+    at = scenario.condition_at
+    if at is not None and not timing.min_condition_at <= at <= timing.max_condition_at:
         out.append(("condition_at", f"{scenario.condition_at:g} is outside "
                                     f"[{timing.min_condition_at:g}, {timing.max_condition_at:g}]"))
     if not scenario.events or scenario.events[0].type != "preload" or scenario.events[0].at != 0:
@@ -140,9 +139,9 @@ async def replay_checks(scenario: Scenario, env: Environment, config: Config) ->
         await session.setup()
         session.clock.start(paused=True)
         before = max(0.0, scenario.condition_at - JUST_BEFORE)
-        if await _verdict_at(session, env, before):
+        if await _verdict_at(session, before):
             problems.append(("eval_sql", f"already true at sim {before:g} s, just before condition_at"))
-        if scenario.taxonomy.activity == "passive" and not await _verdict_at(session, env, scenario.condition_at):
+        if scenario.taxonomy.activity == "passive" and not await _verdict_at(session, scenario.condition_at):
             problems.append(("eval_sql", f"still false at condition_at {scenario.condition_at:g} s "
                                          "(a passive task must hold once its events fired)"))
     except Exception as exc:  # an event that crashes on replay is a scenario problem
@@ -153,14 +152,11 @@ async def replay_checks(scenario: Scenario, env: Environment, config: Config) ->
     return problems
 
 
-async def _verdict_at(session: Session, env: Environment, sim_t: float) -> bool:
+async def _verdict_at(session: Session, sim_t: float) -> bool:
     if sim_t > session.clock.now():
         session.clock.advance_to(sim_t)
     await session.scheduler.fire_due()
-    if env.finalize:
-        async with session.world.write():
-            await env.finalize(session.world)
-    verdict = read_verdict(session.db_path, session.scenario.grading_sql())
+    verdict = await session.verdict()
     if verdict.error:
         raise RuntimeError(verdict.error)
     return verdict.truthy

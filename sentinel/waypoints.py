@@ -6,7 +6,8 @@ authored time (ENVIRONMENTS §0.8).
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+import math
+from collections.abc import Callable, Iterable, Sequence
 
 
 def value_at(points: Iterable[Sequence[float]], t: float, start_value: float) -> float:
@@ -52,4 +53,64 @@ def first_crossing(points: Iterable[Sequence[float]], start_value: float, thresh
         prev_t, prev_v = point_t, point_v
         if prev_t >= until:
             break
+    return None
+
+
+RISING = ("at_least", "above")  # comparisons that hold for large values
+FALLING = ("at_most", "below")
+SHOWN = {"at_least": lambda v, lim: v >= lim, "above": lambda v, lim: v > lim,
+         "at_most": lambda v, lim: v <= lim, "below": lambda v, lim: v < lim}
+
+
+def shown_value(value: float, decimals: int) -> float:
+    """The value as a page shows it: rounded half up to `decimals` places (the tiny epsilon
+    absorbs binary noise such as 519.99499999 for 519.995)."""
+    scale = 10 ** decimals
+    return math.floor(value * scale + 0.5 + 1e-9) / scale
+
+
+def first_shown_crossing(points: Iterable[Sequence[float]], start_value: float, comparison: str,
+                         limit: float, until: float, decimals: int = 2) -> float | None:
+    """First sim time in [0, until] at which the interpolated value, rounded half up to
+    `decimals` places as a page shows it (2: cents, 0: whole star counts), satisfies
+    `shown <comparison> limit` (at_least, above, at_most, below); None if it never does.
+
+    "At least $42.20" starts when the raw path reaches $42.195, not $42.20: the crossing is
+    found on the raw path at the edge of the first displayed value that satisfies the limit."""
+    if comparison not in SHOWN:
+        raise ValueError(f"comparison {comparison!r}: expected one of {', '.join(SHOWN)}")
+    holds = SHOWN[comparison]
+    scale = 10 ** decimals
+    rising = comparison in RISING
+    k = math.floor(limit * scale) - 2
+    if rising:  # the smallest displayed value that satisfies the limit, and where rounding reaches it
+        while not holds(k / scale, limit):
+            k += 1
+        threshold = (k - 0.5) / scale
+    else:  # the largest one
+        k += 4
+        while not holds(k / scale, limit):
+            k -= 1
+        threshold = (k + 0.5) / scale - 1e-9
+    return first_crossing(points, start_value, threshold, rising, until)
+
+
+def first_time_holding(holds: Callable[[float], bool], until: float, step: float = 0.05,
+                       precision: float = 1e-6) -> float | None:
+    """First sim time in [0, until] at which holds(t), for a value no single path describes
+    (a sum of rounded prices): scanned in `step` seconds, then refined by bisection to
+    `precision`. A condition that holds for less than `step` between two samples can be missed."""
+    count = int(round(until / step))
+    previous: float | None = None
+    for i in range(count + 1):
+        t = i * step
+        if holds(t):
+            if previous is None:
+                return t
+            low, high = previous, t
+            while high - low > precision:
+                mid = (low + high) / 2
+                low, high = (low, mid) if holds(mid) else (mid, high)
+            return high
+        previous = t
     return None

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import datetime, timedelta, timezone
-from typing import Any, AsyncIterator
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import aiosqlite
 
@@ -22,6 +23,10 @@ ORIGINS = ("preload", "event", "self")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
+class WriteReentered(RuntimeError):
+    """world.write() called inside a write transaction of the same task (it would deadlock)."""
+
+
 class World:
     def __init__(self, env_name: str, db: aiosqlite.Connection, catalog: Catalog,
                  clock: SimClock, world_start: datetime):
@@ -29,10 +34,11 @@ class World:
         self.db = db
         self.catalog = catalog
         self.clock = clock
-        self.world_start = world_start.astimezone(timezone.utc).replace(microsecond=0)
+        self.world_start = world_start.astimezone(UTC).replace(microsecond=0)
         self.self_persona = catalog.self_persona()
         self.flash: str | None = None  # status line for the next page ("Message sent")
         self._write_lock = asyncio.Lock()
+        self._writer: asyncio.Task | None = None  # the task inside write(), to refuse re-entry
         self._self_ids = 0
 
     # --- time ---
@@ -89,16 +95,28 @@ class World:
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[aiosqlite.Connection]:
-        """A write transaction; concurrent handlers of one session take turns."""
+        """A write transaction; concurrent handlers of one session take turns.
+
+        Not re-entrant: code already inside a write (an event's `apply`, a `finalize`, a view
+        called from an action) uses `world.db` directly. Re-entering raises WriteReentered
+        instead of waiting forever on the lock its own caller holds."""
+        task = asyncio.current_task()
+        if task is not None and task is self._writer:
+            raise WriteReentered("world.write() re-entered while this task's write transaction is open "
+                                 "(an event's apply or finalize runs inside one already: use world.db)")
         async with self._write_lock:
-            await self.db.execute("BEGIN")
+            self._writer = task
             try:
-                yield self.db
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            else:
-                await self.db.execute("COMMIT")
+                await self.db.execute("BEGIN")
+                try:
+                    yield self.db
+                except BaseException:
+                    await self.db.execute("ROLLBACK")
+                    raise
+                else:
+                    await self.db.execute("COMMIT")
+            finally:
+                self._writer = None
 
     async def fetch_all(self, sql: str, params: tuple | dict = ()) -> list[aiosqlite.Row]:
         async with self.db.execute(sql, params) as cur:
@@ -119,7 +137,7 @@ class World:
 
 
 def iso(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def parse_iso(text: str) -> datetime:

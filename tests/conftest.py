@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from fake_openai import fake_server  # noqa: F401 (a fixture, shared by the LLM and proxy tests)
 
 from sentinel.agents.browse import Page, parse_page
 from sentinel.config import REPO_ROOT, load_config
 from sentinel.envs import get_environment
-from sentinel.grading import read_verdict
 from sentinel.scenario import Scenario, load_scenario
 from sentinel.session import Session
 
-WORLD_START = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+WORLD_START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 @dataclass
@@ -56,11 +56,7 @@ class LiveSession:
 
     async def verdict(self) -> Any:
         """eval_sql's value right now, derived tables written first, on a read-only connection."""
-        env = self.session.environment
-        if env.finalize:
-            async with self.world.write():
-                await env.finalize(self.world)
-        return read_verdict(self.session.db_path, self.session.scenario.grading_sql()).value
+        return (await self.session.verdict()).value
 
 
 def _folded(page: Page) -> Page:

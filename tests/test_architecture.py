@@ -24,3 +24,9 @@ def test_core_module_imports_no_edge_package(module):
 
 def test_the_cli_does_not_load_textual_until_a_screen_is_asked_for():
     assert "textual" not in loaded_after_import("import sentinel.cli; sentinel.cli.build_parser()")
+
+
+def test_the_api_does_not_import_the_cli():
+    code = "import sys, sentinel.api; print(' '.join(m for m in sys.modules if m.startswith('sentinel.')))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert "sentinel.api" in loaded and "sentinel.cli" not in loaded

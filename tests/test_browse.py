@@ -9,7 +9,7 @@ import asyncio
 import pytest
 from aiohttp import web
 
-from sentinel.agents.browse import Browser, BrowseError, parse_page
+from sentinel.agents.browse import BrowseError, Browser, parse_page
 
 INBOX = """<html><head><title>Inbox</title><style>p {{color: red}}</style></head><body>
 <nav><a href="/inbox">Inbox ({unread})</a> <a href="/sent">Sent</a></nav>

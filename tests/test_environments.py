@@ -201,7 +201,7 @@ async def test_no_page_or_header_reveals_grading(env, env_session):
     secrets = {"eval_sql", "condition_at", scenario.id, *future}
     pages = await crawl(live, env)
     pages["/contact"] = await live.page("/contact")
-    for page_path, page in pages.items():
+    for page_path, _page in pages.items():
         response = await live.client.get(page_path, headers={"X-Live-Refresh": "1"})
         html = await response.text()
         headers = " ".join(f"{k}: {v}" for k, v in response.headers.items())

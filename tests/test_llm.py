@@ -9,13 +9,13 @@ import json
 from dataclasses import replace
 
 import pytest
+from fake_openai import FakeOpenAI, Reply, error, last_user_text, tool, verdict
+from test_runner import DATA, SPEED, make_config
 
-from fake_openai import FakeOpenAI, Reply, error, fake_server, last_user_text, tool, verdict  # noqa: F401
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.agents.llm import ChatClient, Endpoint, LLMError, parse_completion
-from sentinel.runner import RunPlan, Runner
+from sentinel.runner import Runner, RunPlan
 from sentinel.scenario import load_scenario
-from test_runner import DATA, SPEED, make_config
 
 MESSAGES = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}]
 

@@ -12,9 +12,9 @@ import pytest
 from sentinel.catalog import Catalog
 from sentinel.config import REPO_ROOT, load_config
 from sentinel.envs.micromail import ENV
-from sentinel.validate import static_checks
 from sentinel.scenario import Event, load_scenario
 from sentinel.serve import catalog_scenario
+from sentinel.validate import static_checks
 
 CC = "scenarios/micromail/cc_three_more.yaml"
 SENDER = "scenarios/micromail/sender_arrives.yaml"
@@ -47,7 +47,7 @@ async def test_inbox_list_counters_pinned_first_and_pages(env_session):
     total = await value(s, "SELECT COUNT(*) FROM emails WHERE folder = 'inbox'")
     unread = await value(s, "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND is_read = 0")
     assert unread == 4 and p.text.startswith("(4) Inbox · MicroMail")
-    assert f"Inbox (4) Drafts (2) Sent (6) Archive (8) Junk (12) Trash (0)" in p.text
+    assert "Inbox (4) Drafts (2) Sent (6) Archive (8) Junk (12) Trash (0)" in p.text
     assert f"Showing 1–25 of {total}" in p.text and f"All ({total}) Unread (4) Flagged (3) Mentions (6)" in p.text
     ids = message_ids(p)
     assert len(ids) == 25
@@ -328,7 +328,8 @@ async def test_new_email_event_inserts_unread_mail_with_files_and_times(env_sess
     row = await s.world.fetch_one("SELECT * FROM emails WHERE id = ?", (decoy,))
     assert row["origin"] == "event" and row["arrived_at"] == 62.0 and row["is_read"] == 0
     assert row["created_at"] == s.world.created_at(62.0) and row["has_attachment"] == 1
-    assert await value(s, "SELECT file_name FROM attachments WHERE email_id = ?", (decoy,)) == "mobile-app-wireframes.pdf"
+    name = await value(s, "SELECT file_name FROM attachments WHERE email_id = ?", (decoy,))
+    assert name == "mobile-app-wireframes.pdf"
     junk = timeline[1].fields["email_id"]
     assert await value(s, "SELECT folder FROM emails WHERE id = ?", (junk,)) == "junk"
     p = await s.page("/micromail/folder/inbox")
@@ -350,7 +351,8 @@ async def test_whole_catalog_preload_and_scenario_checks(env_session):
     async with session.world.write() as db:
         await db.execute("DELETE FROM attachments")
         await db.execute("DELETE FROM emails")
-        await ENV.event_types["preload"].apply(session.world, Event(0, "preload", {"emails": ["em0001"], "age_offset_minutes": 60}))
+        preload = Event(0, "preload", {"emails": ["em0001"], "age_offset_minutes": 60})
+        await ENV.event_types["preload"].apply(session.world, preload)
     created = await session.world.fetch_value("SELECT created_at FROM emails WHERE id = 'em0001'")
     assert created == session.world.preload_created_at(rec["age_minutes"] + 60)
     sent = next(r["id"] for r in CATALOG.raw("emails").values() if r["folder"] == "sent")
@@ -374,7 +376,8 @@ async def test_baselines_match_the_preloaded_mailbox(env_session):
     assert b["inbox_unread_count"] == 4 and b["junk_count"] == 12
     assert b["inbox_cc_count"] == await value(s, "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND cc_me = 1") > 0
     assert b["inbox_mention_count"] == 6
-    assert b["inbox_external_count"] == await value(s, "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND is_external = 1") > 0
+    external = await value(s, "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND is_external = 1")
+    assert b["inbox_external_count"] == external > 0
     assert b["inbox_high_importance_count"] > 0
     assert b["attachment_count"] == await value(s, "SELECT COUNT(*) FROM attachments")
     assert await value(s, "SELECT value FROM session_meta WHERE key = 'baseline_junk_count'") == "12.0"
@@ -399,7 +402,8 @@ def test_catalog_subsets_and_near_misses():
         phrase = r["_note"].split("'")[1]
         assert r["body"].find(phrase) >= 160, r["id"]
     names = {f["file_name"] for f in files.values()}
-    assert {"mobile-app-mockups.fig", "mobile-app-wireframes.pdf", "mobile-app-mockups.pdf", "web-app-mockups.fig"} <= names
+    assert {"mobile-app-mockups.fig", "mobile-app-wireframes.pdf", "mobile-app-mockups.pdf",
+            "web-app-mockups.fig"} <= names
     assert all(set(r) >= {"_role", "_note", "age_minutes", "is_read"} for r in emails.values())
 
 
@@ -417,7 +421,8 @@ def test_generator_reproduces_the_committed_catalog():
     assert [gen.public_email(r) for r in emails] == committed
     assert files == [json.loads(line) for line in (folder / "attachments.jsonl").read_text().splitlines()]
     for name, spec_ in gen.mail_scenarios.SCENARIOS.items():
-        timeline = gen.mail_scenarios._events(b, spec_.get("copy_of", name), gen.mail_scenarios.SCENARIOS[spec_.get("copy_of", name)])
+        source = spec_.get("copy_of", name)
+        timeline = gen.mail_scenarios._events(b, source, gen.mail_scenarios.SCENARIOS[source])
         loaded = load_scenario(REPO_ROOT / f"scenarios/micromail/{name}.yaml")
         assert [(e.at, e.fields["email_id"]) for e in loaded.timeline] == [(at, i) for at, i, _ in timeline]
 

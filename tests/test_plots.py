@@ -6,8 +6,16 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from sentinel.plots import (PALETTE, Series, bars_svg, format_number, histogram_bins, histogram_svg, nice_ticks,
-                            scatter_svg)
+from sentinel.plots import (
+    PALETTE,
+    Series,
+    bars_svg,
+    format_number,
+    histogram_bins,
+    histogram_svg,
+    nice_ticks,
+    scatter_svg,
+)
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 

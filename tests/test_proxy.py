@@ -7,11 +7,11 @@ import json
 
 import aiohttp
 from aiohttp import web
+from fake_openai import FakeOpenAI, Reply, error, tool
+from test_llm import BUY_SCRIPT, llm_config, llm_plan, price_judge
 
-from fake_openai import FakeOpenAI, Reply, error, fake_server, tool  # noqa: F401 (a fixture)
 from sentinel.proxy import METERED_FILE, MeteringProxy
 from sentinel.runner import Runner
-from test_llm import BUY_SCRIPT, llm_config, llm_plan, price_judge
 
 BODY = {"model": "fake-model", "messages": [{"role": "user", "content": "hi"}],
         "tools": [{"type": "function", "function": {"name": "open"}}]}

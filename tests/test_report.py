@@ -19,7 +19,7 @@ from sentinel.agents import BUILTIN_AGENTS
 from sentinel.config import load_config
 from sentinel.plots import PALETTE
 from sentinel.report import load_runs, render_report, write_report
-from sentinel.runner import RunPlan, Runner, load_results
+from sentinel.runner import Runner, RunPlan, load_results
 from sentinel.scenario import load_scenario, scenario_files
 from sentinel.summary import Summary, summarize
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -12,14 +11,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
-from made_results import TEST_SCENARIOS, write_test_config as write_config
+from made_results import TEST_SCENARIOS
+from made_results import write_test_config as write_config
 
 from sentinel.agents import BUILTIN_AGENTS
-from sentinel.bus import SESSION_GRADED, SESSION_SKIPPED, SESSION_STARTED, Bus
+from sentinel.bus import Bus, SessionGraded, SessionReady, SessionSkipped, SessionStarted
 from sentinel.config import load_config
 from sentinel.errors import SentinelError
-from sentinel.runner import RunPlan, Runner, load_results
+from sentinel.runner import Runner, RunPlan, load_results
 from sentinel.scenario import load_scenario, scenario_files
 
 DATA = TEST_SCENARIOS
@@ -40,7 +39,7 @@ def plan(agent: str, name: str = "r", resume: bool = False, command=None) -> Run
 
 def recorder(bus: Bus) -> list:
     seen = []
-    bus.subscribe(lambda m: seen.append(m.kind))
+    bus.subscribe(lambda m: seen.append(type(m)))
     return seen
 
 
@@ -82,7 +81,7 @@ async def test_resume_of_a_finished_run_starts_nothing(tmp_path):
     bus = Bus()
     seen = recorder(bus)
     report = await Runner(config, plan("eager", resume=True), bus).run()
-    assert seen.count(SESSION_SKIPPED) == 3 and SESSION_STARTED not in seen and SESSION_GRADED not in seen
+    assert seen.count(SessionSkipped) == 3 and SessionStarted not in seen and SessionGraded not in seen
     assert report.skipped == 3 and len(report.results) == 3
     assert stamps == {p: p.stat().st_mtime_ns for p in stamps}
 
@@ -97,7 +96,7 @@ async def test_resume_reruns_sessions_with_an_infrastructure_error(tmp_path):
     bus = Bus()
     seen = recorder(bus)
     await Runner(config, plan("eager", resume=True), bus).run()
-    assert seen.count(SESSION_SKIPPED) == 1 and seen.count(SESSION_GRADED) == 2
+    assert seen.count(SessionSkipped) == 1 and seen.count(SessionGraded) == 2
     assert json.loads(broken.read_text())["infra_error"] is None
 
 
@@ -241,16 +240,16 @@ async def test_a_person_plays_through_http_and_contact_ends_the_session(tmp_path
     rise = next(s for s in plan("eager").scenarios if s.id == "microhood-rise")
     bus = Bus()
     ready = asyncio.Queue()
-    bus.subscribe(lambda m: ready.put_nowait(m.data) if m.kind == "session_ready" else None)
+    bus.subscribe(lambda m: ready.put_nowait(m) if isinstance(m, SessionReady) else None)
     runner = Runner(config, RunPlan(name="p", agent="human", command=None, speed=SPEED, scenarios=(rise,)), bus)
     running = asyncio.create_task(runner.run())
-    data = await asyncio.wait_for(ready.get(), 10)
-    assert data["task_url"].endswith("/start") and "visiting" in data["prompt"]
+    message = await asyncio.wait_for(ready.get(), 10)
+    assert message.task_url.endswith("/start") and "visiting" in message.prompt
     async with aiohttp.ClientSession() as browser:
-        async with browser.get(data["task_url"]) as page:
+        async with browser.get(message.task_url) as page:
             assert "MicroHood" in await page.text()
         await asyncio.sleep(70 / SPEED)  # the person waits until CHPX has crossed
-        async with browser.get(data["url"] + "/contact") as page:
+        async with browser.get(message.url + "/contact") as page:
             assert page.status == 200
     report = await asyncio.wait_for(running, 10)
     result = report.results[0]
@@ -270,7 +269,8 @@ def start_times(run_dir: Path) -> dict[str, float]:
 
 async def test_first_wave_clocks_start_together_after_every_agent_booted(tmp_path):
     config = make_config(tmp_path)
-    slow_boot = f"case __SCENARIO_FILE__ in *rise.yaml) sleep 1;; esac; {sys.executable} -m sentinel.agents.eager __TASK_URL__"
+    slow_boot = (f"case __SCENARIO_FILE__ in *rise.yaml) sleep 1;; esac; "
+                 f"{sys.executable} -m sentinel.agents.eager __TASK_URL__")
     await Runner(config, plan("eager", command=slow_boot)).run()
     times = start_times(config.results_dir / "r")
     assert set(times) == {"rise", "rise_buy", "rise_noop"}
@@ -279,7 +279,8 @@ async def test_first_wave_clocks_start_together_after_every_agent_booted(tmp_pat
 
 async def test_start_line_waits_no_longer_than_its_limit(tmp_path):
     config = make_config(tmp_path)
-    never_starts = f"case __SCENARIO_FILE__ in *rise.yaml) sleep 30;; esac; {sys.executable} -m sentinel.agents.eager __TASK_URL__"
+    never_starts = (f"case __SCENARIO_FILE__ in *rise.yaml) sleep 30;; esac; "
+                    f"{sys.executable} -m sentinel.agents.eager __TASK_URL__")
     runner = Runner(replace(config, timing=replace(config.timing, startup_timeout_s=3)),
                     plan("eager", command=never_starts))
     runner.start_line_max_s = 0.5

@@ -10,11 +10,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from made_results import TEST_SCENARIOS, make_result, write_run
 
 from sentinel.config import REPO_ROOT, load_config
-from sentinel.runner import RunPlan, Runner, finished_sessions
+from sentinel.runner import Runner, RunPlan, finished_sessions
 from sentinel.scenario import load_scenario, scenario_files
 from sentinel.sentinelbench import RESULTS_FIELDS, grade_report, results_record
 
@@ -69,7 +68,7 @@ def test_grade_report_prints_the_original_table_and_summary(tmp_path):
                     infra_error="harness crashed", detail="infrastructure error: harness crashed"),
     ]
     results = [replace(r, prompt_tokens=p, completion_tokens=c, tool_calls=t)
-               for r, (p, c, t) in zip(results, [(1000, 100, 4), (3000, 300, 8), (2000, 0, 1), (0, 0, 0)])]
+               for r, (p, c, t) in zip(results, [(1000, 100, 4), (3000, 300, 8), (2000, 0, 1), (0, 0, 0)], strict=True)]
     run_dir = write_run(tmp_path / "r", results)
     for folder in ("rise", "rise_buy", "rise_noop"):  # the crashed session left no costs.json
         (run_dir / "microhood" / folder / "costs.json").write_text("{}")

@@ -8,16 +8,17 @@ import json
 import re
 from dataclasses import replace
 
+from test_runner import DATA, SPEED, make_config
+
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.agents.browse import Line
 from sentinel.agents.judges import RuleJudge, Watch, diff_lines, read_verdict
 from sentinel.agents.planners import describe_condition, tools_for
 from sentinel.agents.strategy import DROPPED_PAGE, Conversation
 from sentinel.agents.usage import Meter, estimate_prompt_tokens
-from sentinel.runner import RunPlan, Runner
+from sentinel.runner import Runner, RunPlan
 from sentinel.scenario import load_scenario, scenario_files
 from sentinel.solution import parse_solution
-from test_runner import DATA, SPEED, make_config
 
 FAST = ["--sleep-s", "0.5", "--reload-s", "0.2"]  # the test scenarios last a few wall seconds
 
@@ -30,8 +31,8 @@ def test_diff_keeps_only_changed_lines():
     old = lines("Inbox (4)", "Ann [3] Budget", "Bob [4] Lunch")
     new = lines("Inbox (5)", "Cy [5] Offer", "Ann [3] Budget", "Bob [4] Lunch")
     changes = diff_lines(old, new)
-    assert [l.shown for l in changes.added] == ["Inbox (5)", "Cy [5] Offer"]
-    assert [l.shown for l in changes.removed] == ["Inbox (4)"]
+    assert [line.shown for line in changes.added] == ["Inbox (5)", "Cy [5] Offer"]
+    assert [line.shown for line in changes.removed] == ["Inbox (4)"]
     assert changes.describe() == "- Inbox (4)\n+ Inbox (5)\n+ Cy [5] Offer"
     assert diff_lines(new, new).empty
 
@@ -69,7 +70,8 @@ def test_rule_judge_with_open_new_wakes_on_links_not_seen_before():
 
 def test_judge_answers_are_read_leniently():
     assert read_verdict('{"holds": true, "reason": "price 76"}').holds
-    assert read_verdict('```json\n{"holds": false, "reason": "no"}\n```') == read_verdict('{"holds": false, "reason": "no"}')
+    fenced = '```json\n{"holds": false, "reason": "no"}\n```'
+    assert read_verdict(fenced) == read_verdict('{"holds": false, "reason": "no"}')
     assert read_verdict("holds: TRUE because").holds
     assert read_verdict("Yes.").holds and not read_verdict("No, not yet").holds
     assert not read_verdict("I cannot tell").holds

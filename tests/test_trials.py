@@ -58,7 +58,7 @@ def test_pass_table_averages_over_scenarios():
     assert [p.k for p in table] == [1, 2, 3] and all(p.scenarios == 3 for p in table)
     expected_at = [Fraction(4, 9), Fraction(5, 9), Fraction(2, 3)]  # A: 1,1,1  B: 1/3, 2/3, 1  C: 0
     expected_hat = [Fraction(4, 9), Fraction(1, 3), Fraction(1, 3)]  # A: 1,1,1  B: 1/3, 0, 0  C: 0
-    for row, at, hat in zip(table, expected_at, expected_hat):
+    for row, at, hat in zip(table, expected_at, expected_hat, strict=True):
         assert row.pass_at == pytest.approx(float(at)) and row.pass_hat == pytest.approx(float(hat))
     assert trial_counts(three_scenarios()) == {"microhood-a": (3, 3), "microhood-b": (3, 1), "micromail-c": (3, 0)}
 

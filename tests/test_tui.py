@@ -6,6 +6,8 @@ from __future__ import annotations
 import webbrowser
 
 import pytest
+from test_runner import make_config, processes_working_in
+from test_runner import plan as make_plan
 from textual.widgets import Static
 
 from sentinel.bus import Bus
@@ -13,7 +15,6 @@ from sentinel.runner import Runner, finished_result
 from sentinel.tui.dashboard import DashboardApp
 from sentinel.tui.simulate import START_WALL, SimulatedRun
 from sentinel.tui.state import CONTACTED, GRADED, RUNNING, WAITING, RunState
-from test_runner import make_config, plan as make_plan, processes_working_in
 
 SIZE = (160, 40)
 

@@ -15,12 +15,12 @@ import time
 from dataclasses import replace
 
 import pytest
+from test_runner import DATA, processes_working_in, write_config
 
 from sentinel.cli import main
 from sentinel.config import REPO_ROOT, load_config
 from sentinel.errors import SentinelError
 from sentinel.tui.commands import find_scenario
-from test_runner import DATA, processes_working_in, write_config
 
 RISE = DATA / "microhood" / "rise.yaml"
 

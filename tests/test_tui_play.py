@@ -5,14 +5,15 @@ from __future__ import annotations
 import asyncio
 
 import aiohttp
+from test_runner import SPEED, make_config
+from test_runner import plan as make_plan
+from test_tui import FakeBrowser, wait_until
 from textual.widgets import Static
 
 from sentinel.bus import Bus
-from sentinel.runner import RunPlan, Runner, load_results
+from sentinel.runner import Runner, RunPlan, load_results
 from sentinel.tui.play import PlayApp
 from sentinel.tui.state import RunState
-from test_runner import SPEED, make_config, plan as make_plan
-from test_tui import FakeBrowser, wait_until
 
 SIZE = (120, 32)
 
@@ -23,7 +24,8 @@ def play_plan(scenario_id: str, name: str = "me") -> RunPlan:
 
 
 def screen(app: PlayApp) -> str:
-    return "\n".join(str(app.query_one(f"#{name}", Static).render()) for name in ("play-head", "play-task", "play-result"))
+    names = ("play-head", "play-task", "play-result")
+    return "\n".join(str(app.query_one(f"#{name}", Static).render()) for name in names)
 
 
 async def test_a_person_plays_a_contact_through_http_and_is_graded_like_an_agent(tmp_path, monkeypatch):

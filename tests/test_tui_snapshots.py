@@ -3,7 +3,10 @@ screen, review the new pictures and accept them with `pytest --snapshot-update`.
 
 from __future__ import annotations
 
-from sentinel.bus import SESSION_READY, SESSION_STARTED, Message
+from conftest import WORLD_START
+from test_stepper import RISE
+
+from sentinel.bus import SessionReady, SessionStarted
 from sentinel.config import load_config
 from sentinel.scenario import load_scenario
 from sentinel.stepper import Stepper
@@ -12,8 +15,6 @@ from sentinel.tui.play import PlayApp
 from sentinel.tui.simulate import START_WALL, SimulatedRun
 from sentinel.tui.state import RunState
 from sentinel.tui.step import StepApp
-from conftest import WORLD_START
-from test_stepper import RISE
 
 FIXED_URL = "http://127.0.0.1:8400"  # ports differ from run to run; the pictures must not
 
@@ -51,10 +52,10 @@ def test_play_screen_while_the_person_watches(snap_compare):
     state = RunState([(key, "microhood", "rise", "/microhood/")], speed=1.0, deadline_wall_s=630.0,
                      run_name="me", agent="human", now=lambda: START_WALL + 42.5)
     state.sessions[key].scenario_id = "microhood-rise"
-    state.apply(Message(SESSION_READY, key, {
-        "url": FIXED_URL, "task_url": f"{FIXED_URL}/start",
-        "prompt": "Tell me when CHPX trades at $520 or more.\n\nWhen the condition above holds, report it by "
-                  f"visiting {FIXED_URL}/contact once. If it never holds, never visit that page.",
-        "pending": [(60.0, "price_waypoint(symbol=CHPX, price=540, ramp_s=0)")]}, START_WALL - 5))
-    state.apply(Message(SESSION_STARTED, key, {}, START_WALL))
+    state.apply(SessionReady(
+        key=key, url=FIXED_URL, task_url=f"{FIXED_URL}/start",
+        prompt="Tell me when CHPX trades at $520 or more.\n\nWhen the condition above holds, report it by "
+               f"visiting {FIXED_URL}/contact once. If it never holds, never visit that page.",
+        pending=((60.0, "price_waypoint(symbol=CHPX, price=540, ramp_s=0)"),), wall=START_WALL - 5))
+    state.apply(SessionStarted(key=key, wall=START_WALL))
     assert snap_compare(PlayApp(state), terminal_size=(110, 24))

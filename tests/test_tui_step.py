@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import aiohttp
 import pytest
+from test_stepper import RISE, SENDER
+from test_tui import wait_until
 from textual.widgets import Static
 
 from sentinel.agents import BUILTIN_AGENTS
@@ -11,8 +13,6 @@ from sentinel.config import load_config
 from sentinel.scenario import load_scenario
 from sentinel.stepper import Stepper
 from sentinel.tui.step import StepApp
-from test_stepper import RISE, SENDER
-from test_tui import wait_until
 
 SIZE = (160, 40)
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from sentinel.agents.usage import estimate_prompt_tokens, estimate_tokens
 
@@ -44,7 +44,7 @@ class Endpoint:
     retries: int = DEFAULT_RETRIES
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] = os.environ) -> "Endpoint":
+    def from_env(cls, environ: Mapping[str, str] = os.environ) -> Endpoint:
         def number(name: str, default: float) -> float:
             try:
                 return float(environ.get(name) or default)
@@ -118,7 +118,7 @@ class ChatClient:
                 reason = f"{url} answered {err.code}: {_error_text(err)}"
                 retry = err.code in RETRY_STATUSES
                 pause = _retry_after(err.headers.get("Retry-After"))
-            except (TimeoutError, socket.timeout):
+            except TimeoutError:
                 reason, retry, pause = f"{url} did not answer within {timeout:.1f} s", True, None
             except (urllib.error.URLError, ConnectionError, OSError) as err:
                 reason, retry, pause = f"cannot reach {url}: {getattr(err, 'reason', err)}", True, None

@@ -16,7 +16,8 @@ from __future__ import annotations
 import itertools
 import json
 import re
-from typing import Any, Iterator, Protocol
+from collections.abc import Iterator
+from typing import Any, Protocol
 
 from sentinel.agents.judges import RuleJudge, Watch
 from sentinel.agents.llm import ChatClient, Completion, ToolCall, assistant_message

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sentinel.agents.browse import Browser, BrowseError, Line, Page
+from sentinel.agents.browse import BrowseError, Browser, Line, Page
 from sentinel.agents.judges import Changes, Judge, LLMJudge, RuleJudge, diff_lines
 from sentinel.agents.llm import ChatClient, Endpoint, LLMError, ToolCall
 from sentinel.agents.planners import STRATEGIES, LLMPlanner, Planner, RulePlanner, system_prompt, tools_for

@@ -10,12 +10,14 @@ declaration; nothing here imports aiohttp.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # only for annotations: the core never needs aiohttp at import time
     from sentinel.catalog import Catalog
+    from sentinel.config import Timing
     from sentinel.scenario import Event, Scenario
     from sentinel.world import World
 
@@ -37,7 +39,7 @@ class EventType:
              `sentinel.envs.kit.preload_type`.
     """
 
-    apply: Callable[["World", "Event"], Awaitable[None]]
+    apply: Callable[[World, Event], Awaitable[None]]
     refs: Mapping[str, str] = field(default_factory=dict)
     inserts: tuple[str, ...] = ()
     required: tuple[str, ...] = ()  # fields that must be present
@@ -111,11 +113,11 @@ class Header:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
-async def no_header(world: "World") -> Header:
+async def no_header(world: World) -> Header:
     return Header()
 
 
-async def no_baselines(world: "World") -> dict[str, float]:
+async def no_baselines(world: World) -> dict[str, float]:
     return {}
 
 
@@ -126,14 +128,15 @@ class Environment:
     schema: Path  # schema.sql with the environment's tables
     event_types: Mapping[str, EventType]
     routes: tuple[Route, ...]
-    serve_preload: Callable[["Catalog"], dict[str, Any]]  # preload fields for `sentinel serve`
+    serve_preload: Callable[[Catalog], dict[str, Any]]  # preload fields for `sentinel serve`
     nav: tuple[NavItem, ...] = ()
     search: str | None = None  # the named route the header's search box submits to (GET ?q=)
-    header: Callable[["World"], Awaitable[Header]] = no_header
+    header: Callable[[World], Awaitable[Header]] = no_header
     baseline_sql: Mapping[str, str] = field(default_factory=dict)  # metric → SELECT of one number
-    baselines_extra: Callable[["World"], Awaitable[dict[str, float]]] = no_baselines
-    finalize: Callable[["World"], Awaitable[None]] | None = None
-    check_scenario: Callable[["Scenario", "Catalog"], list[tuple[str, str]]] | None = None
+    baselines_extra: Callable[[World], Awaitable[dict[str, float]]] = no_baselines
+    finalize: Callable[[World], Awaitable[None]] | None = None
+    # (scenario, catalog, timing) → [(field, reason)]; timing None means the repository's sentinel.toml
+    check_scenario: Callable[[Scenario, Catalog, Timing | None], list[tuple[str, str]]] | None = None
     templates: Path | None = None  # extra template folder (environments kept outside web/templates)
     catalog_dir: Path | None = None  # its own catalog folder, when not catalogs/<name>/
 
@@ -141,7 +144,7 @@ class Environment:
     def start_page(self) -> str:
         return f"/{self.name}/"
 
-    async def baselines(self, world: "World") -> dict[str, float]:
+    async def baselines(self, world: World) -> dict[str, float]:
         """Every baseline metric right after the preload: computed ones, then the SQL counts."""
         values = dict(await self.baselines_extra(world))
         for name, sql in self.baseline_sql.items():

@@ -5,7 +5,8 @@ Pure: no aiohttp. Page helpers (paging, 400s, toggles, url_for) are in sentinel.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from sentinel.envs.base import EventType
 
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 AGE_OFFSET = "age_offset_minutes"
 
 
-def selected(catalog: "Catalog", collection: str, value: Any) -> list[str]:
+def selected(catalog: Catalog, collection: str, value: Any) -> list[str]:
     """The ids a preload field names: "*" = the whole collection (file order), a list = those
     ids in order, one id = that id, None = none."""
     if value is None:
@@ -29,23 +30,23 @@ def selected(catalog: "Catalog", collection: str, value: Any) -> list[str]:
     return [str(value)]
 
 
-def age_offset(event: "Event") -> float:
+def age_offset(event: Event) -> float:
     """A preload's extra age for all its items, in minutes (validated ≥ 0 by preload_problems)."""
     return float(event.fields.get(AGE_OFFSET, 0) or 0)
 
 
-def preloaded_age(event: "Event", record: Mapping[str, Any]) -> float:
+def preloaded_age(event: Event, record: Mapping[str, Any]) -> float:
     """How old a preloaded catalog item is at the start: its age_minutes plus the offset."""
     return float(record.get("age_minutes", 0) or 0) + age_offset(event)
 
 
-def oldest_first(catalog: "Catalog", collection: str, ids: list[str]) -> list[str]:
+def oldest_first(catalog: Catalog, collection: str, ids: list[str]) -> list[str]:
     """Preload order: oldest first, so insertion order (the tie-break for equal times) follows age."""
     records = catalog.raw(collection)
     return sorted(ids, key=lambda i: -float(records[i].get("age_minutes", 0) or 0))
 
 
-def preload_type(apply: Callable[["World", "Event"], Awaitable[None]], collections: Mapping[str, str],
+def preload_type(apply: Callable[[World, Event], Awaitable[None]], collections: Mapping[str, str],
                  *, required: tuple[str, ...] = (), optional: tuple[str, ...] = (),
                  refs: Mapping[str, str] | None = None) -> EventType:
     """The environment's `preload`: one field per collection (list of ids or "*"), all inserting.
@@ -57,7 +58,7 @@ def preload_type(apply: Callable[["World", "Event"], Awaitable[None]], collectio
                      required=required, optional=(*optional, AGE_OFFSET), preload=True)
 
 
-def preload_problems(event: "Event", etype: EventType) -> list[tuple[str, str]]:
+def preload_problems(event: Event, etype: EventType) -> list[tuple[str, str]]:
     """The rules every preload shares: at time 0, list-or-"*" id fields, a sane age offset."""
     where = f"events[{event.index}]"
     problems = []

@@ -7,7 +7,7 @@ test (or a script) can check the page against `summarize()` without parsing form
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import jinja2
@@ -19,8 +19,7 @@ from sentinel.export import outcome
 from sentinel.plots import series_color
 from sentinel.report.charts import overview_charts
 from sentinel.report.data import RunData, SessionData
-from sentinel.report.timeline import (COLORS, condition_wall_s, contact_wall_s, request_kind, shorten,
-                                      timeline_svg)
+from sentinel.report.timeline import COLORS, condition_wall_s, contact_wall_s, request_kind, shorten, timeline_svg
 from sentinel.summary import Group, Summary
 
 TEMPLATE_DIR = REPO_ROOT / "web" / "templates" / "report"
@@ -193,7 +192,7 @@ def run_card(index: int, run: RunData) -> dict:
 def _when(stamp: str | None) -> str:
     """An ISO timestamp from run.json as "2026-03-02 09:00 UTC"."""
     try:
-        return datetime.fromisoformat(stamp).astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        return datetime.fromisoformat(stamp).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
     except (TypeError, ValueError):
         return stamp or "?"
 
@@ -210,7 +209,7 @@ def render_report(runs: list[RunData]) -> str:
     sessions = [s for run in runs for s in run.sessions]
     context = {
         "title": "Sentinel report: " + " vs ".join(run.name for run in runs),
-        "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "version": sentinel.__version__,
         "runs": [run_card(i, run) for i, run in enumerate(runs)],
         "headline": headline_rows(runs),

@@ -21,7 +21,7 @@ from textual.binding import Binding
 
 from sentinel.bus import Message
 from sentinel.errors import SentinelError
-from sentinel.runner import RunReport, Runner
+from sentinel.runner import Runner, RunReport
 from sentinel.tui.state import RunState
 
 REFRESH_S = 0.25  # how often a running screen redraws

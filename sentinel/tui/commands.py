@@ -11,8 +11,9 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
-from sentinel.cli import add_selection, make_console, plan_from_args, resolve_agent
-from sentinel.config import Config, check_speed, load_config
+from sentinel import api
+from sentinel.cli import add_selection, make_console, prepare
+from sentinel.config import Config, check_speed
 from sentinel.errors import SentinelError
 from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 
@@ -75,7 +76,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
     from sentinel.tui.dashboard import DashboardApp
     from sentinel.tui.state import RunState
 
-    config, plan = plan_from_args(args)
+    config, plan = prepare(args)
     runner = Runner(config, plan, Bus())
     app = DashboardApp(RunState.for_plan(plan, config), runner, freeze_heap=True)
     app.run()
@@ -97,9 +98,9 @@ def cmd_step(args: argparse.Namespace) -> int:
     from sentinel.stepper import Stepper
     from sentinel.tui.step import StepApp
 
-    config = load_config(args.config)
+    config = api.get_config(args.config)
     scenario = find_scenario(config, args.scenario)
-    command = resolve_agent(args, config)[1] if (args.agent or args.cmd) else None
+    command = api.resolve_agent(config, agent=args.agent, cmd=args.cmd)[1] if (args.agent or args.cmd) else None
     app = StepApp(Stepper(scenario, config), command)
     app.run()
     code = app.return_code or 0
@@ -110,19 +111,18 @@ def cmd_step(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from sentinel.bus import Bus
-    from sentinel.runner import RunPlan, Runner, session_dir
+    from sentinel.runner import Runner, RunPlan, session_dir
     from sentinel.tui.play import PlayApp
     from sentinel.tui.state import RunState, result_text
 
-    config = load_config(args.config)
+    config = api.get_config(args.config)
     if not args.startup_timeout > 0:
         raise SentinelError("--startup-timeout must be a positive number of seconds")
     config = replace(config, timing=replace(config.timing, startup_timeout_s=args.startup_timeout))
     scenario = find_scenario(config, args.scenario)
     speed = check_speed(args.speed) if args.speed is not None else config.speed
     name = args.run_name or f"human-{datetime.now():%Y%m%d-%H%M%S}"
-    if "/" in name or name.startswith("."):
-        raise SentinelError(f"--run {name}: a run name is a plain folder name")
+    api.check_run_name(name)
     plan = RunPlan(name=name, agent="human", command=None, speed=speed, scenarios=(scenario,), resume=args.resume)
     runner = Runner(config, plan, Bus())
     result_path = session_dir(runner.run_dir, plan.jobs()[0]) / "result.json"

@@ -66,7 +66,8 @@ class DashboardApp(RunApp):
     def rebuild_rows(self) -> None:
         """Fill the list with the sessions the filter lets through (the selection stays)."""
         self.state.take_dirty()
-        self.rows.set_rows([(view.key, self._cells(view)) for view in self.state.visible(self.state_filter, self.search)])
+        visible = self.state.visible(self.state_filter, self.search)
+        self.rows.set_rows([(view.key, self._cells(view)) for view in visible])
         self.refresh_view(force=True)
 
     def refresh_view(self, force: bool = False) -> None:

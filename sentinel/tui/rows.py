@@ -9,7 +9,7 @@ row. See benchmarks/tui_dashboard.py for the figures.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.segment import Segment
 from rich.text import Text
@@ -26,7 +26,7 @@ GAP = 2  # spaces between columns
 def row_text(cells: Cells, columns: Sequence[tuple[str, int, str]]) -> Text:
     """One line: each cell cut or padded to its column's width and justification."""
     line = Text(no_wrap=True, overflow="ellipsis")
-    for n, ((_, width, justify), cell) in enumerate(zip(columns, cells)):
+    for n, ((_, width, justify), cell) in enumerate(zip(columns, cells, strict=False)):
         text = cell.copy() if isinstance(cell, Text) else Text(str(cell))
         text.truncate(width, overflow="ellipsis")
         text.align(justify, width)  # type: ignore[arg-type]

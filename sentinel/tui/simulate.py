@@ -7,8 +7,19 @@ firing, agent output and requests, contact, grade. Deterministic: no randomness,
 
 from __future__ import annotations
 
-from sentinel.bus import (AGENT_OUTPUT, AGENT_REQUEST, CONTACT, EVENT_FIRED, RUN_STARTED, SESSION_GRADED,
-                          SESSION_READY, SESSION_STARTED, Message)
+from collections.abc import Callable
+
+from sentinel.bus import (
+    AgentOutput,
+    AgentRequest,
+    Contacted,
+    EventFired,
+    Message,
+    RunStarted,
+    SessionGraded,
+    SessionReady,
+    SessionStarted,
+)
 from sentinel.grading import Result
 
 ENVIRONMENTS = ("micromail", "microhood", "microchat", "microhub")
@@ -54,25 +65,27 @@ class SimulatedRun:
         condition_wall = start + self.condition_at(i) / speed
         end = start + self.deadline_wall_s if self.is_noop(i) else condition_wall + 0.2 + 0.1 * (i % 4)
         events = [EVENT_EVERY_SIM_S * (k + 1) for k in range(int(720 // EVENT_EVERY_SIM_S))]
-        out = [Message(RUN_STARTED, None, {"run": "simulated", "total": self.count, "to_run": self.count,
-                                           "agent": "simulated", "speed": speed}, START_WALL)] if i == 0 else []
-        out.append(Message(SESSION_READY, key, {
-            "url": f"http://127.0.0.1:{41000 + i}", "task_url": f"http://127.0.0.1:{41000 + i}/start",
-            "prompt": f"Tell me when task {i} happens.", "pending": [(at, f"tick(n={k})") for k, at in enumerate(events)]},
-            ready))
-        out.append(Message(SESSION_STARTED, key, {}, start))
+        out: list[Message] = [RunStarted(run="simulated", total=self.count, to_run=self.count, agent="simulated",
+                                         speed=speed, wall=START_WALL)] if i == 0 else []
+        out.append(SessionReady(
+            key=key, url=f"http://127.0.0.1:{41000 + i}", task_url=f"http://127.0.0.1:{41000 + i}/start",
+            prompt=f"Tell me when task {i} happens.",
+            pending=tuple((at, f"tick(n={k})") for k, at in enumerate(events)),
+            wall=ready))
+        out.append(SessionStarted(key=key, wall=start))
         for k, at in enumerate(events):
             wall = start + at / speed
             if wall < end:
                 record = {"index": k + 1, "at": at, "type": "tick", "fields": {"n": k}, "sim_at_fire": at,
                           "lateness_ms": 1.0}
-                out.append(Message(EVENT_FIRED, key, {"record": record, "pending": len(events) - k - 1}, wall))
-        out += _every(key, AGENT_OUTPUT, start, end, OUTPUT_EVERY_S, lambda n: {"line": f"[agent] look {n}"})
-        out += _every(key, AGENT_REQUEST, start, end, REQUEST_EVERY_S,
-                      lambda n: {"method": "GET", "path": "/", "status": 200})
+                out.append(EventFired(key=key, record=record, pending=len(events) - k - 1, wall=wall))
+        out += _every(start, end, OUTPUT_EVERY_S,
+                      lambda n, wall: AgentOutput(key=key, line=f"[agent] look {n}", wall=wall))
+        out += _every(start, end, REQUEST_EVERY_S,
+                      lambda n, wall: AgentRequest(key=key, method="GET", path="/", status=200, wall=wall))
         if not self.is_noop(i):
-            out.append(Message(CONTACT, key, {"sim": (end - start) * speed}, end))
-        out.append(Message(SESSION_GRADED, key, {"result": self._result(i, start, end)}, end + 0.05))
+            out.append(Contacted(key=key, sim=(end - start) * speed, wall=end))
+        out.append(SessionGraded(key=key, result=self._result(i, start, end), wall=end + 0.05))
         return out
 
     def _result(self, i: int, start: float, end: float) -> Result:
@@ -90,9 +103,11 @@ class SimulatedRun:
             cost_usd=0.001, agent="simulated", speed=self.speed)
 
 
-def _every(key: str, kind: str, start: float, end: float, every: float, data) -> list[Message]:
-    out, n = [], 0
+def _every(start: float, end: float, every: float, make: Callable[[int, float], Message]) -> list[Message]:
+    """make(n, wall) for the n-th tick of `every` seconds after start, while before end."""
+    out: list[Message] = []
+    n = 0
     while start + (n + 1) * every < end:
         n += 1
-        out.append(Message(kind, key, data(n), start + n * every))
+        out.append(make(n, start + n * every))
     return out

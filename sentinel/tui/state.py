@@ -11,11 +11,23 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
-from sentinel.bus import (AGENT_OUTPUT, AGENT_REQUEST, CONTACT, EVENT_FIRED, RUN_FINISHED, RUN_STARTED,
-                          SESSION_GRADED, SESSION_READY, SESSION_SKIPPED, SESSION_STARTED, Message)
+from sentinel.bus import (
+    AgentOutput,
+    AgentRequest,
+    Contacted,
+    EventFired,
+    Message,
+    RunFinished,
+    RunStarted,
+    SessionGraded,
+    SessionMessage,
+    SessionReady,
+    SessionSkipped,
+    SessionStarted,
+)
 from sentinel.grading import Result
 from sentinel.summary import percentile
 
@@ -113,7 +125,7 @@ class RunState:
         self.finished_wall_s: float | None = None
 
     @classmethod
-    def for_plan(cls, plan, config, now: Callable[[], float] = time.time) -> "RunState":
+    def for_plan(cls, plan, config, now: Callable[[], float] = time.time) -> RunState:
         """The state of a RunPlan's sessions, all waiting."""
         rows = [(job.key, job.scenario.environment, job.name, job.scenario.start_page) for job in plan.jobs()]
         state = cls(rows, speed=plan.speed, deadline_wall_s=config.deadline_wall_s(plan.speed),
@@ -124,19 +136,35 @@ class RunState:
 
     # --- the bus subscriber ----------------------------------------------------
     def apply(self, message: Message) -> None:
-        if message.kind == RUN_STARTED:
+        if isinstance(message, RunStarted):
             self.started_wall = message.wall
             return
-        if message.kind == RUN_FINISHED:
-            self.finished_wall_s = message.data.get("wall_s")
+        if isinstance(message, RunFinished):
+            self.finished_wall_s = message.wall_s
             return
-        if message.session is None:
+        if not isinstance(message, SessionMessage):
             return
-        view = self._view(message.session)
+        view = self._view(message.key)
         self.dirty.add(view.key)
-        handler = _HANDLERS.get(message.kind)
-        if handler:
-            handler(view, message)
+        if isinstance(message, SessionReady):
+            view.url, view.task_url, view.prompt = message.url, message.task_url, message.prompt
+            view.pending = [(float(at), str(text)) for at, text in message.pending]
+        elif isinstance(message, SessionStarted):
+            view.state, view.started_wall = RUNNING, message.wall
+        elif isinstance(message, EventFired):
+            view.fired.append(message.record)
+            left = message.pending
+            view.pending = view.pending[max(0, len(view.pending) - left):] if left else []
+        elif isinstance(message, AgentOutput):
+            view.output.append(message.line[:OUTPUT_LINE_CHARS])
+        elif isinstance(message, AgentRequest):
+            view.requests += 1
+        elif isinstance(message, Contacted):
+            view.state, view.contact_sim, view.contact_wall = CONTACTED, message.sim, message.wall
+        elif isinstance(message, (SessionGraded, SessionSkipped)):
+            view.state, view.result = GRADED, message.result
+            view.scenario_id = message.result.scenario_id
+            view.kept = isinstance(message, SessionSkipped)
 
     def _view(self, key: str) -> SessionView:
         if key not in self.sessions:  # not in the plan (should not happen): show it anyway
@@ -183,46 +211,6 @@ class RunState:
             slots = self.concurrency or len(self.sessions)
             left = max(left, math.ceil(waiting / slots) * self.deadline_wall_s)
         return max(0.0, left)
-
-
-def _ready(view: SessionView, message: Message) -> None:
-    data = message.data
-    view.url, view.task_url, view.prompt = data.get("url"), data.get("task_url"), data.get("prompt", "")
-    view.pending = [(float(at), str(text)) for at, text in data.get("pending", [])]
-
-
-def _started(view: SessionView, message: Message) -> None:
-    view.state, view.started_wall = RUNNING, message.wall
-
-
-def _fired(view: SessionView, message: Message) -> None:
-    view.fired.append(message.data["record"])
-    left = int(message.data.get("pending", 0))
-    view.pending = view.pending[max(0, len(view.pending) - left):] if left else []
-
-
-def _output(view: SessionView, message: Message) -> None:
-    view.output.append(str(message.data.get("line", ""))[:OUTPUT_LINE_CHARS])
-
-
-def _request(view: SessionView, message: Message) -> None:
-    view.requests += 1
-
-
-def _contact(view: SessionView, message: Message) -> None:
-    view.state, view.contact_sim, view.contact_wall = CONTACTED, float(message.data["sim"]), message.wall
-
-
-def _graded(view: SessionView, message: Message) -> None:
-    view.state, view.result = GRADED, message.data["result"]
-    view.scenario_id = view.result.scenario_id
-    view.kept = message.kind == SESSION_SKIPPED
-
-
-_HANDLERS: dict[str, Callable[[SessionView, Message], None]] = {
-    SESSION_READY: _ready, SESSION_STARTED: _started, EVENT_FIRED: _fired, AGENT_OUTPUT: _output,
-    AGENT_REQUEST: _request, CONTACT: _contact, SESSION_GRADED: _graded, SESSION_SKIPPED: _graded,
-}
 
 
 # --- text shared by the screens ---------------------------------------------------

@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
-from sentinel.bus import AGENT_OUTPUT, AGENT_REQUEST, CONTACT, Message
+from sentinel.bus import AgentOutput, AgentRequest, Contacted, Message
 from sentinel.errors import SentinelError
 from sentinel.stepper import RowChange, Step, Stepper
 from sentinel.tui.base import SentinelApp
@@ -129,12 +129,12 @@ class StepApp(SentinelApp):
         await self.stepper.close()
 
     def _on_bus(self, message: Message) -> None:
-        if message.kind == AGENT_OUTPUT:
-            self.agent_output.append(message.data.get("line", ""))
-        elif message.kind == AGENT_REQUEST:
+        if isinstance(message, AgentOutput):
+            self.agent_output.append(message.line)
+        elif isinstance(message, AgentRequest):
             self.agent_requests += 1
-        elif message.kind == CONTACT:
-            self.notify(f"The agent reported at sim {message.data['sim']:.2f} s: the world is frozen")
+        elif isinstance(message, Contacted):
+            self.notify(f"The agent reported at sim {message.sim:.2f} s: the world is frozen")
             if self.step is not None:
                 self.call_later(self.show, self.step)
 

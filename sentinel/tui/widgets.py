@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from rich.text import Text
 
-from sentinel.tui.state import (CONTACTED, GRADED, RUNNING, WAITING, RunState, SessionView, Totals,
-                                fmt_seconds, fmt_usd, result_text)
+from sentinel.tui.state import (
+    CONTACTED,
+    GRADED,
+    RUNNING,
+    WAITING,
+    RunState,
+    SessionView,
+    Totals,
+    fmt_seconds,
+    fmt_usd,
+    result_text,
+)
 
 STATE_STYLES = {WAITING: "dim", RUNNING: "cyan", CONTACTED: "magenta", GRADED: "bold"}
 MARK_STYLES = {"pass": "bold green", "fail": "bold red", "error": "bold yellow"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import aiohttp_jinja2
 import jinja2
@@ -91,7 +91,8 @@ async def request_log(request: web.Request, handler: Handler) -> web.StreamRespo
     try:
         response = await handler(request)
         status = response.status
-        size = response.body_length if isinstance(response, web.FileResponse) else len(getattr(response, "body", b"") or b"")
+        body = getattr(response, "body", b"") or b""
+        size = response.body_length if isinstance(response, web.FileResponse) else len(body)
         return response
     except web.HTTPException as exc:
         status = exc.status

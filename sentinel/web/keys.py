@@ -26,7 +26,7 @@ class SiteHooks(Protocol):
     def log_request(self, method: str, path: str, status: int, size: int, live: bool) -> None: ...
 
 
-WORLD: web.AppKey["World"] = web.AppKey("world")
-ENVIRONMENT: web.AppKey["Environment"] = web.AppKey("environment")
+WORLD: web.AppKey[World] = web.AppKey("world")
+ENVIRONMENT: web.AppKey[Environment] = web.AppKey("environment")
 HOOKS: web.AppKey[SiteHooks] = web.AppKey("hooks")
 LAYOUT: web.AppKey[str] = web.AppKey("layout")  # the template every page of the site extends

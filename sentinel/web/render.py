@@ -7,10 +7,11 @@ world's current time for relative timestamps.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import aiohttp_jinja2
 import jinja2

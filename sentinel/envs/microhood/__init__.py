@@ -28,12 +28,12 @@ BASELINE_SQL = {
 }
 
 
-async def portfolio_baselines(world: "World") -> dict[str, float]:
+async def portfolio_baselines(world: World) -> dict[str, float]:
     """The portfolio's value, cash and gain right after the preload (computed from prices)."""
     return await portfolio_numbers(world, await PriceBook.load(world))
 
 
-async def finalize(world: "World") -> None:
+async def finalize(world: World) -> None:
     """Grading time: freeze every price into current_prices (the portfolio view reads it)."""
     book = await PriceBook.load(world)
     await world.db.execute("DELETE FROM current_prices")
@@ -41,7 +41,7 @@ async def finalize(world: "World") -> None:
                                [(symbol, book.price(symbol)) for symbol in book.paths])
 
 
-def serve_preload(catalog: "Catalog") -> dict[str, Any]:
+def serve_preload(catalog: Catalog) -> dict[str, Any]:
     """`sentinel serve microhood`: the whole catalog, with a few prices drifting for 12 minutes."""
     stocks = catalog.records("stocks")
     moves = {"HALO": 1.04, "NEOX": 0.97, "VLTA": 1.06, "DRNX": 0.95, "CHPX": 1.03, "BYTW": 1.02}

@@ -6,26 +6,28 @@ the watched page says what is measured (`/microhood/stock/<SYM>`: that price;
 `/microhood/`: the portfolio value) and the predicate says the limit and direction. So the
 check verifies exactly what the oracle will see, with no second copy of the threshold.
 
-Pages round prices to cents, so the crossing is computed on the displayed value: "at least
-$42.20" starts when the raw path reaches $42.195. Portfolio values are a sum of rounded prices
-and are found by a scan in 0.05 s steps, refined by bisection.
+Pages round prices to cents, so the crossing is computed on the displayed value
+(sentinel.waypoints.first_shown_crossing). Portfolio values are a sum of rounded prices and are
+found by a scan refined by bisection (first_time_holding). The timeline ends where the config's
+timing.event_timeline_end says.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from sentinel.catalog import Catalog
+from sentinel.config import Timing, load_config
 from sentinel.envs.kit import selected
 from sentinel.envs.microhood.events import DEFAULT_BUYING_POWER
 from sentinel.envs.microhood.prices import Path
 from sentinel.scenario import Scenario
 from sentinel.solution import COMPARISONS, Step
-from sentinel.waypoints import first_crossing, ramp_points
+from sentinel.waypoints import first_shown_crossing, first_time_holding, ramp_points
 
-TIMELINE_END = 720.0
 TOLERANCE_S = 0.5  # condition_at may differ this much from the computed crossing
 VISIBLE_FOR_S = 60.0  # a condition must stay visible this long (the oracle polls every ~10 sim s)
 FIRST_READ_S = 10.0  # a relative limit needs the value flat until the first read
@@ -36,24 +38,26 @@ DASHBOARD = re.compile(r"^/microhood/?$")
 Problems = list[tuple[str, str]]
 
 
-def check_scenario(scenario: Scenario, catalog: Catalog) -> Problems:
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> Problems:
+    """MicroHood's own checks; `timing` defaults to the repository's sentinel.toml."""
+    end = (timing or load_config().timing).event_timeline_end
     problems: Problems = []
     stocks = catalog.records("stocks")
     preload = scenario.events[0].fields if scenario.events and scenario.events[0].type == "preload" else {}
     loaded = set(selected(catalog, "stocks", preload.get("stocks", "*"))) & set(stocks)
-    problems += _preload_problems(preload, loaded)
+    problems += _preload_problems(preload, loaded, end)
     problems += _event_problems(scenario, loaded)
     if problems:
         return problems
-    paths = build_paths(scenario, stocks, loaded)
-    return _crossing_problems(scenario, paths, stocks, preload)
+    paths = build_paths(scenario, stocks, loaded, end)
+    return _crossing_problems(scenario, paths, stocks, preload, end)
 
 
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _preload_problems(preload: dict, loaded: set[str]) -> Problems:
+def _preload_problems(preload: dict, loaded: set[str], end: float) -> Problems:
     out: Problems = []
     where = "events[0]"
     if "buying_power" in preload and not (_number(preload["buying_power"]) and preload["buying_power"] >= 0):
@@ -74,8 +78,8 @@ def _preload_problems(preload: dict, loaded: set[str]) -> Problems:
             out.append((field, "expected a list of [t, price] pairs"))
             continue
         for t, price in points:
-            if not 0 <= t <= TIMELINE_END:
-                out.append((field, f"time {t:g} is outside [0, {TIMELINE_END:g}]"))
+            if not 0 <= t <= end:
+                out.append((field, f"time {t:g} is outside [0, {end:g}]"))
             if price <= 0:
                 out.append((field, f"price {price:g} must be above 0"))
     return out
@@ -97,13 +101,13 @@ def _event_problems(scenario: Scenario, loaded: set[str]) -> Problems:
     return out
 
 
-def build_paths(scenario: Scenario, stocks: dict[str, dict], loaded: set[str]) -> dict[str, Path]:
+def build_paths(scenario: Scenario, stocks: dict[str, dict], loaded: set[str], end: float) -> dict[str, Path]:
     """Every loaded symbol's final path, built exactly as the events build it at run time."""
     preload = scenario.events[0].fields
     points = {s: [(float(t), float(p)) for t, p in preload.get("price_waypoints", {}).get(s, [])] for s in loaded}
     starts = {s: float(stocks[s]["start_price"]) for s in loaded}
     for event in sorted(scenario.timeline, key=lambda e: (e.at, e.index)):
-        if event.type == "price_waypoint" and event.at <= TIMELINE_END:
+        if event.type == "price_waypoint" and event.at <= end:
             symbol = event.fields["symbol"]
             points[symbol] += ramp_points(points[symbol], starts[symbol], event.at,
                                           float(event.fields["price"]), float(event.fields.get("ramp_s", 0)))
@@ -121,7 +125,7 @@ def watched_step(scenario: Scenario) -> Step | None:
 
 
 def _crossing_problems(scenario: Scenario, paths: dict[str, Path], stocks: dict[str, dict],
-                       preload: dict) -> Problems:
+                       preload: dict, end: float) -> Problems:
     step = watched_step(scenario)
     if step is None:
         return []
@@ -151,16 +155,16 @@ def _crossing_problems(scenario: Scenario, paths: dict[str, Path], stocks: dict[
         out.append(("solution", f"the watched value moves before {FIRST_READ_S:g} s, so the oracle's "
                                 "first read (its 'first') is not the start value"))
     if stock:
-        crossing = price_crossing(paths[symbol], until.comparison, limit)
+        crossing = first_shown_crossing(paths[symbol].points, paths[symbol].start, until.comparison, limit, end)
     else:
-        crossing = scan_crossing(holds)
+        crossing = first_time_holding(holds, end, SCAN_STEP_S)
     if scenario.is_noop:
         if crossing is not None:
             out.append(("solution", f"this no-op's condition becomes visible at {crossing:.3f} s"))
         return out
     if crossing is None:
         return out + [("condition_at", "the watched value never reaches the solution's limit "
-                                       f"({until.comparison} {limit:g}) before {TIMELINE_END:g} s")]
+                                       f"({until.comparison} {limit:g}) before {end:g} s")]
     assert scenario.condition_at is not None
     if abs(scenario.condition_at - crossing) > TOLERANCE_S:
         out.append(("condition_at", f"{scenario.condition_at:g} differs from the moment the page first "
@@ -170,39 +174,6 @@ def _crossing_problems(scenario: Scenario, paths: dict[str, Path], stocks: dict[
         out.append(("events", f"the condition shows at {crossing:.3f} s but is gone again at {lapse:.2f} s; "
                               f"it must stay visible for {VISIBLE_FOR_S:g} s"))
     return out
-
-
-def price_crossing(path: Path, comparison: str, limit: float) -> float | None:
-    """When the displayed (cent-rounded) price first satisfies `comparison limit`."""
-    compare = COMPARISONS[comparison]
-    rising = comparison in ("at_least", "above")
-    k = math.floor(limit * 100) - 2
-    if rising:  # the smallest displayed cent value that satisfies the predicate
-        while not compare(k / 100, limit):
-            k += 1
-        threshold = (k - 0.5) / 100
-    else:  # the largest one
-        k += 4
-        while not compare(k / 100, limit):
-            k -= 1
-        threshold = (k + 0.5) / 100 - 1e-9
-    return first_crossing(path.points, path.start, threshold, rising, TIMELINE_END)
-
-
-def scan_crossing(holds: Callable[[float], bool]) -> float | None:
-    """First time in [0, TIMELINE_END] at which holds(t), to a millisecond (scan, then bisect)."""
-    previous = None
-    for t in _steps(0.0, TIMELINE_END, SCAN_STEP_S):
-        if holds(t):
-            if previous is None:
-                return t
-            low, high = previous, t
-            while high - low > 1e-6:
-                mid = (low + high) / 2
-                low, high = (low, mid) if holds(mid) else (mid, high)
-            return high
-        previous = t
-    return None
 
 
 def _steps(start: float, stop: float, step: float) -> list[float]:

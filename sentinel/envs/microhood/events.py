@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 DEFAULT_BUYING_POWER = 10_000.0
 
 
-async def apply_preload(world: "World", event: "Event") -> None:
+async def apply_preload(world: World, event: Event) -> None:
     f = event.fields
     catalog = world.catalog
     stock_records = catalog.records("stocks")
@@ -49,13 +49,13 @@ async def apply_preload(world: "World", event: "Event") -> None:
                                    (symbol, float(t), float(price)))
 
 
-async def apply_new_news(world: "World", event: "Event") -> None:
+async def apply_new_news(world: World, event: Event) -> None:
     rec = world.catalog.get("news", event.fields["news_id"])
     await world.insert("news", {"id": rec["id"], "source": rec["source"], "headline": rec["headline"],
                                 "symbol": rec.get("symbol")}, origin="event", at=event.at)
 
 
-async def apply_price_waypoint(world: "World", event: "Event") -> None:
+async def apply_price_waypoint(world: World, event: Event) -> None:
     """Adds (at, value(at)) and (at + ramp_s, price): the price moves linearly to its target."""
     symbol = event.fields["symbol"]
     start = await world.fetch_value("SELECT start_price FROM stocks WHERE symbol = ?", (symbol,))

@@ -57,7 +57,7 @@ class PriceBook:
         self.t = t
 
     @classmethod
-    async def load(cls, world: "World", t: float | None = None) -> "PriceBook":
+    async def load(cls, world: World, t: float | None = None) -> PriceBook:
         starts = {row["symbol"]: row["start_price"]
                   for row in await world.fetch_all("SELECT symbol, start_price FROM stocks")}
         points: dict[str, list[Point]] = {symbol: [] for symbol in starts}
@@ -86,17 +86,17 @@ class PriceBook:
         return self.paths[symbol].corners(self.t)
 
 
-async def holdings_rows(world: "World") -> list:
+async def holdings_rows(world: World) -> list:
     return await world.fetch_all("SELECT h.symbol, h.shares, h.avg_cost, s.name FROM holdings h "
                                  "JOIN stocks s ON s.symbol = h.symbol ORDER BY h.symbol")
 
 
-async def buying_power(world: "World") -> float:
+async def buying_power(world: World) -> float:
     value = await world.fetch_value("SELECT buying_power FROM account WHERE id = 1")
     return float(value or 0.0)
 
 
-async def portfolio_numbers(world: "World", book: PriceBook) -> dict[str, float]:
+async def portfolio_numbers(world: World, book: PriceBook) -> dict[str, float]:
     """buying_power, positions_value and portfolio_value at the book's time (cents)."""
     cash = await buying_power(world)
     positions = round(sum(row["shares"] * book.price(row["symbol"]) for row in await holdings_rows(world)), 2)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING
 
 from sentinel.envs.microhood.prices import PriceBook, buying_power
 
@@ -95,7 +96,7 @@ class Fill:
     total: float
 
 
-async def fill(world: "World", symbol: str, ticket: Ticket) -> tuple[Fill | None, dict[str, str]]:
+async def fill(world: World, symbol: str, ticket: Ticket) -> tuple[Fill | None, dict[str, str]]:
     """Fill the order now or explain why not (field → message). Call inside world.write()."""
     book = await PriceBook.load(world)
     price = book.price(symbol)
@@ -138,7 +139,7 @@ async def fill(world: "World", symbol: str, ticket: Ticket) -> tuple[Fill | None
     return Fill(order_id, price, total), {}
 
 
-async def next_order_id(world: "World") -> str:
+async def next_order_id(world: World) -> str:
     n = int(await world.fetch_value("SELECT COUNT(*) FROM orders") or 0) + 1
     while await world.fetch_value("SELECT 1 FROM orders WHERE id = ?", (f"ord-{n}",)):
         n += 1

@@ -8,10 +8,11 @@ from sentinel.envs.micromail.events import ARRIVAL_FOLDERS
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
+    from sentinel.config import Timing
     from sentinel.scenario import Scenario
 
 
-def check_scenario(scenario: Scenario, catalog: Catalog) -> list[tuple[str, str]]:
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
     """What the generic validator cannot know: only inbox or junk mail arrives on the timeline."""
     problems: list[tuple[str, str]] = []
     emails = catalog.raw("emails")

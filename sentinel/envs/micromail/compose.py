@@ -32,7 +32,7 @@ class Draft:
     errors: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_form(cls, form: Any) -> "Draft":
+    def from_form(cls, form: Any) -> Draft:
         def text(name: str) -> str:
             value = form.get(name, "")
             return value.strip() if isinstance(value, str) else ""

@@ -58,7 +58,7 @@ class AddressBook:
         self.self_email = self_email.lower()
 
     @classmethod
-    async def load(cls, world: World) -> "AddressBook":
+    async def load(cls, world: World) -> AddressBook:
         rows = await world.fetch_all("SELECT email, name FROM personas")
         return cls(rows, world.self_persona["email"])
 

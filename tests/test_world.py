@@ -1,0 +1,56 @@
+"""World: the write transaction refuses re-entry instead of hanging, and still serialises tasks."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import aiosqlite
+import pytest
+
+from sentinel.catalog import Catalog
+from sentinel.clock import SimClock
+from sentinel.config import load_config
+from sentinel.world import World, WriteReentered
+
+
+@pytest.fixture
+async def world():
+    db = await aiosqlite.connect(":memory:", isolation_level=None)
+    await db.execute("CREATE TABLE t (v INTEGER)")
+    yield World("micromail", db, Catalog(load_config().catalogs_dir, "micromail"), SimClock(1.0),
+                datetime(2026, 3, 2, 9, 0, tzinfo=UTC))
+    await db.close()
+
+
+async def count(world: World) -> int:
+    return await world.fetch_value("SELECT COUNT(*) FROM t")
+
+
+async def test_reentering_write_raises_a_clear_error_and_rolls_the_outer_write_back(world):
+    async def apply_that_writes_again() -> None:  # what a careless event's apply would do
+        async with world.write() as db:
+            await db.execute("INSERT INTO t VALUES (1)")
+            async with world.write():
+                pass
+
+    with pytest.raises(WriteReentered, match=r"re-entered.*use world\.db"):
+        await asyncio.wait_for(apply_that_writes_again(), timeout=5)
+    assert await count(world) == 0
+    async with world.write() as db:  # the lock was released: the next write works
+        await db.execute("INSERT INTO t VALUES (2)")
+    assert await count(world) == 1
+
+
+async def test_writes_of_different_tasks_take_turns(world):
+    order: list[str] = []
+
+    async def writer(name: str) -> None:
+        async with world.write() as db:
+            order.append(f"{name} in")
+            await db.execute("INSERT INTO t VALUES (1)")
+            await asyncio.sleep(0)  # yield inside the transaction: the other task must wait
+            order.append(f"{name} out")
+
+    await asyncio.wait_for(asyncio.gather(writer("a"), writer("b")), timeout=5)
+    assert order == ["a in", "a out", "b in", "b out"] and await count(world) == 2
