@@ -33,7 +33,7 @@ from sentinel.config import Config
 from sentinel.envs import get_environment
 from sentinel.errors import SentinelError
 from sentinel.files import read_json, remove_temporaries, write_atomic, write_json_atomic
-from sentinel.grading import Outcome, Result, judge, read_costs, read_verdict
+from sentinel.grading import Outcome, Result, judge, on_time, read_costs, read_verdict
 from sentinel.harness import AgentOutcome, AgentProcess, build_command, check_command
 from sentinel.proxy import METERED_FILE, MeteringProxy
 from sentinel.scenario import Scenario
@@ -384,6 +384,7 @@ class Runner:
             tool_calls=costs.tool_calls, model=model, cost_usd=costs.cost_usd,
             contact_message=contact.message if contact else None, infra_error=infra_error,
             agent=self.plan.agent, speed=self.plan.speed,
+            on_time=on_time(scenario, success, contact.sim if contact else None, self.config.timing.on_time_s),
         )
 
     def _crashed(self, scenario: Scenario, error: str) -> Result:
@@ -394,7 +395,7 @@ class Runner:
             reaction_s=None, early_by_s=None, completion_s=0.0, ended_by="harness_error", exit_code=None,
             signal=None, requests=0, live_requests=0, bytes_sent=0, prompt_tokens=0, completion_tokens=0,
             tool_calls=0, model=None, cost_usd=None, infra_error=error, agent=self.plan.agent,
-            speed=self.plan.speed)
+            speed=self.plan.speed, on_time=None if scenario.is_noop else False)
 
     def _record(self, out_dir: Path, key: str, result: Result) -> Result:
         write_json_atomic(out_dir / "result.json", result.to_dict())
