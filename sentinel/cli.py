@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from sentinel.agents import BUILTIN_AGENTS, MODEL_AGENTS
+from sentinel.agents import MODEL_AGENTS, builtin_command, builtin_names
 from sentinel.bus import Bus
 from sentinel.config import Config, check_speed, load_config
 from sentinel.display import PlainLines, RichProgress, grade_tables
@@ -98,7 +98,7 @@ COMMAND_MODULES: tuple[str, ...] = ("sentinel.report.commands", "sentinel.tui.co
 def add_selection(parser: argparse.ArgumentParser) -> None:
     """The options shared by every command that runs scenarios (DESIGN §7)."""
     who = parser.add_mutually_exclusive_group()
-    who.add_argument("--agent", help=f"a built-in agent: {', '.join(BUILTIN_AGENTS)}")
+    who.add_argument("--agent", help=f"a built-in agent: {builtin_names()}")
     who.add_argument("--cmd", help="an agent command (a shell string with __TASK_URL__, __TASK_PROMPT__, __BASE_DIR__)")
     parser.add_argument("--config", type=Path, help="a sentinel.toml or eval_config.yaml")
     parser.add_argument("--speed", type=float, help="sim seconds per wall second (default from config)")
@@ -149,10 +149,11 @@ def resolve_agent(args: argparse.Namespace, config: Config) -> tuple[str, str | 
         command: str | list[str] = args.cmd
         name = "custom"
     elif args.agent:
-        if args.agent not in BUILTIN_AGENTS:
-            raise SentinelError(f"--agent {args.agent}: unknown; built-in agents are {', '.join(BUILTIN_AGENTS)} "
+        builtin = builtin_command(args.agent)
+        if builtin is None:
+            raise SentinelError(f"--agent {args.agent}: unknown; built-in agents are {builtin_names()} "
                                 f"(use --cmd for your own)")
-        return args.agent, BUILTIN_AGENTS[args.agent]
+        return args.agent, builtin
     elif config.agent_cmd:
         command, name = config.agent_cmd, "custom"
     else:
@@ -192,7 +193,7 @@ def plan_from_args(args: argparse.Namespace) -> tuple[Config, RunPlan]:
         raise SentinelError(f"--trials must be between 1 and {MAX_TRIALS}")
     agent, command = resolve_agent(args, config)
     model = getattr(args, "model", None)
-    if model and agent in BUILTIN_AGENTS and agent not in MODEL_AGENTS:
+    if model and builtin_command(agent) is not None and agent not in MODEL_AGENTS:
         raise SentinelError(f"--model: the {agent} agent uses no model; --model is for {', '.join(MODEL_AGENTS)} "
                             f"and --cmd agents")
     scenarios = select_scenarios(config, args.env, args.task)
