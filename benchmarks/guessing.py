@@ -31,7 +31,7 @@ from sentinel.config import check_speed, load_config
 from sentinel.errors import SentinelError
 from sentinel.files import read_json
 from sentinel.grading import Result
-from sentinel.runner import RunPlan, Runner, load_results
+from sentinel.runner import Runner, RunPlan, load_results
 from sentinel.scenario import load_scenario, scenario_files
 
 GUESSERS = ("eager", "silent", "deadline")

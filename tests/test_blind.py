@@ -11,7 +11,7 @@ from made_results import TEST_SCENARIOS
 from sentinel.agents import blind_command, builtin_command, parse_blind
 from sentinel.config import load_config
 from sentinel.errors import SentinelError
-from sentinel.runner import RunPlan, Runner
+from sentinel.runner import Runner, RunPlan
 from sentinel.scenario import load_scenario, scenario_files
 
 SPEED = 20.0  # condition_at 60 sim s = 3 wall s: room enough to tell early, on time and late apart

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from made_results import make_result, write_run
+
 from sentinel.files import write_json_atomic
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "guessing.py"
