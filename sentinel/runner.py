@@ -76,8 +76,10 @@ class RunPlan:
 
     @property
     def gets_scenario_file(self) -> bool:
-        """Only a built-in agent, run with its own command, may read the scenario file."""
-        return self.command is not None and self.command == builtin_command(self.agent)
+        """Only a built-in agent, run with its own command (options may follow), may read the
+        scenario file."""
+        builtin = builtin_command(self.agent)
+        return builtin is not None and isinstance(self.command, list) and self.command[:len(builtin)] == builtin
 
     def jobs(self) -> list["Job"]:
         return [Job(s, t, self.trials) for s in self.scenarios for t in range(1, self.trials + 1)]
