@@ -95,7 +95,8 @@ def blind_name(sim_s: float) -> str:
 def run_all(agents: list[str], speed: float, envs: list[str] | None, batch: int,
             config_path: Path | None = None) -> dict[str, list[Result]]:
     config = load_config(config_path)
-    scenarios = tuple(load_scenario(p) for env in (envs or [None]) for p in scenario_files(config.scenarios_dir, env))
+    selected: list[str | None] = list(envs) if envs else [None]
+    scenarios = tuple(load_scenario(p) for env in selected for p in scenario_files(config.scenarios_dir, env))
     if not scenarios:
         raise SentinelError("no scenarios selected")
     stamp = f"{datetime.now():%Y%m%d-%H%M%S}"
