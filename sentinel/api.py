@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from sentinel.agents import BUILTIN_AGENTS, MODEL_AGENTS
+from sentinel.agents import MODEL_AGENTS, builtin_command, builtin_names
 from sentinel.bus import Bus
 from sentinel.config import Config, check_speed, load_config
 from sentinel.errors import SentinelError
@@ -102,7 +102,7 @@ def prepare_run(*, agent: str | None = None, cmd: str | list[str] | None = None,
     if not 1 <= trials <= MAX_TRIALS:
         raise SentinelError(f"--trials must be between 1 and {MAX_TRIALS}")
     name, command = resolve_agent(loaded, agent=agent, cmd=cmd)
-    if model and name in BUILTIN_AGENTS and name not in MODEL_AGENTS:
+    if model and builtin_command(name) is not None and name not in MODEL_AGENTS:
         raise SentinelError(f"--model: the {name} agent uses no model; --model is for {', '.join(MODEL_AGENTS)} "
                             f"and --cmd agents")
     scenarios = select_scenarios(loaded, envs, tasks)
@@ -271,10 +271,11 @@ def resolve_agent(config: Config, agent: str | None = None,
         command: str | list[str] = cmd
         name = "custom"
     elif agent:
-        if agent not in BUILTIN_AGENTS:
-            raise SentinelError(f"--agent {agent}: unknown; built-in agents are {', '.join(BUILTIN_AGENTS)} "
+        builtin = builtin_command(agent)
+        if builtin is None:
+            raise SentinelError(f"--agent {agent}: unknown; built-in agents are {builtin_names()} "
                                 f"(use --cmd for your own)")
-        return agent, BUILTIN_AGENTS[agent]
+        return agent, builtin
     elif config.agent_cmd:
         command, name = config.agent_cmd, "custom"
     else:

@@ -17,7 +17,7 @@ from typing import Any
 from rich.console import Console
 
 from sentinel import api
-from sentinel.agents import BUILTIN_AGENTS
+from sentinel.agents import builtin_names
 from sentinel.bus import Bus
 from sentinel.display import PlainLines, RichProgress, grade_tables
 from sentinel.errors import SentinelError
@@ -96,7 +96,7 @@ COMMAND_MODULES: tuple[str, ...] = ("sentinel.report.commands", "sentinel.tui.co
 def add_selection(parser: argparse.ArgumentParser) -> None:
     """The options shared by every command that runs scenarios (DESIGN §7)."""
     who = parser.add_mutually_exclusive_group()
-    who.add_argument("--agent", help=f"a built-in agent: {', '.join(BUILTIN_AGENTS)}")
+    who.add_argument("--agent", help=f"a built-in agent: {builtin_names()}")
     who.add_argument("--cmd", help="an agent command (a shell string with __TASK_URL__, __TASK_PROMPT__, __BASE_DIR__)")
     parser.add_argument("--config", type=Path, help="a sentinel.toml or eval_config.yaml")
     parser.add_argument("--speed", type=float, help="sim seconds per wall second (default from config)")

@@ -31,6 +31,7 @@ class Timing:
     reaction_window_s: float = 30
     startup_timeout_s: float = 120
     term_grace_s: float = 3
+    on_time_s: float = 60  # sim seconds after condition_at within which a success is on time
 
 
 @dataclass(frozen=True)

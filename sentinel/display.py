@@ -92,12 +92,13 @@ def _fmt_usd(value: float | None) -> str:
 
 def grade_tables(results: list[Result], summary: Summary, title: str) -> list[Table]:
     groups = Table(title=title, show_lines=False)
-    for column in ("group", "name", "passed", "total", "rate", "± se", "infra errors"):
+    for column in ("group", "name", "passed", "total", "rate", "± se", "on time", "on-time rate", "infra errors"):
         groups.add_column(column, justify="right" if column not in ("group", "name") else "left")
 
     def add(kind: str, group: Group) -> None:
+        on_time = "—" if group.on_time_rate is None else f"{group.on_time_rate:.0%}"
         groups.add_row(kind, group.name, str(group.passed), str(group.total), f"{group.rate:.0%}",
-                       f"{group.stderr:.0%}", str(group.infra_errors))
+                       f"{group.stderr:.0%}", f"{group.on_time}/{group.normal}", on_time, str(group.infra_errors))
 
     add("overall", summary.overall)
     for kind, items in (("environment", summary.by_environment), ("activity", summary.by_activity),
@@ -112,15 +113,24 @@ def grade_tables(results: list[Result], summary: Summary, title: str) -> list[Ta
                     _fmt_usd(summary.cost_total), f"{summary.tokens_median or 0:g}",
                     f"{summary.requests_median or 0:g}", str(summary.infra_errors))
     sessions = Table(title="Sessions")
-    for column in ("scenario", "result", "ended by", "contact (sim s)", "condition (sim s)", "reaction", "requests"):
-        sessions.add_column(column, justify="left" if column in ("scenario", "result", "ended by") else "right")
+    for column in ("scenario", "result", "on time", "ended by", "contact (sim s)", "condition (sim s)", "reaction",
+                   "requests"):
+        sessions.add_column(column, justify="left" if column in ("scenario", "result", "on time", "ended by")
+                            else "right")
     for r in results:
         mark = "[green]pass[/]" if r.success else ("[yellow]error[/]" if r.is_infra_error else "[red]fail[/]")
-        sessions.add_row(r.scenario_id, mark, r.ended_by,
+        sessions.add_row(r.scenario_id, mark, on_time_mark(r), r.ended_by,
                          "—" if r.contact_at is None else f"{r.contact_at:.2f}",
                          "no-op" if r.condition_at is None else f"{r.condition_at:g}",
                          _fmt_s(r.reaction_s), str(r.requests))
     return [sessions, groups, metrics] + ([pass_k_table(summary)] if summary.trials > 1 else [])
+
+
+def on_time_mark(result: Result) -> str:
+    """yes / no for a normal task, — for a no-op (it has no on-time value)."""
+    if result.on_time is None:
+        return "—"
+    return "[green]yes[/]" if result.on_time else "[red]no[/]"
 
 
 def pass_k_table(summary: Summary) -> Table:

@@ -16,8 +16,8 @@ from sentinel.grading import Result
 from sentinel.summary import Summary
 from sentinel.trials import pass_at_k, pass_hat_k, trial_counts
 
-SESSION_COLUMNS = ("scenario_id", "environment", "activity", "criteria", "trial", "outcome", "success", "verdict",
-                   "condition_at", "contact_at", "reaction_s", "early_by_s", "completion_s", "ended_by",
+SESSION_COLUMNS = ("scenario_id", "environment", "activity", "criteria", "trial", "outcome", "success", "on_time",
+                   "verdict", "condition_at", "contact_at", "reaction_s", "early_by_s", "completion_s", "ended_by",
                    "exit_code", "signal", "requests", "live_requests", "bytes_sent", "prompt_tokens",
                    "completion_tokens", "tool_calls", "model", "cost_usd", "wall_s", "infra_error", "detail",
                    "contact_message")

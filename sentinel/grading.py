@@ -2,6 +2,8 @@
 
 - normal task: success = contact AND contact sim time ≥ condition_at AND verdict truthy
 - no-op task: success = no contact (AND verdict truthy, if the scenario has eval_sql)
+- on time: a normal task's success with contact sim time ≤ condition_at + on_time_s; a no-op
+  has no on-time value (None), and is left out of every on-time rate
 
 The verdict is read on a read-only connection. Everything here is plain Python and sqlite3.
 """
@@ -73,13 +75,27 @@ class Result:
     speed: float = 1.0
     trial: int = 1
     wall_s: float = 0.0  # wall seconds the whole session took, setup to grade
+    on_time: bool | None = None  # success within on_time_s sim s of condition_at; None for a no-op
 
     @property
     def is_infra_error(self) -> bool:
         return self.infra_error is not None
 
+    @property
+    def is_normal(self) -> bool:
+        """A normal task (it has a condition time); no-ops are left out of on-time rates."""
+        return self.condition_at is not None
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The fields in declaration order, with on_time placed right after success."""
+        data = asdict(self)
+        ordered: dict[str, Any] = {}
+        for key, value in data.items():
+            if key != "on_time":
+                ordered[key] = value
+            if key == "success":
+                ordered["on_time"] = data["on_time"]
+        return ordered
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Result:
@@ -147,6 +163,14 @@ def judge(scenario: Scenario, verdict: Verdict, outcome: Outcome) -> tuple[bool,
                       f"(eval_sql = {verdict.value!r})", None, None
     reaction = outcome.contact_wall_s - condition_wall_s
     return True, f"reported {reaction:.3f} wall s after the condition held", round(reaction, 4), None
+
+
+def on_time(scenario: Scenario, success: bool, contact_sim: float | None, on_time_s: float) -> bool | None:
+    """A normal task's success with contact at most on_time_s sim seconds after condition_at;
+    None for a no-op (it has no condition time to be on time for)."""
+    if scenario.condition_at is None:
+        return None
+    return bool(success and contact_sim is not None and contact_sim <= scenario.condition_at + on_time_s)
 
 
 def read_costs(path: Path, prices: dict[str, Price]) -> Costs:

@@ -3,6 +3,10 @@
 A passed session is a passing test case, a failed one carries <failure> with the grading
 detail, and an infrastructure error carries <error>. With repeated trials each trial is its
 own test case, named "<scenario> [trial n]". Times are the sessions' wall seconds.
+
+Each suite carries the on-time figures of its environment as properties (on_time, normal,
+on_time_rate), and each test case of a normal task a property on_time (true / false); a no-op
+has none (DESIGN §2 step 7).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ def case_name(result: Result, trials: int) -> str:
 
 
 def _facts(result: Result) -> str:
-    lines = [f"detail: {result.detail}", f"ended by: {result.ended_by}",
+    lines = [f"detail: {result.detail}", f"on time: {_on_time_text(result.on_time)}", f"ended by: {result.ended_by}",
              f"condition_at (sim s): {'no-op' if result.condition_at is None else result.condition_at}",
              f"contact_at (sim s): {result.contact_at}", f"reaction_s: {result.reaction_s}",
              f"requests: {result.requests}", f"cost_usd: {result.cost_usd}"]
@@ -44,7 +48,21 @@ def _testcase(parent: ET.Element, result: Result, trials: int) -> None:
         ET.SubElement(case, "error", message=clean(result.detail), type="infrastructure")
     elif not result.success:
         ET.SubElement(case, "failure", message=clean(result.detail), type="fail")
+    if result.on_time is not None:
+        props = ET.SubElement(case, "properties")
+        ET.SubElement(props, "property", name="on_time", value=_on_time_text(result.on_time))
     ET.SubElement(case, "system-out").text = clean(_facts(result))
+
+
+def _on_time_text(value: bool | None) -> str:
+    return "n/a (no-op)" if value is None else ("true" if value else "false")
+
+
+def _on_time_properties(results: list[Result]) -> dict[str, object]:
+    normal = [r for r in results if r.is_normal]
+    hits = sum(bool(r.on_time) for r in normal)
+    return {"on_time": hits, "normal": len(normal),
+            "on_time_rate": f"{hits / len(normal):.4f}" if normal else "n/a"}
 
 
 def _counts(results: list[Result]) -> dict[str, str]:
@@ -62,10 +80,9 @@ def junit_xml(results: list[Result], run: str, properties: dict[str, object] | N
     for environment, group in groupby(ordered, key=lambda r: r.environment):
         members = list(group)
         suite = ET.SubElement(root, "testsuite", name=clean(environment), **_counts(members))
-        if properties:
-            props = ET.SubElement(suite, "properties")
-            for key, value in properties.items():
-                ET.SubElement(props, "property", name=clean(key), value=clean(value))
+        props = ET.SubElement(suite, "properties")
+        for key, value in {**(properties or {}), **_on_time_properties(members)}.items():
+            ET.SubElement(props, "property", name=clean(key), value=clean(value))
         for result in members:
             _testcase(suite, result, trials)
     ET.indent(root)

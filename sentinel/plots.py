@@ -318,3 +318,33 @@ def _whisker(frame: Frame, x: float, value: float, error: float) -> str:
     high = frame.y(min(frame.y_ticks[-1], value + error))
     return (f'<path d="M{x:.1f},{low:.1f} V{high:.1f} M{x - 4:.1f},{low:.1f} H{x + 4:.1f} '
             f'M{x - 4:.1f},{high:.1f} H{x + 4:.1f}" stroke="#222" stroke-width="1.2" fill="none"/>')
+
+
+def steps_svg(series: Sequence[Series], *, x_label: str, y_label: str, title: str, x_max: float,
+              width: int = 640, height: int = 360, y_percent: bool = True,
+              marker: tuple[float, str] | None = None) -> str:
+    """Step curves from x = 0 to x_max on a 0–1 y axis: each series' `points` are (x, y) corners
+    in x order, y holding until the next corner. marker = (x, label) draws a dashed vertical line."""
+    x_ticks = nice_ticks(0.0, x_max, 6)
+    y_ticks = nice_ticks(0.0, 1.0)
+    frame = _frame(width, height, _top(series), x_ticks, y_ticks, y_percent=y_percent)
+    parts = _open(width, height, title) + _legend(series, width, 44) + _axes(frame, x_label, y_label,
+                                                                                y_percent=y_percent)
+    if marker is not None and 0 <= marker[0] <= x_ticks[-1]:
+        at = frame.x(marker[0])
+        parts.append(f'<line x1="{at:.1f}" x2="{at:.1f}" y1="{frame.top:.1f}" y2="{frame.bottom:.1f}" '
+                     f'stroke="{AXIS}" stroke-width="1.2" stroke-dasharray="5 4"/>')
+        parts.append(svg_text(at + 4, frame.top + 12, marker[1], anchor="start", fill=AXIS, size=11))
+    for i, s in enumerate(series):
+        corners = sorted((float(p[0]), float(p[1])) for p in s.points if 0 <= p[0] <= x_max)
+        if not corners:
+            continue
+        path = [f"M{frame.x(corners[0][0]):.1f},{frame.y(corners[0][1]):.1f}"]
+        for x, y in corners[1:]:
+            path.append(f"H{frame.x(x):.1f} V{frame.y(y):.1f}")
+        path.append(f"H{frame.x(x_max):.1f}")
+        last = corners[-1][1]
+        shown = format_number(last, 0.001, percent=True) if y_percent else format_number(last)
+        parts.append(f'<path d="{" ".join(path)}" fill="none" stroke="{series_color(i, s)}" stroke-width="2.2">'
+                     f"<title>{escape(s.name)}: {shown} at {format_number(x_max)}</title></path>")
+    return _close(parts, frame, empty=not any(s.points for s in series))

@@ -3,8 +3,13 @@
 results/<run>/run.json                     configuration and versions
 results/<run>/summary.json                 aggregates, rewritten at the end
 results/<run>/<env>/<scenario>/result.json written last: its presence marks a finished session
-                                   agent.log, events.jsonl, requests.jsonl, state.db, costs.json,
+                                   agent.log, events.jsonl, requests.jsonl, state.db,
                                    results.json (the original SentinelBench's format)
+                                   agent/   what the agent left in its working folder (costs.json)
+
+The agent works in a fresh temporary folder outside the repository (DESIGN §4), so no relative
+path leads it to a scenario, a catalog or an earlier result; at the session's end that folder is
+copied into agent/ and removed. Only built-in agents receive the scenario file (__SCENARIO_FILE__).
 
 A resumed run keeps every finished session and runs again those without a result or with an
 infrastructure error. A crash in one session is recorded as that session's infrastructure
@@ -18,6 +23,7 @@ import contextlib
 import platform
 import shutil
 import sys
+import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field, replace
@@ -27,6 +33,7 @@ from pathlib import Path
 import jinja2
 
 import sentinel
+from sentinel.agents import builtin_command
 from sentinel.agents.usage import derive_costs
 from sentinel.bus import AgentOutput, Bus, RunFinished, RunStarted, SessionGraded, SessionReady, SessionSkipped
 from sentinel.catalog import Catalog
@@ -34,7 +41,7 @@ from sentinel.config import Config
 from sentinel.envs import get_environment, template_dirs
 from sentinel.errors import SentinelError
 from sentinel.files import read_json, remove_temporaries, write_atomic, write_json_atomic
-from sentinel.grading import Outcome, Result, judge, read_costs
+from sentinel.grading import Outcome, Result, judge, on_time, read_costs
 from sentinel.harness import AgentOutcome, AgentProcess, build_command, check_command
 from sentinel.proxy import METERED_FILE, MeteringProxy
 from sentinel.scenario import Scenario
@@ -45,6 +52,8 @@ from sentinel.web.render import make_templates
 
 GIL_SWITCH_S = 0.0005
 START_LINE_MAX_S = 15.0  # longest a first-wave agent's /start waits for the others to boot
+AGENT_FOLDER = "agent"  # inside a session's result folder: what the agent left in its working folder
+WORK_PREFIX = "sentinel-"  # the agent's temporary working folder, under the system temp dir
 CONTACT_SENTENCE = ("When the condition above holds, report it by visiting {contact} once. "
                     "If it never holds, never visit that page.")
 
@@ -61,6 +70,18 @@ class RunPlan:
     trials: int = 1  # each scenario runs this many times, as separate sessions
     model: str | None = None  # --model: given to the agent as SENTINEL_MODEL
     meter: bool = False  # --meter: a metering proxy per session measures the agent's model usage
+
+    def __post_init__(self) -> None:
+        if self.command is not None and not self.gets_scenario_file and _mentions(self.command, "__SCENARIO_FILE__"):
+            raise SentinelError("agent command: __SCENARIO_FILE__ is given to built-in agents only (--agent NAME); "
+                                "a scenario file holds the answers, so your agent reads the task from the prompt")
+
+    @property
+    def gets_scenario_file(self) -> bool:
+        """Only a built-in agent, run with its own command (options may follow), may read the
+        scenario file."""
+        builtin = builtin_command(self.agent)
+        return builtin is not None and isinstance(self.command, list) and self.command[:len(builtin)] == builtin
 
     def jobs(self) -> list[Job]:
         return [Job(s, t, self.trials) for s in self.scenarios for t in range(1, self.trials + 1)]
@@ -121,6 +142,10 @@ class StartGate:
     async def pass_through(self, key: str) -> None:
         self.arrive(key)
         await self._open.wait()
+
+
+def _mentions(command: str | list[str], placeholder: str) -> bool:
+    return placeholder in (command if isinstance(command, str) else " ".join(command))
 
 
 def session_dir(run_dir: Path, job: Job) -> Path:
@@ -274,7 +299,7 @@ class Runner:
             crashed = self._crashed(scenario, f"session could not finish: {exc!r}")
             return self._record(out_dir, key, replace(crashed, trial=job.trial))
         # costs.json from the usage logs an agent for the original SentinelBench leaves (if it wrote none)
-        await asyncio.to_thread(derive_costs, out_dir)
+        await asyncio.to_thread(derive_costs, out_dir / AGENT_FOLDER)
         result = self._grade(scenario, session, out_dir, agent_outcome, infra_error)
         return self._record(out_dir, key, replace(result, trial=job.trial, wall_s=round(time.monotonic() - began, 3)))
 
@@ -286,22 +311,30 @@ class Runner:
             await self._gate.pass_through(session.key)
         if self.plan.command is None:
             return await self._wait_for_person(session, out_dir, stop)
+        with working_folder(out_dir / AGENT_FOLDER) as work_dir:
+            return await self._spawn_and_supervise(session, scenario, out_dir, work_dir, stop)
+
+    async def _spawn_and_supervise(self, session: Session, scenario: Scenario, out_dir: Path, work_dir: Path,
+                                   stop: asyncio.Event) -> AgentOutcome:
+        assert self.plan.command is not None
         prompt = full_prompt(scenario, session.contact_url)
+        scenario_file = str(scenario.path.resolve()) if self.plan.gets_scenario_file else ""
         values = {"__TASK_URL__": session.task_url, "__TASK_PROMPT__": prompt,
-                  "__BASE_DIR__": str(out_dir.resolve()), "__SCENARIO_FILE__": str(scenario.path.resolve())}
+                  "__BASE_DIR__": str(work_dir), "__SCENARIO_FILE__": scenario_file}
         command = build_command(self.plan.command, values)
         check_command(command)
         environ = {
             "SENTINEL_TASK_URL": session.task_url, "SENTINEL_TASK_PROMPT": prompt,
             "SENTINEL_CONTACT_URL": session.contact_url,
-            "SENTINEL_COSTS_FILE": str((out_dir / "costs.json").resolve()),
+            "SENTINEL_COSTS_FILE": str(work_dir / "costs.json"),
             "SENTINEL_TIME_LIMIT_S": f"{self.config.deadline_wall_s(self.plan.speed):.3f}",
+            "SENTINEL_SPEED": f"{self.plan.speed:g}",
             **({"SENTINEL_MODEL": self.plan.model} if self.plan.model else {}),
         }
         self.bus.publish(ready_message(session, prompt))
         async with self._session_extras(out_dir) as extra_env:
             process = await AgentProcess.spawn(
-                command, cwd=out_dir, env={**environ, **extra_env}, log_path=out_dir / "agent.log",
+                command, cwd=work_dir, env={**environ, **extra_env}, log_path=out_dir / "agent.log",
                 log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
                 on_line=lambda line: self.bus.publish(AgentOutput(key=session.key, line=line)))
             deadline_s = self.config.deadline_wall_s(self.plan.speed)
@@ -369,7 +402,8 @@ class Runner:
             infra_error = infra_error or "stopped before the session ended"
         if infra_error:
             success, detail = False, f"infrastructure error: {infra_error}"
-        costs = read_costs(out_dir / (METERED_FILE if self.plan.meter else "costs.json"), self.config.prices)
+        costs_path = out_dir / METERED_FILE if self.plan.meter else out_dir / AGENT_FOLDER / "costs.json"
+        costs = read_costs(costs_path, self.config.prices)
         model = costs.model
         if model and (self.plan.meter or costs.estimated):  # say where the token counts come from
             model = f"{model} ({'metered' if self.plan.meter else 'estimated'})"
@@ -386,6 +420,7 @@ class Runner:
             tool_calls=costs.tool_calls, model=model, cost_usd=costs.cost_usd,
             contact_message=contact.message if contact else None, infra_error=infra_error,
             agent=self.plan.agent, speed=self.plan.speed,
+            on_time=on_time(scenario, success, contact.sim if contact else None, self.config.timing.on_time_s),
         )
 
     def _crashed(self, scenario: Scenario, error: str) -> Result:
@@ -396,7 +431,7 @@ class Runner:
             reaction_s=None, early_by_s=None, completion_s=0.0, ended_by="harness_error", exit_code=None,
             signal=None, requests=0, live_requests=0, bytes_sent=0, prompt_tokens=0, completion_tokens=0,
             tool_calls=0, model=None, cost_usd=None, infra_error=error, agent=self.plan.agent,
-            speed=self.plan.speed)
+            speed=self.plan.speed, on_time=None if scenario.is_noop else False)
 
     def _record(self, out_dir: Path, key: str, result: Result) -> Result:
         write_results_json(out_dir, result)  # the original SentinelBench's results.json, for its scripts
@@ -408,6 +443,23 @@ class Runner:
 def ready_message(session: Session, prompt: str) -> SessionReady:
     return SessionReady(key=session.key, url=session.url, task_url=session.task_url, prompt=prompt,
                         pending=tuple((e.at, e.describe()) for e in session.scheduler.pending))
+
+
+@contextlib.contextmanager
+def working_folder(keep_in: Path):
+    """A fresh temporary folder outside the repository for the agent to work in; when the session
+    ends, whatever it holds is copied to keep_in and the folder is removed."""
+    work_dir = Path(tempfile.mkdtemp(prefix=WORK_PREFIX)).resolve()
+    try:
+        yield work_dir
+    finally:
+        try:
+            shutil.copytree(work_dir, keep_in, symlinks=True, dirs_exist_ok=True)
+        except (OSError, shutil.Error) as exc:  # a socket or unreadable file: keep the rest, say what failed
+            keep_in.mkdir(parents=True, exist_ok=True)
+            write_atomic(keep_in / "copy_errors.txt", f"some of the agent's files could not be kept: {exc}\n")
+        finally:
+            shutil.rmtree(work_dir, ignore_errors=True)
 
 
 async def _first_of(*events: asyncio.Event, timeout: float) -> bool:

@@ -1,4 +1,7 @@
-"""Aggregates over a run's results: success rates by group, reaction percentiles, cost.
+"""Aggregates over a run's results: success and on-time rates by group, reaction percentiles, cost.
+
+The on-time rate (DESIGN §2 step 7) counts only normal tasks: no-ops have no condition time to
+be on time for, so they are neither in its numerator nor in its denominator.
 
 Infrastructure errors are counted in totals and reported apart; they are never silently
 dropped from the success rate (a crashed session counts as not passed).
@@ -21,10 +24,17 @@ class Group:
     total: int
     passed: int
     infra_errors: int
+    on_time: int = 0  # normal sessions that passed within on_time_s of condition_at
+    normal: int = 0  # normal (not no-op) sessions: the on-time rate's denominator
 
     @property
     def rate(self) -> float:
         return self.passed / self.total if self.total else 0.0
+
+    @property
+    def on_time_rate(self) -> float | None:
+        """Share of normal sessions on time; None for a group of no-ops only."""
+        return self.on_time / self.normal if self.normal else None
 
     @property
     def stderr(self) -> float:
@@ -56,7 +66,8 @@ class Summary:
 
     def to_dict(self) -> dict:
         def group(g: Group) -> dict:
-            return {**asdict(g), "rate": round(g.rate, 4), "stderr": round(g.stderr, 4)}
+            on_time = None if g.on_time_rate is None else round(g.on_time_rate, 4)
+            return {**asdict(g), "rate": round(g.rate, 4), "stderr": round(g.stderr, 4), "on_time_rate": on_time}
         return {
             "overall": group(self.overall),
             "by_environment": [group(g) for g in self.by_environment],
@@ -83,7 +94,9 @@ def percentile(values: Iterable[float], q: float) -> float | None:
 
 
 def _group(name: str, results: list[Result]) -> Group:
-    return Group(name, len(results), sum(r.success for r in results), sum(r.is_infra_error for r in results))
+    return Group(name, len(results), sum(r.success for r in results), sum(r.is_infra_error for r in results),
+                 on_time=sum(bool(r.on_time) for r in results if r.is_normal),
+                 normal=sum(r.is_normal for r in results))
 
 
 def _groups(results: list[Result], key) -> list[Group]:
@@ -111,3 +124,21 @@ def summarize(results: list[Result]) -> Summary:
         infra_errors=sum(r.is_infra_error for r in results),
         pass_k=tuple(pass_table(results)),
     )
+
+
+def passed_within(results: Iterable[Result], tau: float) -> float | None:
+    """Share of normal sessions that passed with contact at most tau sim seconds after
+    condition_at (None without normal sessions). At tau = on_time_s this is the on-time rate."""
+    normal = [r for r in results if r.is_normal]
+    if not normal:
+        return None
+    hits = sum(1 for r in normal if r.success and r.contact_at is not None and r.condition_at is not None
+               and r.contact_at - r.condition_at <= tau)
+    return hits / len(normal)
+
+
+def on_time_curve(results: Iterable[Result], taus: Iterable[float]) -> list[tuple[float, float]]:
+    """(tau, share of normal sessions passed within tau sim s) for each tau; empty without normal sessions."""
+    kept = list(results)
+    points = [(tau, passed_within(kept, tau)) for tau in taus]
+    return [(tau, share) for tau, share in points if share is not None]

@@ -33,6 +33,8 @@ def make_result(scenario_id: str = "microhood-rise", success: bool = True, trial
         cost_usd=None, contact_message="done" if success else None, agent="scripted", speed=50.0, trial=trial,
         wall_s=2.0)
     fields.update(changes)
+    if "on_time" not in changes:  # a success of a normal task is on time unless said otherwise
+        fields["on_time"] = None if fields["condition_at"] is None else bool(fields["success"])
     return Result(**fields)
 
 

@@ -12,7 +12,7 @@ def test_defaults_match_the_design():
     config = load_config()
     t = config.timing
     assert (t.min_condition_at, t.max_condition_at, t.event_timeline_end, t.reaction_window_s,
-            t.startup_timeout_s) == (10, 600, 720, 30, 120)
+            t.startup_timeout_s, t.on_time_s) == (10, 600, 720, 30, 120, 60)
     assert config.deadline_wall_s(speed=1) == 630
     assert config.deadline_wall_s(speed=50) == pytest.approx(42)
 
@@ -23,6 +23,12 @@ def test_user_toml_overrides_key_by_key(tmp_path):
     config = load_config(path)
     assert config.timing.reaction_window_s == 10 and config.timing.max_condition_at == 600
     assert config.speed == 4 and config.agent_cmd == "my-agent __TASK_URL__"
+
+
+def test_on_time_s_is_configurable(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text("[timing]\non_time_s = 30\n")
+    assert load_config(path).timing.on_time_s == 30
 
 
 def test_eval_config_yaml_is_accepted(tmp_path):
@@ -40,6 +46,8 @@ def test_eval_config_yaml_is_accepted(tmp_path):
     ("[run\n", "not valid TOML"),
     ("[timing]\nmax_condition_at = 'long'\n", "expected a number"),
     ("[prices.m]\nprompt = 1\n", "prices.m: expected prompt and completion"),
+    ("[timing]\non_time_s = 0\n", "timing.on_time_s: must be greater than 0"),
+    ("[timing]\non_time_s = 'a minute'\n", "timing.on_time_s: expected a number"),
 ])
 def test_bad_config_gets_one_clear_message(tmp_path, text, message):
     path = tmp_path / "bad.toml"

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from sentinel.config import Price
-from sentinel.grading import Outcome, Verdict, judge, read_costs, read_verdict, truthy
+from sentinel.grading import Outcome, Result, Verdict, judge, on_time, read_costs, read_verdict, truthy
 from sentinel.scenario import Scenario, Taxonomy
 
 
@@ -109,3 +109,27 @@ def test_costs_are_priced_from_the_table(tmp_path):
     path.write_text("not json")
     assert read_costs(path, {}).error
     assert read_costs(tmp_path / "missing.json", {}).prompt_tokens == 0
+
+
+def test_on_time_is_success_within_on_time_s_of_condition_at():
+    normal = scenario(condition_at=100.0)
+    assert on_time(normal, True, 160.0, 60) is True  # exactly at the bound
+    assert on_time(normal, True, 160.001, 60) is False
+    assert on_time(normal, True, 130.0, 20) is False
+    assert on_time(normal, False, 101.0, 60) is False  # a failure is never on time
+    assert on_time(normal, True, None, 60) is False
+
+
+def test_a_noop_has_no_on_time_value():
+    assert on_time(scenario(condition_at=None), True, None, 60) is None
+
+
+def test_result_json_puts_on_time_beside_success(tmp_path):
+    from made_results import make_result
+
+    data = make_result(on_time=False).to_dict()
+    keys = list(data)
+    assert keys[keys.index("success") + 1] == "on_time" and data["on_time"] is False
+    assert Result.from_dict(data).on_time is False
+    old = {k: v for k, v in data.items() if k != "on_time"}  # a result.json written before on_time
+    assert Result.from_dict(old).on_time is None

@@ -23,8 +23,8 @@ def test_one_case_per_session_with_failures_and_errors():
     suites = {s.get("name"): s for s in root.findall("testsuite")}
     assert set(suites) == {"microhood", "micromail"}
     assert suites["micromail"].get("tests") == "2" and suites["micromail"].get("errors") == "1"
-    assert {p.get("name"): p.get("value") for p in suites["microhood"].iter("property")} == \
-        {"agent": "scripted", "speed": "50"}
+    assert {p.get("name"): p.get("value") for p in suites["microhood"].findall("properties/property")} == \
+        {"agent": "scripted", "speed": "50", "on_time": "1", "normal": "2", "on_time_rate": "0.5000"}
     cases = {c.get("name"): c for c in root.iter("testcase")}
     assert set(cases) == {"microhood-rise", "microhood-dip", "micromail-boss", "micromail-noop"}
     assert cases["microhood-rise"].find("failure") is None and cases["microhood-rise"].find("error") is None
@@ -33,6 +33,19 @@ def test_one_case_per_session_with_failures_and_errors():
     assert cases["microhood-rise"].get("classname") == "sentinel.microhood"
     assert cases["microhood-rise"].get("time") == "2.000"
     assert "odd \ufffd bytes <&>" in cases["micromail-noop"].find("system-out").text
+
+
+def test_on_time_is_a_property_of_normal_cases_only():
+    results = [make_result("microhood-rise", True), make_result("microhood-late", True, on_time=False),
+               make_result("microhood-noop", True, condition_at=None, activity="noop")]
+    root = ET.fromstring(junit_xml(results, "r"))
+    cases = {c.get("name"): c for c in root.iter("testcase")}
+    def case_property(name):
+        return [p.get("value") for p in cases[name].findall("properties/property") if p.get("name") == "on_time"]
+    assert case_property("microhood-rise") == ["true"] and case_property("microhood-late") == ["false"]
+    assert case_property("microhood-noop") == []
+    suite = {p.get("name"): p.get("value") for p in root.find("testsuite").findall("properties/property")}
+    assert (suite["on_time"], suite["normal"], suite["on_time_rate"]) == ("1", "2", "0.5000")
 
 
 def test_repeated_trials_are_named_apart():

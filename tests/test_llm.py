@@ -134,7 +134,7 @@ async def test_an_llm_wait_for_agent_buys_and_reports_with_usage_from_the_api(tm
     assert "condition appears to hold" in tool_results[0]["content"]
     assert "[form" in tool_results[1]["content"]  # the order ticket, forms numbered
     folder = config.results_dir / "llm" / "microhood" / "rise_buy"
-    costs = json.loads((folder / "costs.json").read_text())
+    costs = json.loads((folder / "agent" / "costs.json").read_text())
     assert costs["model_errors"] == 2 and costs["estimated"] is False
     assert costs["model_calls"] == {"planner": 5, "judge": costs["model_calls"]["judge"]}
     log = (folder / "agent.log").read_text()
@@ -152,5 +152,5 @@ async def test_a_failing_endpoint_ends_the_agent_but_the_session_keeps_its_resul
     assert (result.prompt_tokens, result.completion_tokens, result.tool_calls) == (500, 9, 1)
     log = (config.results_dir / "down" / "microhood" / "rise" / "agent.log").read_text()
     assert "answered 500" in log
-    costs = json.loads((config.results_dir / "down" / "microhood" / "rise" / "costs.json").read_text())
+    costs = json.loads((config.results_dir / "down" / "microhood" / "rise" / "agent" / "costs.json").read_text())
     assert costs["model_errors"] >= 2

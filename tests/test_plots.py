@@ -15,6 +15,7 @@ from sentinel.plots import (
     histogram_svg,
     nice_ticks,
     scatter_svg,
+    steps_svg,
 )
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -100,3 +101,24 @@ def test_bars_with_errors_escape_names_and_tilt_long_labels():
 def test_empty_data_says_so(chart):
     labels = texts(parse(chart()))
     assert any(label.startswith("no ") for label in labels)
+
+
+def test_steps_draw_one_step_path_per_series_with_the_marker():
+    svg = steps_svg([Series("oracle", points=[(0, 0.0), (2.5, 0.5), (4, 1.0)]),
+                     Series("blind", points=[(0, 0.0), (300, 0.25)]), Series("empty")],
+                    x_label="tau", y_label="passed", title="Within tau <of> the condition", x_max=600,
+                    marker=(60, "on time ≤ 60 s"))
+    root = parse(svg)
+    paths = root.findall(".//svg:path", NS)
+    assert len(paths) == 2  # the empty series draws nothing
+    assert [p.get("stroke") for p in paths] == [PALETTE[0], PALETTE[1]]
+    oracle = paths[0].get("d")
+    assert oracle.startswith("M") and oracle.count("V") == 2 and oracle.endswith(tuple("0123456789"))
+    assert "100.0% at 600" in paths[0].find("svg:title", NS).text
+    assert "on time ≤ 60 s" in texts(root) and "Within tau <of> the condition" in texts(root)
+    assert root.find(".//svg:line[@stroke-dasharray]", NS) is not None
+    assert "100%" in texts(root) and "600" in texts(root)
+
+
+def test_steps_without_data_say_so():
+    assert "no data" in texts(parse(steps_svg([Series("a")], x_label="t", y_label="p", title="T", x_max=600)))

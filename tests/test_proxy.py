@@ -99,7 +99,7 @@ async def test_a_metered_run_grades_the_usage_the_endpoint_sent_not_the_agents_w
     assert result.model == "fake-model (metered)"
     assert (result.prompt_tokens, result.completion_tokens) == (fake.sent_prompt_tokens, fake.sent_completion_tokens)
     folder = config.results_dir / "metered" / "microhood" / "rise_buy"
-    agent_says = json.loads((folder / "costs.json").read_text())
+    agent_says = json.loads((folder / "agent" / "costs.json").read_text())
     assert agent_says["prompt_tokens"] == result.prompt_tokens - 777 and fake.abandoned == 0
     assert json.loads((folder / METERED_FILE).read_text())["requests"] == len(fake.requests)
     run = json.loads((config.results_dir / "metered" / "run.json").read_text())

@@ -48,10 +48,14 @@ def expected_cells(name: str, summary: Summary) -> dict[tuple[str, str], tuple[f
     def seconds(v):
         return v, "—" if v is None else f"{v:.3f} s"
 
-    cells = {(name, "overall.rate"): rate(summary.overall)}
+    def on_time(g):
+        return g.on_time_rate, f"{g.on_time_rate:.1%} ({g.on_time}/{g.normal})"
+
+    cells = {(name, "overall.rate"): rate(summary.overall), (name, "overall.on_time"): on_time(summary.overall)}
     for kind, groups in (("environment", summary.by_environment), ("activity", summary.by_activity),
                          ("criteria", summary.by_criteria)):
         cells.update({(name, f"{kind}.{g.name}.rate"): rate(g) for g in groups})
+        cells.update({(name, f"{kind}.{g.name}.on_time"): on_time(g) for g in groups if g.normal})
     cells[(name, "reaction_p50")] = seconds(summary.reaction_p50)
     cells[(name, "reaction_p90")] = seconds(summary.reaction_p90)
     for metric in ("cost_median", "cost_total"):
@@ -110,10 +114,13 @@ async def test_report_numbers_equal_grade_and_nothing_is_fetched(runs, browser_t
         assert (shown_value == "") if value is None else float(shown_value) == pytest.approx(value), key
     graded = grade_json(run_dir)  # what `sentinel grade` prints, rounded to 4 places
     assert float(shown[("oracle2", "overall.rate")][0]) == pytest.approx(graded["overall"]["rate"], abs=1e-4)
+    on_time = float(shown[("oracle2", "overall.on_time")][0])
+    assert on_time == pytest.approx(graded["overall"]["on_time_rate"], abs=1e-4)
+    assert on_time == 1.0  # the oracle reacts at once
     assert float(shown[("oracle2", "reaction_p90")][0]) == pytest.approx(graded["reaction_p90"], abs=1e-4)
     assert float(shown[("oracle2", "pass_hat.2")][0]) == pytest.approx(graded["pass_k"][1]["pass_hat"], abs=1e-4)
     assert await browser_tab.page.locator("#sessions tbody tr").count() == 6
-    assert await browser_tab.page.locator("figure.chart-card svg").count() == 5  # with pass@k and pass^k
+    assert await browser_tab.page.locator("figure.chart-card svg").count() == 6  # with pass@k and pass^k
     await browser_tab.screenshot("report-single-run")
     assert fetched == []
     browser_tab.assert_clean("single-run report")
@@ -211,3 +218,21 @@ def test_agent_text_is_escaped_and_a_missing_scenario_is_said(tmp_path):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "Tell me when CHPX trades at $520 or more." in html  # the prompt of a scenario that exists
     assert "the scenario file is no longer found" in html  # microhood-gone has none
+
+
+def test_on_time_chart_has_a_curve_per_run_that_steps_at_each_delay(tmp_path):
+    fast = write_run(tmp_path / "fast", [make_result("microhood-a", True, condition_at=60.0, contact_at=61.0),
+                                         make_result("microhood-b", True, condition_at=60.0, contact_at=61.0)])
+    late = write_run(tmp_path / "late", [make_result("microhood-a", True, condition_at=60.0, contact_at=360.0,
+                                                     on_time=False),
+                                         make_result("microhood-b", False)])
+    config = replace(load_config(), scenarios_dir=TEST_SCENARIOS)
+    runs = load_runs([fast, late], config)
+    from sentinel.report.charts import on_time_chart, tau_corners
+
+    assert tau_corners(runs[1].results) == [0.0, 300.0, 600.0]
+    chart = on_time_chart(runs, 60.0)
+    assert chart.key == "on_time" and chart.svg.count("<path ") == 2
+    assert "fast: 100.0% at 600" in chart.svg and "late: 50.0% at 600" in chart.svg
+    html = render_report(runs)
+    assert 'id="chart-on_time"' in html and "on time · 2/2 normal tasks within 60 sim s" in html

@@ -269,7 +269,7 @@ def start_times(run_dir: Path) -> dict[str, float]:
 
 async def test_first_wave_clocks_start_together_after_every_agent_booted(tmp_path):
     config = make_config(tmp_path)
-    slow_boot = (f"case __SCENARIO_FILE__ in *rise.yaml) sleep 1;; esac; "
+    slow_boot = (f'case "$SENTINEL_TASK_PROMPT" in "Tell me when CHPX trades at \\$520"*) sleep 1;; esac; '
                  f"{sys.executable} -m sentinel.agents.eager __TASK_URL__")
     await Runner(config, plan("eager", command=slow_boot)).run()
     times = start_times(config.results_dir / "r")
@@ -279,7 +279,7 @@ async def test_first_wave_clocks_start_together_after_every_agent_booted(tmp_pat
 
 async def test_start_line_waits_no_longer_than_its_limit(tmp_path):
     config = make_config(tmp_path)
-    never_starts = (f"case __SCENARIO_FILE__ in *rise.yaml) sleep 30;; esac; "
+    never_starts = (f'case "$SENTINEL_TASK_PROMPT" in "Tell me when CHPX trades at \\$520"*) sleep 30;; esac; '
                     f"{sys.executable} -m sentinel.agents.eager __TASK_URL__")
     runner = Runner(replace(config, timing=replace(config.timing, startup_timeout_s=3)),
                     plan("eager", command=never_starts))
@@ -290,3 +290,57 @@ async def test_start_line_waits_no_longer_than_its_limit(tmp_path):
                      "microhood-rise_noop": "agent_exit"}
     times = start_times(config.results_dir / "r")
     assert set(times) == {"rise_buy", "rise_noop"}
+
+
+async def test_the_agent_works_in_a_temporary_folder_outside_the_repository(tmp_path):
+    config = make_config(tmp_path)
+    script = ("pwd; echo __BASE_DIR__; printf '%s\\n' \"$SENTINEL_COSTS_FILE\"; "
+              "printf '{\"prompt_tokens\": 7, \"model\": \"m\"}' > costs.json; mkdir notes; echo kept > notes/a.txt")
+    scenarios = plan("eager").scenarios[:1]
+    await Runner(config, RunPlan(name="w", agent="custom", command=script, speed=SPEED, scenarios=scenarios)).run()
+    folder = config.results_dir / "w" / "microhood" / "rise"
+    cwd, base_dir, costs_file = (folder / "agent.log").read_text().splitlines()[:3]
+    work = Path(cwd)
+    assert work.is_absolute() and work.name.startswith("sentinel-") and base_dir == cwd
+    assert Path(costs_file) == work / "costs.json"
+    repo = Path(__file__).resolve().parent.parent
+    assert not work.is_relative_to(repo) and not work.is_relative_to(config.results_dir)
+    assert not work.exists()  # removed at the end, after its contents were kept
+    assert (folder / "agent" / "notes" / "a.txt").read_text() == "kept\n"
+    result = load_results(config.results_dir / "w")[0]
+    assert result.prompt_tokens == 7 and result.model == "m"  # costs.json read from what was kept
+
+
+def test_a_custom_command_cannot_ask_for_the_scenario_file(tmp_path):
+    scenarios = plan("eager").scenarios
+    with pytest.raises(SentinelError, match="__SCENARIO_FILE__ is given to built-in agents only"):
+        RunPlan(name="x", agent="custom", command="my-agent __SCENARIO_FILE__", speed=SPEED, scenarios=scenarios)
+    with pytest.raises(SentinelError, match="built-in agents only"):  # a built-in name does not lend its rights
+        RunPlan(name="x", agent="oracle", command=["cat", "__SCENARIO_FILE__"], speed=SPEED, scenarios=scenarios)
+    assert RunPlan(name="x", agent="oracle", command=BUILTIN_AGENTS["oracle"], speed=SPEED,
+                   scenarios=scenarios).gets_scenario_file
+
+
+async def test_nothing_in_a_custom_agents_environment_names_the_scenario(tmp_path):
+    config = make_config(tmp_path)
+    scenarios = plan("eager").scenarios[:1]
+    await Runner(config, RunPlan(name="e", agent="custom", command="env; echo args:__BASE_DIR__", speed=SPEED,
+                                 scenarios=scenarios)).run()
+    log = (config.results_dir / "e" / "microhood" / "rise" / "agent.log").read_text()
+    assert "SENTINEL_SPEED=200" in log and "args:/" in log
+    assert "rise.yaml" not in log and str(DATA) not in log
+
+
+def test_cmd_pwd_prints_a_folder_outside_the_repository(tmp_path):
+    config = write_config(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "sentinel.cli", "run", "--config", str(config), "--cmd", "pwd",
+                           "--speed", "200", "--task", "rise", "--run", "p", "--ci"],
+                          cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    printed = Path((tmp_path / "results" / "p" / "microhood" / "rise" / "agent.log").read_text().strip())
+    assert printed.is_absolute() and not printed.is_relative_to(Path(__file__).resolve().parent.parent)
+    refused = subprocess.run([sys.executable, "-m", "sentinel.cli", "run", "--config", str(config),
+                              "--cmd", "cat __SCENARIO_FILE__", "--task", "rise"],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "built-in agents only" in refused.stderr
+    assert "Traceback" not in refused.stderr

@@ -116,7 +116,7 @@ async def test_both_strategies_pass_the_test_scenarios_and_wait_for_costs_less(t
     # The no-op is watched for the whole session: sleep re-reads the page each wake, wait_for
     # wakes nobody while the page does not change.
     assert tokens["wait_for", "microhood-rise_noop"] * 2 < tokens["sleep", "microhood-rise_noop"]
-    costs = json.loads((config.results_dir / "w" / "microhood" / "rise_noop" / "costs.json").read_text())
+    costs = json.loads((config.results_dir / "w" / "microhood" / "rise_noop" / "agent" / "costs.json").read_text())
     assert costs["model"] == "rule-based" and costs["estimated"] is True
     assert costs["model_calls"]["planner"] <= 2  # read the page, wait_for until time runs out
     log = (config.results_dir / "s" / "microhood" / "rise_buy" / "agent.log").read_text()

@@ -111,7 +111,8 @@ def test_sentinel_grade_in_each_format(tmp_path):
     as_json = grade(run_dir, "json")
     data = json.loads(as_json.stdout)
     assert data["summary"]["overall"] == {"name": "all", "total": 9, "passed": 4, "infra_errors": 1,
-                                          "rate": 0.4444, "stderr": 0.1656}
+                                          "rate": 0.4444, "stderr": 0.1656, "on_time": 4, "normal": 9,
+                                          "on_time_rate": 0.4444}
     assert [p["pass_at"] for p in data["summary"]["pass_k"]] == [0.4444, 0.5556, 0.6667]
     as_csv = grade(run_dir, "csv")
     rows = list(csv.DictReader(io.StringIO(as_csv.stdout)))

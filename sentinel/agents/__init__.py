@@ -1,12 +1,16 @@
 """Built-in agents: real programs that use only the session's pages over HTTP.
 
-Each is run like any user agent, as a command with placeholders (DESIGN §4). The oracle also
-gets the scenario file, from which it reads only the `solution` block.
+Each is run like any user agent, as a command with placeholders (DESIGN §4). Built-in agents
+alone get the scenario file (__SCENARIO_FILE__), and of it they read only the `solution` block.
+`blind:SIM_S` is a family: the blind agent acting at SIM_S sim seconds (sentinel/agents/blind.py).
 """
 
 from __future__ import annotations
 
+import math
 import sys
+
+from sentinel.errors import SentinelError
 
 BUILTIN_AGENTS: dict[str, list[str]] = {
     "oracle": [sys.executable, "-m", "sentinel.agents.oracle", "__TASK_URL__", "--scenario", "__SCENARIO_FILE__"],
@@ -23,3 +27,38 @@ BUILTIN_AGENTS: dict[str, list[str]] = {
 }
 
 MODEL_AGENTS = ("sleep", "wait_for")  # the built-in agents that can use a chat model (--model)
+BLIND = "blind"
+BLIND_MAX_S = 720.0  # the end of the event timeline: acting later than this is pointless
+
+
+def blind_command(sim_s: float) -> list[str]:
+    return [sys.executable, "-m", "sentinel.agents.blind", "__TASK_URL__", "--scenario", "__SCENARIO_FILE__",
+            "--at", f"{sim_s:g}"]
+
+
+def parse_blind(name: str) -> float | None:
+    """SIM_S of a "blind:SIM_S" agent name; None for any other name. Raises on a bad time."""
+    if not name.startswith(BLIND + ":") and name != BLIND:
+        return None
+    text = name.partition(":")[2]
+    try:
+        sim_s = float(text)
+    except ValueError:
+        raise SentinelError(f"--agent {name}: write blind:SIM_S, the sim second at which it acts (e.g. blind:420)") \
+            from None
+    if not math.isfinite(sim_s) or not 0 <= sim_s <= BLIND_MAX_S:
+        raise SentinelError(f"--agent {name}: SIM_S must be between 0 and {BLIND_MAX_S:g} sim seconds")
+    return sim_s
+
+
+def builtin_command(name: str) -> list[str] | None:
+    """The command of a built-in agent name (including blind:SIM_S); None if it is not one."""
+    if name in BUILTIN_AGENTS:
+        return BUILTIN_AGENTS[name]
+    sim_s = parse_blind(name)
+    return None if sim_s is None else blind_command(sim_s)
+
+
+def builtin_names() -> str:
+    """The built-in agents as a help text lists them."""
+    return ", ".join([*BUILTIN_AGENTS, f"{BLIND}:SIM_S"])  # the built-in agents that can use a chat model (--model)

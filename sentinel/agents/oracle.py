@@ -13,6 +13,7 @@ import argparse
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import yaml
@@ -101,17 +102,24 @@ class Oracle:
         say(f"reported: {step.target}")
 
 
+def load_steps(path: Path, tell: Callable[[str], None]) -> tuple[Step, ...] | None:
+    """The solution steps of a scenario file (its solution block only); None, with each problem
+    told, if the block is missing or wrong."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    steps, problems = parse_solution(data.get("solution") if isinstance(data, dict) else None)
+    for where, reason in problems:
+        tell(f"bad solution: {where}: {reason}")
+    return None if problems else steps
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="sentinel.agents.oracle")
     parser.add_argument("task_url")
     parser.add_argument("--scenario", required=True, type=Path)
     parser.add_argument("--poll", type=float, default=DEFAULT_POLL_S, help="wall seconds between reloads")
     args = parser.parse_args(argv)
-    data = yaml.safe_load(args.scenario.read_text(encoding="utf-8"))
-    steps, problems = parse_solution(data.get("solution") if isinstance(data, dict) else None)
-    if problems:
-        for where, reason in problems:
-            say(f"bad solution: {where}: {reason}")
+    steps = load_steps(args.scenario, say)
+    if steps is None:
         return 2
     try:
         Oracle(args.task_url, steps, args.poll).run()

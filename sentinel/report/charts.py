@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sentinel.plots import Series, bars_svg, histogram_svg, scatter_svg
+from sentinel.plots import Series, bars_svg, histogram_svg, scatter_svg, steps_svg
 from sentinel.report.data import RunData
+from sentinel.summary import on_time_curve
 
 CHART_W = 560
 CHART_H = 330
+TAU_MAX_S = 600.0  # the on-time chart's x axis: sim seconds after condition_at
 
 
 @dataclass(frozen=True)
@@ -90,5 +92,24 @@ def pass_k_charts(runs: list[RunData]) -> list[Chart]:
     return charts
 
 
-def overview_charts(runs: list[RunData]) -> list[Chart]:
-    return [success_chart(runs), reaction_chart(runs), cost_chart(runs), *pass_k_charts(runs)]
+def tau_corners(results) -> list[float]:
+    """Every tau where a run's on-time curve can step: 0, each success's delay, and the end."""
+    delays = {r.contact_at - r.condition_at for r in results
+              if r.is_normal and r.success and r.contact_at is not None and r.condition_at is not None}
+    return sorted({0.0, TAU_MAX_S, *(d for d in delays if 0 <= d <= TAU_MAX_S)})
+
+
+def on_time_chart(runs: list[RunData], on_time_s: float) -> Chart:
+    """The share of normal tasks passed within tau sim s of condition_at, for tau from 0 to 600:
+    one curve per run. A monitor rises at once; a timer that never looks rises late, or never."""
+    series = [Series(run.name, points=on_time_curve(run.results, tau_corners(run.results))) for run in runs]
+    svg = steps_svg(series, x_label="tau (sim s after condition_at)", y_label="normal tasks passed within tau",
+                    title="Passed within tau of the condition", width=CHART_W, height=CHART_H, x_max=TAU_MAX_S,
+                    marker=(on_time_s, f"on time ≤ {on_time_s:g} s"))
+    return Chart("on_time", svg, "Share of normal tasks (no-ops left out) passed with the report at most tau sim "
+                                 "seconds after the condition held; the dashed line is the on-time window.")
+
+
+def overview_charts(runs: list[RunData], on_time_s: float = 60.0) -> list[Chart]:
+    return [success_chart(runs), on_time_chart(runs, on_time_s), reaction_chart(runs), cost_chart(runs),
+            *pass_k_charts(runs)]

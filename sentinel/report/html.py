@@ -14,7 +14,7 @@ import jinja2
 from markupsafe import Markup
 
 import sentinel
-from sentinel.config import REPO_ROOT
+from sentinel.config import REPO_ROOT, Timing
 from sentinel.export import outcome
 from sentinel.plots import series_color
 from sentinel.report.charts import overview_charts
@@ -44,6 +44,13 @@ class Row:
 
 def fmt_rate(group: Group) -> str:
     return f"{group.rate:.1%} ± {group.stderr:.1%} ({group.passed}/{group.total})"
+
+
+def fmt_on_time(group: Group) -> str:
+    """The on-time share of a group's normal tasks (— for a group of no-ops only)."""
+    if group.on_time_rate is None:
+        return "—"
+    return f"{group.on_time_rate:.1%} ({group.on_time}/{group.normal})"
 
 
 def fmt_seconds(value: float | None) -> str:
@@ -76,6 +83,26 @@ def _group_rows(runs: list[RunData], kind: str, attribute: str) -> list[Row]:
     return rows
 
 
+def _on_time_rows(runs: list[RunData], kind: str, attribute: str) -> list[Row]:
+    names = sorted({g.name for run in runs for g in getattr(run.summary, attribute) if g.normal})
+    rows = []
+    for name in names:
+        cells = []
+        for run in runs:
+            group = next((g for g in getattr(run.summary, attribute) if g.name == name), None)
+            cells.append(Cell(fmt_on_time(group), group.on_time_rate, f"{kind}.{name}.on_time")
+                         if group and group.normal else Cell("—"))
+        rows.append(Row(name, cells))
+    return rows
+
+
+def _overall_on_time(run: RunData) -> Cell:
+    overall = run.summary.overall
+    if not overall.normal:
+        return Cell("—")
+    return Cell(fmt_on_time(overall), overall.on_time_rate, "overall.on_time")
+
+
 def _metric_row(runs: list[RunData], label: str, metric: str, formatter) -> Row:
     return Row(label, [Cell(formatter(getattr(run.summary, metric)), getattr(run.summary, metric), metric)
                        for run in runs])
@@ -97,13 +124,18 @@ def _pass_rows(runs: list[RunData]) -> list[Row]:
 
 def headline_rows(runs: list[RunData]) -> list[Row]:
     rows = [Row("all sessions", [Cell(fmt_rate(r.summary.overall), r.summary.overall.rate, "overall.rate")
-                                 for r in runs], section="Success")]
-    for kind, attribute, heading in (("environment", "by_environment", "By environment"),
-                                     ("activity", "by_activity", "By activity"),
-                                     ("criteria", "by_criteria", "By criteria")):
-        group_rows = _group_rows(runs, kind, attribute)
+                                 for r in runs], section="Success"),
+            Row("on time (normal tasks)", [_overall_on_time(r) for r in runs])]
+    groupings = (("environment", "by_environment", "By environment"), ("activity", "by_activity", "By activity"),
+                 ("criteria", "by_criteria", "By criteria"))
+    for kind, attribute, heading in groupings:
         rows.append(Row(heading, [], section=heading))
-        rows += group_rows
+        rows += _group_rows(runs, kind, attribute)
+    for kind, attribute, heading in groupings:
+        on_time = _on_time_rows(runs, kind, attribute)
+        if on_time:
+            rows.append(Row(f"On time {heading.lower()}", [], section=f"On time {heading.lower()}"))
+            rows += on_time
     rows.append(Row("Reaction and cost", [], section="Reaction and cost"))
     rows += [_metric_row(runs, "reaction p50", "reaction_p50", fmt_seconds),
              _metric_row(runs, "reaction p90", "reaction_p90", fmt_seconds),
@@ -130,7 +162,8 @@ def session_row(index: int, session: SessionData, several_runs: bool, trials: bo
               ("criteria", r.criteria, r.criteria)]
     if trials:
         cells.append(("trial", str(r.trial), r.trial))
-    cells += [("result", outcome(r), outcome(r)),
+    on_time = "—" if r.on_time is None else ("yes" if r.on_time else "no")
+    cells += [("result", outcome(r), outcome(r)), ("on time", on_time, on_time),
               ("condition", "no-op" if r.condition_at is None else f"{r.condition_at:g}", r.condition_at),
               ("contact", "—" if r.contact_at is None else f"{r.contact_at:.2f}", r.contact_at),
               ("reaction", fmt_seconds(r.reaction_s), r.reaction_s),
@@ -146,7 +179,8 @@ NUMERIC_COLUMNS = {"trial", "condition", "contact", "reaction", "requests", "cos
 
 def session_columns(several_runs: bool, trials: bool) -> list[dict]:
     keys = (["run"] if several_runs else []) + ["scenario", "activity", "criteria"] + \
-        (["trial"] if trials else []) + ["result", "condition", "contact", "reaction", "requests", "cost", "ended by"]
+        (["trial"] if trials else [])
+        + ["result", "on time", "condition", "contact", "reaction", "requests", "cost", "ended by"]
     labels = {"condition": "condition (sim s)", "contact": "contact (sim s)"}
     return [{"key": k, "label": labels.get(k, k), "type": "number" if k in NUMERIC_COLUMNS else "text"} for k in keys]
 
@@ -154,7 +188,9 @@ def session_columns(several_runs: bool, trials: bool) -> list[dict]:
 def session_view(index: int, session: SessionData) -> dict:
     r = session.result
     condition, contact = condition_wall_s(session), contact_wall_s(session)
-    facts = [("verdict", f"{outcome(r)} — {r.detail}"), ("eval_sql value", repr(r.verdict)),
+    facts = [("verdict", f"{outcome(r)} — {r.detail}"),
+             ("on time", "— (a no-op has no condition time)" if r.on_time is None else ("yes" if r.on_time else "no")),
+             ("eval_sql value", repr(r.verdict)),
              ("condition", "never (no-op)" if r.condition_at is None else
               f"sim {r.condition_at:g} s = wall {condition:.3f} s"),
              ("contact", "none" if r.contact_at is None else f"sim {r.contact_at:.3f} s = wall {contact:.3f} s"),
@@ -185,8 +221,18 @@ def run_card(index: int, run: RunData) -> dict:
             "speed": info.get("speed", "?"), "trials": info.get("trials", 1), "created": _when(info.get("created")),
             "sessions": len(run.sessions), "rate": f"{summary.overall.rate:.1%}",
             "stderr": f"{summary.overall.stderr:.1%}", "passed": f"{summary.overall.passed}/{summary.overall.total}",
+            "on_time": "—" if summary.overall.on_time_rate is None else f"{summary.overall.on_time_rate:.1%}",
+            "on_time_count": f"{summary.overall.on_time}/{summary.overall.normal}",
+            "on_time_s": f"{on_time_s(run):g}",
             "reaction": fmt_seconds(summary.reaction_p50), "infra": summary.infra_errors,
             "command": info.get("command")}
+
+
+def on_time_s(run: RunData) -> float:
+    """The on-time window the run was graded with (run.json's timing; the default if missing)."""
+    timing = run.info.get("timing")
+    value = timing.get("on_time_s") if isinstance(timing, dict) else None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else Timing().on_time_s
 
 
 def _when(stamp: str | None) -> str:
@@ -213,7 +259,8 @@ def render_report(runs: list[RunData]) -> str:
         "version": sentinel.__version__,
         "runs": [run_card(i, run) for i, run in enumerate(runs)],
         "headline": headline_rows(runs),
-        "charts": [{"key": c.key, "svg": Markup(c.svg), "note": c.note} for c in overview_charts(runs)],
+        "charts": [{"key": c.key, "svg": Markup(c.svg), "note": c.note}
+                   for c in overview_charts(runs, on_time_s(runs[0]))],
         "columns": session_columns(several, trials),
         "rows": [session_row(i, s, several, trials) for i, s in enumerate(sessions)],
         "views": [session_view(i, s) for i, s in enumerate(sessions)],

@@ -1,0 +1,209 @@
+"""What guessing earns: agents that never look at a page, run over the suite.
+
+Runs `eager` (reports at once), `silent` (never reports), `deadline` (reports just before the
+time limit) and `blind:T` (acts on the solution's steps and reports at sim T without watching)
+for every T on a ladder (default every 30 sim s from 30 to 630), each strategy as one run with all
+its sessions at once, at a high speed (default 50). Then prints one table: per strategy, the
+share of normal tasks passed (success), the share passed on time (within on_time_s of
+condition_at, DESIGN §2 step 7), the no-ops passed, and the best blind time. ENVIRONMENTS.md
+§0.10 asks that `blind` at its best time be on time in at most 15% of normal tasks and that
+`deadline` pass at most the passive share; the table says whether the suite keeps to that.
+
+    python benchmarks/guessing.py [--speed 50] [--ladder 30:630:30] [--env micromail,microhood]
+                                  [--agents eager,silent,deadline] [--also oracle] [--batch 1]
+    python benchmarks/guessing.py --runs results/<run> results/<run> ...   # tabulate finished runs
+
+Runs go through the runner as `sentinel run` makes them (RunPlan + Runner), named
+guess-<stamp>-<agent>, in the configured results folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from sentinel.agents import builtin_command, parse_blind
+from sentinel.config import check_speed, load_config
+from sentinel.errors import SentinelError
+from sentinel.files import read_json
+from sentinel.grading import Result
+from sentinel.runner import Runner, RunPlan, load_results
+from sentinel.scenario import load_scenario, scenario_files
+
+GUESSERS = ("eager", "silent", "deadline")
+BLIND_ON_TIME_LIMIT = 0.15  # ENVIRONMENTS §0.10: blind at its best time, at most this share on time
+
+
+@dataclass(frozen=True)
+class Row:
+    agent: str
+    normal: int
+    passed: int  # normal tasks passed
+    on_time: int  # normal tasks passed on time
+    noops: int
+    noop_passed: int
+    passive: int  # normal passive tasks (deadline's allowance)
+    infra_errors: int
+
+    @property
+    def success_share(self) -> float:
+        return self.passed / self.normal if self.normal else 0.0
+
+    @property
+    def on_time_share(self) -> float:
+        return self.on_time / self.normal if self.normal else 0.0
+
+
+def tally(agent: str, results: list[Result]) -> Row:
+    normal = [r for r in results if r.is_normal]
+    noops = [r for r in results if not r.is_normal]
+    return Row(agent=agent, normal=len(normal), passed=sum(r.success for r in normal),
+               on_time=sum(bool(r.on_time) for r in normal), noops=len(noops),
+               noop_passed=sum(r.success for r in noops), passive=sum(r.activity == "passive" for r in normal),
+               infra_errors=sum(r.is_infra_error for r in results))
+
+
+def ladder(text: str) -> list[float]:
+    """"START:STOP:STEP" (STOP included) or a comma list of sim seconds."""
+    try:
+        if ":" in text:
+            start, stop, step = (float(part) for part in text.split(":"))
+            if step <= 0 or stop < start:
+                raise ValueError
+            count = int((stop - start) / step + 1e-9) + 1
+            times = [start + i * step for i in range(count)]
+        else:
+            times = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write START:STOP:STEP (30:630:30) or a list (60,420)") from None
+    for t in times:
+        try:
+            parse_blind(f"blind:{t:g}")  # the same bounds as --agent blind:SIM_S
+        except SentinelError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return times
+
+
+def blind_name(sim_s: float) -> str:
+    return f"blind:{sim_s:g}"
+
+
+def run_all(agents: list[str], speed: float, envs: list[str] | None, batch: int,
+            config_path: Path | None = None) -> dict[str, list[Result]]:
+    config = load_config(config_path)
+    selected: list[str | None] = list(envs) if envs else [None]
+    scenarios = tuple(load_scenario(p) for env in selected for p in scenario_files(config.scenarios_dir, env))
+    if not scenarios:
+        raise SentinelError("no scenarios selected")
+    stamp = f"{datetime.now():%Y%m%d-%H%M%S}"
+    results: dict[str, list[Result]] = {}
+
+    async def one(agent: str) -> None:
+        command = builtin_command(agent)
+        if command is None:
+            raise SentinelError(f"{agent}: not a built-in agent")
+        plan = RunPlan(name=f"guess-{stamp}-{agent.replace(':', '')}", agent=agent, command=command, speed=speed,
+                       scenarios=scenarios)
+        report = await Runner(config, plan).run()
+        print(f"  {agent:12} {report.run_dir}  {report.wall_s:5.1f} s", flush=True)
+        results[agent] = report.results
+
+    async def everything() -> None:
+        for start in range(0, len(agents), batch):
+            await asyncio.gather(*(one(agent) for agent in agents[start:start + batch]))
+
+    print(f"running {len(agents)} strategies on {len(scenarios)} scenarios at speed {speed:g} …", flush=True)
+    asyncio.run(everything())
+    return {agent: results[agent] for agent in agents}
+
+
+def read_runs(run_dirs: list[Path]) -> dict[str, list[Result]]:
+    found = {}
+    for run_dir in run_dirs:
+        info = read_json(run_dir / "run.json")
+        agent = info.get("agent") if isinstance(info, dict) else None
+        results = load_results(run_dir)
+        if not results:
+            raise SentinelError(f"{run_dir}: no finished sessions")
+        found[agent or run_dir.name] = results
+    return found
+
+
+def best_blind(rows: list[Row]) -> Row | None:
+    """The blind time that earns most: most on time, then most passed, then the earliest."""
+    blind = [r for r in rows if parse_blind(r.agent) is not None]
+    return max(blind, key=lambda r: (r.on_time, r.passed, -(parse_blind(r.agent) or 0)), default=None)
+
+
+def share(count: int, total: int) -> str:
+    return f"{count:>3}/{total:<3} {count / total:6.1%}" if total else "    —       "
+
+
+def print_table(rows: list[Row]) -> None:
+    print("\nWhat guessing earns (normal tasks: success and on time; no-ops: passed)")
+    print(f"{'strategy':14} {'success':>14} {'on time':>14} {'no-ops passed':>14}  notes")
+    for row in rows:
+        notes = f"{row.infra_errors} infrastructure error(s)" if row.infra_errors else ""
+        print(f"{row.agent:14} {share(row.passed, row.normal):>14} {share(row.on_time, row.normal):>14} "
+              f"{share(row.noop_passed, row.noops):>14}  {notes}")
+    best = best_blind(rows)
+    if best is not None:
+        verdict = "within" if best.on_time_share <= BLIND_ON_TIME_LIMIT else "OVER"
+        print(f"\nbest blind time: {best.agent} — on time {best.on_time}/{best.normal} ({best.on_time_share:.1%}), "
+              f"success {best.passed}/{best.normal} ({best.success_share:.1%}); {verdict} the "
+              f"{BLIND_ON_TIME_LIMIT:.0%} limit of ENVIRONMENTS §0.10")
+        most = max((r for r in rows if parse_blind(r.agent) is not None), key=lambda r: (r.passed, r.on_time))
+        if most is not best:
+            print(f"most successes blind: {most.agent} — "
+                  f"success {most.passed}/{most.normal} ({most.success_share:.1%})")
+    deadline = next((r for r in rows if r.agent == "deadline"), None)
+    if deadline is not None and deadline.normal:
+        verdict = "within" if deadline.passed <= deadline.passive else "OVER"
+        print(f"deadline passes {deadline.passed} normal tasks; the passive share is {deadline.passive}: {verdict}")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="guessing.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--speed", type=float, default=50.0)
+    parser.add_argument("--ladder", type=ladder, default=ladder("30:630:30"),
+                        help="blind times in sim s: START:STOP:STEP or a comma list (default 30:630:30)")
+    parser.add_argument("--agents", default=",".join(GUESSERS),
+                        help="the other guessers (default eager,silent,deadline)")
+    parser.add_argument("--also", default="", help="more built-in agents to show beside them, e.g. oracle")
+    parser.add_argument("--env", help="environments (comma list; default all)")
+    parser.add_argument("--batch", type=int, default=1, help="strategy runs at once (each runs all its sessions at "
+                                                              "once; default 1)")
+    parser.add_argument("--config", type=Path, help="a sentinel.toml (results and scenarios folders, on_time_s)")
+    parser.add_argument("--runs", nargs="+", type=Path, help="tabulate these finished runs instead of running")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        if args.runs:
+            results = read_runs(args.runs)
+        else:
+            check_speed(args.speed)
+            if args.batch < 1:
+                raise SentinelError("--batch must be 1 or more")
+            agents = [a for a in (args.also + "," + args.agents).split(",") if a.strip()]
+            agents += [blind_name(t) for t in args.ladder]
+            unknown = [a for a in agents if builtin_command(a) is None]
+            if unknown:
+                raise SentinelError(f"not built-in agents: {', '.join(unknown)}")
+            envs = [e for e in (args.env or "").split(",") if e] or None
+            results = run_all(agents, args.speed, envs, args.batch, args.config)
+    except SentinelError as exc:
+        print(f"guessing.py: {exc}", file=sys.stderr)
+        return 2
+    print_table([tally(agent, found) for agent, found in results.items()])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
