@@ -20,6 +20,11 @@ BUILTIN_AGENTS: dict[str, list[str]] = {
               "--scenario", "__SCENARIO_FILE__"],
     "wait_for": [sys.executable, "-m", "sentinel.agents.strategy", "wait_for", "__TASK_URL__",
                  "--scenario", "__SCENARIO_FILE__"],
+    # The same two, acting through a real headless Chromium, with screenshots (chromium.py).
+    "browser-sleep": [sys.executable, "-m", "sentinel.agents.strategy", "sleep", "__TASK_URL__",
+                      "--scenario", "__SCENARIO_FILE__", "--browser", "chromium"],
+    "browser-wait_for": [sys.executable, "-m", "sentinel.agents.strategy", "wait_for", "__TASK_URL__",
+                         "--scenario", "__SCENARIO_FILE__", "--browser", "chromium"],
 }
 
-MODEL_AGENTS = ("sleep", "wait_for")  # the built-in agents that can use a chat model (--model)
+MODEL_AGENTS = ("sleep", "wait_for", "browser-sleep", "browser-wait_for")  # the built-in agents that can use a chat model (--model)
