@@ -83,13 +83,12 @@ SNAPSHOT_JS = """
 }
 """
 
-# The index among a[href] of the first rendered link to this address (fragments ignored), or -1.
+# The first rendered link to this address (fragments ignored), or null.
 FIND_LINK_JS = """
-(href) => {
-  const links = Array.from(document.querySelectorAll("a[href]"));
-  return links.findIndex((a) => a.href.split("#")[0] === href && a.checkVisibility());
-}
+(href) => Array.from(document.querySelectorAll("a[href]"))
+  .find((a) => a.href.split("#")[0] === href && a.checkVisibility()) || null
 """
+CLICK_ATTEMPTS = 3
 
 SUBMIT_BUTTONS = "button[type=submit], button:not([type]), input[type=submit], input[type=image]"
 TYPED_KINDS = {"text", "textarea", "number", "email", "search", "tel", "url", "password", "date",
@@ -166,10 +165,18 @@ class ChromiumBrowser(Numbering):
     def follow(self, number: int) -> Page:
         """Click link [number] on the page; a link only seen on an earlier page is opened by address."""
         href = self.site_url(self.link(number))
-        index = self.tab.evaluate(FIND_LINK_JS, href)
-        if index < 0:
-            return self.get(href)
-        return self._navigating(lambda: self.tab.locator("a[href]").nth(index).click())
+        for attempt in range(1, CLICK_ATTEMPTS + 1):
+            # Click that very element: a position in the list could name another link by the
+            # time of the click, since the page refreshes itself and new rows push old ones down.
+            link = self.tab.evaluate_handle(FIND_LINK_JS, href).as_element()
+            if link is None:
+                return self.get(href)
+            try:
+                return self._navigating(link.click)
+            except BrowseError:  # the refresh replaced the link before the click: find it again
+                if attempt == CLICK_ATTEMPTS:
+                    raise
+        raise AssertionError("unreachable")
 
     def submit(self, form: Form, fields: dict[str, str] | None = None) -> Page:
         """Type the values into the form's fields, then press its submit button."""
