@@ -44,7 +44,7 @@ PROFILE_PREFIX = "sentinel-chromium-"
 START_TIMEOUT_S = 30.0
 NAVIGATION_TIMEOUT_MS = 30_000
 ACTION_TIMEOUT_MS = 5_000  # a click or a fill whose element is not there fails this fast
-CLOSE_WAIT_S = 3.0
+CLOSE_WAIT_S = 1.0
 PR_SET_PDEATHSIG = 1
 
 # The live DOM as HTML, keeping only what Chromium renders (and hidden inputs, which forms
@@ -264,13 +264,15 @@ class ChromiumBrowser(Numbering):
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+        # Before Playwright: at a session's deadline the runner's SIGKILL follows its SIGTERM
+        # within seconds, and detaching from a browser already gone may take longer than that.
+        shutil.rmtree(self.profile, ignore_errors=True)
         playwright, self._playwright = self._playwright, None
         if playwright is not None:
             try:
                 playwright.stop()
             except Exception:  # noqa: BLE001 - the browser is gone; nothing is left to tell
                 pass
-        shutil.rmtree(self.profile, ignore_errors=True)
 
 
 def _css_string(value: str) -> str:
