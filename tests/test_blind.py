@@ -35,7 +35,8 @@ async def test_blind_passes_only_by_luck_of_its_time(tmp_path):
     reports = await asyncio.gather(*(
         Runner(config, RunPlan(name=f"b{t}", agent=f"blind:{t}", command=builtin_command(f"blind:{t}"),
                                speed=SPEED, scenarios=scenarios)).run() for t in times))
-    outcome = {t: {r.scenario_id.split("-")[1]: r for r in report.results} for t, report in zip(times, reports, strict=True)}
+    outcome = {t: {r.scenario_id.split("-")[1]: r for r in report.results}
+               for t, report in zip(times, reports, strict=True)}
     early, timely, late = outcome[20], outcome[75], outcome[200]
     assert not early["rise"].success and early["rise"].early_by_s > 0
     assert timely["rise"].success and timely["rise"].on_time and timely["rise_buy"].on_time  # it bought blindly

@@ -24,9 +24,15 @@ BUILTIN_AGENTS: dict[str, list[str]] = {
               "--scenario", "__SCENARIO_FILE__"],
     "wait_for": [sys.executable, "-m", "sentinel.agents.strategy", "wait_for", "__TASK_URL__",
                  "--scenario", "__SCENARIO_FILE__"],
+    # The same two, acting through a real headless Chromium, with screenshots (chromium.py).
+    "browser-sleep": [sys.executable, "-m", "sentinel.agents.strategy", "sleep", "__TASK_URL__",
+                      "--scenario", "__SCENARIO_FILE__", "--browser", "chromium"],
+    "browser-wait_for": [sys.executable, "-m", "sentinel.agents.strategy", "wait_for", "__TASK_URL__",
+                         "--scenario", "__SCENARIO_FILE__", "--browser", "chromium"],
 }
 
-MODEL_AGENTS = ("sleep", "wait_for")  # the built-in agents that can use a chat model (--model)
+# the built-in agents that can use a chat model (--model)
+MODEL_AGENTS = ("sleep", "wait_for", "browser-sleep", "browser-wait_for")
 BLIND = "blind"
 BLIND_MAX_S = 720.0  # the end of the event timeline: acting later than this is pointless
 
@@ -61,4 +67,4 @@ def builtin_command(name: str) -> list[str] | None:
 
 def builtin_names() -> str:
     """The built-in agents as a help text lists them."""
-    return ", ".join([*BUILTIN_AGENTS, f"{BLIND}:SIM_S"])  # the built-in agents that can use a chat model (--model)
+    return ", ".join([*BUILTIN_AGENTS, f"{BLIND}:SIM_S"])

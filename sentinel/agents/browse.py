@@ -15,6 +15,7 @@ A page has two text views:
 
 from __future__ import annotations
 
+import base64
 import http.cookiejar
 import re
 import urllib.error
@@ -22,6 +23,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from typing import Protocol
 
 BLOCK_TAGS = {"p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "header", "main", "nav",
               "section", "article", "table", "ul", "ol", "dl", "dt", "dd", "br", "form", "footer",
@@ -29,6 +31,7 @@ BLOCK_TAGS = {"p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "heade
 SKIP_TAGS = {"script", "style", "template", "svg"}
 BUTTON_KINDS = ("submit", "button", "image", "reset")
 MAX_LISTED_CHOICES = 6
+FORM_REF_ATTR = "data-sentinel-form"  # set by the Chromium driver's page snapshot (chromium.py)
 
 
 class BrowseError(Exception):
@@ -50,6 +53,7 @@ class Form:
     fields: dict[str, str] = field(default_factory=dict)  # default values, as a browser would send them
     controls: list[Control] = field(default_factory=list)
     buttons: list[str] = field(default_factory=list)
+    ref: str | None = None  # a real browser's handle on the form (its index among document.forms)
 
     def control(self, name: str, kind: str) -> Control:
         for existing in self.controls:
@@ -124,7 +128,7 @@ class _PageParser(HTMLParser):
         elif tag == "form":
             self._close_form()
             self.forms.append(Form(urllib.parse.urljoin(self.base, a.get("action") or self.base),
-                                   (a.get("method") or "get").lower()))
+                                   (a.get("method") or "get").lower(), ref=a.get(FORM_REF_ATTR)))
             self._open_form = len(self.forms) - 1
         elif tag == "button" and self._open_form is not None:
             self._button = []
@@ -240,62 +244,55 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-class Browser:
-    """Fetches pages of one site; follows redirects; keeps cookies; remembers ETags for
-    conditional GETs; numbers links and forms for the whole session."""
+@dataclass(frozen=True)
+class Screenshot:
+    """A PNG of the visible part of the page."""
+    png: bytes
+    width: int
+    height: int
 
-    def __init__(self, base_url: str, timeout: float = 30.0):
+    def data_url(self) -> str:
+        return "data:image/png;base64," + base64.b64encode(self.png).decode("ascii")
+
+
+class PageDriver(Protocol):
+    """What the strategy agents act through: the text browser below, or a real Chromium
+    (chromium.py). Both number links and forms alike (Numbering) and return parsed Pages."""
+    origin: str
+
+    def url(self, path_or_url: str) -> str: ...
+    def site_url(self, path_or_url: str) -> str: ...
+    def get(self, path_or_url: str, conditional: bool = False) -> Page: ...
+    def follow(self, number: int) -> Page: ...
+    def submit(self, form: Form, fields: dict[str, str] | None = None) -> Page: ...
+    def screenshot(self) -> Screenshot | None: ...
+    def close(self) -> None: ...
+    def render(self, page: Page) -> list[Line]: ...
+    def link(self, number: int) -> str: ...
+    def link_number(self, href: str) -> int: ...
+    def numbered_forms(self, page: Page) -> list[tuple[int, Form]]: ...
+    def form(self, page: Page, ref: int | str) -> Form: ...
+
+
+class Numbering:
+    """The model's view of a site, shared by every driver: links and forms numbered for the
+    whole session, pages rendered line by line."""
+
+    def __init__(self, base_url: str):
         parts = urllib.parse.urlsplit(base_url)
         self.origin = f"{parts.scheme}://{parts.netloc}"
-        self.timeout = timeout
-        self.requests = 0
-        self.cookies = http.cookiejar.CookieJar()
-        self._opener = urllib.request.build_opener(_NoRedirect, urllib.request.HTTPCookieProcessor(self.cookies))
-        self._cache: dict[str, Page] = {}
         self._link_numbers: dict[str, int] = {}
         self._form_numbers: dict[tuple[str, str, int], int] = {}
 
     def url(self, path_or_url: str) -> str:
         return urllib.parse.urljoin(self.origin + "/", path_or_url)
 
-    def get(self, path_or_url: str, conditional: bool = False) -> Page:
+    def site_url(self, path_or_url: str) -> str:
+        """The address, which must be on this site (agents never leave it)."""
         url = self.url(path_or_url)
-        headers = {}
-        cached = self._cache.get(url)
-        if conditional and cached and cached.etag:
-            headers["If-None-Match"] = cached.etag
-        return self._fetch(urllib.request.Request(url, headers=headers), conditional)
-
-    def post(self, action: str, fields: dict[str, str]) -> Page:
-        data = urllib.parse.urlencode(fields).encode("utf-8")
-        request = urllib.request.Request(self.url(action), data=data, method="POST")
-        return self._fetch(request, False)
-
-    def submit(self, form: Form, fields: dict[str, str] | None = None) -> Page:
-        """Send a form with its default values overridden by `fields`, as a browser would."""
-        values = {**form.fields, **(fields or {})}
-        if form.method == "post":
-            return self.post(form.action, values)
-        base = form.action.split("?", 1)[0]
-        return self.get(base + "?" + urllib.parse.urlencode(values))
-
-    def _fetch(self, request: urllib.request.Request, conditional: bool, hops: int = 0) -> Page:
-        self.requests += 1
-        try:
-            response = self._opener.open(request, timeout=self.timeout)
-            status, body, headers = response.status, response.read(), response.headers
-        except urllib.error.HTTPError as err:
-            status, body, headers = err.code, err.read(), err.headers
-        url = request.full_url
-        if status == 304 and url in self._cache:
-            return self._cache[url]
-        if status in (301, 302, 303, 307, 308) and hops < 10:
-            target = urllib.parse.urljoin(url, headers.get("Location", "/"))
-            return self._fetch(urllib.request.Request(target), conditional, hops + 1)
-        page = parse_page(url, status, body.decode("utf-8", errors="replace"), headers.get("ETag"))
-        if status == 200 and request.get_method() == "GET":
-            self._cache[url] = page
-        return page
+        if not url.startswith(self.origin + "/"):
+            raise BrowseError("only pages of this site can be opened")
+        return url
 
     # --- the model's view: numbered links and forms -------------------------------------------
 
@@ -383,3 +380,64 @@ class Browser:
     def readable(self, page: Page) -> str:
         """The page as a model reads it: one string, links and forms numbered."""
         return "\n".join(line.shown for line in self.render(page))
+
+
+class Browser(Numbering):
+    """Fetches pages of one site over HTTP; follows redirects; keeps cookies; remembers ETags
+    for conditional GETs."""
+
+    def __init__(self, base_url: str, timeout: float = 30.0):
+        super().__init__(base_url)
+        self.timeout = timeout
+        self.requests = 0
+        self.cookies = http.cookiejar.CookieJar()
+        self._opener = urllib.request.build_opener(_NoRedirect, urllib.request.HTTPCookieProcessor(self.cookies))
+        self._cache: dict[str, Page] = {}
+
+    def get(self, path_or_url: str, conditional: bool = False) -> Page:
+        url = self.url(path_or_url)
+        headers = {}
+        cached = self._cache.get(url)
+        if conditional and cached and cached.etag:
+            headers["If-None-Match"] = cached.etag
+        return self._fetch(urllib.request.Request(url, headers=headers), conditional)
+
+    def post(self, action: str, fields: dict[str, str]) -> Page:
+        data = urllib.parse.urlencode(fields).encode("utf-8")
+        request = urllib.request.Request(self.url(action), data=data, method="POST")
+        return self._fetch(request, False)
+
+    def submit(self, form: Form, fields: dict[str, str] | None = None) -> Page:
+        """Send a form with its default values overridden by `fields`, as a browser would."""
+        values = {**form.fields, **(fields or {})}
+        if form.method == "post":
+            return self.post(form.action, values)
+        base = form.action.split("?", 1)[0]
+        return self.get(base + "?" + urllib.parse.urlencode(values))
+
+    def _fetch(self, request: urllib.request.Request, conditional: bool, hops: int = 0) -> Page:
+        self.requests += 1
+        try:
+            response = self._opener.open(request, timeout=self.timeout)
+            status, body, headers = response.status, response.read(), response.headers
+        except urllib.error.HTTPError as err:
+            status, body, headers = err.code, err.read(), err.headers
+        url = request.full_url
+        if status == 304 and url in self._cache:
+            return self._cache[url]
+        if status in (301, 302, 303, 307, 308) and hops < 10:
+            target = urllib.parse.urljoin(url, headers.get("Location", "/"))
+            return self._fetch(urllib.request.Request(target), conditional, hops + 1)
+        page = parse_page(url, status, body.decode("utf-8", errors="replace"), headers.get("ETag"))
+        if status == 200 and request.get_method() == "GET":
+            self._cache[url] = page
+        return page
+
+    def follow(self, number: int) -> Page:
+        return self.get(self.site_url(self.link(number)))
+
+    def screenshot(self) -> Screenshot | None:
+        return None  # a text browser has no picture of the page
+
+    def close(self) -> None:
+        pass

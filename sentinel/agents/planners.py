@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 from sentinel.agents.judges import RuleJudge, Watch
 from sentinel.agents.llm import ChatClient, Completion, ToolCall, assistant_message
-from sentinel.agents.usage import Meter, estimate_prompt_tokens, estimate_tokens
+from sentinel.agents.usage import Meter, estimate_image_tokens, estimate_prompt_tokens, estimate_tokens
 from sentinel.solution import Predicate, Step
 
 STRATEGIES = ("sleep", "wait_for")
@@ -73,8 +73,21 @@ TOOLS = {
 }
 
 
-def system_prompt(strategy: str) -> str:
-    return f"{BASE_PROMPT}\n\n{WAITING_PROMPT[strategy]}"
+SCREEN_PROMPT = (
+    "You are a monitoring agent. You work in a web app through a real web browser and carry out "
+    "the user's task below. After each step you get a screenshot of the browser window and the "
+    "page's text, in which a link is marked [n] before its text and a form is one line `[form n] "
+    "METHOD /path: field (kind: choices)`, where * marks a field's current value. Use open to "
+    "click a link by its number (or to go to a path), and submit to type the given values into a "
+    "form's fields and press its submit button.")
+
+
+def system_prompt(strategy: str, screenshots: bool = False) -> str:
+    base = BASE_PROMPT if not screenshots else SCREEN_PROMPT + BASE_PROMPT[BASE_PROMPT.index(" The app changes"):]
+    waiting = WAITING_PROMPT[strategy]
+    if screenshots:  # a real browser's page refreshes itself: the tool reads it, no reload
+        waiting = waiting.replace("reloads the page", "reads the page")
+    return f"{base}\n\n{waiting}"
 
 
 def tools_for(strategy: str) -> list[dict[str, Any]]:
@@ -99,14 +112,14 @@ class LLMPlanner:
         reply = self.client.complete(messages, tools=tools, deadline=deadline)
         if not reply.usage_reported:
             self.meter.estimated = True
-        self.meter.add("planner", reply.prompt_tokens, reply.completion_tokens)
+        self.meter.add("planner", reply.prompt_tokens, reply.completion_tokens, estimate_image_tokens(messages))
         return reply
 
 
 class Browsing(Protocol):
     """What the rule-based planner reads of the agent's state (the strategy's Tools)."""
     page: Any  # browse.Page, the page the agent is on
-    browser: Any  # browse.Browser
+    browser: Any  # a browse.PageDriver
     waited: Any  # the last wait_for's WaitOutcome, or None
 
 
@@ -134,7 +147,7 @@ class RulePlanner:
         call = ToolCall(f"rule_{next(self._ids)}", *chosen)
         prompt = estimate_prompt_tokens(messages, tools)
         completion = estimate_tokens(call.name + json.dumps(call.arguments))
-        self.meter.add("planner", prompt, completion)
+        self.meter.add("planner", prompt, completion, estimate_image_tokens(messages))
         return Completion(assistant_message("", (call,)), "", (call,), prompt, completion, usage_reported=False)
 
     # --- the script: one yield per model decision ------------------------------------------------

@@ -1,6 +1,7 @@
 """The strategy agents: `sleep` and `wait_for`, with a rule-based or an LLM judge and planner.
 
     python -m sentinel.agents.strategy sleep|wait_for TASK_URL [--scenario FILE] [--model NAME]
+                                       [--browser text|chromium]
 
 Both read the task page, then loop: the planner picks tool calls (open, submit, report and the
 strategy's way of waiting), the agent runs them and adds their results to the conversation.
@@ -15,6 +16,12 @@ Without a model (no --model, no SENTINEL_MODEL) the judge and planner are rule-b
 the scenario's `solution` block and nothing else of it, and count estimated tokens (model
 "rule-based"). With a model they talk to an OpenAI-compatible endpoint (sentinel/agents/llm.py)
 and never open the scenario file. Either way costs.json is rewritten after every model call.
+
+With `--browser chromium` (the browser-sleep and browser-wait_for agents) the same tools act on
+a real headless Chromium (sentinel/agents/chromium.py): open clicks links, submit types into
+fields and presses the submit button, re-reading a page reads the live page instead of
+reloading it, and after each decision the planner also gets a screenshot of the window (only
+the latest is kept in the conversation).
 
 Times are wall seconds: the agent does not know the run's speed factor, like any agent. The
 conversation keeps its history; when it grows past --context-tokens, the oldest page readings
@@ -34,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sentinel.agents.browse import BrowseError, Browser, Line, Page
+from sentinel.agents.browse import BrowseError, Browser, Line, Page, PageDriver, Screenshot
 from sentinel.agents.judges import Changes, Judge, LLMJudge, RuleJudge, diff_lines
 from sentinel.agents.llm import ChatClient, Endpoint, LLMError, ToolCall
 from sentinel.agents.planners import STRATEGIES, LLMPlanner, Planner, RulePlanner, system_prompt, tools_for
@@ -52,6 +59,8 @@ MAX_FAILURES = 5  # model calls failing in a row (after the client's own retries
 MAX_IDLE_REPLIES = 3  # answers without a tool call in a row end the agent
 NUDGE = "Please go on by calling one of the tools; the task is not over until you report or time runs out."
 DROPPED_PAGE = "[page text dropped to keep the conversation short; open the page again to see it]"
+DROPPED_SCREENSHOT = "[an older screenshot, dropped: only the latest is kept]"
+BROWSERS = ("text", "chromium")
 
 
 def say(message: str) -> None:
@@ -79,7 +88,7 @@ class Clock:
 class Tools:
     """Runs the planner's tool calls against the site; holds the page the agent is on."""
 
-    def __init__(self, browser: Browser, judge: Judge | None, clock: Clock, contact_url: str,
+    def __init__(self, browser: PageDriver, judge: Judge | None, clock: Clock, contact_url: str,
                  reload_s: float = DEFAULT_RELOAD_S):
         self.browser = browser
         self.judge = judge
@@ -114,10 +123,9 @@ class Tools:
 
     def tool_open(self, target: Any) -> str:
         target = str(target).strip().strip("[]")
-        url = self.browser.link(int(target)) if target.isdigit() else self.browser.url(target)
-        if not url.startswith(self.browser.origin + "/"):
-            raise ValueError("only pages of this site can be opened")
-        return self.show(self.browser.get(url))
+        if target.isdigit():
+            return self.show(self.browser.follow(int(target)))
+        return self.show(self.browser.get(self.browser.site_url(target)))
 
     def tool_submit(self, form: Any, fields: dict[str, Any] | None = None) -> str:
         assert self.page is not None
@@ -183,6 +191,17 @@ class Conversation:
                                                {"role": "user", "content": f"You are on {first_page}"}]
         self.budget = budget_tokens
         self._pages: list[int] = [2]  # indexes of messages that carry a page reading, oldest first
+        self._screenshot: int | None = None  # index of the message with the latest screenshot
+
+    def add_screenshot(self, shot: Screenshot, where: str) -> None:
+        """Show the planner the browser window now; older screenshots become a stub."""
+        if self._screenshot is not None:
+            self.messages[self._screenshot] = {"role": "user", "content": DROPPED_SCREENSHOT}
+        content = [{"type": "text", "text": f"Screenshot of the browser window, on {where}:"},
+                   {"type": "image_url", "image_url": {"url": shot.data_url(), "detail": "high"}}]
+        self.messages.append({"role": "user", "content": content})
+        self._screenshot = len(self.messages) - 1
+        self._trim()
 
     def add(self, message: dict[str, Any], page: bool = False) -> None:
         self.messages.append(message)
@@ -211,9 +230,18 @@ class Settings:
     context_tokens: int = DEFAULT_CONTEXT_TOKENS
     max_turns: int = 2000
     costs_path: Path | None = None
+    browser: str = "text"  # or "chromium": a real headless browser, with screenshots
 
 
-def build(settings: Settings, browser: Browser, clock: Clock) -> tuple[Planner, Tools, Meter]:
+def open_driver(settings: Settings) -> PageDriver:
+    if settings.browser == "chromium":
+        from sentinel.agents.chromium import ChromiumBrowser
+
+        return ChromiumBrowser(settings.task_url, log=say)
+    return Browser(settings.task_url)
+
+
+def build(settings: Settings, browser: PageDriver, clock: Clock) -> tuple[Planner, Tools, Meter]:
     """The planner, the tools (with their judge) and the meter for these settings."""
     rule_based = settings.model is None
     meter = Meter(model=RULE_BASED if rule_based else settings.model, estimated=rule_based,
@@ -247,15 +275,33 @@ def load_solution(path: Path | None):
 
 def run(settings: Settings) -> int:
     """Run one session; return the exit code. costs.json is kept up to date throughout."""
-    browser = Browser(settings.task_url)
+    browser = open_driver(settings)
+    try:
+        return converse(settings, browser)
+    finally:
+        browser.close()
+
+
+def show_screen(browser: PageDriver, tools: Tools, conversation: Conversation, meter: Meter) -> None:
+    """With a real browser: add a screenshot of the window, as it is now, to the conversation."""
+    shot = browser.screenshot()
+    if shot is not None and tools.page is not None:
+        conversation.add_screenshot(shot, tools.page.path)
+        meter.screenshots += 1
+
+
+def converse(settings: Settings, browser: PageDriver) -> int:
+    """The agent loop: the planner decides, the tools act, until the report or the time limit."""
     first = browser.get(settings.task_url)  # opening the task URL starts the session clock
     clock = Clock(settings.time_limit_s)
     planner, tools, meter = build(settings, browser, clock)
     meter.save()
-    conversation = Conversation(system_prompt(settings.strategy), settings.prompt, tools.show(first),
-                                settings.context_tokens)
+    screenshots = settings.browser == "chromium"
+    conversation = Conversation(system_prompt(settings.strategy, screenshots), settings.prompt,
+                                tools.show(first), settings.context_tokens)
+    show_screen(browser, tools, conversation, meter)
     tool_specs = tools_for(settings.strategy)
-    say(f"{settings.strategy} agent, model {meter.model}, started on {first.path}")
+    say(f"{settings.strategy} agent, model {meter.model}, {settings.browser} browser, started on {first.path}")
     failures = idle = 0
     for _ in range(settings.max_turns):
         if tools.reported or clock.left() <= 0:
@@ -289,6 +335,8 @@ def run(settings: Settings) -> int:
                              page=call.name in ("open", "submit", "sleep"))
             if tools.reported:
                 break
+        if not tools.reported:
+            show_screen(browser, tools, conversation, meter)
     meter.save()
     say(f"done: {'reported' if tools.reported else 'no report'}; {meter.prompt_tokens} prompt + "
         f"{meter.completion_tokens} completion tokens, {meter.tool_calls} tool calls")
@@ -307,6 +355,8 @@ def parse_args(argv: list[str] | None) -> Settings:
     parser.add_argument("--reload-s", type=float, default=DEFAULT_RELOAD_S, help="wait_for: seconds between reloads")
     parser.add_argument("--context-tokens", type=int, default=DEFAULT_CONTEXT_TOKENS)
     parser.add_argument("--max-turns", type=int, default=2000)
+    parser.add_argument("--browser", choices=BROWSERS, default="text",
+                        help="text: the HTTP text browser; chromium: a real headless Chromium, with screenshots")
     args = parser.parse_args(argv)
     limit = float(os.environ.get("SENTINEL_TIME_LIMIT_S") or DEFAULT_TIME_LIMIT_S)
     costs = os.environ.get("SENTINEL_COSTS_FILE")
@@ -314,7 +364,8 @@ def parse_args(argv: list[str] | None) -> Settings:
                     contact_url=os.environ.get("SENTINEL_CONTACT_URL") or "/contact", time_limit_s=limit,
                     model=None if args.model in (None, RULE_BASED) else args.model, scenario=args.scenario,
                     sleep_s=args.sleep_s, reload_s=args.reload_s, context_tokens=args.context_tokens,
-                    max_turns=args.max_turns, costs_path=Path(costs) if costs else Path("costs.json"))
+                    max_turns=args.max_turns, browser=args.browser,
+                    costs_path=Path(costs) if costs else Path("costs.json"))
 
 
 def main(argv: list[str] | None = None) -> int:

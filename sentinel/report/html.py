@@ -178,9 +178,9 @@ NUMERIC_COLUMNS = {"trial", "condition", "contact", "reaction", "requests", "cos
 
 
 def session_columns(several_runs: bool, trials: bool) -> list[dict]:
-    keys = (["run"] if several_runs else []) + ["scenario", "activity", "criteria"] + \
-        (["trial"] if trials else [])
-        + ["result", "on time", "condition", "contact", "reaction", "requests", "cost", "ended by"]
+    keys = ((["run"] if several_runs else []) + ["scenario", "activity", "criteria"]
+            + (["trial"] if trials else [])
+            + ["result", "on time", "condition", "contact", "reaction", "requests", "cost", "ended by"])
     labels = {"condition": "condition (sim s)", "contact": "contact (sim s)"}
     return [{"key": k, "label": labels.get(k, k), "type": "number" if k in NUMERIC_COLUMNS else "text"} for k in keys]
 
