@@ -39,7 +39,8 @@ from sentinel.grading import Result
 RESULTS_FILE = "results.json"
 RESULTS_FIELDS = ("success", "detail", "evaluation_time", "condition_at", "contact_get_time",
                   "contact_post_time", "contact_message")
-COST_FILES = ("costs.json", "metered.json")  # an agent's own costs, or --meter's (sentinel/proxy.py)
+# an agent's own costs (agent/ since agents work in a temp folder; costs.json in older runs), or --meter's
+COST_FILES = ("agent/costs.json", "costs.json", "metered.json")
 TABLE_COLUMNS = ("name", "evaluation_time", "success", "stop_time", "condition_at", "reaction_time",
                  "prompt_tokens", "completion_tokens", "tool_calls")
 

@@ -84,7 +84,7 @@ async def test_browser_wait_for_buys_through_chromium_and_leaves_nothing(tmp_pat
     # The forms were sent by Chromium pressing their buttons, then the report form.
     assert posted_paths(folder) == ["/microhood/stock/CHPX/order/review", "/microhood/stock/CHPX/order/confirm",
                                     "/contact"]
-    costs = json.loads((folder / "costs.json").read_text())
+    costs = json.loads((folder / "agent" / "costs.json").read_text())
     assert costs["estimated"] and costs["screenshots"] >= 4
     # Each planner decision after the first page counts one 1280 × 800 screenshot (1,105 tokens).
     assert costs["image_tokens"] == image_tokens(1280, 800) * costs["model_calls"]["planner"]
@@ -115,7 +115,7 @@ async def test_an_llm_browser_agent_sends_screenshots_and_tools_and_survives_429
     judge = [r for r in fake.requests if not r.get("tools")]
     assert judge and all(isinstance(m["content"], str) for r in judge for m in r["messages"])  # text only
     folder = config.results_dir / "llm" / "microhood" / "rise_buy"
-    costs = json.loads((folder / "costs.json").read_text())
+    costs = json.loads((folder / "agent" / "costs.json").read_text())
     assert costs["model"] == "fake-model" and costs["estimated"] is False
     assert costs["image_tokens"] == image_tokens(1280, 800) * len(BUY_SCRIPT)
     log = (folder / "agent.log").read_text()

@@ -71,7 +71,7 @@ def test_grade_report_prints_the_original_table_and_summary(tmp_path):
                for r, (p, c, t) in zip(results, [(1000, 100, 4), (3000, 300, 8), (2000, 0, 1), (0, 0, 0)], strict=True)]
     run_dir = write_run(tmp_path / "r", results)
     for folder in ("rise", "rise_buy", "rise_noop"):  # the crashed session left no costs.json
-        (run_dir / "microhood" / folder / "costs.json").write_text("{}")
+        (run_dir / "microhood" / folder / "costs.json").write_text("{}")  # a run written before agent/ existed
     table, summary = grade_lines(run_dir)
     assert [c.strip() for c in table[0].split("|")] == ["name", "evaluation_time", "success", "stop_time",
                                                         "condition_at", "reaction_time", "prompt_tokens",
@@ -129,7 +129,7 @@ async def test_a_run_writes_results_json_and_counts_the_tokens_of_usage_logs(tmp
         assert (result.prompt_tokens, result.completion_tokens, result.tool_calls) == (3000, 220, 3)
         assert result.model == "gpt-test"
     folder = config.results_dir / "logs" / "microhood" / "rise"
-    costs = json.loads((folder / "costs.json").read_text())
+    costs = json.loads((folder / "agent" / "costs.json").read_text())
     assert (costs["total_tokens"], costs["reasoning_tokens"], costs["llm_calls"], costs["unreadable_lines"]) == \
         (3220, 80, 3, 1)
     record = json.loads((folder / "results.json").read_text())

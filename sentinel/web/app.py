@@ -17,7 +17,7 @@ import jinja2
 from aiohttp import web
 
 from sentinel.envs.base import Environment
-from sentinel.web.keys import ENVIRONMENT, HOOKS, LAYOUT, WORLD, SiteHooks
+from sentinel.web.keys import ENV_CSS, ENVIRONMENT, HOOKS, LAYOUT, WORLD, SiteHooks
 from sentinel.web.kit import BadInput
 from sentinel.web.render import STATIC_DIR, is_live, layout_for, make_templates, render
 from sentinel.world import World
@@ -35,6 +35,8 @@ def create_app(world: World, environment: Environment, hooks: SiteHooks,
     templates = templates or make_templates(tuple(filter(None, [environment.templates])))
     app[aiohttp_jinja2.APP_KEY] = templates
     app[LAYOUT] = layout_for(environment, templates)
+    own_css = STATIC_DIR / f"{environment.name}.css"
+    app[ENV_CSS] = f"/static/{own_css.name}" if own_css.is_file() else None
     app.router.add_get("/start", start)
     app.router.add_get("/contact", contact_form)
     app.router.add_post("/contact", contact_post)

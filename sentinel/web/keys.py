@@ -30,3 +30,4 @@ WORLD: web.AppKey[World] = web.AppKey("world")
 ENVIRONMENT: web.AppKey[Environment] = web.AppKey("environment")
 HOOKS: web.AppKey[SiteHooks] = web.AppKey("hooks")
 LAYOUT: web.AppKey[str] = web.AppKey("layout")  # the template every page of the site extends
+ENV_CSS: web.AppKey[str | None] = web.AppKey("env_css")  # /static/<env>.css when the environment has one

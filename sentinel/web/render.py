@@ -18,7 +18,7 @@ import jinja2
 from aiohttp import web
 
 from sentinel.envs.base import Environment, Header
-from sentinel.web.keys import ENVIRONMENT, LAYOUT, WORLD
+from sentinel.web.keys import ENV_CSS, ENVIRONMENT, LAYOUT, WORLD
 from sentinel.world import parse_iso
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "web" / "templates"
@@ -124,6 +124,7 @@ async def render(request: web.Request, template: str, context: dict[str, Any] | 
         "env_name": environment.name,
         "env_title": environment.title,
         "layout": request.app[LAYOUT],
+        "env_css": request.app[ENV_CSS],
         "me": world.self_persona,
         "chrome": build_chrome(request, environment, await environment.header(world)),
         "url": make_url(request),
