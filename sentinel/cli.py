@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing.set_defaults(func=cmd_list)
 
     validate = sub.add_parser("validate", help="check scenario files")
-    validate.add_argument("paths", nargs="*", type=Path, help="scenario files (default: all)")
+    validate.add_argument("paths", nargs="*", type=Path, help="scenario files or folders (default: all)")
     validate.add_argument("--config", type=Path)
     validate.set_defaults(func=cmd_validate)
 
@@ -308,9 +308,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from sentinel.validate import validate_all
 
     config = load_config(args.config)
-    checked, problems = asyncio.run(validate_all(config, args.paths or None))
+    split: list[str] = []
+    checked, problems = asyncio.run(validate_all(config, args.paths or None, summary=split))
     for problem in problems:
         print(problem)
+    for line in split:
+        print(line, file=sys.stderr)
     status = f"{checked} scenario file(s) checked, {len(problems)} problem(s)"
     print(status, file=sys.stderr if problems else sys.stdout)
     return 1 if problems else 0

@@ -104,11 +104,22 @@ async def apply_new_email(world: World, event: Event) -> None:
                        origin="event", files=files)
 
 
+async def apply_recall_email(world: World, event: Event) -> None:
+    """The sender recalls a message: it disappears from every folder, with its attachments.
+
+    Recalling mail that never arrived (or was already deleted for good) changes nothing.
+    """
+    email_id = str(event.fields["email_id"])
+    await world.db.execute("DELETE FROM attachments WHERE email_id = ?", (email_id,))
+    await world.db.execute("DELETE FROM emails WHERE id = ?", (email_id,))
+
+
 EVENT_TYPES = {
     "preload": EventType(apply=apply_preload, refs={"emails": "emails"}, inserts=("emails",),
                          required=("emails",), optional=("age_offset_minutes",)),
     "new_email": EventType(apply=apply_new_email, refs={"email_id": "emails"},
                            inserts=("email_id",), required=("email_id",)),
+    "recall_email": EventType(apply=apply_recall_email, refs={"email_id": "emails"}, required=("email_id",)),
 }
 
 
