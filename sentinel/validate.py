@@ -35,52 +35,45 @@ async def validate_all(config: Config, paths: list[Path] | None = None,
                        summary: list[str] | None = None) -> tuple[int, list[Problem]]:
     """Validate the given scenario files or folders (default: all); return (files checked, problems).
 
-    The suite rules run over every environment whose scenario folder is checked whole; their
-    split (passive/active/noop, absolute/relative) is appended to `summary` when given.
+    The suite rules run when validate sees a whole suite or environment: with no paths (every
+    scenario), or over the files of each folder given as a path. Files named one by one are
+    checked on their own. The split (passive/active/noop, absolute/relative) of what the suite
+    rules saw is appended to `summary` when given.
     """
-    files = expand_paths(paths) if paths is not None else scenario_files(config.scenarios_dir)
+    groups = [scenario_files(config.scenarios_dir)] if paths is None else [expand_path(p) for p in paths]
     problems: list[Problem] = []
     seen_ids: dict[str, Path] = {}
-    loaded: list[Scenario] = []
-    for path in files:
-        try:
-            scenario = load_scenario(path)
-        except ScenarioError as exc:
-            problems += exc.problems
-            continue
-        if scenario.id in seen_ids:
-            problems.append(Problem(str(path), "id", f"duplicate of {seen_ids[scenario.id]}"))
-        seen_ids[scenario.id] = path
-        loaded.append(scenario)
-        problems += await validate_scenario(scenario, config)
-    whole = whole_environments(files)
-    suite = [s for s in loaded if s.path.parent.resolve() in whole]
+    suite: list[Scenario] = []
+    checked = 0
+    for path_given, files in zip(paths or [None], groups):
+        whole = path_given is None or path_given.is_dir()
+        for path in files:
+            checked += 1
+            try:
+                scenario = load_scenario(path)
+            except ScenarioError as exc:
+                problems += exc.problems
+                continue
+            if scenario.id in seen_ids:
+                problems.append(Problem(str(path), "id", f"duplicate of {seen_ids[scenario.id]}"))
+                continue
+            seen_ids[scenario.id] = path
+            problems += await validate_scenario(scenario, config)
+            if whole:
+                suite.append(scenario)
     if suite:
         problems += suite_problems(suite)
         if summary is not None:
             summary += suite_split(suite)
-    return len(files), problems
+    return checked, problems
 
 
-def expand_paths(paths: list[Path]) -> list[Path]:
-    """Files as given; a folder stands for its scenario files (one environment, or all)."""
-    files: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            nested = scenario_files(path)
-            files += nested if nested else scenario_files(path.parent, path.name)
-        else:
-            files.append(path)
-    return files
-
-
-def whole_environments(files: list[Path]) -> set[Path]:
-    """Folders every scenario file of which is among `files` (the suite rules need them whole)."""
-    chosen = {f.resolve() for f in files}
-    folders = {f.resolve().parent for f in files}
-    return {folder for folder in folders
-            if len(scenario_files(folder.parent, folder.name)) > 1
-            and all(f.resolve() in chosen for f in scenario_files(folder.parent, folder.name))}
+def expand_path(path: Path) -> list[Path]:
+    """A file as given; a folder stands for its scenario files (one environment's, or all)."""
+    if not path.is_dir():
+        return [path]
+    nested = scenario_files(path)
+    return nested if nested else scenario_files(path.parent, path.name)
 
 
 async def validate_scenario(scenario: Scenario, config: Config) -> list[Problem]:
