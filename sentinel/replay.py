@@ -21,7 +21,8 @@ import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from sentinel.config import Config
 from sentinel.envs.base import Environment
@@ -67,7 +68,7 @@ def sample_times(scenario: Scenario, end: float) -> list[float]:
     for event in scenario.events:
         times |= {event.at, event.at - JUST_BEFORE}
         ramp = event.fields.get("ramp_s")
-        if _number(ramp):
+        if isinstance(ramp, (int, float)) and not isinstance(ramp, bool):
             times.add(event.at + float(ramp))
         if event.type == "preload":
             times |= {float(t) for t in _points(event.fields)}

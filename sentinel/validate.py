@@ -40,12 +40,13 @@ async def validate_all(config: Config, paths: list[Path] | None = None,
     checked on their own. The split (passive/active/noop, absolute/relative) of what the suite
     rules saw is appended to `summary` when given.
     """
-    groups = [scenario_files(config.scenarios_dir)] if paths is None else [expand_path(p) for p in paths]
+    groups: list[tuple[Path | None, list[Path]]] = (
+        [(None, scenario_files(config.scenarios_dir))] if paths is None else [(p, expand_path(p)) for p in paths])
     problems: list[Problem] = []
     seen_ids: dict[str, Path] = {}
     suite: list[Scenario] = []
     checked = 0
-    for path_given, files in zip(paths or [None], groups):
+    for path_given, files in groups:
         whole = path_given is None or path_given.is_dir()
         for path in files:
             checked += 1

@@ -14,7 +14,7 @@ from sentinel.envs.microhood.prices import cents
 from sentinel.scenario import Event, load_scenario
 from sentinel.serve import catalog_scenario
 
-DRNX = "tests/data/scenarios/microhood/drnx_waves.yaml"  # DRNX ramps; VLTA, NEOX, HALO stay flat
+DRNX = "tests/data/env_scenarios/microhood/drnx_waves.yaml"  # DRNX ramps; VLTA, NEOX, HALO stay flat
 START_VALUE = 35_751.60  # buying power 10,000 + the ten catalog holdings at their open
 
 
@@ -310,7 +310,7 @@ async def test_passive_verdict_flips_at_condition_at(env_session, path):
 
 
 async def test_active_dip_fill_grades_the_price(env_session):
-    s = await env_session("tests/data/scenarios/microhood/vlta_dip.yaml")
+    s = await env_session("tests/data/env_scenarios/microhood/vlta_dip.yaml")
     await s.advance_to(300.0)  # not yet 10% down
     await s.post("/microhood/stock/VLTA/order/confirm", {**ORDER, "shares": "3"})
     assert not await s.verdict()
@@ -352,7 +352,7 @@ def test_check_recomputes_the_crossing():
 
 
 def test_check_flags_a_short_window_a_reachable_noop_and_bad_fields():
-    sc = load_scenario(REPO_ROOT / "tests/data/scenarios/microhood/vlta_dip.yaml")
+    sc = load_scenario(REPO_ROOT / "tests/data/env_scenarios/microhood/vlta_dip.yaml")
     events = [e for e in sc.events if not (e.type == "price_waypoint" and e.at in (340, 390))]
     events.insert(-4, Event(at=341.0, type="price_waypoint", fields={"symbol": "VLTA", "price": 80.0, "ramp_s": 20}))
     problems = ENV.check_scenario(dataclasses.replace(sc, events=tuple(events)), CATALOG)
