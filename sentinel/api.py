@@ -64,6 +64,7 @@ class Validation:
     """What `validate` found: how many scenario files it checked and every problem."""
     checked: int
     problems: tuple[Problem, ...]
+    split: tuple[str, ...] = ()  # the suite's passive/active/noop and absolute/relative split, as lines
 
     @property
     def ok(self) -> bool:
@@ -206,8 +207,9 @@ async def validate_async(paths: list[str | Path] | None = None, config: ConfigSo
     from sentinel.validate import validate_all
 
     files = [Path(p) for p in paths] if paths else None
-    checked, problems = await validate_all(get_config(config), files)
-    return Validation(checked, tuple(problems))
+    split: list[str] = []
+    checked, problems = await validate_all(get_config(config), files, summary=split)
+    return Validation(checked, tuple(problems), tuple(split))
 
 
 def validate(paths: list[str | Path] | None = None, config: ConfigSource = None) -> Validation:

@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing.set_defaults(func=cmd_list)
 
     validate = sub.add_parser("validate", help="check scenario files")
-    validate.add_argument("paths", nargs="*", type=Path, help="scenario files (default: all)")
+    validate.add_argument("paths", nargs="*", type=Path, help="scenario files or folders (default: all)")
     validate.add_argument("--config", type=Path)
     validate.set_defaults(func=cmd_validate)
 
@@ -202,6 +202,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     checked = api.validate(args.paths or None, config=args.config)
     for problem in checked.problems:
         print(problem)
+    for line in checked.split:
+        print(line, file=sys.stderr)
     status = f"{checked.checked} scenario file(s) checked, {len(checked.problems)} problem(s)"
     print(status, file=sys.stdout if checked.ok else sys.stderr)
     return 0 if checked.ok else 1

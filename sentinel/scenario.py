@@ -20,6 +20,7 @@ from sentinel.solution import Step, parse_solution
 SCENARIO_KEYS = {
     "id", "environment", "prompt", "condition_at", "start_page", "taxonomy",
     "events", "eval_sql", "solution", "description",
+    "condition_sql", "near_miss_sql", "condition_until",
 }
 TAXONOMY_KEYS = {"activity", "criteria", "difficulty", "distraction"}
 ACTIVITIES = ("passive", "active", "noop")
@@ -43,6 +44,7 @@ class Event:
     type: str
     fields: Mapping[str, Any] = field(default_factory=dict)
     index: int = 0  # position in the scenario's event list, for messages and logs
+    note: str = ""  # `_note`: the fact that decides this event (target, decoy, near miss)
 
     def describe(self) -> str:
         detail = ", ".join(f"{k}={v}" for k, v in self.fields.items() if not isinstance(v, (list, dict)))
@@ -70,6 +72,9 @@ class Scenario:
     solution: tuple[Step, ...]
     path: Path
     description: str = ""
+    condition_sql: str | None = None  # the prompt's condition on the world alone
+    near_miss_sql: str | None = None  # no-op only: the condition with one clause relaxed
+    condition_until: float | None = None  # when a condition that passes stops holding
 
     @property
     def is_noop(self) -> bool:
@@ -89,9 +94,14 @@ class Scenario:
 
     def grading_sql(self) -> str | None:
         """eval_sql with the SELF shorthand expanded (ENVIRONMENTS §0.2)."""
-        if self.eval_sql is None:
-            return None
-        return re.sub(r"\bSELF\b", SELF_SQL, self.eval_sql)
+        return expand_self(self.eval_sql)
+
+
+def expand_self(sql: str | None) -> str | None:
+    """Replace the SELF shorthand with the self persona's id query."""
+    if sql is None:
+        return None
+    return re.sub(r"\bSELF\b", SELF_SQL, sql)
 
 
 class ScenarioError(Exception):
@@ -148,6 +158,11 @@ def load_scenario(path: Path) -> Scenario:
         eval_sql = None
     if eval_sql is None and condition_at is not None:
         bad("eval_sql", "missing: a normal task needs grading SQL")
+    condition_sql = _optional_sql(data, "condition_sql", bad)
+    near_miss_sql = _optional_sql(data, "near_miss_sql", bad)
+    if near_miss_sql is not None and condition_at is not None:
+        bad("near_miss_sql", "only a no-op task has a near miss")
+    condition_until = _condition_until(data, condition_at, bad)
     solution, solution_problems = parse_solution(data.get("solution"))
     for where, reason in solution_problems:
         bad(where, reason)
@@ -160,8 +175,35 @@ def load_scenario(path: Path) -> Scenario:
         condition_at=float(condition_at) if condition_at is not None else None,
         start_page=start_page, taxonomy=taxonomy, events=events,
         eval_sql=eval_sql.strip() if eval_sql else None, solution=solution,
-        path=path, description=str(description),
+        path=path, description=str(description), condition_sql=condition_sql,
+        near_miss_sql=near_miss_sql, condition_until=condition_until,
     )
+
+
+def _optional_sql(data: dict, key: str, bad) -> str | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        bad(key, "expected SQL text")
+        return None
+    return value.strip()
+
+
+def _condition_until(data: dict, condition_at: Any, bad) -> float | None:
+    value = data.get("condition_until")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        bad("condition_until", f"expected sim seconds, got {value!r}")
+        return None
+    if condition_at is None:
+        bad("condition_until", "a no-op has no condition to pass")
+        return None
+    if value <= condition_at:
+        bad("condition_until", f"{value:g} must come after condition_at {condition_at:g}")
+        return None
+    return float(value)
 
 
 def _text(data: dict, key: str, bad) -> str:
@@ -205,8 +247,14 @@ def _events(raw: Any, bad) -> tuple[Event, ...]:
         if not isinstance(etype, str) or not etype:
             bad(f"{where}.type", "missing")
             continue
-        payload = {k: v for k, v in item.items() if k not in ("at", "type")}
-        events.append(Event(at=float(at), type=etype, fields=payload, index=i))
+        note = item.get("_note", "")
+        if not isinstance(note, str):
+            bad(f"{where}._note", "expected a sentence of text")
+            note = ""
+        for key in sorted(k for k in item if isinstance(k, str) and k.startswith("_") and k != "_note"):
+            bad(f"{where}.{key}", "unknown authoring field (only _note is allowed)")
+        payload = {k: v for k, v in item.items() if k not in ("at", "type") and not str(k).startswith("_")}
+        events.append(Event(at=float(at), type=etype, fields=payload, index=i, note=note.strip()))
     return tuple(events)
 
 

@@ -199,12 +199,20 @@ class Session:
 
     # --- ending -------------------------------------------------------------
     async def verdict(self) -> Verdict:
-        """Finalize the world (the environment's derived tables), then read eval_sql on a
-        read-only connection: the verdict grading would give at this moment."""
+        """Finalize the world, then read eval_sql: the verdict grading would give at this moment."""
+        await self.finalize_world()
+        return self.read(self.scenario.grading_sql())
+
+    async def finalize_world(self) -> None:
+        """Write the environment's derived tables (current prices, ...) for this moment."""
         async with self.world.write():
             if self.environment.finalize:
                 await self.environment.finalize(self.world)
-        return read_verdict(self._db_path, self.scenario.grading_sql())
+
+    def read(self, sql: str | None) -> Verdict:
+        """The value of a read-only SELECT (eval_sql, condition_sql, ...) on a read-only connection;
+        call finalize_world() first for derived tables to be current."""
+        return read_verdict(self._db_path, sql)
 
     async def finish(self) -> Path:
         """Freeze the world, take the final verdict (final_verdict), write the logs; return the

@@ -2,17 +2,16 @@
 
 Shape checks happen while loading (sentinel.scenario). Here: the environment exists, event
 types and their fields are known, referenced ids exist in the catalog and none is inserted
-twice, events are in order and inside the timeline, condition_at is in range, eval_sql is one
-read-only statement that compiles against the schema, and — replaying the timeline in a real
-session with a paused clock — eval_sql is false just before condition_at and, for passive
-tasks, true at condition_at.
+twice, events are in order and inside the timeline, condition_at is in range, eval_sql,
+condition_sql and near_miss_sql are read-only statements that compile against the schema.
+The timeline is then replayed in a real session with a paused clock (sentinel.replay) to check
+the validity rules of ENVIRONMENTS §0.10 on each scenario; the suite rules (spread of target
+times, conditions that pass) run in sentinel.suite_rules when a whole environment is checked.
 """
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
-import tempfile
 from pathlib import Path
 
 from sentinel.catalog import Catalog
@@ -21,29 +20,58 @@ from sentinel.envs import environments
 from sentinel.envs.base import Environment
 from sentinel.envs.kit import preload_problems, selected
 from sentinel.errors import SentinelError
-from sentinel.scenario import Problem, Scenario, ScenarioError, load_scenario, scenario_files
-from sentinel.session import COMMON_SCHEMA, Session
+from sentinel.replay import replay_checks
+from sentinel.scenario import Problem, Scenario, ScenarioError, expand_self, load_scenario, scenario_files
+from sentinel.session import COMMON_SCHEMA
+from sentinel.suite_rules import suite_problems, suite_split
 
-JUST_BEFORE = 0.001  # sim seconds before condition_at at which eval_sql must still be false
 READ_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION}
 
 
-async def validate_all(config: Config, paths: list[Path] | None = None) -> tuple[int, list[Problem]]:
-    """Validate the given scenario files (default: all); return (files checked, problems)."""
-    files = paths if paths is not None else scenario_files(config.scenarios_dir)
+async def validate_all(config: Config, paths: list[Path] | None = None,
+                       summary: list[str] | None = None) -> tuple[int, list[Problem]]:
+    """Validate the given scenario files or folders (default: all); return (files checked, problems).
+
+    The suite rules run when validate sees a whole suite or environment: with no paths (every
+    scenario), or over the files of each folder given as a path. Files named one by one are
+    checked on their own. The split (passive/active/noop, absolute/relative) of what the suite
+    rules saw is appended to `summary` when given.
+    """
+    groups: list[tuple[Path | None, list[Path]]] = (
+        [(None, scenario_files(config.scenarios_dir))] if paths is None else [(p, expand_path(p)) for p in paths])
     problems: list[Problem] = []
     seen_ids: dict[str, Path] = {}
-    for path in files:
-        try:
-            scenario = load_scenario(path)
-        except ScenarioError as exc:
-            problems += exc.problems
-            continue
-        if scenario.id in seen_ids:
-            problems.append(Problem(str(path), "id", f"duplicate of {seen_ids[scenario.id]}"))
-        seen_ids[scenario.id] = path
-        problems += await validate_scenario(scenario, config)
-    return len(files), problems
+    suite: list[Scenario] = []
+    checked = 0
+    for path_given, files in groups:
+        whole = path_given is None or path_given.is_dir()
+        for path in files:
+            checked += 1
+            try:
+                scenario = load_scenario(path)
+            except ScenarioError as exc:
+                problems += exc.problems
+                continue
+            if scenario.id in seen_ids:
+                problems.append(Problem(str(path), "id", f"duplicate of {seen_ids[scenario.id]}"))
+                continue
+            seen_ids[scenario.id] = path
+            problems += await validate_scenario(scenario, config)
+            if whole:
+                suite.append(scenario)
+    if suite:
+        problems += suite_problems(suite)
+        if summary is not None:
+            summary += suite_split(suite)
+    return checked, problems
+
+
+def expand_path(path: Path) -> list[Path]:
+    """A file as given; a folder stands for its scenario files (one environment's, or all)."""
+    if not path.is_dir():
+        return [path]
+    nested = scenario_files(path)
+    return nested if nested else scenario_files(path.parent, path.name)
 
 
 async def validate_scenario(scenario: Scenario, config: Config) -> list[Problem]:
@@ -105,8 +133,18 @@ def static_checks(scenario: Scenario, env: Environment, catalog: Catalog, config
                     if rid in inserted:
                         out.append((f"{where}.{key}", f"{rid!r} is already inserted by events[{inserted[rid]}]"))
                     inserted[rid] = event.index
-    if scenario.eval_sql is not None:
-        out += [("eval_sql", reason) for reason in sql_problems(scenario.grading_sql() or "", env)]
+    for name in ("eval_sql", "condition_sql", "near_miss_sql"):
+        sql = getattr(scenario, name)
+        if sql is not None:
+            out += [(name, reason) for reason in sql_problems(expand_self(sql) or "", env)]
+    if scenario.condition_sql is None:
+        out.append(("condition_sql", "missing: every scenario states its condition on the world as SQL "
+                                      "(§0.10 conditions as SQL)"))
+    if scenario.is_noop and scenario.near_miss_sql is None:
+        out.append(("near_miss_sql", "missing: a no-op needs a near miss that becomes true (§0.10 near-miss no-ops)"))
+    if scenario.condition_until is not None and scenario.condition_until > timing.event_timeline_end:
+        out.append(("condition_until",
+                    f"{scenario.condition_until:g} is past the timeline end {timing.event_timeline_end:g}"))
     return out
 
 
@@ -128,35 +166,3 @@ def sql_problems(sql: str, env: Environment) -> list[str]:
         conn.close()
 
 
-async def replay_checks(scenario: Scenario, env: Environment, config: Config) -> list[tuple[str, str]]:
-    """Replay the timeline with a paused clock; check eval_sql around condition_at."""
-    if scenario.condition_at is None or scenario.eval_sql is None:
-        return []
-    out_dir = Path(tempfile.mkdtemp(prefix="sentinel-validate-"))
-    session = Session(scenario, env, config, out_dir=out_dir, speed=1.0)
-    problems: list[tuple[str, str]] = []
-    try:
-        await session.setup()
-        session.clock.start(paused=True)
-        before = max(0.0, scenario.condition_at - JUST_BEFORE)
-        if await _verdict_at(session, before):
-            problems.append(("eval_sql", f"already true at sim {before:g} s, just before condition_at"))
-        if scenario.taxonomy.activity == "passive" and not await _verdict_at(session, scenario.condition_at):
-            problems.append(("eval_sql", f"still false at condition_at {scenario.condition_at:g} s "
-                                         "(a passive task must hold once its events fired)"))
-    except Exception as exc:  # an event that crashes on replay is a scenario problem
-        problems.append(("events", f"replaying the timeline failed: {exc!r}"))
-    finally:
-        await session.abort()
-        shutil.rmtree(out_dir, ignore_errors=True)
-    return problems
-
-
-async def _verdict_at(session: Session, sim_t: float) -> bool:
-    if sim_t > session.clock.now():
-        session.clock.advance_to(sim_t)
-    await session.scheduler.fire_due()
-    verdict = await session.verdict()
-    if verdict.error:
-        raise RuntimeError(verdict.error)
-    return verdict.truthy

@@ -14,7 +14,7 @@ from sentinel.envs.microhood.prices import cents
 from sentinel.scenario import Event, load_scenario
 from sentinel.serve import catalog_scenario
 
-DRNX = "scenarios/microhood/buy_at_threshold.yaml"  # DRNX ramps; VLTA, NEOX, HALO stay flat
+DRNX = "tests/data/env_scenarios/microhood/drnx_waves.yaml"  # DRNX ramps; VLTA, NEOX, HALO stay flat
 START_VALUE = 35_751.60  # buying power 10,000 + the ten catalog holdings at their open
 
 
@@ -312,7 +312,7 @@ async def test_passive_verdict_flips_at_condition_at(env_session, path):
 
 
 async def test_active_dip_fill_grades_the_price(env_session):
-    s = await env_session("scenarios/microhood/buy_the_dip.yaml")
+    s = await env_session("tests/data/env_scenarios/microhood/vlta_dip.yaml")
     await s.advance_to(300.0)  # not yet 10% down
     await s.post("/microhood/stock/VLTA/order/confirm", {**ORDER, "shares": "3"})
     assert not await s.verdict()
@@ -345,7 +345,7 @@ def test_all_scenarios_pass_the_environment_checks():
 
 
 def test_check_recomputes_the_crossing():
-    sc = scenario("buy_at_threshold")
+    sc = load_scenario(REPO_ROOT / DRNX)
     problems = ENV.check_scenario(dataclasses.replace(sc, condition_at=370.0), CATALOG)
     assert problems == [("condition_at", "370 differs from the moment the page first shows at_least 42.2: 378.286 s")]
     assert ENV.check_scenario(dataclasses.replace(sc, condition_at=378.7), CATALOG) == []  # within 0.5 s
@@ -354,14 +354,14 @@ def test_check_recomputes_the_crossing():
 
 
 def test_check_flags_a_short_window_a_reachable_noop_and_bad_fields():
-    sc = scenario("buy_the_dip")
+    sc = load_scenario(REPO_ROOT / "tests/data/env_scenarios/microhood/vlta_dip.yaml")
     events = [e for e in sc.events if not (e.type == "price_waypoint" and e.at in (340, 390))]
     events.insert(-4, Event(at=341.0, type="price_waypoint", fields={"symbol": "VLTA", "price": 80.0, "ramp_s": 20}))
     problems = ENV.check_scenario(dataclasses.replace(sc, events=tuple(events)), CATALOG)
     assert [f for f, _ in problems] == ["events"] and "stay visible for 60 s" in problems[0][1]
     noop = scenario("price_unreachable_noop")
     reachable = dataclasses.replace(noop, solution=scenario("price_target").solution)
-    assert "no-op's condition becomes visible at 416.794" in ENV.check_scenario(reachable, CATALOG)[0][1]
+    assert "no-op's condition becomes visible at 58.000" in ENV.check_scenario(reachable, CATALOG)[0][1]
     preload = dict(sc.events[0].fields, watchlist=["ZZZZ"], buying_power=-5,
                    price_waypoints={"VLTA": [[10, -1]], "QQQQ": [[5, 1.0]], "HALO": [[800, 1.0]]})
     bad_event = Event(at=30.0, type="price_waypoint", fields={"symbol": "VLTA", "price": "up", "ramp_s": -1}, index=1)

@@ -323,11 +323,12 @@ async def test_search_covers_every_folder_and_field(env_session):
 async def test_new_email_event_inserts_unread_mail_with_files_and_times(env_session):
     s = await env_session("scenarios/micromail/attachment_name.yaml")
     timeline = load_scenario(REPO_ROOT / "scenarios/micromail/attachment_name.yaml").timeline
-    await s.advance_to(62.0)
+    at = timeline[2].at
+    await s.advance_to(at)
     decoy = timeline[2].fields["email_id"]
     row = await s.world.fetch_one("SELECT * FROM emails WHERE id = ?", (decoy,))
-    assert row["origin"] == "event" and row["arrived_at"] == 62.0 and row["is_read"] == 0
-    assert row["created_at"] == s.world.created_at(62.0) and row["has_attachment"] == 1
+    assert row["origin"] == "event" and row["arrived_at"] == at and row["is_read"] == 0
+    assert row["created_at"] == s.world.created_at(at) and row["has_attachment"] == 1
     name = await value(s, "SELECT file_name FROM attachments WHERE email_id = ?", (decoy,))
     assert name == "mobile-app-wireframes.pdf"
     junk = timeline[1].fields["email_id"]
@@ -335,7 +336,7 @@ async def test_new_email_event_inserts_unread_mail_with_files_and_times(env_sess
     p = await s.page("/micromail/folder/inbox")
     assert message_ids(p)[1] == decoy and "just now" in p.text  # newest after the pinned one
     read_arrival = timeline[4].fields["email_id"]
-    await s.advance_to(110.0)
+    await s.advance_to(timeline[4].at)
     assert await value(s, "SELECT is_read FROM emails WHERE id = ?", (read_arrival,)) == 1
 
 
@@ -420,11 +421,27 @@ def test_generator_reproduces_the_committed_catalog():
     committed = [json.loads(line) for line in (folder / "emails.jsonl").read_text().splitlines()]
     assert [gen.public_email(r) for r in emails] == committed
     assert files == [json.loads(line) for line in (folder / "attachments.jsonl").read_text().splitlines()]
-    for name, spec_ in gen.mail_scenarios.SCENARIOS.items():
-        source = spec_.get("copy_of", name)
-        timeline = gen.mail_scenarios._events(b, source, gen.mail_scenarios.SCENARIOS[source])
-        loaded = load_scenario(REPO_ROOT / f"scenarios/micromail/{name}.yaml")
-        assert [(e.at, e.fields["email_id"]) for e in loaded.timeline] == [(at, i) for at, i, _ in timeline]
+
+
+def test_catalog_ids_are_append_only():
+    """Adding an item gives it the next free id and renumbers nothing (scenarios keep their mail)."""
+    folder = REPO_ROOT / "catalogs" / "micromail"
+    spec = importlib.util.spec_from_file_location("micromail_generate", folder / "generate.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    b = gen.Builder(gen.load_personas())
+    gen.build(b)
+    b.add("special", b.me, "A brand-new item", "Authored later.", files=[("later.txt", 10)])
+    b.records.insert(0, b.records.pop())  # even first in build order
+    emails, files = gen.assign_ids(b)
+    gen.check(b, emails, files)
+    committed = {r["id"]: r for r in (json.loads(line) for line in (folder / "emails.jsonl").read_text().splitlines())}
+    new = [r for r in emails if r["id"] not in committed]
+    assert [r["subject"] for r in new] == ["A brand-new item"] and new[0]["id"] == f"em{len(committed) + 1:04d}"
+    assert all(gen.public_email(r) == committed[r["id"]] for r in emails if r["id"] in committed)
+    committed_files = [json.loads(line) for line in (folder / "attachments.jsonl").read_text().splitlines()]
+    assert files[:-1] == committed_files and files[-1]["file_name"] == "later.txt"
+    assert files[-1]["id"] == f"f{len(committed_files) + 1:03d}"
 
 
 # --- scenarios ----------------------------------------------------------------------------
@@ -444,16 +461,21 @@ async def test_eval_sql_turns_true_at_condition_at(env_session, name):
     if scenario.taxonomy.activity == "passive":
         assert await s.verdict()
         return
-    assert not await s.verdict()  # active: nothing is opened yet
-    for mid in [r["id"] for r in await s.world.fetch_all("SELECT id FROM emails WHERE origin = 'event'")]:
-        await s.page(f"/micromail/message/{mid}")
+    assert not await s.verdict()  # active: nothing is flagged yet
+    arrived = [e for e in scenario.timeline if e.type == "new_email" and e.at <= at]
+    for event in arrived:  # "do it to everything" flags the look-alikes too, and fails
+        await s.post(f"/micromail/message/{event.fields['email_id']}/flag", {"next": "/micromail/"})
+    assert not await s.verdict()
+    for event in arrived:
+        if not event.note.startswith("target"):
+            await s.post(f"/micromail/message/{event.fields['email_id']}/flag", {"next": "/micromail/"})
     assert await s.verdict()
 
 
 @pytest.mark.parametrize("name", ["attachment_name_noop", "sender_noop"])
 async def test_noop_targets_never_arrive_but_the_near_miss_does(env_session, name):
     s = await env_session(f"scenarios/micromail/{name}.yaml")
-    assert s.session.scenario.condition_at is None and s.session.scenario.eval_sql is None
+    assert s.session.scenario.condition_at is None and s.session.scenario.near_miss_sql
     await s.advance_to(720.0)
     text = ""
     for n in range(1, 5):
@@ -461,15 +483,18 @@ async def test_noop_targets_never_arrive_but_the_near_miss_does(env_session, nam
     if name == "sender_noop":
         assert "Marta Quinlan" not in text and "Priya Shah" in text
     else:
-        assert await value(s, "SELECT COUNT(*) FROM attachments WHERE file_name LIKE '%press-release%'") == 0
-        assert await value(s, "SELECT COUNT(*) FROM attachments WHERE file_name = 'mobile-app-mockups.fig'") == 1
+        assert await value(s, "SELECT COUNT(*) FROM attachments WHERE file_name = 'press-release-final.docx'") == 0
+        assert await value(s, "SELECT COUNT(*) FROM attachments WHERE file_name = 'press-release-draft.docx'") == 1
+        recalled = "SELECT COUNT(*) FROM attachments WHERE file_name = 'mobile-app-mockups.fig'"
+        assert await value(s, recalled) == 0
 
 
 async def test_unread_threshold_is_visible_only_from_condition_at(env_session):
     s = await env_session("scenarios/micromail/unread_threshold.yaml")
-    await s.advance_to(389.0)
+    at = s.session.scenario.condition_at
+    await s.advance_to(at - 1)
     p = await s.page("/micromail/folder/inbox")
     assert number(r"Inbox \((\d+)\)", p.text) == 9
-    await s.advance_to(390.0)
+    await s.advance_to(at)
     p = await s.page("/micromail/folder/inbox")
     assert number(r"Inbox \((\d+)\)", p.text) == 10 and p.text.startswith("(10) ")

@@ -15,7 +15,7 @@ from sentinel.stepper import Stepper, diff_tables
 
 RISE = REPO_ROOT / "tests" / "data" / "scenarios" / "microhood" / "rise.yaml"
 RISE_NOOP = REPO_ROOT / "tests" / "data" / "scenarios" / "microhood" / "rise_noop.yaml"
-SENDER = REPO_ROOT / "scenarios" / "micromail" / "sender_arrives.yaml"
+SENDER = REPO_ROOT / "tests" / "data" / "env_scenarios" / "micromail" / "sender_waves.yaml"
 
 
 @pytest.fixture

@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 
 from sentinel.config import REPO_ROOT, load_config
+from sentinel.scenario import load_scenario
+from sentinel.suite_rules import suite_problems, suite_split
 from sentinel.validate import validate_all
 
 RISE = (REPO_ROOT / "tests/data/scenarios/microhood/rise.yaml").read_text()
 PRELOAD = '  - {at: 0, type: preload, stocks: "*", price_waypoints: {CHPX: [[10, 500]]}}\n'
-TARGET = "  - {at: 60, type: price_waypoint, symbol: CHPX, price: 540, ramp_s: 0}\n"
+TARGET = '  - {at: 60, type: price_waypoint, symbol: CHPX, price: 540, ramp_s: 0, _note: "CHPX jumps from $500 to $540, past $520"}\n'
 SQL = "eval_sql: SELECT price >= 520 FROM current_prices WHERE symbol = 'CHPX'\n"
 
 
@@ -37,18 +39,16 @@ async def test_the_repository_scenarios_and_test_data_are_valid():
     checked, problems = await validate_all(config)
     assert checked >= 20 and [str(p) for p in problems] == []
     data = sorted((REPO_ROOT / "tests/data/scenarios").glob("*/*.yaml"))
+    data += sorted((REPO_ROOT / "tests/data/env_scenarios").glob("*/*.yaml"))  # kept for environment tests
     assert (await validate_all(config, data))[1] == []
 
 
 @pytest.mark.parametrize("old, new, expected", [
     (TARGET, TARGET.replace("price_waypoint", "price_jump"), "events[1].type: unknown event type 'price_jump'"),
     (TARGET, TARGET.replace("CHPX", "ZZZZ"), "events[1].symbol: 'ZZZZ' is not in the stocks catalog"),
-    (TARGET, TARGET.replace("ramp_s: 0", "ramp_s: 0, colour: red"),
-     "events[1].colour: unknown field for price_waypoint"),
-    (TARGET, TARGET + "  - {at: 30, type: new_news, news_id: nw001}\n",
-     "events[2].at: 30 comes before the previous event's 60: out of order"),
-    (TARGET, TARGET + "  - {at: 800, type: price_waypoint, symbol: CHPX, price: 9, ramp_s: 0}\n",
-     "events[2].at: 800 is outside the timeline [0, 720]"),
+    (TARGET, TARGET.replace("ramp_s: 0,", "ramp_s: 0, colour: red,"), "events[1].colour: unknown field for price_waypoint"),
+    (TARGET, TARGET + "  - {at: 30, type: new_news, news_id: nw001}\n", "events[2].at: 30 comes before the previous event's 60: out of order"),
+    (TARGET, TARGET + "  - {at: 800, type: price_waypoint, symbol: CHPX, price: 9, ramp_s: 0}\n", "events[2].at: 800 is outside the timeline [0, 720]"),
     ("condition_at: 60", "condition_at: 700", "condition_at: 700 is outside [10, 600]"),
     ("condition_at: 60", "condition_at: 5", "condition_at: 5 is outside [10, 600]"),
     (PRELOAD, "", "events[0]: the first event must be the preload at 0"),
@@ -102,3 +102,131 @@ def test_microhood_checks_take_the_timeline_end_from_the_timing_they_are_given()
     short = replace(config.timing, event_timeline_end=400.0)
     problems = check_scenario(scenario, catalog, short)
     assert ("events[0].price_waypoints.CHPR", "time 650 is outside [0, 400]") in problems
+
+
+# --- the validity rules of ENVIRONMENTS §0.10, one scenario that breaks each -----------------
+
+COND = "condition_sql: SELECT price >= 520 FROM current_prices WHERE symbol = 'CHPX'\n"
+NOOP = {"condition_at: 60": "condition_at: null", "activity: passive": "activity: noop", SQL: "",
+        "at_least: 520}": "at_least: 900}"}
+
+
+def variant(tmp_path: Path, name: str, changes: dict[str, str]) -> Path:
+    text = RISE.replace("microhood-rise", f"microhood-{name}")
+    for old, new in changes.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    folder = tmp_path / "microhood"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{name}.yaml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("changes, expected", [
+    ({COND: ""}, "condition_sql: missing: every scenario states its condition"),
+    ({COND: COND.replace(">= 520", ">= 400")}, "condition_sql: already true at sim 0 s, before condition_at 60"),
+    ({COND: COND.replace(">= 520", ">= 600")}, "condition_sql: still false at condition_at 60 s"),
+    ({**NOOP, COND: COND + "near_miss_sql: SELECT 1\n"}, "condition_sql: true at sim 60 s, but a no-op's condition never holds"),
+    ({**NOOP, COND: COND.replace(">= 520", ">= 900")}, "near_miss_sql: missing: a no-op needs a near miss"),
+    ({**NOOP, COND: COND.replace(">= 520", ">= 900") + "near_miss_sql: SELECT price >= 899 FROM current_prices WHERE symbol = 'CHPX'\n"},
+     "near_miss_sql: never true during the timeline"),
+    ({"condition_at: 60": "condition_at: 60\ncondition_until: 120"},
+     "condition_until: condition_sql still true at sim 120 s, at or after condition_until 120"),
+    ({', _note: "CHPX jumps from $500 to $540, past $520"': ""},
+     "events[1]._note: missing: this event turns condition_sql true (at sim 60 s)"),
+])
+async def test_each_validity_rule_is_named(tmp_path, changes, expected):
+    found = await problems_of(variant(tmp_path, "breaks", changes))
+    assert any(line.startswith(expected) for line in found), found
+
+
+async def test_a_condition_that_passes_and_a_real_near_miss_are_accepted(tmp_path):
+    fall = "  - {at: 150, type: price_waypoint, symbol: CHPX, price: 505, ramp_s: 0, _note: \"CHPX falls back under $520\"}\n"
+    passing = variant(tmp_path, "passing", {"condition_at: 60": "condition_at: 60\ncondition_until: 150", TARGET: TARGET + fall})
+    noop = variant(tmp_path, "near", {**NOOP, COND: COND.replace(">= 520", ">= 541")
+                                      + "near_miss_sql: SELECT price >= 540 FROM current_prices WHERE symbol = 'CHPX'\n"})
+    assert await problems_of(passing) == [] and await problems_of(noop) == []
+
+
+@pytest.mark.parametrize("changes, field, reason", [
+    ({"condition_at: 60": "condition_at: 60\ncondition_until: 40"}, "condition_until", "40 must come after condition_at 60"),
+    ({**NOOP, COND: COND + "condition_until: 100\n"}, "condition_until", "a no-op has no condition to pass"),
+    ({COND: COND + "near_miss_sql: SELECT 1\n"}, "near_miss_sql", "only a no-op task has a near miss"),
+    ({"ramp_s: 0, _note": "ramp_s: 0, _role: target, _note"}, "events[1]._role", "unknown authoring field"),
+])
+async def test_the_new_fields_are_checked_while_loading(tmp_path, changes, field, reason):
+    found = await problems_of(variant(tmp_path, "shape", changes))
+    assert any(line.startswith(f"{field}: {reason}") for line in found), found
+
+
+# --- suite rules: checked on loaded scenarios (no replay needed), and by validate on a folder ----
+
+def suite(tmp_path: Path, times: list[float | None], until: dict[int, float] | None = None,
+          activity: str = "passive", env: str = "microhood") -> list:
+    """Scenarios of one environment with these condition_at values (None: a no-op)."""
+    out = []
+    for n, at in enumerate(times):
+        changes = {} if at is not None else dict(NOOP)
+        if at is not None:
+            changes["condition_at: 60"] = f"condition_at: {at:g}" + (f"\ncondition_until: {until[n]:g}" if until and n in until else "")
+            changes["activity: passive"] = f"activity: {activity}"
+        path = variant(tmp_path, f"s{n}", changes)
+        text = path.read_text().replace("microhood", env)
+        target = tmp_path / env / path.name
+        target.parent.mkdir(exist_ok=True)
+        target.write_text(text)
+        out.append(load_scenario(target))
+    return out
+
+
+SPREAD = [15, 100, 170, 240, 310, 380, 490, 560]
+
+
+def rules_broken(scenarios) -> list[str]:
+    return [f"{p.field}: {p.reason}" for p in suite_problems(scenarios)]
+
+
+def test_a_well_spread_environment_passes_the_suite_rules(tmp_path):
+    assert rules_broken(suite(tmp_path, SPREAD + [None])) == []
+    assert suite_split(suite(tmp_path, SPREAD + [None])) == [
+        "microhood: 8 passive / 0 active / 1 noop; normal tasks 8 absolute / 0 relative"]
+
+
+@pytest.mark.parametrize("times, expected", [
+    ([200, 250, 320, 370, 420, 490, 560, 590], "condition_at: 0 of 8 normal tasks have condition_at under 120 s"),
+    ([15, 100, 170, 240, 310, 380, 420, 470], "condition_at: 0 of 8 normal tasks have condition_at over 480 s"),
+    ([15, 100, 170, 200, 220, 380, 490, 560], "condition_at: 3 of 8 normal tasks fall in the 60 s window [170, 230] s"),
+])
+def test_each_spread_rule_is_named(tmp_path, times, expected):
+    found = rules_broken(suite(tmp_path, times))
+    assert any(line.startswith(expected) for line in found), found
+
+
+def test_every_environment_needs_an_early_and_a_late_target(tmp_path):
+    mail = suite(tmp_path, [15, 100, 170, 240], env="micromail")
+    hood = suite(tmp_path, [310, 380, 490, 560], env="microhood")
+    found = rules_broken(mail + hood)
+    assert "condition_at: no micromail task has condition_at over 480 s (§0.10 spread target times)" in found
+    assert "condition_at: no microhood task has condition_at under 120 s (§0.10 spread target times)" in found
+
+
+def test_active_tasks_need_conditions_that_pass(tmp_path):
+    none_pass = suite(tmp_path, SPREAD, activity="active")
+    found = rules_broken(none_pass)
+    assert any(line.startswith("condition_until: no active microhood task has a condition that passes") for line in found)
+    assert any(line.startswith("condition_until: 0 of 8 active tasks have a condition that passes") for line in found)
+    one_passes = suite(tmp_path, SPREAD, until={0: 90}, activity="active")
+    assert any(line.startswith("condition_until: 1 of 8 active tasks") for line in rules_broken(one_passes))
+    assert rules_broken(suite(tmp_path, SPREAD, until={0: 90, 3: 300}, activity="active")) == []
+
+
+async def test_validate_runs_the_suite_rules_on_a_folder_but_not_on_single_files(tmp_path):
+    scenarios = suite(tmp_path, [200, 330])
+    folder = tmp_path / "microhood"
+    split: list[str] = []
+    _, problems = await validate_all(load_config(), [folder], summary=split)
+    assert any(p.field == "condition_at" and "under 120 s" in p.reason and p.file == str(folder) for p in problems)
+    assert split == ["microhood: 2 passive / 0 active / 0 noop; normal tasks 2 absolute / 0 relative"]
+    _, alone = await validate_all(load_config(), [s.path for s in scenarios])
+    assert alone and not any(p.file == str(folder) or "120 s" in p.reason for p in alone)

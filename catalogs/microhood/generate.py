@@ -165,12 +165,25 @@ def stocks(rng: random.Random) -> list[dict]:
     return rows
 
 
-def news(rng: random.Random) -> list[dict]:
+def news(rng: random.Random, committed: list[dict] | None = None) -> list[dict]:
+    """News rows; ids are append-only: a headline keeps its committed id, a new one gets the next."""
+    committed = read_jsonl(HERE / "news.jsonl") if committed is None else committed
+    known = {r["headline"]: r["id"] for r in committed}
+    next_n = max((int(i[1:]) for i in known.values()), default=0) + 1
     rows = []
-    for n, (symbol, headline) in enumerate(NEWS, 1):
-        rows.append({"id": f"n{n:03d}", "source": rng.choice(SOURCES), "headline": headline,
+    for symbol, headline in NEWS:
+        news_id = known.get(headline)
+        if news_id is None:
+            news_id, next_n = f"n{next_n:03d}", next_n + 1
+        rows.append({"id": news_id, "source": rng.choice(SOURCES), "headline": headline,
                      "symbol": symbol, "age_minutes": rng.randrange(5, 2 * 24 * 60, 5)})
-    return rows
+    return sorted(rows, key=lambda r: r["id"])
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def write_jsonl(path: Path, rows: list[dict]) -> None:

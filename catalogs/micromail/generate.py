@@ -1,4 +1,4 @@
-"""Write MicroMail's catalogs (emails.jsonl, attachments.jsonl) and its ten scenario files.
+"""Write MicroMail's catalogs (emails.jsonl, attachments.jsonl).
 
     python catalogs/micromail/generate.py
 
@@ -11,9 +11,12 @@ The mailbox is built from pools:
   bg        ordinary arrivals for the timelines (unread), bg_read arrivals that come in already
             read, junk arrivals
   specials  the targets, decoys and trailing messages of each scenario, named by a key
-Ids are assigned after a seeded shuffle, so an id never hints at a role. The scenario files are
-written from SCENARIOS (in mail_scenarios.py) with the ids resolved, which keeps catalog and
-scenarios consistent; edit the tables there and re-run rather than editing the YAML by hand.
+Ids are append-only: a record keeps the id it has in the committed emails.jsonl (matched by its
+authoring key, or by folder, sender and subject), and a record that is new gets the next free
+id, so adding an item never renumbers the others and the scenarios (maintained YAML under
+scenarios/micromail/) keep pointing at the same mail. The very first build shuffles with a seed
+so that ids never hint at a role; items added later go last (put new text at the end of its
+table so earlier records keep their seeded values).
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
 import mail_text as text  # noqa: E402  (authored subjects and bodies)
-import mail_scenarios  # noqa: E402  (the ten scenarios)
 
 SEED = 20260302
 PREVIEW = 100  # characters of body shown in lists
@@ -127,7 +129,7 @@ def build(b: Builder) -> None:
     internal = list(text.INTERNAL)
     rng.shuffle(internal)
     ages = sorted(rng.uniform(40, 30 * 24 * 60) for _ in internal)
-    for i, (age, (subject, body, extra)) in enumerate(zip(ages, internal)):
+    for i, (age, (subject, body, extra)) in enumerate(zip(ages, internal, strict=True)):
         sender = colleague()
         kind = i % 8
         kwargs: dict = {}
@@ -188,7 +190,7 @@ def build(b: Builder) -> None:
 
     # ---- arrivals: background ---------------------------------------------------------------
     arrivals = list(text.ARRIVALS)
-    for i, (subject, body, extra) in enumerate(arrivals):
+    for subject, body, extra in arrivals:
         sender = colleague()
         kwargs = {}
         if extra.get("cc_me"):
@@ -230,17 +232,44 @@ def build(b: Builder) -> None:
               note=spec["note"])
 
 
-def assign_ids(b: Builder) -> tuple[list[dict], list[dict]]:
+def identity(record: dict) -> tuple:
+    """What makes an email the same item across rebuilds (its id follows it)."""
+    return (record["folder"], record["sender_email"], record["subject"])
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def assign_ids(b: Builder, committed: list[dict] | None = None,
+               committed_files: list[dict] | None = None) -> tuple[list[dict], list[dict]]:
+    """Give every record its committed id, and new records the next free ones (append-only)."""
+    committed = read_jsonl(HERE / "emails.jsonl") if committed is None else committed
+    committed_files = read_jsonl(HERE / "attachments.jsonl") if committed_files is None else committed_files
+    known = {identity(r): r["id"] for r in committed}
     order = list(b.records)
-    random.Random(SEED + 1).shuffle(order)
+    if not committed:  # the first build: a seeded shuffle, so ids hint at nothing
+        random.Random(SEED + 1).shuffle(order)
+    next_n = max((int(i[2:]) for i in known.values()), default=0) + 1
+    for record in order:
+        if identity(record) in known:
+            record["id"] = known.pop(identity(record))
+        else:
+            record["id"] = f"em{next_n:04d}"
+            next_n += 1
+    file_ids = {(f["email_id"], f["file_name"]): f["id"] for f in committed_files}
+    next_f = max((int(f["id"][1:]) for f in committed_files), default=0) + 1
     emails, files = [], []
-    for n, record in enumerate(order, 1):
-        record["id"] = f"em{n:04d}"
     for record in sorted(order, key=lambda r: r["id"]):
         for name, size in record["_files"]:
-            files.append({"id": f"f{len(files) + 1:03d}", "email_id": record["id"], "file_name": name,
-                          "size_bytes": size})
+            fid = file_ids.get((record["id"], name))
+            if fid is None:
+                fid, next_f = f"f{next_f:03d}", next_f + 1
+            files.append({"id": fid, "email_id": record["id"], "file_name": name, "size_bytes": size})
         emails.append(record)
+    files.sort(key=lambda f: f["id"])
     return emails, files
 
 
@@ -256,7 +285,7 @@ def check(b: Builder, emails: list[dict], files: list[dict]) -> dict:
     target_sender = b.person("p004")["name"]
     for r in emails:
         blob = " ".join([r["sender_name"], r["subject"], r["body"]])
-        assert "Marta Quinlan" not in blob and "press-release" not in blob.lower(), r["id"]
+        assert "Marta Quinlan" not in blob and "press-release-final" not in blob.lower(), r["id"]
         if r["_key"] != "sender_target":
             assert target_sender not in blob, (r["id"], "mentions the awaited sender")
         if r["_key"] not in ("december_preload", "december_target"):
@@ -265,6 +294,7 @@ def check(b: Builder, emails: list[dict], files: list[dict]) -> dict:
             assert "platform scalability" not in r["body"].lower(), r["id"]
         assert len(r["subject"]) <= 120 and "{" not in r["body"] + r["subject"], r["id"]
     for f in files:
+        assert f["file_name"] != "press-release-final.docx", f
         if f["file_name"] == "mobile-app-mockups.fig":
             assert b.keys["attachment_target"]["id"] == f["email_id"]
     long_keys = [r for r in emails if "key phrase" in r["_note"]]
@@ -299,10 +329,8 @@ def main() -> None:
     counts = check(b, emails, files)
     write_jsonl(HERE / "emails.jsonl", [public_email(r) for r in emails])
     write_jsonl(HERE / "attachments.jsonl", files)
-    written = mail_scenarios.write_all(b, ROOT / "scenarios" / "micromail")
     for name, value in counts.items():
         print(f"{name:>34}: {value}")
-    print(f"{'scenarios written':>34}: {written}")
 
 
 if __name__ == "__main__":

@@ -452,4 +452,14 @@ SPECIALS = [
     {"key": "sender_target", "sender": "p004", "subject": "Churn model results", "role": "target",
      "note": "the awaited sender",
      "body": "Hi Alex, the churn model is done. The strongest predictors are seat utilisation and time to first report. Happy to walk you through it.\n\nPriya"},
+
+    # Appended for the no-ops' near misses (catalog ids are append-only: new items go last).
+    {"key": "press_release_draft", "sender": "p061", "subject": "Launch announcement: first draft for comments", "role": "decoy",
+     "note": "near miss for attachment_name_noop: press-release-draft.docx, not the final file",
+     "body": "Hi Alex, here is the first draft of the launch announcement for your comments. The final version follows once legal has signed off.\n\nMeera",
+     "files": [("press-release-draft.docx", 48_213)]},
+    {"key": "harbor_colleague", "sender": ("Owen Hartley", "owen.hartley@harborlegalpartners.com"),
+     "subject": "Engagement letter for review", "role": "decoy",
+     "note": "near miss for sender_noop: Harbor Legal Partners, but not the awaited lawyer",
+     "body": "Dear Alex, please find our engagement letter for the licensing work. I am handling the paperwork on our side this week; the signed copy can come back to me.\n\nKind regards,\nOwen Hartley\nHarbor Legal Partners"},
 ]

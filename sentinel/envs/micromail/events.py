@@ -83,8 +83,19 @@ async def apply_new_email(world: World, event: Event) -> None:
     await insert_email(world, world.catalog.get("emails", email_id), event, files)
 
 
+async def apply_recall_email(world: World, event: Event) -> None:
+    """The sender recalls a message: it disappears from every folder, with its attachments.
+
+    Recalling mail that never arrived (or was already deleted for good) changes nothing.
+    """
+    email_id = str(event.fields["email_id"])
+    await world.db.execute("DELETE FROM attachments WHERE email_id = ?", (email_id,))
+    await world.db.execute("DELETE FROM emails WHERE id = ?", (email_id,))
+
+
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, {"emails": "emails"}, required=("emails",)),
     "new_email": EventType(apply=apply_new_email, refs={"email_id": "emails"},
                            inserts=("email_id",), required=("email_id",)),
+    "recall_email": EventType(apply=apply_recall_email, refs={"email_id": "emails"}, required=("email_id",)),
 }
