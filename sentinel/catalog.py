@@ -9,12 +9,19 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sentinel.errors import SentinelError
 
-if TYPE_CHECKING:
-    from sentinel.envs.base import Environment
+
+class HasCatalog(Protocol):
+    """What Catalog.of needs of an environment (sentinel.envs.base.Environment has it)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def catalog_dir(self) -> Path | None: ...
 
 SHARED = "shared"
 
@@ -29,7 +36,7 @@ class Catalog:
     _cache: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, environment: Environment, root: Path) -> Catalog:
+    def of(cls, environment: HasCatalog, root: Path) -> Catalog:
         """The catalog an environment reads: its own folder (catalogs/<name>/ unless it
         declares another) with the shared personas and entities of root/shared."""
         return cls(root, environment.name, environment.catalog_dir)

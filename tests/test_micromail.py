@@ -408,14 +408,23 @@ def test_catalog_subsets_and_near_misses():
     assert all(set(r) >= {"_role", "_note", "age_minutes", "is_read"} for r in emails.values())
 
 
-def test_generator_reproduces_the_committed_catalog():
-    """generate.py is deterministic and in sync with the JSONL files (without rewriting them)."""
-    folder = REPO_ROOT / "catalogs" / "micromail"
-    spec = importlib.util.spec_from_file_location("micromail_generate", folder / "generate.py")
+def built_catalog():
+    """The generator module (catalogs/micromail/generate.py) and a Builder that ran it."""
+    spec = importlib.util.spec_from_file_location("micromail_generate", MAIL_CATALOG / "generate.py")
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     b = gen.Builder(gen.load_personas())
     gen.build(b)
+    return gen, b
+
+
+MAIL_CATALOG = REPO_ROOT / "catalogs" / "micromail"
+
+
+def test_generator_reproduces_the_committed_catalog():
+    """generate.py is deterministic and in sync with the JSONL files (without rewriting them)."""
+    folder = MAIL_CATALOG
+    gen, b = built_catalog()
     emails, files = gen.assign_ids(b)
     gen.check(b, emails, files)
     committed = [json.loads(line) for line in (folder / "emails.jsonl").read_text().splitlines()]
@@ -425,12 +434,8 @@ def test_generator_reproduces_the_committed_catalog():
 
 def test_catalog_ids_are_append_only():
     """Adding an item gives it the next free id and renumbers nothing (scenarios keep their mail)."""
-    folder = REPO_ROOT / "catalogs" / "micromail"
-    spec = importlib.util.spec_from_file_location("micromail_generate", folder / "generate.py")
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    b = gen.Builder(gen.load_personas())
-    gen.build(b)
+    folder = MAIL_CATALOG
+    gen, b = built_catalog()
     b.add("special", b.me, "A brand-new item", "Authored later.", files=[("later.txt", 10)])
     b.records.insert(0, b.records.pop())  # even first in build order
     emails, files = gen.assign_ids(b)
