@@ -31,6 +31,7 @@ from sentinel.errors import SentinelError
 from sentinel.grading import Result
 from sentinel.harness import check_command
 from sentinel.runner import Runner, RunPlan, load_results
+from sentinel.sandbox import bwrap_program
 from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from sentinel.summary import Summary, summarize
 from sentinel.validate import Problem
@@ -90,12 +91,14 @@ def get_config(config: ConfigSource = None) -> Config:
 def prepare_run(*, agent: str | None = None, cmd: str | list[str] | None = None, envs: list[str] | None = None,
                 tasks: list[str] | None = None, speed: float | None = None, trials: int = 1,
                 run_name: str | None = None, concurrency: int | None = None, resume: bool = False,
-                model: str | None = None, meter: bool = False,
+                model: str | None = None, meter: bool = False, sandbox: bool = False,
                 config: ConfigSource = None) -> tuple[Config, RunPlan]:
     """Check a run's choices and return the config and the plan `execute` runs. envs / tasks
     select scenarios as --env / --task do (default: all; items may be comma separated)."""
     if agent and cmd:
         raise SentinelError("pass agent or cmd, not both")
+    if sandbox:
+        bwrap_program()  # missing bubblewrap: one clear line before anything starts
     loaded = get_config(config)
     speed = check_speed(speed) if speed is not None else loaded.speed
     if concurrency is not None and concurrency < 0:
@@ -111,7 +114,7 @@ def prepare_run(*, agent: str | None = None, cmd: str | list[str] | None = None,
     check_run_name(run_name)
     plan = RunPlan(name=run_name, agent=name, command=command, speed=speed, scenarios=tuple(scenarios),
                    concurrency=concurrency if concurrency is not None else loaded.concurrency,
-                   resume=resume, trials=trials, model=model, meter=meter)
+                   resume=resume, trials=trials, model=model, meter=meter, sandbox=sandbox)
     return loaded, plan
 
 
@@ -134,25 +137,27 @@ def execute(config: Config, plan: RunPlan, bus: Bus | None = None, *, stop_on_si
 async def run_async(*, agent: str | None = None, cmd: str | list[str] | None = None,
                     envs: list[str] | None = None, tasks: list[str] | None = None, speed: float | None = None,
                     trials: int = 1, run_name: str | None = None, concurrency: int | None = None,
-                    resume: bool = False, model: str | None = None, meter: bool = False,
+                    resume: bool = False, model: str | None = None, meter: bool = False, sandbox: bool = False,
                     config: ConfigSource = None, bus: Bus | None = None,
                     stop_on_signals: bool = False) -> RunOutcome:
     """Run a selection of scenarios with an agent (a built-in name, or cmd: your command);
     bus receives the run's messages as they happen."""
     loaded, plan = prepare_run(agent=agent, cmd=cmd, envs=envs, tasks=tasks, speed=speed, trials=trials,
                                run_name=run_name, concurrency=concurrency, resume=resume, model=model,
-                               meter=meter, config=config)
+                               meter=meter, sandbox=sandbox, config=config)
     return await execute_async(loaded, plan, bus, stop_on_signals=stop_on_signals)
 
 
 def run(*, agent: str | None = None, cmd: str | list[str] | None = None, envs: list[str] | None = None,
         tasks: list[str] | None = None, speed: float | None = None, trials: int = 1, run_name: str | None = None,
         concurrency: int | None = None, resume: bool = False, model: str | None = None, meter: bool = False,
-        config: ConfigSource = None, bus: Bus | None = None, stop_on_signals: bool = False) -> RunOutcome:
+        sandbox: bool = False, config: ConfigSource = None, bus: Bus | None = None,
+        stop_on_signals: bool = False) -> RunOutcome:
     """run_async in its own event loop (same keyword arguments)."""
     return asyncio.run(run_async(agent=agent, cmd=cmd, envs=envs, tasks=tasks, speed=speed, trials=trials,
                                  run_name=run_name, concurrency=concurrency, resume=resume, model=model,
-                                 meter=meter, config=config, bus=bus, stop_on_signals=stop_on_signals))
+                                 meter=meter, sandbox=sandbox, config=config, bus=bus,
+                                 stop_on_signals=stop_on_signals))
 
 
 async def _until_interrupted(runner: Runner):

@@ -109,6 +109,9 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
                         help="run each scenario K times, as separate sessions at once (shows pass@k, pass^k)")
     parser.add_argument("--model", help="chat model for the sleep / wait_for agents (and SENTINEL_MODEL for --cmd); "
                                         "endpoint from OPENAI_BASE_URL, key from OPENAI_API_KEY")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="run each agent under bubblewrap: the system read-only, its own folder, a private /tmp, "
+                             "the loopback network; no repository, scenarios or results")
     parser.add_argument("--meter", action="store_true",
                         help="measure model usage with a local proxy per session instead of trusting costs.json")
 
@@ -117,7 +120,7 @@ def selection(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of sentinel.api.prepare_run from the options of add_selection."""
     return dict(agent=args.agent, cmd=args.cmd, envs=args.env, tasks=args.task, speed=args.speed,
                 trials=args.trials, run_name=args.run_name, concurrency=args.concurrency, resume=args.resume,
-                model=args.model, meter=args.meter, config=args.config)
+                model=args.model, meter=args.meter, sandbox=args.sandbox, config=args.config)
 
 
 def prepare(args: argparse.Namespace) -> tuple[Any, Any]:

@@ -46,6 +46,7 @@ class Config:
     speed: float = 1.0
     results_dir: Path = Path("results")
     agent_log_cap_bytes: int = 1_000_000
+    agent_files_cap_bytes: int = 50_000_000  # what is kept of an agent's working folder, at most
     concurrency: int = 0  # 0: every selected session at once
     agent_cmd: str | list[str] | None = None
     prices: dict[str, Price] = field(default_factory=dict)
@@ -183,7 +184,8 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
     timing = Timing(**{k: _number(path, f"timing.{k}", v) for k, v in timing_raw.items()})
     run = raw.get("run", {})
     for key in run:
-        if key not in {"speed", "results_dir", "agent_log_cap_bytes", "concurrency", "scenarios_dir"}:
+        if key not in {"speed", "results_dir", "agent_log_cap_bytes", "agent_files_cap_bytes", "concurrency",
+                       "scenarios_dir"}:
             raise SentinelError(f"{path}: run.{key}: unknown key")
     speed = check_speed(_number(path, "run.speed", run.get("speed", 1.0)), where=f"{path}: run.speed")
     concurrency = run.get("concurrency", 0)
@@ -205,6 +207,8 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
         speed=speed,
         results_dir=Path(run.get("results_dir", "results")),
         agent_log_cap_bytes=int(_number(path, "run.agent_log_cap_bytes", run.get("agent_log_cap_bytes", 1_000_000))),
+        agent_files_cap_bytes=int(_number(path, "run.agent_files_cap_bytes",
+                                          run.get("agent_files_cap_bytes", 50_000_000))),
         concurrency=concurrency,
         agent_cmd=agent_cmd,
         prices=prices,

@@ -26,6 +26,7 @@ from typing import Any
 
 from sentinel.errors import SentinelError
 from sentinel.files import write_atomic
+from sentinel.sandbox import Sandbox, contained
 
 PLACEHOLDERS = ("__TASK_URL__", "__TASK_PROMPT__", "__BASE_DIR__", "__SCENARIO_FILE__")
 
@@ -34,6 +35,7 @@ PAUSE_READING_AT = 1024 * 1024  # unprocessed output above this pauses the pipe 
 MAX_LINE_CHARS = 1000           # longest line handed to on_line
 POLL_S = 0.02                   # how often terminate() looks whether the group is gone
 AFTER_KILL_S = 1.0              # how long to wait for the group and the pipe after SIGKILL
+REAPER_SHARE = 0.6              # of the SIGTERM grace: the reaper's own, so it ends all before SIGKILL
 
 log = logging.getLogger(__name__)
 PR_SET_PDEATHSIG = 1
@@ -228,22 +230,20 @@ class AgentProcess:
     async def spawn(cls, command: str | list[str], *, cwd: Path, env: dict[str, str],
                     log_path: Path, log_cap_bytes: int,
                     on_line: Callable[[str], None] | None = None,
-                    term_grace: float = 3.0) -> AgentProcess:
-        """Start the agent in its own process group, stdin from /dev/null, output merged."""
+                    term_grace: float = 3.0, sandbox: Sandbox | None = None) -> AgentProcess:
+        """Start the agent in its own process group, stdin from /dev/null, output merged, contained
+        so that nothing it starts outlives it (sentinel/sandbox.py: a subreaper, or bubblewrap)."""
         loop = asyncio.get_running_loop()
         protocol = _PipeProtocol()
         options: dict[str, Any] = dict(cwd=cwd, env={**os.environ, **env}, stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
                        preexec_fn=_prepare_child)
         check_command(command)
+        if isinstance(command, list) and os.sep in command[0]:  # relative to where sentinel runs
+            command = [os.path.abspath(command[0]), *command[1:]]
+        argv = contained(command, grace=term_grace * REAPER_SHARE, sandbox=sandbox)
         try:
-            if isinstance(command, str):
-                await loop.subprocess_shell(lambda: protocol, command, **options)
-            else:
-                program = command[0]
-                if os.sep in program:  # relative to where sentinel runs, not to the agent's cwd
-                    program = os.path.abspath(program)
-                await loop.subprocess_exec(lambda: protocol, program, *command[1:], **options)
+            await loop.subprocess_exec(lambda: protocol, argv[0], *argv[1:], **options)
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the command
             if isinstance(exc, OSError) and exc.strerror:
                 message = f"cannot start agent: {exc.strerror}: {exc.filename or command}"

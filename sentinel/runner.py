@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import platform
 import shutil
 import sys
@@ -37,13 +38,14 @@ from sentinel.agents import builtin_command
 from sentinel.agents.usage import derive_costs
 from sentinel.bus import AgentOutput, Bus, RunFinished, RunStarted, SessionGraded, SessionReady, SessionSkipped
 from sentinel.catalog import Catalog
-from sentinel.config import Config
+from sentinel.config import REPO_ROOT, Config
 from sentinel.envs import get_environment, template_dirs
 from sentinel.errors import SentinelError
 from sentinel.files import read_json, remove_temporaries, write_atomic, write_json_atomic
 from sentinel.grading import Outcome, Result, judge, on_time, read_costs
 from sentinel.harness import AgentOutcome, AgentProcess, build_command, check_command
 from sentinel.proxy import METERED_FILE, MeteringProxy
+from sentinel.sandbox import Sandbox
 from sentinel.scenario import Scenario
 from sentinel.sentinelbench import write_results_json
 from sentinel.session import Session
@@ -70,6 +72,7 @@ class RunPlan:
     trials: int = 1  # each scenario runs this many times, as separate sessions
     model: str | None = None  # --model: given to the agent as SENTINEL_MODEL
     meter: bool = False  # --meter: a metering proxy per session measures the agent's model usage
+    sandbox: bool = False  # --sandbox: each agent runs under bubblewrap (sentinel/sandbox.py)
 
     def __post_init__(self) -> None:
         if self.command is not None and not self.gets_scenario_file and _mentions(self.command, "__SCENARIO_FILE__"):
@@ -257,7 +260,7 @@ class Runner:
         write_json_atomic(run_json, {
             "name": self.plan.name, "agent": self.plan.agent, "command": self.plan.command,
             "speed": self.plan.speed, "concurrency": self.plan.concurrency, "trials": self.plan.trials,
-            "model": self.plan.model, "meter": self.plan.meter,
+            "model": self.plan.model, "meter": self.plan.meter, "sandbox": self.plan.sandbox,
             "scenarios": [s.id for s in self.plan.scenarios],
             "created": (previous or {}).get("created") or datetime.now(UTC).isoformat(),
             "resumed": datetime.now(UTC).isoformat() if previous else None,
@@ -311,7 +314,7 @@ class Runner:
             await self._gate.pass_through(session.key)
         if self.plan.command is None:
             return await self._wait_for_person(session, out_dir, stop)
-        with working_folder(out_dir / AGENT_FOLDER) as work_dir:
+        with working_folder(out_dir / AGENT_FOLDER, self.config.agent_files_cap_bytes) as work_dir:
             return await self._spawn_and_supervise(session, scenario, out_dir, work_dir, stop)
 
     async def _spawn_and_supervise(self, session: Session, scenario: Scenario, out_dir: Path, work_dir: Path,
@@ -336,11 +339,22 @@ class Runner:
             process = await AgentProcess.spawn(
                 command, cwd=work_dir, env={**environ, **extra_env}, log_path=out_dir / "agent.log",
                 log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
-                on_line=lambda line: self.bus.publish(AgentOutput(key=session.key, line=line)))
+                on_line=lambda line: self.bus.publish(AgentOutput(key=session.key, line=line)),
+                sandbox=self._sandbox(scenario, work_dir) if self.plan.sandbox else None)
             deadline_s = self.config.deadline_wall_s(self.plan.speed)
             return await process.supervise(
                 started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
                 deadline=lambda: (session.clock.started_wall or time.monotonic()) + deadline_s, stop=stop)
+
+    def _sandbox(self, scenario: Scenario, work_dir: Path) -> Sandbox:
+        """What a sandboxed agent sees: its folder; not the repository, scenarios, catalogs or
+        results. A built-in agent keeps its own code, interpreter and scenario file, read-only."""
+        config = self.config
+        readable: tuple[Path, ...] = ()
+        if self.plan.gets_scenario_file:
+            readable = (Path(sentinel.__file__).parent, Path(sys.prefix), scenario.path)
+        return Sandbox(work_dir=work_dir, readable=readable,
+                       hidden=(REPO_ROOT, config.results_dir, config.scenarios_dir, config.catalogs_dir))
 
     @contextlib.asynccontextmanager
     async def _session_extras(self, out_dir: Path):
@@ -446,20 +460,40 @@ def ready_message(session: Session, prompt: str) -> SessionReady:
 
 
 @contextlib.contextmanager
-def working_folder(keep_in: Path):
+def working_folder(keep_in: Path, cap_bytes: int):
     """A fresh temporary folder outside the repository for the agent to work in; when the session
-    ends, whatever it holds is copied to keep_in and the folder is removed."""
+    ends, whatever it holds (up to cap_bytes) is copied to keep_in and the folder is removed."""
     work_dir = Path(tempfile.mkdtemp(prefix=WORK_PREFIX)).resolve()
     try:
         yield work_dir
     finally:
         try:
-            shutil.copytree(work_dir, keep_in, symlinks=True, dirs_exist_ok=True)
-        except (OSError, shutil.Error) as exc:  # a socket or unreadable file: keep the rest, say what failed
-            keep_in.mkdir(parents=True, exist_ok=True)
-            write_atomic(keep_in / "copy_errors.txt", f"some of the agent's files could not be kept: {exc}\n")
+            keep_files(work_dir, keep_in, cap_bytes)
         finally:
             shutil.rmtree(work_dir, ignore_errors=True)
+
+
+def keep_files(work_dir: Path, keep_in: Path, cap_bytes: int) -> None:
+    """Copy an agent's folder into the results, files beyond cap_bytes left out; what could not be
+    kept, and why, is listed in copy_errors.txt."""
+    kept, left_out = 0, []
+
+    def copy(source: str, target: str) -> str:
+        nonlocal kept
+        size = os.lstat(source).st_size
+        if kept + size > cap_bytes:
+            left_out.append(f"{Path(source).relative_to(work_dir)}: {size:,} bytes, over the {cap_bytes:,}-byte cap")
+            return target
+        kept += size
+        return shutil.copy2(source, target)
+
+    try:
+        shutil.copytree(work_dir, keep_in, symlinks=True, dirs_exist_ok=True, copy_function=copy)
+    except (OSError, shutil.Error) as exc:  # a socket or unreadable file: keep the rest, say what failed
+        left_out.append(f"some files could not be copied: {exc}")
+    if left_out:
+        keep_in.mkdir(parents=True, exist_ok=True)
+        write_atomic(keep_in / "copy_errors.txt", "not kept of the agent's folder:\n" + "\n".join(left_out) + "\n")
 
 
 async def _first_of(*events: asyncio.Event, timeout: float) -> bool:
