@@ -10,11 +10,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from made_results import TEST_SCENARIOS
+
 from sentinel.config import REPO_ROOT, load_config
 from sentinel.errors import SentinelError
-from sentinel.runner import RunPlan, Runner
+from sentinel.runner import Runner, RunPlan
 from sentinel.sandbox import BWRAP_MISSING, Sandbox, sandboxed
 from sentinel.scenario import load_scenario
 
