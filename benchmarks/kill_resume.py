@@ -2,12 +2,13 @@
 
     python benchmarks/kill_resume.py [--kills 5] [--speed 20] [--seed 1]
 
-One run of the whole suite with a slow agent (it opens the task and stays 3 to 12 s
-without reporting) is killed with SIGKILL at a random moment after at least one more session
-finished, then resumed with --resume, `--kills` times, then resumed once more to the end. At the end it checks, and prints: every scenario
-has exactly one complete result (result.json parses, its events.jsonl and requests.jsonl lines
-parse, its state.db passes integrity_check), no `.tmp` file is left anywhere in the run, and
-no agent process of the run is alive (each carries a token on its command line). Exit 1 if
+One run of the whole suite with a slow agent (it opens the task and stays 3 to 12 s without
+reporting) is killed with SIGKILL at a random moment after at least one more session finished,
+then resumed with --resume, `--kills` times, then resumed once more to the end. At the end it
+checks, and prints: every scenario has exactly one complete result (result.json parses, its
+events.jsonl and requests.jsonl lines parse, its state.db passes integrity_check), results
+finished before a kill are byte for byte unchanged, no `.tmp` file is left anywhere in the run,
+and no agent process of the run is alive (each carries a token on its command line). Exit 1 if
 any check fails.
 """
 
