@@ -13,6 +13,7 @@ from fake_openai import fake_server  # noqa: F401 (a fixture, shared by the LLM 
 from sentinel.agents.browse import Page, parse_page
 from sentinel.config import REPO_ROOT, load_config
 from sentinel.envs import get_environment
+from sentinel.envs.base import Environment
 from sentinel.scenario import Scenario, load_scenario
 from sentinel.session import Session
 
@@ -71,10 +72,11 @@ async def env_session(aiohttp_client, tmp_path):
     With paused=False the clock is left unstarted, as a runner's session is before /start."""
     sessions: list[Session] = []
 
-    async def build(source: str | Path | Scenario, paused: bool = True) -> LiveSession:
+    async def build(source: str | Path | Scenario, paused: bool = True,
+                    environment: Environment | None = None) -> LiveSession:
         scenario = source if isinstance(source, Scenario) else load_scenario(REPO_ROOT / source)
         config = load_config()
-        session = Session(scenario, get_environment(scenario.environment), config,
+        session = Session(scenario, environment or get_environment(scenario.environment), config,
                           out_dir=tmp_path / scenario.short_id, speed=1.0, world_start=WORLD_START)
         await session.setup()
         if paused:

@@ -1,0 +1,75 @@
+"""Hostile text renders inert, in headless Chromium: script tags, quotes, markup, SQL fragments,
+right-to-left marks and 20,000-character words, typed into every form of every environment and
+placed in catalog fields. No script of theirs runs, and nothing breaks out of the page's width."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from urllib.parse import urlsplit
+
+from conftest import BrowserTab
+from test_environments import MICROTODO, crawl, env, route_of, whole_catalog  # noqa: F401  (env: a fixture)
+
+from sentinel.scenario import Event
+
+PAYLOADS = [
+    '<script>window.__pwned = "script"</script>',
+    '"><img src=x onerror="window.__pwned=\'img\'">',
+    "' OR 1=1; DROP TABLE personas; --",
+    "\u202eevil right-to-left \u202c<b>bold?</b>",
+    "W" * 20_000,
+]
+TEXT_KINDS = ("text", "textarea", "search", "email", "url")
+
+
+async def assert_inert(tab: BrowserTab, where: str) -> None:
+    pwned = await tab.page.evaluate("() => window.__pwned === undefined ? null : String(window.__pwned)")
+    assert pwned is None, f"{where}: a hostile script ran ({pwned})"
+    assert await tab.page.locator("img[src='x']").count() == 0, f"{where}: hostile markup became an element"
+    width = await tab.page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1] + 1, f"{where}: the page is {width[0]} px wide in a {width[1]} px window"
+
+
+async def test_hostile_text_typed_into_every_form_stays_text(env, env_session, browser_tab):  # noqa: F811
+    live = await env_session(whole_catalog(env))
+    pages = await crawl(live, env)
+    app = live.client.app
+    targets: dict[str | None, tuple[str, int]] = {}  # a form per action route: (page, form index)
+    for path, page in pages.items():
+        for index, form in enumerate(page.forms):
+            if any(c.kind in TEXT_KINDS for c in form.controls):
+                targets.setdefault(route_of(app, urlsplit(form.action).path), (path, index))
+    for n, (path, index) in enumerate(targets.values()):
+        payload = PAYLOADS[n % len(PAYLOADS)] + " " + PAYLOADS[(n + 1) % len(PAYLOADS)]
+        await browser_tab.visit(str(live.client.make_url(path)))
+        form = browser_tab.page.locator("main form").nth(index)
+        fields = form.locator("input[type=text], input[type=search], input[type=email], input:not([type]), textarea")
+        for i in range(await fields.count()):
+            await fields.nth(i).fill(payload)
+        buttons = form.locator("button[type=submit], button:not([type]), input[type=submit]")
+        if await buttons.count() == 0:
+            continue
+        async with browser_tab.page.expect_navigation():
+            await buttons.first.click()
+        await assert_inert(browser_tab, f"{path} form {index}")
+    for path in list(pages)[:12]:  # pages again, now holding whatever the forms stored
+        await browser_tab.visit(str(live.client.make_url(path)))
+        await assert_inert(browser_tab, path)
+
+
+async def test_hostile_catalog_text_stays_text(env_session, browser_tab, tmp_path, monkeypatch):
+    """The tiny environment with a catalog whose every text field is hostile."""
+    monkeypatch.setenv("SENTINEL_ENVIRONMENTS", "microtodo")
+    catalog = tmp_path / "catalog"
+    catalog.mkdir()
+    rows = [{"id": f"td{n:03d}", "title": payload[:5000], "notes": payload, "age_minutes": n}
+            for n, payload in enumerate(PAYLOADS, 1)]
+    (catalog / "tasks.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    hostile = dataclasses.replace(MICROTODO, catalog_dir=catalog)
+    scenario = dataclasses.replace(whole_catalog(MICROTODO), events=(Event(0, "preload", {"tasks": "*"}, 0),))
+    live = await env_session(scenario, environment=hostile)
+    for path in ["/microtodo/", *(f"/microtodo/task/{r['id']}" for r in rows)]:
+        await browser_tab.visit(str(live.client.make_url(path)))
+        await assert_inert(browser_tab, path)
+        assert "<script>" in await browser_tab.page.inner_text("main") or path.endswith(("002", "003", "004", "005"))
