@@ -294,6 +294,9 @@ class Runner:
         finally:
             self._gate.arrive(key)
             self._start_line.arrive(key)  # an agent that ended without /start holds no one back
+        if not session.is_set_up and infra_error:  # it never got going: say why, not what followed
+            await session.abort()
+            return self._record(out_dir, key, replace(self._crashed(scenario, infra_error), trial=job.trial))
         try:
             await session.finish()
         except Exception as exc:

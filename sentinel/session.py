@@ -80,6 +80,7 @@ class Session:
         self.world_start = world_start or datetime.now(UTC)
         self.start_page = scenario.start_page
         self.started = asyncio.Event()
+        self.is_set_up = False  # setup() completed: the world, its scheduler and its site exist
         self.start_line: Callable[[], Awaitable[None]] | None = None  # set by the runner
         self.contacted = asyncio.Event()
         self.contact_record: Contact | None = None
@@ -120,6 +121,7 @@ class Session:
         self.scheduler = Scheduler(self.clock, self.scenario.timeline, self._apply_in_transaction,
                                    self.config.timing.event_timeline_end, on_fired=self._on_fired)
         self.app = create_app(self.world, self.environment, self, self.templates)
+        self.is_set_up = True
 
     async def _load_personas(self, db: aiosqlite.Connection, catalog: Catalog) -> None:
         rows = [tuple(int(bool(p.get(c))) if c == "is_self" else p.get(c) for c in PERSONA_COLUMNS)
