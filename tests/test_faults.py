@@ -36,3 +36,40 @@ def test_a_full_disk_is_an_infrastructure_error_and_resume_finishes(tmp_path):
     assert again.returncode == 0, again.stderr[-2000:]
     results = [json.loads(p.read_text()) for p in run_dir.glob("*/*/result.json")]
     assert results and not any(r["infra_error"] for r in results)
+
+
+async def test_sessions_at_once_never_see_each_others_data(tmp_path):
+    """Agents posting to every form as fast as they can, several sessions at once: no session's
+    database holds another's mark, and no page of one shows another's."""
+    import sqlite3
+    from dataclasses import replace
+
+    from made_results import TEST_SCENARIOS
+
+    from sentinel.config import REPO_ROOT, load_config
+    from sentinel.runner import Runner, RunPlan
+    from sentinel.scenario import load_scenario, scenario_files
+
+    config = load_config()
+    config = replace(config, results_dir=tmp_path / "results", scenarios_dir=TEST_SCENARIOS,
+                     timing=replace(config.timing, reaction_window_s=1.0, startup_timeout_s=10, term_grace_s=1))
+    mail = load_scenario(REPO_ROOT / "scenarios" / "micromail" / "sender_arrives.yaml")  # a composer to fill
+    scenarios = (*[load_scenario(p) for p in scenario_files(TEST_SCENARIOS)][:2], mail)
+    command = [sys.executable, str(Path(__file__).parent / "agents" / "spammer.py"), "__TASK_URL__", "3"]
+    report = await Runner(config, RunPlan(name="spam", agent="custom", command=command, speed=100.0,
+                                          scenarios=scenarios, trials=3)).run()
+    assert len(report.results) == 3 * len(scenarios) and not any(r.infra_error for r in report.results)
+    stored = 0
+    for folder in (tmp_path / "results" / "spam").glob("*/*"):
+        log = (folder / "agent.log").read_text()
+        own = log.split("SPAMMED ")[1].split(" as ")[1].strip()
+        assert int(log.split("SPAMMED ")[1].split()[0]) > 0 and "LEAK" not in log, log[-500:]
+        with sqlite3.connect(folder / "state.db") as db:
+            tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            for table in tables:
+                for row in db.execute(f"SELECT * FROM {table}"):
+                    for value in row:
+                        if isinstance(value, str) and "mark-" in value.lower():
+                            assert own.lower() in value.lower(), (folder.name, table, value[:80])
+                            stored += 1
+    assert stored > 0  # the agents' marks really reached the databases (mail sent, drafts saved)
