@@ -149,7 +149,8 @@ async def test_create_playlist_add_and_remove_tracks(env_session):
     for _ in range(2):  # adding a track already present does nothing
         await s.post(f"/microfy/playlist/{new_id}/add", {"track_id": "trk0005"})
     await s.post(f"/microfy/playlist/{new_id}/add", {"track_id": "trk0006"})
-    rows = await s.world.fetch_all("SELECT track_id, position FROM playlist_tracks WHERE playlist_id = ? ORDER BY position", (new_id,))
+    rows = await s.world.fetch_all("SELECT track_id, position FROM playlist_tracks WHERE playlist_id = ?"
+                                   " ORDER BY position", (new_id,))
     assert [(r["track_id"], r["position"]) for r in rows] == [("trk0005", 1), ("trk0006", 2)]
     assert "Your playlists (4)" in (await s.page(f"/microfy/playlist/{new_id}")).text
     await s.post(f"/microfy/playlist/{new_id}/remove", {"track_id": "trk0005"})

@@ -174,7 +174,8 @@ def build_tracks(rng: random.Random, artists: list[dict]) -> tuple[list[dict], l
         row = {"id": f"trk{len(rows) + 1:04d}", "title": title, "artist_id": artist["id"],
                "album_id": album["id"], "album": album["name"], "duration_s": rng.randrange(128, 330),
                "genre": artist["genre"], "lyrics": lyrics, "is_new_release": new,
-               "global_plays": rng.randrange(3_000_000, 90_000_000) if rng.random() < 0.4 else rng.randrange(20_000, 1_900_000),
+               "global_plays": (rng.randrange(3_000_000, 90_000_000) if rng.random() < 0.4
+                                else rng.randrange(20_000, 1_900_000)),
                "_pool": pool, "_role": role}
         if new:
             row["global_plays"] = rng.randrange(8_000, 900_000)
@@ -202,6 +203,9 @@ def build_tracks(rng: random.Random, artists: list[dict]) -> tuple[list[dict], l
     return rows, list(albums.values())
 
 
+BLURBS = ["hand-picked", "updated weekly", "all killer", "our favourites"]
+
+
 def build_playlists(rng: random.Random, tracks: list[dict]) -> tuple[list[dict], list[dict]]:
     personas = [p for p in load_jsonl(SHARED / "personas.jsonl") if not p.get("is_self")]
     names = ["Morning Commute", "Deep Focus", "Rainy Day Jazz", "Road Trip Anthems", "Kitchen Disco",
@@ -216,7 +220,7 @@ def build_playlists(rng: random.Random, tracks: list[dict]) -> tuple[list[dict],
         owner = "p000" if name in mine else rng.choice(personas)["id"]
         pool = "preload" if i <= 14 else "event"
         rows.append({"id": f"pl{i:03d}", "name": name, "owner_id": owner, "is_mine": int(name in mine),
-                     "description": f"{name}: {rng.choice(['hand-picked', 'updated weekly', 'all killer', 'our favourites'])}.",
+                     "description": f"{name}: {rng.choice(BLURBS)}.",
                      "follower_count": 0 if name in mine else rng.randrange(120, 480_000), "_pool": pool})
         for pos, track_id in enumerate(rng.sample(preloaded, rng.randrange(6, 14)), start=1):
             items.append({"playlist_id": f"pl{i:03d}", "track_id": track_id, "position": pos})

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from sentinel.envs.microfy import queries as q
 from sentinel.envs.microfy.views import TRACK_GONE, library_context, routes
 from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
 from sentinel.web.render import render

@@ -42,8 +42,8 @@ async def insert_playlist(world: World, event: Event, playlist_id: str) -> None:
         "is_mine": int(r["is_mine"]), "follower_count": int(r["follower_count"])}, **_when(event, r))
     items = [i for i in world.catalog.records("playlist_tracks").values() if i["playlist_id"] == playlist_id]
     for item in sorted(items, key=lambda i: i["position"]):
-        await world.db.execute("INSERT OR IGNORE INTO playlist_tracks (playlist_id, track_id, position) VALUES (?, ?, ?)",
-                               (playlist_id, item["track_id"], int(item["position"])))
+        await world.db.execute("INSERT OR IGNORE INTO playlist_tracks (playlist_id, track_id, position)"
+                               " VALUES (?, ?, ?)", (playlist_id, item["track_id"], int(item["position"])))
 
 
 async def apply_preload(world: World, event: Event) -> None:

@@ -60,8 +60,8 @@ async def playlist_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     playlist_id = request.match_info["id"]
     if playlist_id == q.LIKED:
-        playlist = {"id": q.LIKED, "name": "Liked Songs", "description": "Songs you liked.", "owner": world.self_persona["name"],
-                    "is_mine": 0, "is_liked": True, "follower_count": 0}
+        playlist = {"id": q.LIKED, "name": "Liked Songs", "description": "Songs you liked.",
+                    "owner": world.self_persona["name"], "is_mine": 0, "is_liked": True, "follower_count": 0}
     else:
         row = await fetch_or_404(request, "SELECT p.*, COALESCE(o.name, 'MicroFy') AS owner FROM playlists p"
                                  " LEFT JOIN personas o ON o.id = p.owner_id WHERE p.id = ?",
@@ -109,7 +109,6 @@ async def search_view(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/mood/{id}", "mood")
 async def mood_view(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
     mood = await fetch_or_404(request, "SELECT * FROM moods WHERE id = ?", (request.match_info["id"],),
                               "This mood does not exist.")
     genres = [g.strip() for g in str(mood["genres"]).split(",")]
