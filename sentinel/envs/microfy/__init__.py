@@ -1,0 +1,54 @@
+"""MicroFy: music streaming (ENVIRONMENTS.md §4).
+
+Trending (this session's arrivals first, then the catalog in a fixed order), track pages that
+alone show the lyrics, artists with Follow, playlists, a library, search (never on lyrics) and
+moods. Play, like, follow and add-to-playlist show on every page through the library sidebar.
+Each track page plays a short generated clip; each album has generated cover art
+(catalogs/microfy/media.py writes both under web/static/microfy/).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.envs.microfy import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microfy.checks import check_scenario
+from sentinel.envs.microfy.events import EVENT_TYPES
+from sentinel.envs.microfy.queries import sidebar
+from sentinel.world import World
+
+BASELINE_SQL = {
+    "track_count": "SELECT COUNT(*) FROM tracks WHERE origin != 'self'",
+    "liked_count": "SELECT COUNT(*) FROM tracks WHERE liked = 1",
+    "my_play_total": "SELECT COALESCE(SUM(my_play_count), 0) FROM tracks",
+    "new_release_count": "SELECT COUNT(*) FROM tracks WHERE is_new_release = 1 AND origin != 'self'",
+    "public_playlist_count": "SELECT COUNT(*) FROM playlists WHERE is_mine = 0 AND origin != 'self'",
+    "my_playlist_count": "SELECT COUNT(*) FROM playlists WHERE is_mine = 1",
+    "followed_artist_count": "SELECT COUNT(*) FROM artists WHERE followed = 1",
+}
+
+
+async def header(world: World) -> Header:
+    """A music app has no unread count; the header's extra carries the library sidebar."""
+    return Header(extra={"sidebar": await sidebar(world)})
+
+
+def serve_preload(catalog: Any) -> dict[str, Any]:
+    return {"artists": "*", "moods": "*", "tracks": "*", "playlists": "*"}
+
+
+ENV = Environment(
+    name="microfy",
+    title="MicroFy",
+    schema=Path(__file__).with_name("schema.sql"),
+    event_types=EVENT_TYPES,
+    routes=tuple(views.routes),
+    nav=(NavItem("Home", "home"), NavItem("Your Library", "library"), NavItem("Search", "search")),
+    search="search",
+    header=header,
+    baseline_sql=BASELINE_SQL,
+    serve_preload=serve_preload,
+    check_scenario=check_scenario,
+)

@@ -1,0 +1,94 @@
+"""MicroFy events: `preload` fills the app, `new_track` puts a track at the front of Trending,
+`new_playlist` adds a public playlist to the sidebar, `withdraw_track` (the label pulls a track:
+it disappears from every page and playlist, so it can no longer be played or liked).
+
+They run inside the session's world.write() transaction, so they only execute statements.
+Artists and moods are looked up in the catalog; a track's artist must be loaded (the preload's
+`artists`, usually "*"), which `check_scenario` verifies.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sentinel.envs.base import EventType
+from sentinel.envs.kit import preload_type, preloaded_age, selected
+
+if TYPE_CHECKING:
+    from sentinel.scenario import Event
+    from sentinel.world import World
+
+COLLECTIONS = {"artists": "artists", "moods": "moods", "tracks": "tracks", "playlists": "playlists"}
+
+
+def _when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
+    if event.type == "preload":
+        return {"origin": "preload", "age_minutes": preloaded_age(event, record)}
+    return {"origin": "event", "at": event.at}
+
+
+async def insert_track(world: World, event: Event, track_id: str) -> None:
+    r = world.catalog.get("tracks", track_id)
+    await world.insert("tracks", {
+        "id": r["id"], "title": r["title"], "artist_id": r["artist_id"], "album_id": r["album_id"],
+        "album": r["album"], "duration_s": int(r["duration_s"]), "genre": r["genre"], "lyrics": r["lyrics"],
+        "global_plays": int(r["global_plays"]), "is_new_release": int(r["is_new_release"])}, **_when(event, r))
+
+
+async def insert_playlist(world: World, event: Event, playlist_id: str) -> None:
+    r = world.catalog.get("playlists", playlist_id)
+    await world.insert("playlists", {
+        "id": r["id"], "name": r["name"], "description": r["description"], "owner_id": r["owner_id"],
+        "is_mine": int(r["is_mine"]), "follower_count": int(r["follower_count"])}, **_when(event, r))
+    items = [i for i in world.catalog.records("playlist_tracks").values() if i["playlist_id"] == playlist_id]
+    for item in sorted(items, key=lambda i: i["position"]):
+        await world.db.execute("INSERT OR IGNORE INTO playlist_tracks (playlist_id, track_id, position)"
+                               " VALUES (?, ?, ?)", (playlist_id, item["track_id"], int(item["position"])))
+
+
+async def apply_preload(world: World, event: Event) -> None:
+    """Artists, moods, tracks (in catalog order: Trending's fixed order) and playlists, then the
+    starting likes and follows."""
+    catalog, fields = world.catalog, event.fields
+    for artist_id in selected(catalog, "artists", fields.get("artists")):
+        r = catalog.get("artists", artist_id)
+        await world.insert("artists", {"id": r["id"], "name": r["name"], "genre": r["genre"], "style": r["style"],
+                                       "origin_city": r["origin"], "monthly_listeners": int(r["monthly_listeners"])},
+                           **_when(event, r))
+    for mood_id in selected(catalog, "moods", fields.get("moods")):
+        r = catalog.get("moods", mood_id)
+        await world.insert("moods", {"id": r["id"], "name": r["name"], "genres": ", ".join(r["genres"])},
+                           **_when(event, r))
+    for track_id in selected(catalog, "tracks", fields.get("tracks")):
+        await insert_track(world, event, track_id)
+    for playlist_id in selected(catalog, "playlists", fields.get("playlists")):
+        await insert_playlist(world, event, playlist_id)
+    for track_id in selected(catalog, "tracks", fields.get("liked")):
+        await world.db.execute("UPDATE tracks SET liked = 1 WHERE id = ?", (track_id,))
+    for artist_id in selected(catalog, "artists", fields.get("followed_artists")):
+        await world.db.execute("UPDATE artists SET followed = 1 WHERE id = ?", (artist_id,))
+
+
+async def apply_new_track(world: World, event: Event) -> None:
+    await insert_track(world, event, str(event.fields["track_id"]))
+
+
+async def apply_new_playlist(world: World, event: Event) -> None:
+    await insert_playlist(world, event, str(event.fields["playlist_id"]))
+
+
+async def apply_withdraw_track(world: World, event: Event) -> None:
+    """The track is pulled: gone from every list and playlist. Withdrawing one never loaded does nothing."""
+    track_id = str(event.fields["track_id"])
+    await world.db.execute("DELETE FROM playlist_tracks WHERE track_id = ?", (track_id,))
+    await world.db.execute("DELETE FROM tracks WHERE id = ?", (track_id,))
+
+
+EVENT_TYPES = {
+    "preload": preload_type(apply_preload, COLLECTIONS, required=("tracks",),
+                            refs={"liked": "tracks", "followed_artists": "artists"}),
+    "new_track": EventType(apply_new_track, refs={"track_id": "tracks"}, inserts=("track_id",), required=("track_id",)),
+    "new_playlist": EventType(apply_new_playlist, refs={"playlist_id": "playlists"}, inserts=("playlist_id",),
+                              required=("playlist_id",)),
+    "withdraw_track": EventType(apply_withdraw_track, refs={"track_id": "tracks"}, required=("track_id",)),
+}
