@@ -187,7 +187,8 @@ async def test_opening_a_thread_marks_it_read_but_the_list_does_not(env_session)
     unread = await value(s, "SELECT COUNT(*) FROM dm_messages WHERE is_read = 0")
     assert unread > 0
     direct = await s.page("/microgram/direct")
-    assert direct.text.startswith(f"({await value(s, 'SELECT COUNT(DISTINCT thread_id) FROM dm_messages WHERE is_read = 0')}) ")
+    threads = await value(s, "SELECT COUNT(DISTINCT thread_id) FROM dm_messages WHERE is_read = 0")
+    assert direct.text.startswith(f"({threads}) ") and f"Direct ({threads})" in direct.text
     assert await value(s, "SELECT COUNT(*) FROM dm_messages WHERE is_read = 0") == unread
     thread = await value(s, "SELECT thread_id FROM dm_messages WHERE is_read = 0 LIMIT 1")
     await s.page(f"/microgram/direct/{thread}")
