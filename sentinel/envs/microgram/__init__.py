@@ -1,0 +1,56 @@
+"""MicroGram: photo sharing (ENVIRONMENTS.md §5).
+
+A feed with a story bar, post pages that show what the feed hides (who commented), stories
+that count as seen only on their own page, explore, account search, direct messages and the
+activity page. Every post and story has a seeded SVG picture (catalogs/microgram/generate.py
+writes them to web/static/microgram/) and alt text the pages print.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.envs.microgram import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microgram import queries as q
+from sentinel.envs.microgram.events import EVENT_TYPES, SERVE_FOLLOWED
+from sentinel.world import World
+
+NOT_SELF = "origin != 'self'"
+BASELINE_SQL = {
+    "post_count": f"SELECT COUNT(*) FROM posts WHERE {NOT_SELF}",
+    "story_count": f"SELECT COUNT(*) FROM stories WHERE {NOT_SELF}",
+    "viewed_story_count": f"SELECT COUNT(*) FROM stories WHERE {NOT_SELF} AND viewed = 1",
+    "liked_count": f"SELECT COUNT(*) FROM posts WHERE {NOT_SELF} AND liked = 1",
+    "saved_count": f"SELECT COUNT(*) FROM posts WHERE {NOT_SELF} AND saved = 1",
+    "followed_count": "SELECT COUNT(*) FROM follows",
+    "activity_count": f"SELECT COUNT(*) FROM activity WHERE {NOT_SELF}",
+    "my_comment_count": "SELECT COUNT(*) FROM post_comments"
+                        " WHERE author_id = (SELECT id FROM personas WHERE is_self = 1)",
+}
+
+
+async def header(world: World) -> Header:
+    """Unread direct threads (also the title's "(N) ") and the activity page's "New" entries."""
+    counts = await q.counts(world)
+    return Header(unread=counts["direct"], counts=counts)
+
+
+def serve_preload(catalog: Any) -> dict[str, Any]:
+    return {"posts": "*", "stories": "*", "dms": "*", "activity": "*", "followed": SERVE_FOLLOWED}
+
+
+ENV = Environment(
+    name="microgram",
+    title="MicroGram",
+    schema=Path(__file__).with_name("schema.sql"),
+    event_types=EVENT_TYPES,
+    routes=tuple(views.routes),
+    nav=(NavItem("Home", "home"), NavItem("Explore", "explore"), NavItem("Direct", "direct", count="direct"),
+         NavItem("Activity", "activity", count="activity"), NavItem("Profile", "profile", parts={"id": "me"})),
+    search="search",
+    header=header,
+    baseline_sql=BASELINE_SQL,
+    serve_preload=serve_preload,
+)
