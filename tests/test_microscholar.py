@@ -33,7 +33,8 @@ def test_query_language_phrases_exclusions_and_words():
         ["robot", "unstructured environments"], ["survey", "a b"])
     rows = [{"title": "Mapping Unstructured Environments", "authors": "A B", "abstract": "lidar maps", "venue": "ICRA",
              "year": 2024, "cited_by_count": 1, "created_at": "2024-01-01", "seq": 1},
-            {"title": "Legged robots", "authors": "C D", "abstract": "walks in unstructured environments", "venue": "CoRL",
+            {"title": "Legged robots", "authors": "C D", "abstract": "walks in unstructured environments",
+             "venue": "CoRL",
              "year": 2020, "cited_by_count": 9, "created_at": "2024-02-01", "seq": 2},
             {"title": "Recovery", "authors": "E F", "abstract": "unstructured outdoor environments", "venue": "CoRL",
              "year": 2024, "cited_by_count": 5, "created_at": "2024-03-01", "seq": 3}]
@@ -50,7 +51,8 @@ async def test_search_page_matches_abstracts_sorts_and_pages(env_session):
     s = await env_session(SAVE)
     p = await s.page('/microscholar/search?q="unstructured environments"&sort=date')
     expected = [r["id"] for r in await s.world.fetch_all(
-        "SELECT id FROM papers WHERE (abstract LIKE '%unstructured environments%' OR title LIKE '%unstructured environments%')"
+        "SELECT id FROM papers WHERE (abstract LIKE '%unstructured environments%'"
+        " OR title LIKE '%unstructured environments%')"
         " AND withdrawn = 0 ORDER BY created_at DESC")]
     assert paper_ids(p) == expected and f"About {len(expected)} results" in p.text
     saved = await value(s, "SELECT id FROM papers WHERE saved = 1 AND abstract LIKE '%unstructured environments%'")
@@ -187,7 +189,8 @@ async def test_profile_metrics_and_coauthors_follow_the_index(env_session):
 
 async def test_baselines(env_session):
     s = await env_session(UNREAD)
-    meta = {r[0]: float(r[1]) for r in await s.world.fetch_all("SELECT key, value FROM session_meta WHERE key LIKE 'baseline_%'")}
+    rows = await s.world.fetch_all("SELECT key, value FROM session_meta WHERE key LIKE 'baseline_%'")
+    meta = {r[0]: float(r[1]) for r in rows}
     assert meta["baseline_paper_count"] == await value(s, "SELECT COUNT(*) FROM papers")
     assert meta["baseline_saved_count"] == 4
     assert meta["baseline_unread_alert_count"] == 2 and meta["baseline_alert_count"] == 8
@@ -197,7 +200,8 @@ async def test_save_by_author_needs_all_three_and_no_other_jackson(env_session):
     s = await env_session(AUTHOR)
     await s.advance_to(370)
     theirs = [r[0] for r in await s.world.fetch_all(
-        "SELECT paper_id FROM paper_authors JOIN papers ON id = paper_id WHERE persona_id = 'p013' AND origin = 'event'")]
+        "SELECT paper_id FROM paper_authors JOIN papers ON id = paper_id"
+        " WHERE persona_id = 'p013' AND origin = 'event'")]
     for pid in theirs[:2]:
         await s.post(f"/microscholar/paper/{pid}/save", {})
     assert not await s.verdict()

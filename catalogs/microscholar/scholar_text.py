@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (authored text: one record per line reads best)
 """Authored text for MicroScholar's catalog: topic banks for the indexed papers, the papers the
 scenarios hinge on (targets, decoys, near misses), and the alert notifications.
 

@@ -58,7 +58,8 @@ async def alerts_read_all(request: web.Request) -> web.StreamResponse:
     async with world.write() as db:
         cursor = await db.execute("UPDATE alerts SET is_read = 1 WHERE is_read = 0")
         changed = cursor.rowcount
-    raise done(request, form, f"Marked {changed} alert{'s' if changed != 1 else ''} as read", url_for(request, "alerts"))
+    plural = "s" if changed != 1 else ""
+    raise done(request, form, f"Marked {changed} alert{plural} as read", url_for(request, "alerts"))
 
 
 @routes.post("/alerts/create", "alert_create")

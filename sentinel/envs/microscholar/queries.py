@@ -149,7 +149,8 @@ async def profile(world: World, persona_id: str, sort: str) -> dict[str, Any]:
         (persona_id,))]
     counts = [p["cited_by_count"] for p in papers]
     coauthors = [{"persona_id": r["persona_b"], "name": people.name(r["persona_b"]),
-                  "affiliation": people.scholar(r["persona_b"])["affiliation"] if people.is_scholar(r["persona_b"]) else "",
+                  "affiliation": (people.scholar(r["persona_b"])["affiliation"]
+                                  if people.is_scholar(r["persona_b"]) else ""),
                   "linked": people.is_scholar(r["persona_b"]), "shared": r["shared_count"]}
                  for r in await world.fetch_all(
                      "SELECT persona_b, shared_count FROM coauthors WHERE persona_a = ?"

@@ -13,8 +13,17 @@ from aiohttp import web
 from sentinel.envs.base import Routes
 from sentinel.envs.microscholar import queries as q
 from sentinel.envs.microscholar.search import SORTS, QueryError, parse_query, search
-from sentinel.web.kit import (BadInput, Paged, choice_param, fetch_or_404, paged, paged_list, text_param, url_for,
-                              world_of)
+from sentinel.web.kit import (
+    BadInput,
+    Paged,
+    choice_param,
+    fetch_or_404,
+    paged,
+    paged_list,
+    text_param,
+    url_for,
+    world_of,
+)
 from sentinel.web.render import render
 from sentinel.world import World
 
@@ -96,7 +105,8 @@ async def library(request: web.Request) -> web.StreamResponse:
     label = choice_param(request.query, "label", tuple(LABELS), "", "Unknown label: choose All saved or Cited by me.")
     where = "saved = 1" + (" AND cited = 1" if label == "cited" else "")
     listing = await paged(request, per_page=20, count_sql=f"SELECT COUNT(*) FROM papers WHERE {where}",
-                          rows_sql=f"SELECT {q.PAPER_COLUMNS} FROM papers WHERE {where} ORDER BY saved_at DESC, {q.NEWEST}")
+                          rows_sql=f"SELECT {q.PAPER_COLUMNS} FROM papers WHERE {where}"
+                                   f" ORDER BY saved_at DESC, {q.NEWEST}")
     listing = await as_results(world, listing)
     counts = await world.fetch_one("SELECT COUNT(*), SUM(cited) FROM papers WHERE saved = 1")
     assert counts is not None
