@@ -1,0 +1,51 @@
+"""MicroScholar: academic search (ENVIRONMENTS.md §9).
+
+A scholar search over an index that grows on the timeline: search by words, phrases, authors,
+venues and years with sorting and paging; paper pages that show what result snippets hide (the
+abstract past 160 characters, affiliations); citation formats behind a Cite POST; a library of
+saved papers; alert notifications and alerts of one's own that list what they match; scholar
+profiles whose metrics follow the citation counts as they change.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.envs.microscholar import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microscholar.events import EVENT_TYPES
+from sentinel.world import World
+
+NOT_SELF = "origin != 'self'"
+BASELINE_SQL = {
+    "paper_count": f"SELECT COUNT(*) FROM papers WHERE {NOT_SELF}",
+    "saved_count": f"SELECT COUNT(*) FROM papers WHERE saved = 1 AND {NOT_SELF}",
+    "unread_alert_count": f"SELECT COUNT(*) FROM alerts WHERE is_read = 0 AND {NOT_SELF}",
+    "alert_count": f"SELECT COUNT(*) FROM alerts WHERE {NOT_SELF}",
+}
+
+
+async def header(world: World) -> Header:
+    """Unread alerts: the title's "(N) " and the Alerts entry's counter."""
+    unread = int(await world.fetch_value("SELECT COUNT(*) FROM alerts WHERE is_read = 0") or 0)
+    return Header(unread=unread, counts={"alerts": unread})
+
+
+def serve_preload(catalog: Any) -> dict[str, Any]:
+    return {"papers": "*", "alerts": "*"}
+
+
+ENV = Environment(
+    name="microscholar",
+    title="MicroScholar",
+    schema=Path(__file__).with_name("schema.sql"),
+    event_types=EVENT_TYPES,
+    routes=tuple(views.routes),
+    nav=(NavItem("Home", "home"), NavItem("My library", "library"), NavItem("Alerts", "alerts", count="alerts"),
+         NavItem("My profile", "profile", parts={"persona": "me"}), NavItem("Advanced search", "advanced")),
+    search="search",
+    header=header,
+    baseline_sql=BASELINE_SQL,
+    serve_preload=serve_preload,
+)

@@ -1,0 +1,89 @@
+"""MicroScholar events: the preload fills the index, the alerts and the library; `new_paper`
+indexes one catalog paper, `new_alert` delivers one alert (`read: true` makes it arrive already
+read), `citations` changes a paper's cited-by count, and `withdraw_paper` takes a paper out of
+the index (its page stays, saying so; it can no longer be saved or cited).
+
+They run inside the session's write transaction, so they only execute statements.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sentinel.envs.base import EventType
+from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+
+if TYPE_CHECKING:
+    from sentinel.scenario import Event
+    from sentinel.world import World
+
+
+def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
+    if event.type == "preload":
+        return {"origin": "preload", "age_minutes": preloaded_age(event, record)}
+    return {"origin": "event", "at": event.at}
+
+
+async def insert_paper(world: World, event: Event, paper_id: str, saved: bool = False) -> None:
+    record = world.catalog.get("papers", paper_id)
+    authors = record["authors"]
+    await world.insert("papers", {
+        "id": paper_id, "title": record["title"], "authors": ", ".join(a["name"] for a in authors),
+        "venue": record.get("venue", ""), "year": int(record["year"]), "abstract": record.get("abstract", ""),
+        "cited_by_count": int(record.get("cited_by", 0)), "versions": int(record.get("versions", 1)),
+        "is_book": int(bool(record.get("is_book"))), "saved": int(saved), "saved_at": 0.0 if saved else None,
+    }, **when(event, record))
+    for position, person in enumerate(authors, start=1):
+        if person.get("persona_id"):
+            await world.db.execute(
+                "INSERT OR IGNORE INTO paper_authors (paper_id, persona_id, position) VALUES (?, ?, ?)",
+                (paper_id, person["persona_id"], position))
+
+
+async def insert_alert(world: World, event: Event, alert_id: str, read: bool | None = None) -> None:
+    record = world.catalog.get("alerts", alert_id)
+    is_read = bool(record.get("read")) if read is None else read
+    await world.insert("alerts", {
+        "id": alert_id, "kind": record["kind"], "title": record["title"], "description": record["description"],
+        "paper_id": record.get("paper_id"), "is_read": int(is_read), "arrived_read": int(is_read),
+    }, **when(event, record))
+
+
+async def apply_preload(world: World, event: Event) -> None:
+    catalog = world.catalog
+    saved = set(selected(catalog, "papers", event.fields.get("saved")))
+    for paper_id in oldest_first(catalog, "papers", selected(catalog, "papers", event.fields.get("papers"))):
+        await insert_paper(world, event, paper_id, saved=paper_id in saved)
+    for alert_id in oldest_first(catalog, "alerts", selected(catalog, "alerts", event.fields.get("alerts"))):
+        await insert_alert(world, event, alert_id)
+
+
+async def apply_new_paper(world: World, event: Event) -> None:
+    await insert_paper(world, event, str(event.fields["paper_id"]))
+
+
+async def apply_new_alert(world: World, event: Event) -> None:
+    read = event.fields.get("read")
+    await insert_alert(world, event, str(event.fields["alert_id"]), None if read is None else bool(read))
+
+
+async def apply_citations(world: World, event: Event) -> None:
+    """The paper's cited-by count becomes `cited_by` (a paper not indexed yet is left alone)."""
+    await world.db.execute("UPDATE papers SET cited_by_count = ? WHERE id = ?",
+                           (int(event.fields["cited_by"]), str(event.fields["paper_id"])))
+
+
+async def apply_withdraw(world: World, event: Event) -> None:
+    await world.db.execute("UPDATE papers SET withdrawn = 1 WHERE id = ?", (str(event.fields["paper_id"]),))
+
+
+EVENT_TYPES = {
+    "preload": preload_type(apply_preload, {"papers": "papers", "alerts": "alerts"}, required=("papers",),
+                            refs={"saved": "papers"}),
+    "new_paper": EventType(apply_new_paper, refs={"paper_id": "papers"}, inserts=("paper_id",),
+                           required=("paper_id",)),
+    "new_alert": EventType(apply_new_alert, refs={"alert_id": "alerts"}, inserts=("alert_id",),
+                           required=("alert_id",), optional=("read",)),
+    "citations": EventType(apply_citations, refs={"paper_id": "papers"}, required=("paper_id", "cited_by")),
+    "withdraw_paper": EventType(apply_withdraw, refs={"paper_id": "papers"}, required=("paper_id",)),
+}

@@ -1,0 +1,163 @@
+"""Reading the index: result rows with snippets and linked authors, paper details, citation
+strings, scholar profiles with metrics computed from the indexed papers.
+
+Views stay thin: templates only loop and print the dicts built here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sentinel.world import World
+
+SNIPPET_CHARS = 160
+PER_PAGE = 10
+PAPER_COLUMNS = ("id, title, authors, venue, year, abstract, cited_by_count, versions, is_book, saved, cited,"
+                 " withdrawn, created_at, rowid AS seq")
+INDEXED = "withdrawn = 0"
+NEWEST = "created_at DESC, rowid DESC"
+
+
+def snippet(abstract: str) -> str:
+    """The first 160 characters of the abstract (results never show more)."""
+    folded = " ".join(abstract.split())
+    return folded if len(folded) <= SNIPPET_CHARS else folded[:SNIPPET_CHARS].rstrip() + " …"
+
+
+class People:
+    """Persona ids → name and scholar block, to link authors to their profiles."""
+
+    def __init__(self, world: World):
+        self.personas = world.catalog.personas()
+
+    def is_scholar(self, persona_id: str) -> bool:
+        return "scholar" in self.personas.get(persona_id, {})
+
+    def scholar(self, persona_id: str) -> dict[str, Any]:
+        return self.personas[persona_id]["scholar"]
+
+    def name(self, persona_id: str) -> str:
+        return self.personas[persona_id]["name"]
+
+
+async def authors_of(world: World, paper_ids: list[str]) -> dict[str, dict[str, str]]:
+    """paper id → {author name: persona id} for the linked authors of those papers."""
+    if not paper_ids:
+        return {}
+    marks = ", ".join("?" for _ in paper_ids)
+    rows = await world.fetch_all(f"SELECT paper_id, persona_id FROM paper_authors WHERE paper_id IN ({marks})",
+                                 tuple(paper_ids))
+    people = People(world)
+    out: dict[str, dict[str, str]] = {}
+    for row in rows:
+        if people.is_scholar(row["persona_id"]):
+            out.setdefault(row["paper_id"], {})[people.name(row["persona_id"])] = row["persona_id"]
+    return out
+
+
+def author_list(text: str, linked: dict[str, str]) -> list[dict[str, str | None]]:
+    return [{"name": name, "persona_id": linked.get(name)} for name in text.split(", ") if name]
+
+
+async def result_rows(world: World, papers: list[Any]) -> list[dict[str, Any]]:
+    linked = await authors_of(world, [p["id"] for p in papers])
+    return [{"id": p["id"], "title": p["title"], "authors": author_list(p["authors"], linked.get(p["id"], {})),
+             "venue": p["venue"], "year": p["year"], "snippet": snippet(p["abstract"]),
+             "cited_by": p["cited_by_count"], "versions": p["versions"], "is_book": bool(p["is_book"]),
+             "saved": bool(p["saved"]), "created_at": p["created_at"]} for p in papers]
+
+
+async def indexed_papers(world: World) -> list[dict[str, Any]]:
+    rows = await world.fetch_all(f"SELECT {PAPER_COLUMNS} FROM papers WHERE {INDEXED}")
+    return [dict(r) for r in rows]
+
+
+async def paper_detail(world: World, paper: Any) -> dict[str, Any]:
+    people = People(world)
+    linked = (await authors_of(world, [paper["id"]])).get(paper["id"], {})
+    authors = []
+    for person in author_list(paper["authors"], linked):
+        pid = person["persona_id"]
+        affiliation = people.scholar(pid)["affiliation"] if pid else None
+        authors.append({**person, "affiliation": affiliation})
+    return {**dict(paper), "author_rows": authors, "pdf_host": pdf_host(paper)}
+
+
+def pdf_host(paper: Any) -> str:
+    """The PDF link text, as a scholar search shows it: "[PDF] arxiv.org"."""
+    venue = re.sub(r"[^a-z]", "", str(paper["venue"]).lower())[:12] or "papers"
+    return "arxiv.org" if "arxiv" in venue else f"{venue}.example.org"
+
+
+# --- citation strings ---------------------------------------------------------------------------
+
+def _split_name(name: str) -> tuple[str, str]:
+    parts = name.split()
+    return (" ".join(parts[:-1]), parts[-1]) if len(parts) > 1 else ("", name)
+
+
+def _initials(first: str, dots: bool = True) -> str:
+    return " ".join(f"{p[0]}." if dots else p[0] for p in first.split())
+
+
+def citations(paper: Any) -> list[tuple[str, str]]:
+    """(style, text) for MLA, APA, Chicago, Harvard and Vancouver."""
+    names = [n for n in str(paper["authors"]).split(", ") if n]
+    split = [_split_name(n) for n in names]
+    title, venue, year = paper["title"], paper["venue"], paper["year"]
+    last_first = [f"{last}, {first}".strip(", ") for first, last in split]
+    apa_names = [f"{last}, {_initials(first)}".strip(", ") for first, last in split]
+    mla = last_first[0] + (", et al." if len(names) > 2 else (f", and {names[1]}" if len(names) == 2 else ""))
+    vancouver = ", ".join(f"{last} {_initials(first, dots=False).replace(' ', '')}" for first, last in split)
+    apa = ", ".join(apa_names[:-1]) + (", & " if len(apa_names) > 1 else "") + apa_names[-1]
+    chicago = ", ".join(last_first[:1] + names[1:-1]) + (f", and {names[-1]}" if len(names) > 1 else "")
+    harvard = ", ".join(f"{last}, {_initials(first)}" for first, last in split[:-1])
+    harvard = (harvard + " and " if harvard else "") + f"{split[-1][1]}, {_initials(split[-1][0])}"
+    return [
+        ("MLA", f"{mla}. \"{title}.\" {venue} ({year})."),
+        ("APA", f"{apa} ({year}). {title}. {venue}."),
+        ("Chicago", f"{chicago}. \"{title}.\" {venue} ({year})."),
+        ("Harvard", f"{harvard}, {year}. {title}. {venue}."),
+        ("Vancouver", f"{vancouver}. {title}. {venue}. {year}."),
+    ]
+
+
+def bibtex(paper: Any) -> str:
+    first_last = _split_name(str(paper["authors"]).split(", ")[0])[1].lower()
+    word = re.sub(r"[^a-z]", "", str(paper["title"]).split()[0].lower())
+    key = re.sub(r"[^a-z0-9]", "", f"{first_last}{paper['year']}{word}")
+    kind = "book" if paper["is_book"] else "article"
+    authors = " and ".join(str(paper["authors"]).split(", "))
+    return (f"@{kind}{{{key},\n  title={{{paper['title']}}},\n  author={{{authors}}},\n"
+            f"  journal={{{paper['venue']}}},\n  year={{{paper['year']}}}\n}}")
+
+
+# --- profiles ------------------------------------------------------------------------------------
+
+def h_index(counts: list[int]) -> int:
+    ranked = sorted(counts, reverse=True)
+    return sum(1 for i, c in enumerate(ranked, start=1) if c >= i)
+
+
+async def profile(world: World, persona_id: str, sort: str) -> dict[str, Any]:
+    people = People(world)
+    order = "p.year DESC, p.cited_by_count DESC" if sort == "year" else "p.cited_by_count DESC, p.year DESC"
+    papers = [dict(r) for r in await world.fetch_all(
+        "SELECT p.id, p.title, p.authors, p.venue, p.year, p.cited_by_count FROM papers p"
+        f" JOIN paper_authors a ON a.paper_id = p.id WHERE a.persona_id = ? AND p.withdrawn = 0 ORDER BY {order}",
+        (persona_id,))]
+    counts = [p["cited_by_count"] for p in papers]
+    coauthors = [{"persona_id": r["persona_b"], "name": people.name(r["persona_b"]),
+                  "affiliation": (people.scholar(r["persona_b"])["affiliation"]
+                                  if people.is_scholar(r["persona_b"]) else ""),
+                  "linked": people.is_scholar(r["persona_b"]), "shared": r["shared_count"]}
+                 for r in await world.fetch_all(
+                     "SELECT persona_b, shared_count FROM coauthors WHERE persona_a = ?"
+                     " ORDER BY shared_count DESC, persona_b", (persona_id,))]
+    block = people.scholar(persona_id)
+    return {"id": persona_id, "name": people.name(persona_id), "affiliation": block["affiliation"],
+            "interests": block["interests"], "papers": papers, "coauthors": coauthors,
+            "metrics": {"citations": sum(counts), "h_index": h_index(counts),
+                        "i10_index": sum(1 for c in counts if c >= 10)},
+            "is_self": persona_id == world.self_persona["id"]}

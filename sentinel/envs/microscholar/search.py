@@ -1,0 +1,133 @@
+"""Scholar search: a query language, matching and ranking (ENVIRONMENTS.md §9 "Search").
+
+Pure: works on plain dicts of paper rows. Matching is case-insensitive and exact on word
+boundaries (no fuzzy matching): every word must appear in the title, authors, abstract or
+venue, a quoted phrase must appear as written, `-word` excludes, and the advanced fields add
+any-of words, an author, a venue and a year range. Relevance ranks by title matches, then
+abstract matches, then recency; `sort=date` is newest first and `sort=citations` most cited.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+SORTS = ("relevance", "date", "citations")
+TOKEN = re.compile(r'(-?)"([^"]*)"|(\S+)')
+MAX_TERMS = 20
+
+
+class QueryError(ValueError):
+    """A query the search cannot use (shown to the user as a 400 message)."""
+
+
+def word_pattern(text: str) -> re.Pattern[str]:
+    """Whole words, case-insensitive: "unstructured environments" never matches "environment"."""
+    words = [re.escape(w) for w in text.split()]
+    return re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Query:
+    required: tuple[str, ...] = ()  # words and phrases that must all appear
+    excluded: tuple[str, ...] = ()
+    any_of: tuple[str, ...] = ()  # at least one must appear (when given)
+    author: str = ""
+    venue: str = ""
+    year_from: int | None = None
+    year_to: int | None = None
+    patterns: dict[str, re.Pattern[str]] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def empty(self) -> bool:
+        return not (self.required or self.any_of or self.author or self.venue or self.excluded
+                    or self.year_from or self.year_to)
+
+    def pattern(self, text: str) -> re.Pattern[str]:
+        if text not in self.patterns:
+            self.patterns[text] = word_pattern(text)
+        return self.patterns[text]
+
+
+def split_terms(text: str) -> tuple[list[str], list[str]]:
+    """'robot "unstructured environments" -survey' → (['robot', 'unstructured environments'], ['survey'])."""
+    required: list[str] = []
+    excluded: list[str] = []
+    for negate, phrase, word in TOKEN.findall(text):
+        if word:
+            negate, term = ("-", word[1:]) if word.startswith("-") and len(word) > 1 else ("", word)
+            term = term.strip('"')
+        else:
+            term = " ".join(phrase.split())
+        if term:
+            (excluded if negate else required).append(term)
+    return required, excluded
+
+
+def year_value(raw: str, label: str) -> int | None:
+    if not raw:
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) == 4):
+        raise QueryError(f"{label} must be a four-digit year.")
+    return int(raw)
+
+
+def parse_query(params: Mapping[str, str]) -> Query:
+    """The query of a search URL: q (all words, "phrases", -without), phrase, any, without,
+    author, venue, since / ylo (from year), yhi (to year)."""
+    required, excluded = split_terms(params.get("q", ""))
+    if params.get("phrase"):
+        required.append(" ".join(params["phrase"].replace('"', " ").split()))
+    excluded += params.get("without", "").replace('"', " ").split()
+    any_of = params.get("any", "").replace('"', " ").split()
+    if len(required) + len(excluded) + len(any_of) > MAX_TERMS:
+        raise QueryError(f"A search can have at most {MAX_TERMS} words and phrases.")
+    year_from = year_value(params.get("since", "") or params.get("ylo", ""), "The start year")
+    year_to = year_value(params.get("yhi", ""), "The end year")
+    if year_from and year_to and year_from > year_to:
+        raise QueryError("The start year comes after the end year.")
+    return Query(tuple(t for t in required if t), tuple(t for t in excluded if t), tuple(any_of),
+                 " ".join(params.get("author", "").split()), " ".join(params.get("venue", "").split()),
+                 year_from, year_to)
+
+
+def haystack(paper: Mapping[str, Any]) -> str:
+    return " \n ".join(str(paper[k]) for k in ("title", "authors", "abstract", "venue"))
+
+
+def matches(paper: Mapping[str, Any], query: Query) -> bool:
+    text = haystack(paper)
+    if not all(query.pattern(t).search(text) for t in query.required):
+        return False
+    if any(query.pattern(t).search(text) for t in query.excluded):
+        return False
+    if query.any_of and not any(query.pattern(t).search(text) for t in query.any_of):
+        return False
+    if query.author and not query.pattern(query.author).search(paper["authors"]):
+        return False
+    if query.venue and not query.pattern(query.venue).search(paper["venue"]):
+        return False
+    if query.year_from and paper["year"] < query.year_from:
+        return False
+    return not (query.year_to and paper["year"] > query.year_to)
+
+
+def relevance(paper: Mapping[str, Any], query: Query) -> tuple[int, int]:
+    terms = [*query.required, *query.any_of]
+    in_title = sum(len(query.pattern(t).findall(paper["title"])) for t in terms)
+    in_abstract = sum(len(query.pattern(t).findall(paper["abstract"])) for t in terms)
+    return in_title, in_abstract
+
+
+def search(papers: Iterable[Mapping[str, Any]], query: Query, sort: str = "relevance") -> list[Mapping[str, Any]]:
+    """The matching papers in the order asked for; ties (and sort=date) newest first, then by
+    insertion order (`seq`, higher is later)."""
+    found = [p for p in papers if matches(p, query)]
+    newest = sorted(found, key=lambda p: (p["created_at"], p["seq"]), reverse=True)
+    if sort == "date":
+        return newest
+    if sort == "citations":
+        return sorted(newest, key=lambda p: -p["cited_by_count"])
+    return sorted(newest, key=lambda p: tuple(-n for n in relevance(p, query)))

@@ -1,0 +1,159 @@
+"""MicroScholar pages (GET): home ("Recommended for you"), search, advanced search, paper,
+cite, library, alerts (with the alerts the user created and what they match) and profiles.
+
+No GET changes state here: saving, citing and reading alerts are POSTs (actions.py).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from aiohttp import web
+
+from sentinel.envs.base import Routes
+from sentinel.envs.microscholar import queries as q
+from sentinel.envs.microscholar.search import SORTS, QueryError, parse_query, search
+from sentinel.web.kit import (
+    BadInput,
+    Paged,
+    choice_param,
+    fetch_or_404,
+    paged,
+    paged_list,
+    text_param,
+    url_for,
+    world_of,
+)
+from sentinel.web.render import render
+from sentinel.world import World
+
+GONE = "This paper is not in the index."
+NO_PROFILE = "This scholar profile does not exist."
+SEARCH_FIELDS = ("q", "phrase", "any", "without", "author", "venue", "since", "ylo", "yhi")
+LABELS = {"": "All saved", "cited": "Cited by me"}
+routes = Routes()
+
+
+async def as_results(world: World, listing: Paged) -> Paged:
+    """The same page of a list, its paper rows turned into result rows (snippets, linked authors)."""
+    return dataclasses.replace(listing, rows=await q.result_rows(world, listing.rows))
+
+
+@routes.get("/", "home")
+async def home(request: web.Request) -> web.StreamResponse:
+    world = world_of(request)
+    listing = await paged(request, per_page=q.PER_PAGE, count_sql=f"SELECT COUNT(*) FROM papers WHERE {q.INDEXED}",
+                          rows_sql=f"SELECT {q.PAPER_COLUMNS} FROM papers WHERE {q.INDEXED} ORDER BY {q.NEWEST}")
+    listing = await as_results(world, listing)
+    unread = int(await world.fetch_value("SELECT COUNT(*) FROM alerts WHERE is_read = 0") or 0)
+    return await render(request, "microscholar/home.html", {"list": listing, "unread": unread})
+
+
+def search_params(request: web.Request) -> dict[str, str]:
+    return {name: text_param(request.query, name, max_len=200, label="The search") for name in SEARCH_FIELDS}
+
+
+@routes.get("/search", "search")
+async def search_view(request: web.Request) -> web.StreamResponse:
+    world = world_of(request)
+    params = search_params(request)
+    sort = choice_param(request.query, "sort", SORTS, "relevance", "Sort by relevance, date or citations.")
+    try:
+        query = parse_query(params)
+    except QueryError as exc:
+        raise BadInput(str(exc)) from None
+    listing = None
+    if not query.empty:
+        found = search(await q.indexed_papers(world), query, sort)
+        listing = paged_list(request, found, per_page=q.PER_PAGE)
+        listing = await as_results(world, listing)
+    keep = {k: v for k, v in params.items() if v}
+    sorts = [(s, s.capitalize() if s != "date" else "Date added", url_for(request, "search", {**keep, "sort": s}))
+             for s in SORTS]
+    return await render(request, "microscholar/search.html", {
+        "query": params["q"], "params": keep, "list": listing, "sort": sort, "sorts": sorts,
+        "since": params["since"], "years": [("", "Any time"), ("2024", "Since 2024"), ("2023", "Since 2023"),
+                                            ("2020", "Since 2020")]})
+
+
+@routes.get("/advanced", "advanced")
+async def advanced(request: web.Request) -> web.StreamResponse:
+    return await render(request, "microscholar/advanced.html", {})
+
+
+async def paper_row(request: web.Request) -> web.StreamResponse:
+    return await fetch_or_404(request, f"SELECT {q.PAPER_COLUMNS} FROM papers WHERE id = ?",
+                              (request.match_info["id"],), GONE)
+
+
+@routes.get("/paper/{id}", "paper")
+async def paper_view(request: web.Request) -> web.StreamResponse:
+    paper = await paper_row(request)
+    return await render(request, "microscholar/paper.html", {"p": await q.paper_detail(world_of(request), paper)})
+
+
+@routes.get("/paper/{id}/cite", "cite_page")
+async def cite_view(request: web.Request) -> web.StreamResponse:
+    paper = await paper_row(request)
+    return await render(request, "microscholar/cite.html", {
+        "p": paper, "styles": q.citations(paper), "bibtex": q.bibtex(paper)})
+
+
+@routes.get("/library", "library")
+async def library(request: web.Request) -> web.StreamResponse:
+    world = world_of(request)
+    label = choice_param(request.query, "label", tuple(LABELS), "", "Unknown label: choose All saved or Cited by me.")
+    where = "saved = 1" + (" AND cited = 1" if label == "cited" else "")
+    listing = await paged(request, per_page=20, count_sql=f"SELECT COUNT(*) FROM papers WHERE {where}",
+                          rows_sql=f"SELECT {q.PAPER_COLUMNS} FROM papers WHERE {where}"
+                                   f" ORDER BY saved_at DESC, {q.NEWEST}")
+    listing = await as_results(world, listing)
+    counts = await world.fetch_one("SELECT COUNT(*), SUM(cited) FROM papers WHERE saved = 1")
+    assert counts is not None
+    tabs = [(f"{LABELS[key]} ({counts[0] if key == '' else counts[1] or 0})", url_for(request, "library",
+             {"label": key}), key == label) for key in LABELS]
+    return await render(request, "microscholar/library.html", {"list": listing, "tabs": tabs})
+
+
+@routes.get("/alerts", "alerts")
+async def alerts(request: web.Request) -> web.StreamResponse:
+    world = world_of(request)
+    listing = await paged(request, per_page=20, count_sql="SELECT COUNT(*) FROM alerts",
+                          rows_sql=f"SELECT * FROM alerts ORDER BY {q.NEWEST}")
+    unread = int(await world.fetch_value("SELECT COUNT(*) FROM alerts WHERE is_read = 0") or 0)
+    mine = await world.fetch_all(f"SELECT * FROM alert_queries ORDER BY {q.NEWEST}")
+    papers = await q.indexed_papers(world)
+    created = [{"id": a["id"], "query": a["query"], "created_at": a["created_at"],
+                "count": len(search(papers, parse_query({"q": a["query"]}), "date"))} for a in mine]
+    return await render(request, "microscholar/alerts.html", {"list": listing, "unread": unread, "created": created})
+
+
+@routes.get("/alerts/matches", "alert_matches")
+async def alert_matches(request: web.Request) -> web.StreamResponse:
+    """What an alert query matches, newest first: the preview before creating it, and the page
+    of an alert the user created (with its Delete button)."""
+    world = world_of(request)
+    query = text_param(request.query, "query", max_len=200, label="The alert query")
+    try:
+        parsed = parse_query({"q": query})
+    except QueryError as exc:
+        raise BadInput(str(exc)) from None
+    if parsed.empty:
+        raise BadInput("Type the words the alert should look for.")
+    mine = await world.fetch_one("SELECT * FROM alert_queries WHERE query = ? ORDER BY rowid LIMIT 1", (query,))
+    listing = paged_list(request, search(await q.indexed_papers(world), parsed, "date"), per_page=q.PER_PAGE)
+    listing = await as_results(world, listing)
+    return await render(request, "microscholar/alert_matches.html", {
+        "alert_query": query, "alert": dict(mine) if mine else None, "list": listing})
+
+
+@routes.get("/citations/{persona}", "profile")
+async def profile_view(request: web.Request) -> web.StreamResponse:
+    world = world_of(request)
+    persona = request.match_info["persona"]
+    persona = world.self_persona["id"] if persona == "me" else persona
+    if "scholar" not in world.catalog.personas().get(persona, {}):
+        raise web.HTTPNotFound(text=NO_PROFILE)
+    sort = choice_param(request.query, "sort", ("cited", "year"), "cited", "Sort by cited or year.")
+    return await render(request, "microscholar/profile.html", {"s": await q.profile(world, persona, sort),
+                                                              "sort": sort})
