@@ -36,26 +36,32 @@ PREFIX = {"teams": ("tm", 2), "conversations": ("cv", 2), "messages": ("ms", 4),
 PAYMENT = "the payment service is down"
 SPECIALS = [
     # file_shared / file_from_person_noop
-    ("fs-mateo-later", "dm-p028", "p028", "I'll send the hiring plan spreadsheet after lunch, still fixing the formulas.",
+    ("fs-mateo-later", "dm-p028", "p028",
+     "I'll send the hiring plan spreadsheet after lunch, still fixing the formulas.",
      {"_role": "decoy", "_note": "Mateo talks about a file but sends none"}),
-    ("fs-export-ask", "design-critiques", "p077", "Mockups look great. Could someone export them to PDF before the review?",
+    ("fs-export-ask", "design-critiques", "p077",
+     "Mockups look great. Could someone export them to PDF before the review?",
      {"_role": "decoy", "_note": "file words, no file"}),
     ("fs-deck-question", "launch-crew", "p005", "Which deck are we presenting on Thursday, v2 or v3?",
      {"_role": "decoy", "_note": "asks about a deck, no file"}),
     ("fs-notes-follow", "eng-deploys", "p053", "Deploy 482 is out; release notes to follow in the wiki.",
      {"_role": "decoy", "_note": "no file"}),
-    ("fs-target", "pricing-wg", "p004", "Here is the updated pricing model with the enterprise tiers, numbers are final.",
+    ("fs-target", "pricing-wg", "p004",
+     "Here is the updated pricing model with the enterprise tiers, numbers are final.",
      {"attachment": ("pricing-model-v4.xlsx", 88_064), "_role": "target",
       "_note": "Priya Shah shares pricing-model-v4.xlsx (the file shows only in the thread)"}),
     ("fs-mateo-sorry", "dm-p028", "p028", "Sorry, the spreadsheet needs another day. Formulas are still off.",
      {"_role": "decoy", "_note": "Mateo again, still no file"}),
     # dm_keyword (the direct chat with Omar Mansour)
-    ("dk-deploy", "dm-p076", "p076", "Morning! The payment service deploy went out cleanly, nothing to report from on-call.",
+    ("dk-deploy", "dm-p076", "p076",
+     "Morning! The payment service deploy went out cleanly, nothing to report from on-call.",
      {"_role": "decoy", "_note": "Omar, payment service, but not down"}),
-    ("dk-slow", "dm-p076", "p076", "Is checkout slow for you too? The payment service latency looks a bit high on my graphs.",
+    ("dk-slow", "dm-p076", "p076",
+     "Is checkout slow for you too? The payment service latency looks a bit high on my graphs.",
      {"_role": "decoy", "_note": "Omar, payment service slow, not down"}),
     ("dk-drill", "eng-incidents", "p053",
-     f"Reminder for everyone on the rota: status page drill at 3pm today, where we pretend {PAYMENT} and walk through the runbook.",
+     f"Reminder for everyone on the rota: status page drill at 3pm today, where we pretend {PAYMENT} and walk "
+      f"through the runbook.",
      {"_role": "decoy", "_note": "the phrase, but in #incidents and by Nikolai, not Omar's direct chat"}),
     ("dk-target", "dm-p076", "p076",
      f"Heads-up before customers start asking you about checkout failures: right now {PAYMENT}, we are rolling back.",
@@ -63,32 +69,49 @@ SPECIALS = [
     ("dk-recovered", "dm-p076", "p076", "Rollback finished, payments are flowing again. Postmortem doc tomorrow.",
      {"_role": "trailing", "_note": "Omar: recovered"}),
     # mentions_three_more / mentions_by_person_noop (Claire Brennan mentions only others)
-    ("mn-claire-1", "design-general", "p077", "Thanks for the research readout yesterday, it changed how we see onboarding. @Priya Shah can you share the raw data?",
+    ("mn-claire-1", "design-general", "p077",
+     "Thanks for the research readout yesterday, it changed how we see onboarding. @Priya Shah can you share the "
+      "raw data?",
      {"_role": "decoy", "_note": "Claire Brennan mentions @Priya Shah, not self"}),
-    ("mn-target-1", "product-roadmap", "p096", "Pulling the Q3 roadmap together this week and the analytics section is still thin. @Alex Morgan could you add the activation numbers?",
+    ("mn-target-1", "product-roadmap", "p096",
+     "Pulling the Q3 roadmap together this week and the analytics section is still thin. @Alex Morgan could you "
+      "add the activation numbers?",
      {"_role": "target", "_note": "Meera Reddy mentions self (1 of 3), past the preview"}),
-    ("mn-claire-2", "mtg-design", "p077", "Great critique today, lots of useful feedback on the checkout flow. @Diego Castillo please own the follow-ups.",
+    ("mn-claire-2", "mtg-design", "p077",
+     "Great critique today, lots of useful feedback on the checkout flow. @Diego Castillo please own the follow-ups.",
      {"_role": "decoy", "_note": "Claire Brennan mentions @Diego Castillo, not self"}),
-    ("mn-target-2", "launch-crew", "p005", "Customer webinar is confirmed for the 21st and the landing page goes live Monday. @Alex Morgan can you confirm the feature list?",
+    ("mn-target-2", "launch-crew", "p005",
+     "Customer webinar is confirmed for the 21st and the landing page goes live Monday. @Alex Morgan can you "
+      "confirm the feature list?",
      {"_role": "target", "_note": "Wei Liu mentions self (2 of 3), past the preview"}),
-    ("mn-claire-3", "product-general", "p077", "Design system tokens are merged, the new colours ship with next week's release. @Meera Patel heads-up for the docs.",
+    ("mn-claire-3", "product-general", "p077",
+     "Design system tokens are merged, the new colours ship with next week's release. @Meera Patel heads-up for "
+      "the docs.",
      {"_role": "decoy", "_note": "Claire Brennan mentions @Meera Patel, not self"}),
-    ("mn-target-3", "cs-escalations", "p058", "Orchard Foods is asking again about bulk export and they renew next month. @Alex Morgan do we have a date we can share?",
+    ("mn-target-3", "cs-escalations", "p058",
+     "Orchard Foods is asking again about bulk export and they renew next month. @Alex Morgan do we have a date we "
+      "can share?",
      {"_role": "target", "_note": "Diego Vega mentions self (3 of 3), past the preview"}),
-    ("mn-target-4", "mtg-allhands", "p089", "Thanks all for the questions, we'll answer the rest in writing by Friday. @Alex Morgan will cover the roadmap ones.",
+    ("mn-target-4", "mtg-allhands", "p089",
+     "Thanks all for the questions, we'll answer the rest in writing by Friday. @Alex Morgan will cover the "
+      "roadmap ones.",
      {"_role": "trailing", "_note": "Mei Kim mentions self (a 4th, after the target)"}),
     # urgent_three_more (urgency shows only in the thread)
-    ("ur-plain-1", "analytics-sync", "p036", "Not urgent, but when you have a minute could you look at the churn chart labels?",
+    ("ur-plain-1", "analytics-sync", "p036",
+     "Not urgent, but when you have a minute could you look at the churn chart labels?",
      {"_role": "decoy", "_note": "'urgent' in plain text, no urgent flag"}),
-    ("ur-target-1", "dm-p022", "p022", "Need your sign-off on the incident email to customers within the next 30 minutes.",
+    ("ur-target-1", "dm-p022", "p022",
+     "Need your sign-off on the incident email to customers within the next 30 minutes.",
      {"urgent": True, "_role": "target", "_note": "Darnell Hughes, marked urgent (1 of 3)"}),
     ("ur-plain-2", "docs-refresh", "p001", "Nothing urgent here: the style guide draft is ready whenever you are.",
      {"_role": "decoy", "_note": "'urgent' in plain text, no urgent flag"}),
-    ("ur-target-2", "security-alerts", "p079", "Rotate the shared analytics API key today; it was pasted in a public ticket.",
+    ("ur-target-2", "security-alerts", "p079",
+     "Rotate the shared analytics API key today; it was pasted in a public ticket.",
      {"urgent": True, "_role": "target", "_note": "Luana Pereira, marked urgent (2 of 3)"}),
     ("ur-plain-3", "sales-deals", "p062", "Is the Kestrel quote urgent or can it wait until Monday?",
      {"_role": "decoy", "_note": "'urgent' in plain text, no urgent flag"}),
-    ("ur-target-3", "dm-p055", "p055", "The board deck needs your revenue slide before 4pm, the chair asked for it early.",
+    ("ur-target-3", "dm-p055", "p055",
+     "The board deck needs your revenue slide before 4pm, the chair asked for it early.",
      {"urgent": True, "_role": "target", "_note": "Priya Raman, marked urgent (3 of 3)"}),
     ("ur-target-4", "offsite-planning", "p044", "Venue needs the final headcount by tonight or we lose the booking.",
      {"urgent": True, "_role": "trailing", "_note": "Kwame Boateng, marked urgent (a 4th, after the target)"}),
@@ -215,9 +238,9 @@ def with_ids(collection: str, records: list[dict], rng: random.Random) -> list[d
     if path.exists():
         known = {r["_key"]: r["id"] for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
     prefix, width = PREFIX[collection]
+    numbers = list(range(1, len(records) + 1))
+    rng.shuffle(numbers)  # drawn on every build, so the seeded text that follows never changes
     if not known:  # the very first build: shuffled, so ids never hint at a role
-        numbers = list(range(1, len(records) + 1))
-        rng.shuffle(numbers)
         known = {r["_key"]: f"{prefix}{n:0{width}d}" for r, n in zip(records, numbers, strict=True)}
     used = {int(v[len(prefix):]) for v in known.values()}
     for r in records:

@@ -20,8 +20,9 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
         where = f"events[{event.index}]"
         if event.type in ARRIVALS and event.at <= 0:
             problems.append((f"{where}.at", f"{event.type} belongs on the timeline (at > 0)"))
-        if event.type == "preload":
-            arrived |= {str(i) for i in event.fields.get("messages") or [] if isinstance(event.fields.get("messages"), list)}
+        preloaded = event.fields.get("messages")
+        if event.type == "preload" and isinstance(preloaded, list):
+            arrived |= {str(i) for i in preloaded}
         elif event.type == "new_message":
             arrived.add(str(event.fields.get("message_id")))
         elif event.type == "delete_message" and str(event.fields.get("message_id")) not in arrived:

@@ -10,8 +10,7 @@ from aiohttp import web
 
 from sentinel.envs.base import Routes
 from sentinel.envs.microchat import queries as q
-from sentinel.web.kit import (choice_param, fetch_or_404, mark_seen, paged, paged_list, text_param,
-                              url_for, world_of)
+from sentinel.web.kit import choice_param, fetch_or_404, mark_seen, paged, paged_list, text_param, url_for, world_of
 from sentinel.web.render import render
 
 GONE = "This conversation no longer exists."
@@ -133,8 +132,8 @@ async def search_view(request: web.Request) -> web.StreamResponse:
     people = await q.People.load(world)
     pattern = q.like(query)
     persons = await world.fetch_all(
-        "SELECT id, name, title FROM personas WHERE is_self = 0 AND (name LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\')"
-        " ORDER BY name LIMIT 10", (pattern, pattern))
+        "SELECT id, name, title FROM personas WHERE is_self = 0"
+        " AND (name LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\') ORDER BY name LIMIT 10", (pattern, pattern))
     convs = [r for r in (q.conversation_row(r, people) for r in await world.fetch_all(f"{q.ROW_SQL}{q.ORDER}"))
              if query.casefold() in r["display"].casefold()][:10]
     rows = await world.fetch_all(
