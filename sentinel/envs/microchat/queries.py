@@ -15,6 +15,7 @@ PER_PAGE = 25
 PREVIEW = 60  # characters of the last message a conversation row shows
 SNIPPET = 40  # characters of a message a search result shows
 EMOJIS = ("👍", "👀", "✅", "🎉", "❤️", "😂")
+EMOJI_NAMES = {"👍": "thumbs up", "👀": "eyes", "✅": "done", "🎉": "party", "❤️": "heart", "😂": "laughing"}
 FILTERS = {  # key → (label, SQL condition on c / unread count)
     "all": ("All", ""),
     "unread": ("Unread", " AND EXISTS (SELECT 1 FROM messages u WHERE u.conversation_id = c.id AND u.is_read = 0)"),
@@ -145,5 +146,8 @@ def snippet(body: str, query: str) -> str:
     """About SNIPPET characters of body around the first match of query."""
     at = body.casefold().find(query.casefold())
     start = max(0, min(at - 10, len(body) - SNIPPET)) if at >= 0 else 0
+    if start > 0 and body[start - 1] != " ":  # begin at a word
+        space = body.find(" ", start, max(at, start))
+        start = space + 1 if space >= 0 else start
     piece = body[start:start + SNIPPET]
     return ("…" if start > 0 else "") + piece + ("…" if start + SNIPPET < len(body) else "")

@@ -60,7 +60,7 @@ async def chat_view(request: web.Request) -> web.StreamResponse:
         "conv": dict(conv), "title": people.title(conv), "messages": messages, "first_new": first_new,
         "new_count": len([m for m in messages if not m["is_read"] and not m["own"]]),
         "members": [people.name(m["persona_id"]) for m in members], "search": query,
-        "sidebar": await q.sidebar(world, people), "emojis": q.EMOJIS,
+        "sidebar": await q.sidebar(world, people), "emojis": q.EMOJI_NAMES,
         "team": people.teams.get(conv["team_id"]) if conv["team_id"] else None})
 
 
