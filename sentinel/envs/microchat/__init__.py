@@ -1,0 +1,57 @@
+"""MicroChat: team messaging (ENVIRONMENTS.md §2), in the manner of Teams or Slack.
+
+Direct, group and meeting chats and team channels, a thread view that shows what lists hide
+(urgency, files, @mentions, the text past the 60-character preview) and marks what it shows as
+read, reactions, favourites and mute, a call log that says "Missed" in text, and search over
+people, conversations and message text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.envs.microchat import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microchat import queries as q
+from sentinel.envs.microchat.checks import check_scenario
+from sentinel.envs.microchat.events import EVENT_TYPES
+from sentinel.world import World
+
+NOT_OWN = "FROM messages WHERE origin != 'self'"
+BASELINE_SQL = {
+    "unread_count": f"SELECT COUNT(*) {NOT_OWN} AND is_read = 0",
+    "unread_conversation_count": f"SELECT COUNT(DISTINCT conversation_id) {NOT_OWN} AND is_read = 0",
+    "mention_total": f"SELECT COUNT(*) {NOT_OWN} AND mentions_me = 1",
+    "unread_mention_count": f"SELECT COUNT(*) {NOT_OWN} AND mentions_me = 1 AND is_read = 0",
+    "urgent_total": f"SELECT COUNT(*) {NOT_OWN} AND is_urgent = 1",
+    "unread_urgent_count": f"SELECT COUNT(*) {NOT_OWN} AND is_urgent = 1 AND is_read = 0",
+    "missed_call_count": "SELECT COUNT(*) FROM calls WHERE missed = 1 AND origin != 'self'",
+    "message_count": f"SELECT COUNT(*) {NOT_OWN}",
+}
+
+
+async def header(world: World) -> Header:
+    """Unread messages over every conversation: the title's "(N) " and the nav's "Chat (N)"."""
+    unread = await q.unread_total(world)
+    return Header(unread=unread, counts={"unread": unread})
+
+
+def serve_preload(catalog: Any) -> dict[str, Any]:
+    return {"messages": "*", "calls": "*"}
+
+
+ENV = Environment(
+    name="microchat",
+    title="MicroChat",
+    schema=Path(__file__).with_name("schema.sql"),
+    event_types=EVENT_TYPES,
+    routes=tuple(views.routes),
+    nav=(NavItem("Chat", "chats", count="unread"), NavItem("Teams", "teams"), NavItem("Calls", "calls"),
+         NavItem("New chat", "new")),
+    search="search",
+    header=header,
+    baseline_sql=BASELINE_SQL,
+    serve_preload=serve_preload,
+    check_scenario=check_scenario,
+)

@@ -1,0 +1,110 @@
+"""MicroChat events: `preload` fills the workspace, `new_message` and `new_call` arrive,
+`delete_message` is a sender taking a message back.
+
+Teams, channels and conversations always load in full with the preload; the preload's lists
+say which messages and calls already exist. Everything runs inside the session's write
+transaction, so these functions only execute statements.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sentinel.envs.base import EventType
+from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+
+if TYPE_CHECKING:
+    from sentinel.scenario import Event
+    from sentinel.world import World
+
+
+def mention_of(world: World) -> str:
+    """How a message @mentions the self user: "@Alex Morgan"."""
+    return "@" + world.self_persona["name"]
+
+
+def timing(event: Event, record: dict[str, Any]) -> dict[str, Any]:
+    if event.type == "preload":
+        return {"origin": "preload", "age_minutes": preloaded_age(event, record)}
+    return {"origin": "event", "at": event.at}
+
+
+async def insert_workspace(world: World) -> None:
+    """Every team, channel and conversation with its members (they are not timeline items)."""
+    for team in world.catalog.records("teams").values():
+        await world.insert("teams", {"id": team["id"], "name": team["name"], "description": team["description"]},
+                           origin="preload", age_minutes=400 * 1440)
+        for person in team["members"]:
+            await world.db.execute("INSERT INTO team_members (team_id, persona_id) VALUES (?, ?)",
+                                   (team["id"], person))
+    for conv in world.catalog.records("conversations").values():
+        await world.insert("conversations", {
+            "id": conv["id"], "kind": conv["kind"], "title": conv.get("title", ""), "team_id": conv.get("team_id"),
+            "counterpart_id": conv.get("counterpart_id"), "topic": conv.get("topic", ""),
+            "is_pinned": int(bool(conv.get("is_pinned"))), "is_muted": int(bool(conv.get("is_muted")))},
+            origin="preload", age_minutes=float(conv.get("age_minutes", 0)))
+        for person in conv["members"]:
+            await world.db.execute("INSERT INTO conversation_members (conversation_id, persona_id) VALUES (?, ?)",
+                                   (conv["id"], person))
+
+
+async def insert_message(world: World, event: Event, message_id: str) -> None:
+    """One catalog message. A preloaded one keeps its catalog read state; an arrival is unread
+    unless the self user sent it (from another device)."""
+    record = world.catalog.get("messages", message_id)
+    own = record["sender_id"] == world.self_persona["id"]
+    is_read = int(bool(record.get("is_read"))) if event.type == "preload" else int(own)
+    await world.insert("messages", {
+        "id": record["id"], "conversation_id": record["conversation_id"], "sender_id": record["sender_id"],
+        "body": record["body"], "is_urgent": int(bool(record.get("is_urgent"))),
+        "mentions_me": int(mention_of(world) in record["body"]),
+        "has_attachment": int(bool(record.get("attachment_name"))), "attachment_name": record.get("attachment_name"),
+        "attachment_size": record.get("attachment_size"), "reply_to_id": record.get("reply_to_id"),
+        "is_read": is_read or int(own)}, **timing(event, record))
+    for emoji, people in (record.get("reactions") or {}).items():
+        for person in people:
+            await world.db.execute("INSERT OR IGNORE INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)",
+                                   (record["id"], emoji, person))
+
+
+async def insert_call(world: World, event: Event, call_id: str) -> None:
+    record = world.catalog.get("calls", call_id)
+    await world.insert("calls", {"id": record["id"], "persona_id": record["persona_id"],
+                                 "direction": record["direction"], "missed": int(bool(record.get("missed"))),
+                                 "duration_s": int(record.get("duration_s", 0))}, **timing(event, record))
+
+
+async def apply_preload(world: World, event: Event) -> None:
+    await insert_workspace(world)
+    for collection, insert in (("messages", insert_message), ("calls", insert_call)):
+        ids = oldest_first(world.catalog, collection, selected(world.catalog, collection, event.fields.get(collection)))
+        for item_id in ids:
+            await insert(world, event, item_id)
+
+
+async def apply_new_message(world: World, event: Event) -> None:
+    await insert_message(world, event, str(event.fields["message_id"]))
+
+
+async def apply_new_call(world: World, event: Event) -> None:
+    await insert_call(world, event, str(event.fields["call_id"]))
+
+
+async def apply_delete_message(world: World, event: Event) -> None:
+    """The sender deletes a message: a tombstone stays in the thread ("This message was deleted"),
+    its text, urgency, file and reactions go. Deleting a message that never arrived changes nothing."""
+    message_id = str(event.fields["message_id"])
+    await world.db.execute("UPDATE messages SET is_deleted = 1, body = '', is_urgent = 0, mentions_me = 0,"
+                           " has_attachment = 0, attachment_name = NULL, attachment_size = NULL WHERE id = ?",
+                           (message_id,))
+    await world.db.execute("DELETE FROM reactions WHERE message_id = ?", (message_id,))
+
+
+EVENT_TYPES = {
+    "preload": preload_type(apply_preload, {"messages": "messages", "calls": "calls"}),
+    "new_message": EventType(apply=apply_new_message, refs={"message_id": "messages"}, inserts=("message_id",),
+                             required=("message_id",)),
+    "new_call": EventType(apply=apply_new_call, refs={"call_id": "calls"}, inserts=("call_id",), required=("call_id",)),
+    "delete_message": EventType(apply=apply_delete_message, refs={"message_id": "messages"},
+                                required=("message_id",)),
+}
