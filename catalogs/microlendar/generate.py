@@ -9,7 +9,7 @@ append-only: new records go at the end of their list, so no existing id ever cha
 
 Scenario families (authoring notes live in `_role` / `_note` only, never loaded or shown):
 - base: the preload of every scenario (weekly meetings, classes, birthdays, one-off events over
-  ±6 weeks). ev0047 "Quarterly metrics review" is the upcoming event whose description already
+  ±6 weeks). ev0068 "Quarterly metrics review" is the upcoming event whose description already
   mentions analytics (description_second_match).
 - trip: "Trip planning" invitations that share a title and differ only in the destination named
   in the description: Lisbon, Kyoto, Hawaii (the target of invite_destination), Porto. Iceland is
