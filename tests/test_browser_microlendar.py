@@ -11,10 +11,20 @@ from sentinel.envs import get_environment
 from sentinel.serve import catalog_scenario
 
 TODAY_MORE = "scenarios/microlendar/today_more.yaml"
-VIEWS = ["/microlendar/month/2025/06", "/microlendar/month/2025/07?hide=work", "/microlendar/week/2025-06-17",
-         "/microlendar/day/2025-06-17", "/microlendar/schedule", "/microlendar/schedule?from=2025-06-20&hide=family",
-         "/microlendar/event/ev0071", "/microlendar/event/ev0001", "/microlendar/event/new",
-         "/microlendar/event/ev0005/edit", "/microlendar/tasks", "/microlendar/search?q=trip"]
+VIEWS = [
+    "/microlendar/month/2025/06",
+    "/microlendar/month/2025/07?hide=work",
+    "/microlendar/week/2025-06-17",
+    "/microlendar/day/2025-06-17",
+    "/microlendar/schedule",
+    "/microlendar/schedule?from=2025-06-20&hide=family",
+    "/microlendar/event/ev0071",
+    "/microlendar/event/ev0001",
+    "/microlendar/event/new",
+    "/microlendar/event/ev0005/edit",
+    "/microlendar/tasks",
+    "/microlendar/search?q=trip",
+]
 
 
 async def test_every_microlendar_view_is_clean_in_chromium(env_session, browser_tab):
@@ -32,7 +42,8 @@ async def test_rsvp_and_calendar_filter_work_in_chromium(env_session, browser_ta
     await browser_tab.page.click("form.rsvp button[type=submit]")
     assert "You're going" in await browser_tab.page.inner_text("main")
     reply = await live.world.fetch_value(
-        "SELECT response FROM event_attendees WHERE event_id = 'ev0069' AND persona_id = 'p000'")
+        "SELECT response FROM event_attendees WHERE event_id = 'ev0069' AND persona_id = 'p000'"
+    )
     assert reply == "yes"
     await browser_tab.visit(str(live.client.make_url("/microlendar/month/2025/06")))
     await browser_tab.page.uncheck("form.calendars input[value=work]")

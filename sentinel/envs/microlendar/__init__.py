@@ -14,8 +14,8 @@ from typing import Any
 from sentinel.envs.base import Environment, Header, NavItem
 from sentinel.envs.microlendar import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microlendar import queries as q
-from sentinel.envs.microlendar.events import EVENT_TYPES, TODAY_SQL
 from sentinel.envs.microlendar.checks import check_scenario
+from sentinel.envs.microlendar.events import EVENT_TYPES, TODAY_SQL
 from sentinel.world import World
 
 LIVE = "FROM events WHERE deleted = 0 AND origin != 'self'"
@@ -24,14 +24,14 @@ BASELINE_SQL = {
     "today_event_count": f"SELECT COUNT(*) {LIVE} AND date(start_at) = {TODAY_SQL}",
     "work_event_count": f"SELECT COUNT(*) {LIVE} AND category = 'work'",
     "work_next_14d_count": f"SELECT COUNT(*) {LIVE} AND category = 'work' "
-                           f"AND date(start_at) BETWEEN {TODAY_SQL} AND date({TODAY_SQL}, '+14 days')",
+    f"AND date(start_at) BETWEEN {TODAY_SQL} AND date({TODAY_SQL}, '+14 days')",
     "personal_event_count": f"SELECT COUNT(*) {LIVE} AND category = 'personal'",
     "family_event_count": f"SELECT COUNT(*) {LIVE} AND category = 'family'",
     "task_count": "SELECT COUNT(*) FROM tasks WHERE deleted = 0 AND origin != 'self'",
     "conflict_count": "SELECT COUNT(*) FROM events a JOIN events b ON a.id < b.id "
-                      "AND date(a.start_at) = date(b.start_at) AND a.start_at < b.end_at AND b.start_at < a.end_at "
-                      "WHERE a.all_day = 0 AND b.all_day = 0 AND a.deleted = 0 AND b.deleted = 0 "
-                      "AND a.origin != 'self' AND b.origin != 'self'",
+    "AND date(a.start_at) = date(b.start_at) AND a.start_at < b.end_at AND b.start_at < a.end_at "
+    "WHERE a.all_day = 0 AND b.all_day = 0 AND a.deleted = 0 AND b.deleted = 0 "
+    "AND a.origin != 'self' AND b.origin != 'self'",
 }
 
 
@@ -51,9 +51,14 @@ ENV = Environment(
     schema=Path(__file__).with_name("schema.sql"),
     event_types=EVENT_TYPES,
     routes=tuple(views.routes),
-    nav=(NavItem("Month", "month_now"), NavItem("Week", "week_now"), NavItem("Day", "day_now"),
-         NavItem("Schedule", "schedule"), NavItem("Tasks", "tasks", count="open_tasks"),
-         NavItem("Create", "event_new")),
+    nav=(
+        NavItem("Month", "month_now"),
+        NavItem("Week", "week_now"),
+        NavItem("Day", "day_now"),
+        NavItem("Schedule", "schedule"),
+        NavItem("Tasks", "tasks", count="open_tasks"),
+        NavItem("Create", "event_new"),
+    ),
     search="search",
     header=header,
     baseline_sql=BASELINE_SQL,

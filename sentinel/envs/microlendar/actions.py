@@ -31,9 +31,15 @@ class EventInput:
 
     def columns(self) -> dict[str, Any]:
         start, end = ("00:00", "23:59") if self.all_day else (self.start, self.end)
-        return {"title": self.title, "description": self.description, "location": self.location,
-                "category": self.category, "start_at": f"{self.day}T{start}", "end_at": f"{self.day}T{end}",
-                "all_day": int(self.all_day)}
+        return {
+            "title": self.title,
+            "description": self.description,
+            "location": self.location,
+            "category": self.category,
+            "start_at": f"{self.day}T{start}",
+            "end_at": f"{self.day}T{end}",
+            "all_day": int(self.all_day),
+        }
 
 
 def clock_field(value: str, label: str) -> str:
@@ -62,9 +68,16 @@ def read_event(form: Any) -> EventInput:
     category = form.get("category", "work")
     if category not in CATEGORIES:
         raise BadInput("Calendar must be Work, Personal or Family.")
-    return EventInput(title, day.isoformat(), start, end, all_day, category,
-                      text_param(form, "location", max_len=200),
-                      str(form.get("description", "")).strip()[:4000])
+    return EventInput(
+        title,
+        day.isoformat(),
+        start,
+        end,
+        all_day,
+        category,
+        text_param(form, "location", max_len=200),
+        str(form.get("description", "")).strip()[:4000],
+    )
 
 
 def echo(form: Any) -> dict[str, Any]:
@@ -89,23 +102,27 @@ async def create_event(request: web.Request) -> web.StreamResponse:
 @routes.post("/event/{id}/edit", "event_update")
 async def update_event(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    row = await fetch_or_404(request, "SELECT id FROM events WHERE id = ? AND deleted = 0", (request.match_info["id"],), GONE)
+    row = await fetch_or_404(
+        request, "SELECT id FROM events WHERE id = ? AND deleted = 0", (request.match_info["id"],), GONE
+    )
     try:
         data = read_event(form)
     except BadInput as exc:
         return await event_form(request, echo(form), row["id"], str(exc), status=400)
     values = data.columns()
     async with world.write() as db:
-        await db.execute(f"UPDATE events SET {', '.join(f'{k} = ?' for k in values)} WHERE id = ?",
-                         (*values.values(), row["id"]))
+        await db.execute(
+            f"UPDATE events SET {', '.join(f'{k} = ?' for k in values)} WHERE id = ?", (*values.values(), row["id"])
+        )
     raise done(request, {}, "Event saved", url_for(request, "event", id=row["id"]))
 
 
 @routes.post("/event/{id}/delete", "event_delete")
 async def delete_event(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    row = await fetch_or_404(request, "SELECT id, start_at FROM events WHERE id = ? AND deleted = 0",
-                             (request.match_info["id"],), GONE)
+    row = await fetch_or_404(
+        request, "SELECT id, start_at FROM events WHERE id = ? AND deleted = 0", (request.match_info["id"],), GONE
+    )
     async with world.write() as db:
         await db.execute("UPDATE events SET deleted = 1 WHERE id = ?", (row["id"],))
     raise done(request, form, "Event deleted", url_for(request, "day", day=row["start_at"][:10]))
@@ -117,15 +134,19 @@ async def rsvp(request: web.Request) -> web.StreamResponse:
     response = form.get("response")
     if response not in RESPONSES:
         raise BadInput("Choose Yes, Maybe or No.")
-    row = await fetch_or_404(request, "SELECT id, organizer_id FROM events WHERE id = ? AND deleted = 0",
-                             (request.match_info["id"],), GONE)
+    row = await fetch_or_404(
+        request, "SELECT id, organizer_id FROM events WHERE id = ? AND deleted = 0", (request.match_info["id"],), GONE
+    )
     me = world.self_persona["id"]
-    invited = await world.fetch_value("SELECT 1 FROM event_attendees WHERE event_id = ? AND persona_id = ?", (row["id"], me))
+    invited = await world.fetch_value(
+        "SELECT 1 FROM event_attendees WHERE event_id = ? AND persona_id = ?", (row["id"], me)
+    )
     if not invited or not row["organizer_id"]:
         raise BadInput("You organise this event: there is no invitation to answer.")
     async with world.write() as db:
-        await db.execute("UPDATE event_attendees SET response = ? WHERE event_id = ? AND persona_id = ?",
-                         (response, row["id"], me))
+        await db.execute(
+            "UPDATE event_attendees SET response = ? WHERE event_id = ? AND persona_id = ?", (response, row["id"], me)
+        )
     raise done(request, form, RESPONSES[response], url_for(request, "event", id=row["id"]))
 
 
@@ -145,8 +166,12 @@ async def create_task(request: web.Request) -> web.StreamResponse:
 
 
 async def task_row(request: web.Request) -> Any:
-    return await fetch_or_404(request, "SELECT id FROM tasks WHERE id = ? AND deleted = 0",
-                              (request.match_info["id"],), "This task no longer exists.")
+    return await fetch_or_404(
+        request,
+        "SELECT id FROM tasks WHERE id = ? AND deleted = 0",
+        (request.match_info["id"],),
+        "This task no longer exists.",
+    )
 
 
 @routes.post("/tasks/{id}/toggle", "task_toggle")

@@ -55,22 +55,42 @@ def _when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
 async def insert_event(world: World, event: Event, event_id: str, today: date) -> None:
     record = world.catalog.get("events", event_id)
     start_at, end_at, all_day = event_times(record, today)
-    await world.insert("events", {
-        "id": event_id, "title": record["title"], "description": record.get("description", ""),
-        "location": record.get("location", ""), "category": record["category"], "start_at": start_at,
-        "end_at": end_at, "all_day": all_day, "organizer_id": record.get("organizer_id")}, **_when(event, record))
+    await world.insert(
+        "events",
+        {
+            "id": event_id,
+            "title": record["title"],
+            "description": record.get("description", ""),
+            "location": record.get("location", ""),
+            "category": record["category"],
+            "start_at": start_at,
+            "end_at": end_at,
+            "all_day": all_day,
+            "organizer_id": record.get("organizer_id"),
+        },
+        **_when(event, record),
+    )
     await world.db.executemany(
         "INSERT OR REPLACE INTO event_attendees (event_id, persona_id, response) VALUES (?, ?, ?)",
-        [(event_id, pid, response) for pid, response in record.get("attendees", [])])
+        [(event_id, pid, response) for pid, response in record.get("attendees", [])],
+    )
 
 
 async def insert_task(world: World, event: Event, task_id: str, today: date) -> None:
     record = world.catalog.get("tasks", task_id)
     due = record.get("due_offset")
     due_date = None if due is None else (today + timedelta(days=int(due))).isoformat()
-    await world.insert("tasks", {"id": task_id, "title": record["title"], "notes": record.get("notes", ""),
-                                 "due_date": due_date, "completed": int(bool(record.get("completed")))},
-                       **_when(event, record))
+    await world.insert(
+        "tasks",
+        {
+            "id": task_id,
+            "title": record["title"],
+            "notes": record.get("notes", ""),
+            "due_date": due_date,
+            "completed": int(bool(record.get("completed"))),
+        },
+        **_when(event, record),
+    )
 
 
 async def apply_preload(world: World, event: Event) -> None:
@@ -106,9 +126,9 @@ def preload_problems(event: Event) -> list[tuple[str, str]]:
 
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, {"events": "events", "tasks": "tasks"}, optional=("today",)),
-    "new_event": EventType(apply=apply_new_event, refs={"event_id": "events"}, inserts=("event_id",),
-                           required=("event_id",)),
+    "new_event": EventType(
+        apply=apply_new_event, refs={"event_id": "events"}, inserts=("event_id",), required=("event_id",)
+    ),
     "cancel_event": EventType(apply=apply_cancel_event, refs={"event_id": "events"}, required=("event_id",)),
-    "new_task": EventType(apply=apply_new_task, refs={"task_id": "tasks"}, inserts=("task_id",),
-                          required=("task_id",)),
+    "new_task": EventType(apply=apply_new_task, refs={"task_id": "tasks"}, inserts=("task_id",), required=("task_id",)),
 }
