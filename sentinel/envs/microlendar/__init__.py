@@ -1,0 +1,67 @@
+"""MicroLendar: a calendar (ENVIRONMENTS.md §8).
+
+Month, week and day views place events by date and time (overlaps side by side, all-day events
+on top, today marked), a schedule lists what is coming, invitations are answered Yes / Maybe /
+No and show their state in every view, and an event's description appears only on its page.
+Dates come from the scenario's `today` (session_meta), and the time of day starts at 09:00.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.envs.microlendar import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microlendar import queries as q
+from sentinel.envs.microlendar.checks import check_scenario
+from sentinel.envs.microlendar.events import EVENT_TYPES, TODAY_SQL
+from sentinel.world import World
+
+LIVE = "FROM events WHERE deleted = 0 AND origin != 'self'"
+BASELINE_SQL = {
+    "event_count": f"SELECT COUNT(*) {LIVE}",
+    "today_event_count": f"SELECT COUNT(*) {LIVE} AND date(start_at) = {TODAY_SQL}",
+    "work_event_count": f"SELECT COUNT(*) {LIVE} AND category = 'work'",
+    "work_next_14d_count": f"SELECT COUNT(*) {LIVE} AND category = 'work' "
+    f"AND date(start_at) BETWEEN {TODAY_SQL} AND date({TODAY_SQL}, '+14 days')",
+    "personal_event_count": f"SELECT COUNT(*) {LIVE} AND category = 'personal'",
+    "family_event_count": f"SELECT COUNT(*) {LIVE} AND category = 'family'",
+    "task_count": "SELECT COUNT(*) FROM tasks WHERE deleted = 0 AND origin != 'self'",
+    "conflict_count": "SELECT COUNT(*) FROM events a JOIN events b ON a.id < b.id "
+    "AND date(a.start_at) = date(b.start_at) AND a.start_at < b.end_at AND b.start_at < a.end_at "
+    "WHERE a.all_day = 0 AND b.all_day = 0 AND a.deleted = 0 AND b.deleted = 0 "
+    "AND a.origin != 'self' AND b.origin != 'self'",
+}
+
+
+async def header(world: World) -> Header:
+    """Pending invitations are the main unread count (the title's "(N) "); open to-dos beside Tasks."""
+    invitations = await q.pending_invitations(world)
+    return Header(unread=invitations, counts={"open_tasks": await q.open_tasks(world)})
+
+
+def serve_preload(catalog: Any) -> dict[str, Any]:
+    return {"events": "*", "tasks": "*"}
+
+
+ENV = Environment(
+    name="microlendar",
+    title="MicroLendar",
+    schema=Path(__file__).with_name("schema.sql"),
+    event_types=EVENT_TYPES,
+    routes=tuple(views.routes),
+    nav=(
+        NavItem("Month", "month_now"),
+        NavItem("Week", "week_now"),
+        NavItem("Day", "day_now"),
+        NavItem("Schedule", "schedule"),
+        NavItem("Tasks", "tasks", count="open_tasks"),
+        NavItem("Create", "event_new"),
+    ),
+    search="search",
+    header=header,
+    baseline_sql=BASELINE_SQL,
+    serve_preload=serve_preload,
+    check_scenario=check_scenario,
+)

@@ -1,0 +1,120 @@
+"""MicroLendar reads: events in a date range (calendars hidden or not), one event with its guests,
+tasks and counts. Every statement takes parameters; the self user's RSVP comes along with each
+event so every view can show an invitation's state."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import Any
+
+from sentinel.envs.microlendar.calendar import CATEGORY_LABELS, clock, time_range
+from sentinel.world import World
+
+MY_RESPONSE = (
+    "(SELECT a.response FROM event_attendees a WHERE a.event_id = e.id AND a.persona_id = "
+    "(SELECT id FROM personas WHERE is_self = 1)) AS my_response"
+)
+EVENT_COLUMNS = f"e.id, e.title, e.location, e.category, e.start_at, e.end_at, e.all_day, e.organizer_id, {MY_RESPONSE}"
+ORDER = "e.all_day DESC, e.start_at, e.end_at, e.created_at, e.rowid"
+RSVP_LABELS = {"yes": "Going", "maybe": "Maybe", "no": "Declined", "pending": "Invitation: awaiting your reply"}
+STATE_TAGS = {"pending": "Invitation", "maybe": "Maybe", "no": "Declined"}
+
+
+def hidden_clause(hidden: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """' AND e.category NOT IN (?, ?)' for the hidden calendars (none: an empty clause)."""
+    if not hidden:
+        return "", ()
+    return f" AND e.category NOT IN ({', '.join('?' for _ in hidden)})", hidden
+
+
+def event_row(row: Any) -> dict[str, Any]:
+    """What a view prints of an event: its times as words, its calendar and its RSVP state."""
+    event = dict(row)
+    event["calendar"] = CATEGORY_LABELS[event["category"]]
+    event["day"] = event["start_at"][:10]
+    event["clock"] = "All day" if event["all_day"] else clock(event["start_at"][11:16])
+    event["range"] = time_range(event["start_at"], event["end_at"], event["all_day"])
+    response = event.get("my_response") or ""
+    event["state"] = STATE_TAGS.get(response, "") if event["organizer_id"] else ""
+    return event
+
+
+async def events_between(world: World, first: date, after_last: date, hidden: tuple[str, ...] = ()) -> list[dict]:
+    """Events that start on days first … after_last − 1, in calendar order."""
+    clause, params = hidden_clause(hidden)
+    rows = await world.fetch_all(
+        f"SELECT {EVENT_COLUMNS} FROM events e WHERE e.deleted = 0 AND e.start_at >= ? AND e.start_at < ?"
+        f"{clause} ORDER BY {ORDER}",
+        (first.isoformat(), after_last.isoformat(), *params),
+    )
+    return [event_row(r) for r in rows]
+
+
+def by_day(events: list[dict]) -> dict[str, list[dict]]:
+    days: dict[str, list[dict]] = {}
+    for event in events:
+        days.setdefault(event["day"], []).append(event)
+    return days
+
+
+async def event_detail(world: World, event_id: str) -> dict[str, Any] | None:
+    row = await world.fetch_one(
+        f"SELECT {EVENT_COLUMNS}, e.description, e.viewed, e.origin FROM events e WHERE e.id = ? AND e.deleted = 0",
+        (event_id,),
+    )
+    if row is None:
+        return None
+    event = event_row(row)
+    guests = await world.fetch_all(
+        "SELECT p.id, p.name, p.email, p.is_self, a.response FROM event_attendees a JOIN personas p "
+        "ON p.id = a.persona_id WHERE a.event_id = ? ORDER BY p.id = ? DESC, p.is_self DESC, p.name",
+        (event_id, event["organizer_id"] or ""),
+    )
+    event["guests"] = [dict(g) for g in guests]
+    organizer = next((g for g in event["guests"] if g["id"] == event["organizer_id"]), None)
+    event["organizer"] = organizer["name"] if organizer else world.self_persona["name"]
+    event["invited"] = event["my_response"] is not None and bool(event["organizer_id"])
+    counts = {k: sum(1 for g in guests if g["response"] == k) for k in ("yes", "maybe", "no", "pending")}
+    event["tally"] = ", ".join(
+        f"{n} {label}"
+        for label, n in (
+            ("yes", counts["yes"]),
+            ("maybe", counts["maybe"]),
+            ("no", counts["no"]),
+            ("awaiting", counts["pending"]),
+        )
+        if n
+    )
+    event["my_label"] = RSVP_LABELS.get(event["my_response"] or "", "")
+    return event
+
+
+async def pending_invitations(world: World) -> int:
+    return int(
+        await world.fetch_value(
+            "SELECT COUNT(*) FROM events e JOIN event_attendees a ON a.event_id = e.id WHERE e.deleted = 0 "
+            "AND a.persona_id = (SELECT id FROM personas WHERE is_self = 1) AND a.response = 'pending' "
+            "AND e.organizer_id IS NOT NULL"
+        )
+        or 0
+    )
+
+
+async def open_tasks(world: World) -> int:
+    return int(await world.fetch_value("SELECT COUNT(*) FROM tasks WHERE deleted = 0 AND completed = 0") or 0)
+
+
+def search_where(query: str) -> tuple[str, tuple[str, ...]]:
+    """Every word must appear in the title, location or description (case-insensitive)."""
+    clauses, params = [], []
+    for word in query.split()[:8]:
+        like = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        clauses.append(
+            "(e.title LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\' OR e.description LIKE ? ESCAPE '\\')"
+        )
+        params += [like, like, like]
+    return " AND ".join(clauses) or "1", tuple(params)
+
+
+def day_after(day: date) -> date:
+    return day + timedelta(days=1)
