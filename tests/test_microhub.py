@@ -35,10 +35,10 @@ async def test_home_shows_code_readme_and_about_with_counts(env_session):
     s = await env_session(STARS)
     text = (await s.page("/microhub/")).text
     assert "brightline / atlas-web Public" in text
-    assert "★ 1,843 stars" in text and "👁 57 watching" in text and "⑂ 212 forks" in text
+    assert "★ 1,843 stars" in text and "◉ 57 watching" in text and "⎇ 212 forks" in text
     assert "Watch 57" in text and "Fork 212" in text and "☆ Star 1,843" in text
     assert "14 branches" in text and "4 tags" in text and "30 commits" in text
-    assert "# Atlas web" in text and "📁 src" in text and "📄 package.json" in text
+    assert "# Atlas web" in text and "▸ src" in text and "≡ package.json" in text
     assert "Issues (8)" in text and "Pull requests (4)" in text  # tabs carry open counts as text
 
 
