@@ -114,7 +114,8 @@ async def test_issue_page_shows_body_and_marks_viewed_but_not_on_live_refresh(en
 
 async def test_new_issue_is_self_numbered_next_and_not_counted_as_new(env_session):
     s = await env_session(TOTP)
-    top = await value(s, "SELECT MAX(number) FROM (SELECT number FROM issues UNION ALL SELECT number FROM pull_requests)")
+    top = await value(s, "SELECT MAX(number) FROM (SELECT number FROM issues UNION ALL "
+                         "SELECT number FROM pull_requests)")
     _, page = await s.post("/microhub/issues/new", {"title": "", "body": "x"}, status=400)
     assert "Give the issue a title." in page.text
     response, _ = await s.post("/microhub/issues/new", {"title": "My own issue", "body": "Hello"})
@@ -224,7 +225,8 @@ async def test_preload_and_baselines(env_session):
     loaded = await value(s, "SELECT COUNT(*) FROM comments")
     assert meta["baseline_comment_count"] == loaded > 0
     numbers = [r[0] for r in await s.world.fetch_all(
-        "SELECT number FROM (SELECT number, created_at FROM issues UNION ALL SELECT number, created_at FROM pull_requests)"
+        "SELECT number FROM (SELECT number, created_at FROM issues UNION ALL"
+        " SELECT number, created_at FROM pull_requests)"
         " ORDER BY created_at")]
     assert numbers == list(range(381, 381 + 28))  # numbered oldest first, issues and PRs together
 

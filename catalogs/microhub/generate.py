@@ -171,8 +171,10 @@ def side() -> dict[str, list[dict]]:
     cards = [("prj1", "Todo", "Vector tiles by default"), ("prj1", "In progress", "Route export to GPX"),
              ("prj1", "In progress", "Offline region size estimate"), ("prj1", "Done", "Dark map style"),
              ("prj2", "Todo", "Focus order in layer panel"), ("prj2", "Todo", "Contrast of map labels"),
-             ("prj2", "Done", "Screen reader names for zoom buttons"), ("prj3", "Needs triage", "Blank tiles on Safari 16"),
-             ("prj3", "Needs triage", "Search suggestions flicker"), ("prj3", "Confirmed", "Memory grows with long sessions")]
+             ("prj2", "Done", "Screen reader names for zoom buttons"),
+             ("prj3", "Needs triage", "Blank tiles on Safari 16"),
+             ("prj3", "Needs triage", "Search suggestions flicker"),
+             ("prj3", "Confirmed", "Memory grows with long sessions")]
     return {
         "labels": [{"id": f"lb{n:02d}", "name": name, "color": color} for n, (name, color) in enumerate(labels, 1)],
         "workflows": [{"id": i, "name": name, "path": path, "state": "active"} for i, name, path in workflows],
@@ -181,7 +183,8 @@ def side() -> dict[str, list[dict]]:
                       "age_minutes": age, "assets": [f"atlas-web-{t}.tar.gz", f"atlas-web-{t}.zip"]}
                      for i, t, name, body, latest, pre, age in releases],
         "wiki_pages": [{"id": i, "slug": s, "title": t, "body": b} for i, s, t, b in wiki],
-        "advisories": [{"id": i, "severity": s, "package": p, "title": t, "state": st} for i, s, p, t, st in advisories],
+        "advisories": [{"id": i, "severity": s, "package": p, "title": t, "state": st}
+                       for i, s, p, t, st in advisories],
         "scanning_alerts": [{"id": i, "rule": r, "severity": s, "file": f, "line": ln, "state": st}
                             for i, r, s, f, ln, st in alerts],
         "projects": [{"id": i, "name": name} for i, name in projects],

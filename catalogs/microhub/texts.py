@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (authored prose and file contents: one record per line reads best)
 """The authored text behind the MicroHub catalog: files, commit messages, issues, pull requests
 and replies. generate.py turns these into records with ids, authors and ages."""
 

@@ -176,7 +176,8 @@ def star_target(points: list[tuple[float, float]], start: float, event: Event) -
 
 async def apply_lock_issue(world: World, event: Event) -> None:
     """The author closes the issue and locks the conversation (moved elsewhere): no more comments."""
-    await world.db.execute("UPDATE issues SET state = 'closed', locked = 1 WHERE id = ?", (str(event.fields["issue_id"]),))
+    await world.db.execute("UPDATE issues SET state = 'closed', locked = 1 WHERE id = ?",
+                           (str(event.fields["issue_id"]),))
 
 
 EVENT_TYPES = {

@@ -70,7 +70,8 @@ async def labels_of(world: World, item_ids: list[str]) -> dict[str, list[dict[st
         return {}
     marks = ", ".join("?" for _ in item_ids)
     rows = await world.fetch_all(f"SELECT il.issue_id, l.name, l.color FROM issue_labels il JOIN labels l "
-                                 f"ON l.id = il.label_id WHERE il.issue_id IN ({marks}) ORDER BY l.name", tuple(item_ids))
+                                 f"ON l.id = il.label_id WHERE il.issue_id IN ({marks}) ORDER BY l.name",
+                                 tuple(item_ids))
     out: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         out.setdefault(row["issue_id"], []).append({"name": row["name"], "color": row["color"]})
@@ -91,7 +92,8 @@ def issue_filter(state: str, label: str, query: str) -> tuple[str, list[Any]]:
 
 
 ISSUE_COLUMNS = ("i.id, i.number, i.title, i.state, i.author_id, i.created_at, i.locked, "
-                 "(SELECT COUNT(*) FROM comments c WHERE c.target_kind = 'issue' AND c.target_id = i.id) AS comment_count")
+                 "(SELECT COUNT(*) FROM comments c WHERE c.target_kind = 'issue' AND c.target_id = i.id)"
+                 " AS comment_count")
 
 
 async def comments_on(world: World, kind: str, target_id: str, people: People) -> list[dict[str, Any]]:

@@ -107,7 +107,8 @@ async def issues(request: web.Request) -> web.Response:
     where, params = q.issue_filter(state, label, query)
     listing = await paged(request, per_page=q.ISSUES_PER_PAGE, params=params,
                           count_sql=f"SELECT COUNT(*) FROM issues i WHERE {where}",
-                          rows_sql=f"SELECT {q.ISSUE_COLUMNS} FROM issues i WHERE {where} ORDER BY {q.ISSUE_SORTS[sort]}",
+                          rows_sql=f"SELECT {q.ISSUE_COLUMNS} FROM issues i WHERE {where} "
+                                   f"ORDER BY {q.ISSUE_SORTS[sort]}",
                           row=lambda r: dict(r) | {"login": people.login(r["author_id"])})
     labels = await q.labels_of(world, [r["id"] for r in listing.rows])
     totals = {s: await world.fetch_value(f"SELECT COUNT(*) FROM issues i WHERE {w}", tuple(p))
@@ -146,7 +147,8 @@ async def pulls(request: web.Request) -> web.Response:
     people = q.People.of(world)
     state = choice_param(request.query, "state", ("open", "closed"), "open", "State must be open or closed.")
     where = "state = 'open'" if state == "open" else "state IN ('closed', 'merged')"
-    listing = await paged(request, per_page=q.PULLS_PER_PAGE, count_sql=f"SELECT COUNT(*) FROM pull_requests WHERE {where}",
+    listing = await paged(request, per_page=q.PULLS_PER_PAGE,
+                          count_sql=f"SELECT COUNT(*) FROM pull_requests WHERE {where}",
                           rows_sql=f"SELECT p.*, (SELECT COUNT(*) FROM comments c WHERE c.target_kind = 'pr' AND "
                                    f"c.target_id = p.id) AS comment_count FROM pull_requests p WHERE {where} "
                                    "ORDER BY created_at DESC, rowid DESC",
@@ -216,7 +218,8 @@ async def projects(request: web.Request) -> web.Response:
     world = world_of(request)
     boards = []
     for project in await world.fetch_all("SELECT * FROM projects ORDER BY rowid"):
-        cards = await world.fetch_all("SELECT * FROM project_cards WHERE project_id = ? ORDER BY rowid", (project["id"],))
+        cards = await world.fetch_all("SELECT * FROM project_cards WHERE project_id = ? ORDER BY rowid",
+                                      (project["id"],))
         columns: dict[str, list[str]] = {}
         for card in cards:
             columns.setdefault(card["column_name"], []).append(card["title"])
@@ -271,7 +274,7 @@ async def releases(request: web.Request) -> web.Response:
 @routes.get("/settings", "settings")
 async def settings(request: web.Request) -> web.Response:
     repo = await q.repo_row(world_of(request))
-    values = {"name": repo["name"], "description": repo["description"], "visibility": repo["visibility"]} if repo else {}
+    values = {key: repo[key] for key in ("name", "description", "visibility")} if repo else {}
     return await render(request, "microhub/settings.html", {"values": values, "errors": {}})
 
 
