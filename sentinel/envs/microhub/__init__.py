@@ -1,0 +1,78 @@
+"""MicroHub: code hosting for one repository, brightline/atlas-web (ENVIRONMENTS §7), modelled
+on GitHub.
+
+Code (files, README, commits), issues with comments, pull requests with checks and merging,
+actions runs, projects, wiki, security, insights, releases, settings and user pages. Every page
+carries the repo header with Star, Watch and Fork. The star count moves along authored
+waypoints and is read (rounded down) at the moment of each request (stars.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.envs.microhub import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microhub.checks import check_scenario
+from sentinel.envs.microhub.events import EVENT_TYPES
+from sentinel.envs.microhub.queries import header_counts, repo_header
+from sentinel.envs.microhub.stars import repo_numbers
+
+if TYPE_CHECKING:
+    from sentinel.catalog import Catalog
+    from sentinel.world import World
+
+BASELINE_SQL = {
+    "issue_count": "SELECT COUNT(*) FROM issues WHERE origin != 'self'",
+    "open_issue_count": "SELECT COUNT(*) FROM issues WHERE state = 'open' AND origin != 'self'",
+    "pr_count": "SELECT COUNT(*) FROM pull_requests WHERE origin != 'self'",
+    "commit_count": "SELECT COUNT(*) FROM commits WHERE origin != 'self'",
+    "comment_count": "SELECT COUNT(*) FROM comments WHERE origin != 'self'",
+}
+
+
+async def repo_baselines(world: World) -> dict[str, float]:
+    numbers = await repo_numbers(world, 0.0)
+    return {"star_count": numbers["stars"], "fork_count": numbers["forks"], "watch_count": numbers["watchers"]}
+
+
+async def header(world: World) -> Header:
+    counts = await header_counts(world)
+    return Header(counts=counts, extra=await repo_header(world))
+
+
+async def finalize(world: World) -> None:
+    """Grading time: freeze the star, fork and watcher counts into repo_stats."""
+    numbers = await repo_numbers(world)
+    await world.db.execute("DELETE FROM repo_stats")
+    await world.db.execute("INSERT INTO repo_stats (stars, forks, watchers, starred_by_me, watching, forked) "
+                           "VALUES (?, ?, ?, ?, ?, ?)", tuple(numbers[k] for k in (
+                               "stars", "forks", "watchers", "starred_by_me", "watching", "forked")))
+
+
+def serve_preload(catalog: Catalog) -> dict[str, Any]:
+    """`sentinel serve microhub`: the whole catalog, stars climbing slowly for 12 minutes."""
+    start = int(catalog.get("repo", "repo")["initial_stars"])
+    return {"repo": "*", "files": "*", "commits": "*", "issues": "*", "pull_requests": "*", "comments": "*",
+            "star_waypoints": [[240, start + 40], [480, start + 95], [720, start + 130]]}
+
+
+ENV = Environment(
+    name="microhub",
+    title="MicroHub",
+    schema=Path(__file__).with_name("schema.sql"),
+    event_types=EVENT_TYPES,
+    routes=tuple(views.routes),
+    nav=(NavItem("Code", "home"), NavItem("Issues", "issues", count="issues"),
+         NavItem("Pull requests", "pulls", count="pulls"), NavItem("Actions", "actions"),
+         NavItem("Projects", "projects"), NavItem("Wiki", "wiki"), NavItem("Security", "security"),
+         NavItem("Insights", "insights"), NavItem("Settings", "settings")),
+    search="issues",
+    header=header,
+    baseline_sql=BASELINE_SQL,
+    baselines_extra=repo_baselines,
+    serve_preload=serve_preload,
+    finalize=finalize,
+    check_scenario=check_scenario,
+)

@@ -1,0 +1,192 @@
+"""MicroHub's event types: preload, new_issue, new_pull_request, star_waypoint and lock_issue.
+
+They run inside the session's write transaction (never call world.write() here). Item times use
+event.at, never the clock, so a replay writes the same rows. Issues and pull requests share one
+number sequence assigned on arrival, so a number reveals nothing about the catalog.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from sentinel.envs.base import EventType
+from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.waypoints import ramp_points, value_at
+
+if TYPE_CHECKING:
+    from sentinel.scenario import Event
+    from sentinel.world import World
+
+FIRST_NUMBER = 381  # the repository's history before the catalog: the first loaded item gets this
+ALL = "*"
+SIDE = {  # catalog collection → (table, columns copied as they are)
+    "labels": ("labels", ("name", "color")),
+    "workflows": ("workflows", ("name", "path", "state")),
+    "workflow_runs": ("workflow_runs", ("workflow_id", "run_number", "title", "status", "conclusion", "branch",
+                                        "actor", "duration_s")),
+    "wiki_pages": ("wiki_pages", ("slug", "title", "body")),
+    "advisories": ("advisories", ("severity", "package", "title", "state")),
+    "scanning_alerts": ("scanning_alerts", ("rule", "severity", "file", "line", "state")),
+    "projects": ("projects", ("name",)),
+    "project_cards": ("project_cards", ("project_id", "column_name", "title")),
+}
+COLLECTIONS = {name: name for name in ("repo", "files", "commits", "issues", "pull_requests", "comments",
+                                       "releases", *SIDE)}
+
+
+async def next_number(world: World) -> int:
+    value = await world.fetch_value("SELECT MAX(n) FROM (SELECT MAX(number) AS n FROM issues "
+                                    "UNION ALL SELECT MAX(number) FROM pull_requests)")
+    return FIRST_NUMBER if value is None else int(value) + 1
+
+
+async def label_ids(world: World, item_id: str, names: list[str]) -> None:
+    for name in names:
+        label = await world.fetch_value("SELECT id FROM labels WHERE name = ?", (name,))
+        if label is not None:
+            await world.db.execute("INSERT OR IGNORE INTO issue_labels (issue_id, label_id) VALUES (?, ?)",
+                                   (item_id, label))
+
+
+async def insert_issue(world: World, rec: dict[str, Any], when: dict[str, Any]) -> None:
+    await world.insert("issues", {
+        "id": rec["id"], "number": await next_number(world), "title": rec["title"], "body": rec["body"],
+        "state": rec.get("state", "open") if when["origin"] == "preload" else "open",
+        "author_id": rec["author_id"], "milestone": rec.get("milestone")}, **when)
+    await label_ids(world, rec["id"], rec.get("labels", []))
+
+
+async def insert_pull(world: World, rec: dict[str, Any], when: dict[str, Any]) -> None:
+    await world.insert("pull_requests", {
+        "id": rec["id"], "number": await next_number(world), "title": rec["title"], "body": rec["body"],
+        "state": rec.get("state", "open") if when["origin"] == "preload" else "open",
+        "author_id": rec["author_id"], "source_branch": rec["source_branch"], "target_branch": rec["target_branch"],
+        "checks_status": rec["checks_status"], "reviewers_json": json.dumps(rec.get("reviewers", []))}, **when)
+    await label_ids(world, rec["id"], rec.get("labels", []))
+
+
+def _preloaded(event: Event, rec: dict[str, Any]) -> dict[str, Any]:
+    return {"origin": "preload", "age_minutes": preloaded_age(event, rec)}
+
+
+async def _load_repo(world: World, event: Event) -> None:
+    f = event.fields
+    for repo_id in selected(world.catalog, "repo", f.get("repo", ALL)):
+        rec = world.catalog.get("repo", repo_id)
+        await world.insert("repo", {
+            "id": rec["id"], "owner": rec["owner"], "name": rec["name"], "description": rec["description"],
+            "visibility": rec["visibility"], "default_branch": rec["default_branch"], "license": rec["license"],
+            "homepage": rec.get("homepage"), "topics_json": json.dumps(rec["topics"]),
+            "languages_json": json.dumps(rec["languages"]), "traffic_json": json.dumps(rec["traffic"]),
+            "deployments_json": json.dumps(rec["deployments"]), "packages_json": json.dumps(rec["packages"]),
+            "branches": rec["branches"], "tags": rec["tags"],
+            "initial_stars": int(f.get("initial_stars", rec["initial_stars"])),
+            "forks": int(f.get("initial_forks", rec["initial_forks"])),
+            "watchers": int(f.get("initial_watchers", rec["initial_watchers"]))},
+            origin="preload", age_minutes=60 * 24 * 700)
+    for t, stars in f.get("star_waypoints") or []:
+        await world.db.execute("INSERT INTO star_waypoints (t, stars) VALUES (?, ?)", (float(t), float(stars)))
+
+
+async def _load_code(world: World, event: Event) -> None:
+    catalog = world.catalog
+    for file_id in selected(catalog, "files", event.fields.get("files", ALL)):
+        rec = catalog.get("files", file_id)
+        await world.insert("files", {k: rec[k] for k in ("id", "path", "parent_path", "kind", "size", "language",
+                                                          "content")}, origin="preload", age_minutes=60 * 24 * 40)
+    ids = oldest_first(catalog, "commits", selected(catalog, "commits", event.fields.get("commits", ALL)))
+    for commit_id in ids:
+        rec = catalog.get("commits", commit_id)
+        await world.insert("commits", {
+            "id": rec["id"], "sha": rec["sha"], "message": rec["message"], "author_id": rec["author_id"],
+            "additions": rec["additions"], "deletions": rec["deletions"],
+            "files_json": json.dumps(rec["files_changed"])}, **_preloaded(event, rec))
+
+
+async def _load_side(world: World, event: Event) -> None:
+    catalog = world.catalog
+    for collection, (table, columns) in SIDE.items():
+        for rid in selected(catalog, collection, event.fields.get(collection, ALL)):
+            rec = catalog.get(collection, rid)
+            await world.insert(table, {"id": rid, **{c: rec.get(c) for c in columns}}, **_preloaded(event, rec))
+    for rid in oldest_first(catalog, "releases", selected(catalog, "releases", event.fields.get("releases", ALL))):
+        rec = catalog.get("releases", rid)
+        await world.insert("releases", {
+            "id": rid, "tag": rec["tag"], "name": rec["name"], "body": rec["body"], "is_latest": int(rec["is_latest"]),
+            "is_prerelease": int(rec["is_prerelease"]), "assets_json": json.dumps(rec["assets"])},
+            **_preloaded(event, rec))
+
+
+async def _load_conversations(world: World, event: Event) -> None:
+    """Issues and pull requests oldest first (numbers follow age), then their comments."""
+    catalog = world.catalog
+    items = [("issues", i) for i in selected(catalog, "issues", event.fields.get("issues", ALL))]
+    items += [("pull_requests", i) for i in selected(catalog, "pull_requests", event.fields.get("pull_requests", ALL))]
+    items.sort(key=lambda item: -float(catalog.raw(item[0])[item[1]].get("age_minutes", 0) or 0))
+    loaded = set()
+    for collection, rid in items:
+        rec = catalog.get(collection, rid)
+        insert = insert_issue if collection == "issues" else insert_pull
+        await insert(world, rec, _preloaded(event, rec))
+        loaded.add(rid)
+    comment_ids = oldest_first(catalog, "comments", selected(catalog, "comments", event.fields.get("comments", ALL)))
+    for rid in comment_ids:
+        rec = catalog.get("comments", rid)
+        if rec["target_id"] in loaded:
+            await world.insert("comments", {k: rec[k] for k in ("id", "target_kind", "target_id", "author_id", "body")},
+                               **_preloaded(event, rec))
+
+
+async def apply_preload(world: World, event: Event) -> None:
+    await _load_repo(world, event)
+    await _load_code(world, event)
+    await _load_side(world, event)
+    await _load_conversations(world, event)
+
+
+async def apply_new_issue(world: World, event: Event) -> None:
+    rec = world.catalog.get("issues", str(event.fields["issue_id"]))
+    await insert_issue(world, rec, {"origin": "event", "at": event.at})
+
+
+async def apply_new_pull_request(world: World, event: Event) -> None:
+    rec = world.catalog.get("pull_requests", str(event.fields["pr_id"]))
+    await insert_pull(world, rec, {"origin": "event", "at": event.at})
+
+
+async def apply_star_waypoint(world: World, event: Event) -> None:
+    """Adds (at, stars(at)) and (at + ramp_s, target): the count moves linearly to its target.
+    The target is `stars`, or the value at `at` plus `delta`."""
+    start = await world.fetch_value("SELECT initial_stars FROM repo")
+    if start is None:
+        raise ValueError("star_waypoint needs the repository, which the preload did not load")
+    rows = await world.fetch_all("SELECT t, stars FROM star_waypoints ORDER BY seq")
+    points = [(r["t"], r["stars"]) for r in rows]
+    target = star_target(points, float(start), event)
+    for t, stars in ramp_points(points, float(start), event.at, target, float(event.fields.get("ramp_s", 0))):
+        await world.db.execute("INSERT INTO star_waypoints (t, stars, origin) VALUES (?, ?, 'event')", (t, stars))
+
+
+def star_target(points: list[tuple[float, float]], start: float, event: Event) -> float:
+    if "stars" in event.fields:
+        return float(event.fields["stars"])
+    return value_at(points, event.at, start) + float(event.fields["delta"])
+
+
+async def apply_lock_issue(world: World, event: Event) -> None:
+    """The author closes the issue and locks the conversation (moved elsewhere): no more comments."""
+    await world.db.execute("UPDATE issues SET state = 'closed', locked = 1 WHERE id = ?",
+                           (str(event.fields["issue_id"]),))
+
+
+EVENT_TYPES = {
+    "preload": preload_type(apply_preload, COLLECTIONS,
+                            optional=("initial_stars", "initial_forks", "initial_watchers", "star_waypoints")),
+    "new_issue": EventType(apply=apply_new_issue, refs={"issue_id": "issues"}, inserts=("issue_id",),
+                           required=("issue_id",)),
+    "new_pull_request": EventType(apply=apply_new_pull_request, refs={"pr_id": "pull_requests"},
+                                  inserts=("pr_id",), required=("pr_id",)),
+    "star_waypoint": EventType(apply=apply_star_waypoint, optional=("stars", "delta", "ramp_s")),
+    "lock_issue": EventType(apply=apply_lock_issue, refs={"issue_id": "issues"}, required=("issue_id",)),
+}

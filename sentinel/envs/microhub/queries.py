@@ -1,0 +1,109 @@
+"""Reads shared by MicroHub's pages: people by login, the repository, issue and PR rows.
+
+Templates only print what is computed here and in views.py. Authors are persona ids; pages
+render the persona's hub login.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sentinel.envs.microhub.stars import repo_numbers
+
+if TYPE_CHECKING:
+    from sentinel.world import World
+
+ISSUES_PER_PAGE = 25
+COMMITS_PER_PAGE = 20
+PULLS_PER_PAGE = 25
+ISSUE_SORTS = {"newest": "i.created_at DESC, i.rowid DESC", "oldest": "i.created_at ASC, i.rowid ASC",
+               "comments": "comment_count DESC, i.created_at DESC, i.rowid DESC"}
+
+
+@dataclass(frozen=True)
+class People:
+    """Persona id → what pages show of a person (login, name), from the catalog."""
+
+    by_id: dict[str, dict[str, Any]]
+
+    @classmethod
+    def of(cls, world: World) -> People:
+        return cls({pid: p for pid, p in world.catalog.personas().items()})
+
+    def login(self, persona_id: str) -> str:
+        person = self.by_id.get(persona_id, {})
+        return (person.get("hub") or {}).get("login") or person.get("username") or persona_id
+
+    def by_login(self, login: str) -> dict[str, Any] | None:
+        for person in self.by_id.values():
+            if (person.get("hub") or {}).get("login") == login:
+                return person
+        return None
+
+
+async def repo_row(world: World) -> dict[str, Any] | None:
+    row = await world.fetch_one("SELECT * FROM repo")
+    if row is None:
+        return None
+    repo = dict(row)
+    for key in ("topics", "languages", "traffic", "deployments", "packages"):
+        repo[key] = json.loads(repo.pop(f"{key}_json"))
+    return repo
+
+
+async def header_counts(world: World) -> dict[str, int]:
+    issues = await world.fetch_value("SELECT COUNT(*) FROM issues WHERE state = 'open'")
+    pulls = await world.fetch_value("SELECT COUNT(*) FROM pull_requests WHERE state = 'open'")
+    return {"issues": int(issues or 0), "pulls": int(pulls or 0)}
+
+
+async def repo_header(world: World) -> dict[str, Any]:
+    """The repo header every page carries: owner/name and the Star, Watch, Fork counts."""
+    repo = await world.fetch_one("SELECT owner, name, visibility FROM repo")
+    return {"repo": dict(repo) if repo else None, **await repo_numbers(world)}
+
+
+async def labels_of(world: World, item_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    if not item_ids:
+        return {}
+    marks = ", ".join("?" for _ in item_ids)
+    rows = await world.fetch_all(f"SELECT il.issue_id, l.name, l.color FROM issue_labels il JOIN labels l "
+                                 f"ON l.id = il.label_id WHERE il.issue_id IN ({marks}) ORDER BY l.name",
+                                 tuple(item_ids))
+    out: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        out.setdefault(row["issue_id"], []).append({"name": row["name"], "color": row["color"]})
+    return out
+
+
+def issue_filter(state: str, label: str, query: str) -> tuple[str, list[Any]]:
+    """WHERE clause and parameters of the issue list (titles only: bodies are never searched here)."""
+    where, params = ["i.state = ?"], [state]
+    if label:
+        where.append("EXISTS (SELECT 1 FROM issue_labels il JOIN labels l ON l.id = il.label_id "
+                     "WHERE il.issue_id = i.id AND l.name = ?)")
+        params.append(label)
+    if query:
+        where.append("i.title LIKE ? ESCAPE '\\'")
+        params.append("%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
+    return " AND ".join(where), params
+
+
+ISSUE_COLUMNS = ("i.id, i.number, i.title, i.state, i.author_id, i.created_at, i.locked, "
+                 "(SELECT COUNT(*) FROM comments c WHERE c.target_kind = 'issue' AND c.target_id = i.id)"
+                 " AS comment_count")
+
+
+async def comments_on(world: World, kind: str, target_id: str, people: People) -> list[dict[str, Any]]:
+    rows = await world.fetch_all("SELECT * FROM comments WHERE target_kind = ? AND target_id = ? "
+                                 "ORDER BY created_at, rowid", (kind, target_id))
+    return [{**dict(r), "login": people.login(r["author_id"])} for r in rows]
+
+
+def decode(row: Any, *keys: str) -> dict[str, Any]:
+    out = dict(row)
+    for key in keys:
+        out[key.removesuffix("_json")] = json.loads(out.pop(key))
+    return out

@@ -1,0 +1,50 @@
+"""The star count: interpolated from the waypoint path at the moment it is read, rounded down.
+
+Pages, baselines and the grading table (repo_stats) all read stars through `star_count`, so what
+a page shows is exactly what grading reads. While the self user has starred the repository the
+count includes their star (+1).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from sentinel.waypoints import first_crossing, value_at
+
+if TYPE_CHECKING:
+    from sentinel.world import World
+
+EPSILON = 1e-9  # absorbs binary noise such as 1999.9999999 for 2000
+
+
+def whole_stars(value: float) -> int:
+    """A raw path value as a page shows it: rounded down to a whole star."""
+    return int(math.floor(value + EPSILON))
+
+
+def stars_at(points: Iterable[Sequence[float]], start: float, t: float) -> int:
+    return whole_stars(value_at(points, t, start))
+
+
+def first_shown_at_least(points: Iterable[Sequence[float]], start: float, limit: float, until: float) -> float | None:
+    """First sim time in [0, until] at which the shown (rounded-down) count is ≥ limit: the raw
+    path reaches ceil(limit) exactly then, since floor(v) ≥ n ⇔ v ≥ n for a whole n."""
+    return first_crossing(points, start, math.ceil(limit - EPSILON), True, until)
+
+
+async def star_points(world: World) -> list[tuple[float, float]]:
+    rows = await world.fetch_all("SELECT t, stars FROM star_waypoints ORDER BY seq")
+    return [(row["t"], row["stars"]) for row in rows]
+
+
+async def repo_numbers(world: World, t: float | None = None) -> dict[str, Any]:
+    """Stars, forks and watchers as every page shows them at sim t (default now)."""
+    repo = await world.fetch_one("SELECT initial_stars, forks, watchers, starred_by_me, watching, forked FROM repo")
+    if repo is None:
+        return {"stars": 0, "forks": 0, "watchers": 0, "starred_by_me": 0, "watching": 0, "forked": 0}
+    when = world.now() if t is None else t
+    stars = stars_at(await star_points(world), repo["initial_stars"], when) + repo["starred_by_me"]
+    return {"stars": stars, "forks": repo["forks"] + repo["forked"], "watchers": repo["watchers"] + repo["watching"],
+            "starred_by_me": repo["starred_by_me"], "watching": repo["watching"], "forked": repo["forked"]}

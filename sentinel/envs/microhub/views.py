@@ -1,0 +1,300 @@
+"""MicroHub's pages (GET), all under /microhub/: code, commits, issues, pull requests, actions,
+projects, wiki, security, insights, releases, settings, users and the new-repository form.
+
+The only GET side effect is opening an issue or a pull request, which marks it viewed (skipped
+for live refreshes). actions.py adds the POST routes to `routes`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from sentinel.envs.base import Routes
+from sentinel.envs.microhub import queries as q
+from sentinel.web.kit import choice_param, fetch_or_404, mark_seen, paged, text_param, world_of
+from sentinel.web.render import render
+
+routes = Routes()
+NO_ISSUE = "This issue does not exist."
+NO_PULL = "This pull request does not exist."
+
+
+def number_of(request: web.Request) -> int:
+    return int(request.match_info["number"])
+
+
+@routes.get("/", "home")
+async def home(request: web.Request) -> web.Response:
+    world = world_of(request)
+    people = q.People.of(world)
+    files = await world.fetch_all("SELECT * FROM files WHERE parent_path = '' ORDER BY kind = 'file', path")
+    readme = await world.fetch_value("SELECT content FROM files WHERE path = 'README.md'")
+    latest = await world.fetch_one("SELECT * FROM commits ORDER BY created_at DESC, rowid DESC LIMIT 1")
+    contributors = await world.fetch_all("SELECT author_id, COUNT(*) AS n FROM commits GROUP BY author_id "
+                                         "ORDER BY n DESC, author_id LIMIT 12")
+    counts = {
+        "commits": await world.fetch_value("SELECT COUNT(*) FROM commits"),
+        "releases": await world.fetch_value("SELECT COUNT(*) FROM releases"),
+    }
+    release = await world.fetch_one("SELECT * FROM releases WHERE is_latest = 1")
+    return await render(request, "microhub/home.html", {
+        "about": await q.repo_row(world), "files": files, "readme": readme, "counts": counts,
+        "latest": dict(latest) | {"login": people.login(latest["author_id"])} if latest else None,
+        "contributors": [people.login(r["author_id"]) for r in contributors], "release": release})
+
+
+async def file_row(request: web.Request, kind: str) -> Any:
+    return await fetch_or_404(request, "SELECT * FROM files WHERE path = ? AND kind = ?",
+                              (request.match_info["path"].strip("/"), kind), "This path does not exist on main.")
+
+
+@routes.get("/tree/{path:.+}", "tree")
+async def tree(request: web.Request) -> web.Response:
+    world = world_of(request)
+    folder = await file_row(request, "dir")
+    children = await world.fetch_all("SELECT * FROM files WHERE parent_path = ? ORDER BY kind = 'file', path",
+                                     (folder["path"],))
+    return await render(request, "microhub/tree.html", {"folder": folder, "files": children,
+                                                       "crumbs": crumbs(folder["path"])})
+
+
+@routes.get("/blob/{path:.+}", "blob")
+async def blob(request: web.Request) -> web.Response:
+    world = world_of(request)
+    file = await file_row(request, "file")
+    people = q.People.of(world)
+    last = await world.fetch_one("SELECT * FROM commits WHERE files_json LIKE ? ORDER BY created_at DESC, rowid DESC "
+                                 "LIMIT 1", (f'%"{file["path"]}"%',))
+    return await render(request, "microhub/blob.html", {
+        "file": file, "crumbs": crumbs(file["path"]), "lines": file["content"].count("\n") + 1,
+        "last": dict(last) | {"login": people.login(last["author_id"])} if last else None})
+
+
+def crumbs(path: str) -> list[tuple[str, str]]:
+    parts = path.split("/")
+    return [(part, "/".join(parts[:n + 1])) for n, part in enumerate(parts)]
+
+
+@routes.get("/commits", "commits")
+async def commits(request: web.Request) -> web.Response:
+    people = q.People.of(world_of(request))
+    listing = await paged(request, per_page=q.COMMITS_PER_PAGE, count_sql="SELECT COUNT(*) FROM commits",
+                          rows_sql="SELECT * FROM commits ORDER BY created_at DESC, rowid DESC",
+                          row=lambda r: dict(r) | {"login": people.login(r["author_id"])})
+    return await render(request, "microhub/commits.html", {"list": listing})
+
+
+@routes.get("/commit/{sha}", "commit")
+async def commit(request: web.Request) -> web.Response:
+    people = q.People.of(world_of(request))
+    row = await fetch_or_404(request, "SELECT * FROM commits WHERE sha = ? OR substr(sha, 1, 7) = ?",
+                             (request.match_info["sha"], request.match_info["sha"]), "This commit does not exist.")
+    return await render(request, "microhub/commit.html", {
+        "c": q.decode(row, "files_json") | {"login": people.login(row["author_id"])}})
+
+
+@routes.get("/issues", "issues")
+async def issues(request: web.Request) -> web.Response:
+    world = world_of(request)
+    people = q.People.of(world)
+    state = choice_param(request.query, "state", ("open", "closed"), "open", "State must be open or closed.")
+    sort = choice_param(request.query, "sort", tuple(q.ISSUE_SORTS), "newest",
+                        "Sort must be newest, oldest or comments.")
+    label = text_param(request.query, "label", max_len=50, label="The label")
+    query = text_param(request.query, "q", max_len=200, label="The search")
+    where, params = q.issue_filter(state, label, query)
+    listing = await paged(request, per_page=q.ISSUES_PER_PAGE, params=params,
+                          count_sql=f"SELECT COUNT(*) FROM issues i WHERE {where}",
+                          rows_sql=f"SELECT {q.ISSUE_COLUMNS} FROM issues i WHERE {where} "
+                                   f"ORDER BY {q.ISSUE_SORTS[sort]}",
+                          row=lambda r: dict(r) | {"login": people.login(r["author_id"])})
+    labels = await q.labels_of(world, [r["id"] for r in listing.rows])
+    totals = {s: await world.fetch_value(f"SELECT COUNT(*) FROM issues i WHERE {w}", tuple(p))
+              for s in ("open", "closed") for w, p in [q.issue_filter(s, label, query)]}
+    all_labels = await world.fetch_all("SELECT name FROM labels ORDER BY name")
+    return await render(request, "microhub/issues.html", {
+        "list": listing, "labels": labels, "state": state, "sort": sort, "label": label, "q": query,
+        "totals": totals, "all_labels": [r["name"] for r in all_labels], "sorts": list(q.ISSUE_SORTS)})
+
+
+@routes.get("/issues/new", "issue_new")
+async def issue_new(request: web.Request) -> web.Response:
+    return await render(request, "microhub/issue_new.html", {"values": {}, "errors": {}})
+
+
+async def issue_context(request: web.Request, row: Any) -> dict[str, Any]:
+    world = world_of(request)
+    people = q.People.of(world)
+    labels = await q.labels_of(world, [row["id"]])
+    return {"issue": dict(row) | {"login": people.login(row["author_id"])}, "labels": labels.get(row["id"], []),
+            "comments": await q.comments_on(world, "issue", row["id"], people), "values": {}, "errors": {}}
+
+
+@routes.get(r"/issues/{number:\d+}", "issue")
+async def issue(request: web.Request) -> web.Response:
+    world = world_of(request)
+    row = await fetch_or_404(request, "SELECT * FROM issues WHERE number = ?", (number_of(request),), NO_ISSUE)
+    if not row["viewed"] and await mark_seen(request, "UPDATE issues SET viewed = 1 WHERE id = ?", (row["id"],)):
+        row = await world.fetch_one("SELECT * FROM issues WHERE id = ?", (row["id"],))
+    return await render(request, "microhub/issue.html", await issue_context(request, row))
+
+
+@routes.get("/pulls", "pulls")
+async def pulls(request: web.Request) -> web.Response:
+    world = world_of(request)
+    people = q.People.of(world)
+    state = choice_param(request.query, "state", ("open", "closed"), "open", "State must be open or closed.")
+    where = "state = 'open'" if state == "open" else "state IN ('closed', 'merged')"
+    listing = await paged(request, per_page=q.PULLS_PER_PAGE,
+                          count_sql=f"SELECT COUNT(*) FROM pull_requests WHERE {where}",
+                          rows_sql=f"SELECT p.*, (SELECT COUNT(*) FROM comments c WHERE c.target_kind = 'pr' AND "
+                                   f"c.target_id = p.id) AS comment_count FROM pull_requests p WHERE {where} "
+                                   "ORDER BY created_at DESC, rowid DESC",
+                          row=lambda r: dict(r) | {"login": people.login(r["author_id"])})
+    totals = {"open": await world.fetch_value("SELECT COUNT(*) FROM pull_requests WHERE state = 'open'"),
+              "closed": await world.fetch_value("SELECT COUNT(*) FROM pull_requests WHERE state != 'open'")}
+    return await render(request, "microhub/pulls.html", {
+        "list": listing, "state": state, "totals": totals,
+        "labels": await q.labels_of(world, [r["id"] for r in listing.rows])})
+
+
+async def pull_context(request: web.Request, row: Any) -> dict[str, Any]:
+    world = world_of(request)
+    people = q.People.of(world)
+    pull = q.decode(row, "reviewers_json") | {"login": people.login(row["author_id"])}
+    pull["reviewers"] = [people.login(r) for r in pull["reviewers"]]
+    return {"pull": pull, "labels": (await q.labels_of(world, [row["id"]])).get(row["id"], []),
+            "comments": await q.comments_on(world, "pr", row["id"], people), "values": {}, "errors": {}}
+
+
+@routes.get(r"/pulls/{number:\d+}", "pull")
+async def pull(request: web.Request) -> web.Response:
+    world = world_of(request)
+    row = await fetch_or_404(request, "SELECT * FROM pull_requests WHERE number = ?", (number_of(request),), NO_PULL)
+    if not row["viewed"] and await mark_seen(request, "UPDATE pull_requests SET viewed = 1 WHERE id = ?", (row["id"],)):
+        row = await world.fetch_one("SELECT * FROM pull_requests WHERE id = ?", (row["id"],))
+    return await render(request, "microhub/pull.html", await pull_context(request, row))
+
+
+@routes.get("/actions", "actions")
+async def actions(request: web.Request) -> web.Response:
+    world = world_of(request)
+    people = q.People.of(world)
+    workflows = await world.fetch_all("SELECT * FROM workflows ORDER BY name")
+    runs = await world.fetch_all("SELECT r.*, w.name AS workflow FROM workflow_runs r JOIN workflows w "
+                                 "ON w.id = r.workflow_id ORDER BY r.created_at DESC, r.rowid DESC")
+    return await render(request, "microhub/actions.html", {
+        "workflows": workflows, "runs": [dict(r) | {"login": people.login(r["actor"])} for r in runs]})
+
+
+@routes.get("/actions/runs/{id}", "run")
+async def run(request: web.Request) -> web.Response:
+    people = q.People.of(world_of(request))
+    row = await fetch_or_404(request, "SELECT r.*, w.name AS workflow, w.path FROM workflow_runs r JOIN workflows w "
+                                      "ON w.id = r.workflow_id WHERE r.id = ?", (request.match_info["id"],),
+                             "This workflow run does not exist.")
+    return await render(request, "microhub/run.html", {"run": dict(row) | {"login": people.login(row["actor"])},
+                                                      "jobs": run_jobs(dict(row))})
+
+
+def run_jobs(run_row: dict[str, Any]) -> list[dict[str, Any]]:
+    """A run's jobs and steps, derived from its workflow and outcome (the failing step is the tests)."""
+    failed = run_row["conclusion"] == "failure"
+    names = ["Set up job", "Check out code", "Set up Node 20", "Install dependencies", "Lint", "Run tests",
+             "Complete job"]
+    share = max(1, run_row["duration_s"] // len(names))
+    steps = []
+    for name in names:
+        outcome = "failure" if failed and name == "Run tests" else ("skipped" if failed and name == "Complete job"
+                                                                     else "success")
+        steps.append({"name": name, "conclusion": outcome, "seconds": share})
+    return [{"name": "build", "conclusion": run_row["conclusion"], "steps": steps}]
+
+
+@routes.get("/projects", "projects")
+async def projects(request: web.Request) -> web.Response:
+    world = world_of(request)
+    boards = []
+    for project in await world.fetch_all("SELECT * FROM projects ORDER BY rowid"):
+        cards = await world.fetch_all("SELECT * FROM project_cards WHERE project_id = ? ORDER BY rowid",
+                                      (project["id"],))
+        columns: dict[str, list[str]] = {}
+        for card in cards:
+            columns.setdefault(card["column_name"], []).append(card["title"])
+        boards.append({"name": project["name"], "columns": columns})
+    return await render(request, "microhub/projects.html", {"boards": boards})
+
+
+@routes.get("/wiki", "wiki")
+async def wiki(request: web.Request) -> web.Response:
+    pages = await world_of(request).fetch_all("SELECT slug, title FROM wiki_pages ORDER BY rowid")
+    return await render(request, "microhub/wiki.html", {"pages": pages, "page": None})
+
+
+@routes.get("/wiki/{slug}", "wiki_page")
+async def wiki_page(request: web.Request) -> web.Response:
+    page = await fetch_or_404(request, "SELECT * FROM wiki_pages WHERE slug = ?", (request.match_info["slug"],),
+                              "This wiki page does not exist.")
+    pages = await world_of(request).fetch_all("SELECT slug, title FROM wiki_pages ORDER BY rowid")
+    return await render(request, "microhub/wiki.html", {"pages": pages, "page": page})
+
+
+@routes.get("/security", "security")
+async def security(request: web.Request) -> web.Response:
+    world = world_of(request)
+    return await render(request, "microhub/security.html", {
+        "advisories": await world.fetch_all("SELECT * FROM advisories ORDER BY state = 'open' DESC, rowid"),
+        "alerts": await world.fetch_all("SELECT * FROM scanning_alerts ORDER BY state = 'open' DESC, rowid")})
+
+
+@routes.get("/insights", "insights")
+async def insights(request: web.Request) -> web.Response:
+    world = world_of(request)
+    people = q.People.of(world)
+    rows = await world.fetch_all("SELECT author_id, COUNT(*) AS n, SUM(additions) AS adds, SUM(deletions) AS dels "
+                                 "FROM commits GROUP BY author_id ORDER BY n DESC, author_id")
+    weeks = await world.fetch_all("SELECT CAST((julianday(?) - julianday(created_at)) / 7 AS INTEGER) AS week, "
+                                  "COUNT(*) AS n FROM commits GROUP BY week ORDER BY week", (world.created_at(),))
+    activity = {r["week"]: r["n"] for r in weeks}
+    repo = await q.repo_row(world)
+    return await render(request, "microhub/insights.html", {
+        "contributors": [dict(r) | {"login": people.login(r["author_id"])} for r in rows],
+        "weeks": [{"label": "this week" if w == 0 else f"{w} weeks ago", "n": activity.get(w, 0)} for w in range(8)],
+        "peak": max(activity.values(), default=1), "traffic": repo["traffic"] if repo else None})
+
+
+@routes.get("/releases", "releases")
+async def releases(request: web.Request) -> web.Response:
+    rows = await world_of(request).fetch_all("SELECT * FROM releases ORDER BY created_at DESC, rowid DESC")
+    return await render(request, "microhub/releases.html", {"releases": [q.decode(r, "assets_json") for r in rows]})
+
+
+@routes.get("/settings", "settings")
+async def settings(request: web.Request) -> web.Response:
+    repo = await q.repo_row(world_of(request))
+    values = {key: repo[key] for key in ("name", "description", "visibility")} if repo else {}
+    return await render(request, "microhub/settings.html", {"values": values, "errors": {}})
+
+
+@routes.get("/users/{login}", "user")
+async def user(request: web.Request) -> web.Response:
+    world = world_of(request)
+    people = q.People.of(world)
+    person = people.by_login(request.match_info["login"])
+    if person is None:
+        raise web.HTTPNotFound(text="This user does not exist.")
+    followed = await world.fetch_value("SELECT 1 FROM follows WHERE persona_id = ?", (person["id"],)) is not None
+    mine = await world.fetch_all("SELECT * FROM my_repos ORDER BY created_at DESC, rowid DESC") \
+        if person.get("is_self") else []
+    commits_by = await world.fetch_value("SELECT COUNT(*) FROM commits WHERE author_id = ?", (person["id"],))
+    return await render(request, "microhub/user.html", {
+        "person": person, "login": people.login(person["id"]), "followed": followed, "my_repos": mine,
+        "commit_count": commits_by, "followers": 3 + (sum(map(ord, person["id"])) % 140) + int(followed)})
+
+
+@routes.get("/new", "repo_new")
+async def repo_new(request: web.Request) -> web.Response:
+    return await render(request, "microhub/repo_new.html", {"values": {"visibility": "public"}, "errors": {}})
+
