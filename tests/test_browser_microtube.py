@@ -36,7 +36,7 @@ async def test_new_upload_appears_on_open_subscriptions_without_reload(env_sessi
     await browser_tab.visit(str(live.client.make_url("/microtube/subscriptions")))
     assert "Catalysts in twelve minutes" not in await browser_tab.page.inner_text("main")
     loads = len(live.session.stats.log)
-    await live.advance_to(310)
+    await live.advance_to(273)
     await wait_for_text(browser_tab, "Catalysts in twelve minutes")
     assert "Notifications (9)" in await browser_tab.page.inner_text("header")
     new_requests = live.session.stats.log[loads:]
@@ -48,7 +48,7 @@ async def test_new_comment_appears_on_an_open_watch_page_without_reload(env_sess
     live = await env_session(KEYWORD)
     await browser_tab.visit(str(live.client.make_url("/microtube/watch/vid003")))
     assert "Civilization" not in await browser_tab.page.inner_text("main")
-    await live.advance_to(95)
+    await live.advance_to(30)
     await wait_for_text(browser_tab, "Civilization VI")
     assert "4 Comments" not in await browser_tab.page.inner_text("main")  # 3 preloaded + 2 new = 5
     assert "5 Comments" in await browser_tab.page.inner_text("main")

@@ -342,8 +342,8 @@ def thumbnail_svg(video: dict, channel: dict, rng: random.Random) -> str:
             f'<rect width="320" height="180" fill="hsl({hue},45%,28%)"/>{shapes}'
             f'<rect width="320" height="180" fill="rgba(0,0,0,0.25)"/>{text}'
             f'<text x="16" y="160" font-size="13" fill="#eee">{escape(channel["name"])}</text>'
-            f'<rect x="{304 - 9 * len(badge[0])}" y="146" width="{9 * len(badge[0]) + 8}" height="22" rx="4" '
-            f'fill="{badge[1]}"/><text x="{308 - 9 * len(badge[0])}" y="162" font-size="14" font-weight="700" '
+            f'<rect x="{304 - 9 * len(badge[0])}" y="10" width="{9 * len(badge[0]) + 8}" height="22" rx="4" '
+            f'fill="{badge[1]}"/><text x="{308 - 9 * len(badge[0])}" y="26" font-size="14" font-weight="700" '
             f'fill="#fff" font-family="monospace">{escape(badge[0])}</text></svg>\n')
 
 
