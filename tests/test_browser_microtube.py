@@ -25,7 +25,8 @@ async def test_every_microtube_view_is_clean_in_chromium(env_session, browser_ta
     await check_views_in_browser(tab=browser_tab, live=live, paths=VIEWS, shot_prefix="microtube")
     assert not failed and not broken, (failed, broken)
     await browser_tab.visit(str(live.client.make_url("/microtube/channel/chn01")))
-    images = await browser_tab.page.eval_on_selector_all("img", "els => els.slice(0, 3).map(e => [e.alt, e.naturalWidth])")
+    images = await browser_tab.page.eval_on_selector_all(
+        "img", "els => els.slice(0, 3).map(e => [e.alt, e.naturalWidth])")
     assert len(images) == 3 and all(alt and width > 0 for alt, width in images), images
     response = await browser_tab.visit(str(live.client.make_url("/microtube/watch/vid999")))
     assert response.status == 404 and "isn't available" in await browser_tab.page.inner_text("main")

@@ -215,7 +215,8 @@ EVENT_COMMENTS = [
     ("vid003", "p007", "No list like this is complete without Civilization VI. One more turn, every night.",
      "target: names Civilization"),
     ("vid021", "p045", "Humankind did the culture mechanic better, fight me.", "decoy: names Humankind"),
-    ("vid013", "p052", "We tried Twilight Imperium after this and lost an entire Saturday.", "decoy: names Twilight Imperium"),
+    ("vid013", "p052", "We tried Twilight Imperium after this and lost an entire Saturday.",
+     "decoy: names Twilight Imperium"),
     ("vid021", "p063", "The frame-perfect input at 6:12 is unreal.", "gaming filler"),
     ("vid003", "p071", "Could you do a part two with co-op games?", "gaming filler"),
     ("vid002", "p018", "The vinegar and baking soda volcano still gets me every time.", ""),
@@ -236,14 +237,17 @@ EVENT_COMMENTS = [
 
 # kind, channel, video (None: none), message, is_read, dismissed, age (None: arrives by event), note
 NOTIFICATIONS = [
-    ("upload", "chn01", "vid001", "Molecule Mondays uploaded: Why ice floats: hydrogen bonds explained", 0, 0, 2900, ""),
-    ("upload", "chn03", "vid003", "Critical Hitbox uploaded: Ten strategy games that respect your time", 1, 0, 1500, ""),
+    ("upload", "chn01", "vid001", "Molecule Mondays uploaded: Why ice floats: hydrogen bonds explained",
+     0, 0, 2900, ""),
+    ("upload", "chn03", "vid003", "Critical Hitbox uploaded: Ten strategy games that respect your time",
+     1, 0, 1500, ""),
     ("live", "chn04", "vid044", "Loop Station Live is live now: Friday jam with the audience", 0, 0, 90, ""),
     ("upload", "chn06", "vid010", "Circuit Breakdown uploaded: What a USB-C cable is actually doing", 1, 0, 760, ""),
     ("upload", "chn10", "vid016", "Knife & Thyme uploaded: Knife skills: the claw grip", 1, 0, 1100, ""),
     ("upload", "chn02", "vid004", "Orbit & Atom uploaded: How far is the nearest star, really?", 1, 1, 4300, ""),
     ("upload", "chn14", "vid020", "Tidepool Diaries uploaded: What lives in a rock pool", 1, 1, 5900, ""),
-    ("upload", "chn05", "vid008", "Frame by Frame Club uploaded: How the master of suspense framed a staircase", 1, 1, 5200, ""),
+    ("upload", "chn05", "vid008", "Frame by Frame Club uploaded: How the master of suspense framed a staircase",
+     1, 1, 5200, ""),
     # arrivals: uploads of the arrival videos (same instant as their video)
     ("upload", "chn02", "vid049", "Orbit & Atom uploaded: Tides are not what you think", 0, 0, None, ""),
     ("upload", "chn03", "vid050", "Critical Hitbox uploaded: Patch notes roundup: spring update", 0, 0, None, ""),
@@ -252,15 +256,18 @@ NOTIFICATIONS = [
     ("upload", "chn06", "vid053", "Circuit Breakdown uploaded: Why your router needs a reboot", 0, 0, None, ""),
     ("upload", "chn10", "vid054", "Knife & Thyme uploaded: Roast chicken, three ways", 0, 0, None, ""),
     ("upload", "chn10", "vid055", "Knife & Thyme uploaded a short: Onions without tears", 0, 0, None, ""),
-    ("upload", "chn01", "vid056", "Molecule Mondays uploaded: Catalysts in twelve minutes: how enzymes cheat the energy hill",
+    ("upload", "chn01", "vid056",
+     "Molecule Mondays uploaded: Catalysts in twelve minutes: how enzymes cheat the energy hill",
      0, 0, None, "the like_followed_upload target's notification"),
     ("upload", "chn14", "vid057", "Tidepool Diaries uploaded: Anemones up close", 0, 0, None, ""),
     # arrivals about videos already there (usable on any timeline)
     ("recommended", "chn21", "vid028", "Recommended for you: The deep field photo at thirty", 0, 0, None, ""),
     ("recommended", "chn09", "vid014", "Recommended for you: A dovetail joint with hand tools only", 0, 0, None, ""),
-    ("reply", "chn02", "vid005", "Kai Moreno replied to your comment on Neutron stars: a teaspoon weighs a mountain", 0, 0, None, ""),
+    ("reply", "chn02", "vid005", "Kai Moreno replied to your comment on Neutron stars: a teaspoon weighs a mountain",
+     0, 0, None, ""),
     ("reply", "chn10", "vid017", "Priya Shah replied to your comment on A pan sauce in ten minutes", 0, 0, None, ""),
-    ("community", "chn05", None, "Frame by Frame Club posted: which film should we break down next? Vote now", 0, 0, None,
+    ("community", "chn05", None, "Frame by Frame Club posted: which film should we break down next? Vote now",
+     0, 0, None,
      "a community post, not an upload"),
     ("community", "chn01", None, "Molecule Mondays posted: behind the scenes of next week's episode", 0, 0, None,
      "a community post, not an upload"),
@@ -373,12 +380,14 @@ def main() -> None:
     write_jsonl(HERE / "videos.jsonl", videos)
     write_jsonl(HERE / "video_comments.jsonl", comments)
     write_jsonl(HERE / "notifications.jsonl", notifications)
-    write_jsonl(HERE / "playlists.jsonl", [{"id": pid, "name": name, "video_ids": vids, "age_minutes": 40_000 - 5_000 * n}
-                                           for n, (pid, name, vids) in enumerate(PLAYLISTS)])
+    playlists = [{"id": pid, "name": name, "video_ids": vids, "age_minutes": 40_000 - 5_000 * n}
+                 for n, (pid, name, vids) in enumerate(PLAYLISTS)]
+    write_jsonl(HERE / "playlists.jsonl", playlists)
     STATIC.mkdir(parents=True, exist_ok=True)
     art = random.Random(SEED + 1)
     for video in videos:
-        (STATIC / f"{video['id']}.svg").write_text(thumbnail_svg(video, by_id[video["channel_id"]], art), encoding="utf-8")
+        svg = thumbnail_svg(video, by_id[video["channel_id"]], art)
+        (STATIC / f"{video['id']}.svg").write_text(svg, encoding="utf-8")
     for channel in channels:
         (STATIC / f"{channel['id']}-banner.svg").write_text(banner_svg(channel, art), encoding="utf-8")
     preload_videos = [v["id"] for v in videos if "age_minutes" in v]

@@ -58,7 +58,8 @@ async def watch(request: web.Request) -> web.StreamResponse:
                              "watched_at = COALESCE(watched_at, ?), last_watched_at = ? WHERE id = ?",
                     (now, now, video_id))
     video = q.card(await fetch_or_404(request, f"{q.CARD_SELECT} WHERE v.id = ?", (video_id,), GONE_VIDEO))
-    channel = dict(await world.fetch_one("SELECT * FROM channels WHERE id = ?", (video["channel_id"],)))
+    channel = dict(await fetch_or_404(request, "SELECT * FROM channels WHERE id = ?", (video["channel_id"],),
+                                      GONE_CHANNEL))
     channel["subscribers"] = q.compact(channel["subscriber_count"])
     comments = await world.fetch_all(
         "SELECT k.*, p.name AS author_name, p.username AS author_username, p.avatar_color FROM video_comments k "
