@@ -1,0 +1,61 @@
+"""MicroTube: a video platform (ENVIRONMENTS.md §10).
+
+A home grid with categories, watch pages that record the watch and show the comments (the
+hidden detail: comments appear nowhere else), subscriptions, history, a library with playlists,
+channel pages, search and dismissable notifications. Thumbnails and banners are SVGs written by
+catalogs/microtube/generate.py into web/static/microtube/; the player is a <video> element over
+its poster, decoration only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.envs.microtube import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microtube.checks import check_scenario
+from sentinel.envs.microtube.events import EVENT_TYPES
+from sentinel.envs.microtube.queries import OPEN_NOTIFICATIONS, open_notification_count
+from sentinel.world import World
+
+BASELINE_SQL = {
+    "video_count": "SELECT COUNT(*) FROM videos WHERE origin != 'self'",
+    "subscribed_count": "SELECT COUNT(*) FROM channels WHERE subscribed = 1",
+    "watched_count": "SELECT COUNT(*) FROM videos WHERE watched_at IS NOT NULL",
+    "liked_count": "SELECT COUNT(*) FROM videos WHERE liked = 1",
+    "comment_count": "SELECT COUNT(*) FROM video_comments WHERE origin != 'self'",
+    "notification_count": f"SELECT COUNT(*) {OPEN_NOTIFICATIONS} AND origin != 'self'",
+    "unread_notification_count": f"SELECT COUNT(*) {OPEN_NOTIFICATIONS} AND is_read = 0 AND origin != 'self'",
+    "playlist_count": "SELECT COUNT(*) FROM playlists WHERE origin != 'self'",
+}
+SERVE_SUBSCRIBED = ("chn01", "chn02", "chn03", "chn04", "chn05", "chn06", "chn10", "chn14")  # as in the scenarios
+
+
+async def header(world: World) -> Header:
+    """The bell: notifications not dismissed ("Notifications (N)", and the title's "(N) ")."""
+    waiting = await open_notification_count(world)
+    return Header(unread=waiting, counts={"notifications": waiting})
+
+
+def serve_preload(catalog: Any) -> dict[str, Any]:
+    """Everything: all channels (the usual ones subscribed), videos, comments and notifications."""
+    return {"channels": "*", "videos": "*", "comments": "*", "notifications": "*", "playlists": "*",
+            "subscribed": list(SERVE_SUBSCRIBED)}
+
+
+ENV = Environment(
+    name="microtube",
+    title="MicroTube",
+    schema=Path(__file__).with_name("schema.sql"),
+    event_types=EVENT_TYPES,
+    routes=tuple(views.routes),
+    nav=(NavItem("Home", "home"), NavItem("Shorts", "shorts"), NavItem("Subscriptions", "subscriptions"),
+         NavItem("Library", "library"), NavItem("History", "history"),
+         NavItem("Notifications", "notifications", count="notifications")),
+    search="results",
+    header=header,
+    baseline_sql=BASELINE_SQL,
+    serve_preload=serve_preload,
+    check_scenario=check_scenario,
+)

@@ -1,0 +1,154 @@
+"""MicroTube's pages (GET), all under /microtube/. Actions (POST) are in actions.py.
+
+Views: home grid, watch page (GET records the watch: the one GET side effect), shorts,
+subscriptions, history, library, playlist, channel, search results, notifications (and the
+notification open link that marks one read and redirects to its video).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from sentinel.envs.base import Routes
+from sentinel.envs.microtube import queries as q
+from sentinel.web.kit import BadInput, fetch_or_404, mark_seen, paged, text_param, url_for, world_of
+from sentinel.web.render import render
+
+GRID = 24
+LIST = 20
+COMMENTS = 100
+MAX_QUERY = 100
+GONE_VIDEO = "This video isn't available anymore."
+GONE_CHANNEL = "This channel doesn't exist."
+GONE_PLAYLIST = "This playlist doesn't exist."
+GONE_NOTIFICATION = "This notification no longer exists."
+
+routes = Routes()
+
+
+async def video_grid(request: web.Request, where: str = "1", params: tuple = (), per_page: int = GRID,
+                     order: str = q.NEWEST):
+    return await paged(request, per_page=per_page, params=params, row=q.card,
+                       count_sql=f"SELECT COUNT(*) FROM videos v JOIN channels c ON c.id = v.channel_id WHERE {where}",
+                       rows_sql=f"{q.CARD_SELECT} WHERE {where} {order}")
+
+
+@routes.get("/", "home")
+async def home(request: web.Request) -> web.StreamResponse:
+    world = world_of(request)
+    category = request.query.get("category", "")
+    if category and category not in q.CATEGORIES:
+        raise BadInput("There is no such category.")
+    where, params = ("v.category = ?", (category,)) if category else ("1", ())
+    listing = await video_grid(request, where, params)
+    categories = [{"key": c, "label": q.category_label(c)} for c in await q.categories_present(world)]
+    return await render(request, "microtube/home.html", {"list": listing, "categories": categories,
+                                                         "category": category})
+
+
+@routes.get("/watch/{id}", "watch")
+async def watch(request: web.Request) -> web.StreamResponse:
+    world = world_of(request)
+    video_id = request.match_info["id"]
+    await fetch_or_404(request, "SELECT id FROM videos WHERE id = ?", (video_id,), GONE_VIDEO)
+    now = world.created_at()
+    await mark_seen(request, "UPDATE videos SET view_count = view_count + (watched_at IS NULL), "
+                             "watched_at = COALESCE(watched_at, ?), last_watched_at = ? WHERE id = ?",
+                    (now, now, video_id))
+    video = q.card(await fetch_or_404(request, f"{q.CARD_SELECT} WHERE v.id = ?", (video_id,), GONE_VIDEO))
+    channel = dict(await fetch_or_404(request, "SELECT * FROM channels WHERE id = ?", (video["channel_id"],),
+                                      GONE_CHANNEL))
+    channel["subscribers"] = q.compact(channel["subscriber_count"])
+    comments = await world.fetch_all(
+        "SELECT k.*, p.name AS author_name, p.username AS author_username, p.avatar_color FROM video_comments k "
+        "LEFT JOIN personas p ON p.id = k.author_id WHERE k.video_id = ? "
+        "ORDER BY k.created_at DESC, k.rowid DESC LIMIT ?", (video_id, COMMENTS))
+    total = int(await world.fetch_value("SELECT COUNT(*) FROM video_comments WHERE video_id = ?", (video_id,)) or 0)
+    return await render(request, "microtube/watch.html", {
+        "v": video, "channel": channel, "comments": [dict(c) for c in comments], "comment_total": total,
+        "suggestions": await q.suggestions(world, video), "playlists": await q.playlists_with_counts(world),
+        "error": None, "draft": ""})
+
+
+@routes.get("/shorts", "shorts")
+async def shorts(request: web.Request) -> web.StreamResponse:
+    listing = await video_grid(request, "v.is_short = 1", per_page=LIST)
+    return await render(request, "microtube/shorts.html", {"list": listing})
+
+
+@routes.get("/subscriptions", "subscriptions")
+async def subscriptions(request: web.Request) -> web.StreamResponse:
+    world = world_of(request)
+    listing = await video_grid(request, "c.subscribed = 1")
+    channels = await world.fetch_all("SELECT id, name FROM channels WHERE subscribed = 1 ORDER BY name")
+    return await render(request, "microtube/subscriptions.html", {"list": listing, "channels": channels})
+
+
+@routes.get("/history", "history")
+async def history(request: web.Request) -> web.StreamResponse:
+    listing = await video_grid(request, "v.watched_at IS NOT NULL", per_page=LIST,
+                               order="ORDER BY v.last_watched_at DESC, v.rowid DESC")
+    return await render(request, "microtube/history.html", {"list": listing})
+
+
+@routes.get("/library", "library")
+async def library(request: web.Request) -> web.StreamResponse:
+    world = world_of(request)
+    liked = [q.card(r) for r in await world.fetch_all(f"{q.CARD_SELECT} WHERE v.liked = 1 {q.NEWEST}")]
+    later = [q.card(r) for r in await world.fetch_all(f"{q.CARD_SELECT} WHERE v.saved = 1 {q.NEWEST}")]
+    return await render(request, "microtube/library.html", {
+        "liked": liked, "later": later, "playlists": await q.playlists_with_counts(world), "error": None})
+
+
+@routes.get("/playlist/{id}", "playlist")
+async def playlist(request: web.Request) -> web.StreamResponse:
+    world = world_of(request)
+    found = await fetch_or_404(request, "SELECT * FROM playlists WHERE id = ?", (request.match_info["id"],),
+                               GONE_PLAYLIST)
+    rows = await world.fetch_all(f"{q.CARD_SELECT} JOIN playlist_videos pv ON pv.video_id = v.id "
+                                 "WHERE pv.playlist_id = ? ORDER BY pv.position", (found["id"],))
+    return await render(request, "microtube/playlist.html", {"p": dict(found), "videos": [q.card(r) for r in rows]})
+
+
+@routes.get("/channel/{id}", "channel")
+async def channel(request: web.Request) -> web.StreamResponse:
+    found = dict(await fetch_or_404(request, "SELECT * FROM channels WHERE id = ?", (request.match_info["id"],),
+                                    GONE_CHANNEL))
+    found["subscribers"] = q.compact(found["subscriber_count"])
+    listing = await video_grid(request, "v.channel_id = ?", (found["id"],))
+    return await render(request, "microtube/channel.html", {"ch": found, "list": listing})
+
+
+@routes.get("/results", "results")
+async def results(request: web.Request) -> web.StreamResponse:
+    query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
+    listing = None
+    if query:
+        pattern = q.like_pattern(query)
+        listing = await video_grid(request, "(v.title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\')",
+                                   (pattern, pattern), per_page=LIST)
+    return await render(request, "microtube/results.html", {"q": query, "list": listing})
+
+
+@routes.get("/notifications", "notifications")
+async def notifications(request: web.Request) -> web.StreamResponse:
+    world = world_of(request)
+    listing = await paged(request, per_page=LIST, row=dict,
+                          count_sql=f"SELECT COUNT(*) {q.OPEN_NOTIFICATIONS}",
+                          rows_sql="SELECT n.*, c.name AS channel_name FROM notifications n "
+                                   "JOIN channels c ON c.id = n.channel_id WHERE n.dismissed = 0 "
+                                   "ORDER BY n.created_at DESC, n.rowid DESC")
+    unread = int(await world.fetch_value(f"SELECT COUNT(*) {q.OPEN_NOTIFICATIONS} AND is_read = 0") or 0)
+    return await render(request, "microtube/notifications.html", {"list": listing, "unread": unread})
+
+
+@routes.get("/notifications/{id}", "notification_open")
+async def notification_open(request: web.Request) -> web.StreamResponse:
+    note: Any = await fetch_or_404(request, "SELECT id, video_id, channel_id FROM notifications WHERE id = ?",
+                                   (request.match_info["id"],), GONE_NOTIFICATION)
+    await mark_seen(request, "UPDATE notifications SET is_read = 1 WHERE id = ?", (note["id"],))
+    if note["video_id"]:
+        raise web.HTTPSeeOther(url_for(request, "watch", id=note["video_id"]))
+    raise web.HTTPSeeOther(url_for(request, "channel", id=note["channel_id"]))
