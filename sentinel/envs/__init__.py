@@ -15,7 +15,7 @@ from pathlib import Path
 from sentinel.envs.base import Environment
 from sentinel.errors import SentinelError
 
-BUILT_IN = ("micromail", "microhood")
+BUILT_IN = ("micromail", "microhood", "microdin")
 EXTRA_VARIABLE = "SENTINEL_ENVIRONMENTS"
 
 
