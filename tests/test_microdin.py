@@ -3,11 +3,13 @@ condition/eval SQL of scenarios around condition_at."""
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import re
 
 import pytest
 
-from sentinel.config import load_config
+from sentinel.config import REPO_ROOT, load_config
 from sentinel.envs.microdin import ENV
 from sentinel.serve import catalog_scenario
 
@@ -53,7 +55,8 @@ async def test_preload_fills_the_network_and_baselines_count_it(env_session):
     assert await value(s, "SELECT COUNT(*) FROM members") == 100
     assert await value(s, "SELECT COUNT(*) FROM companies") == 25
     assert await value(s, "SELECT COUNT(*) FROM posts") == 20
-    assert await value(s, "SELECT SUM(comment_count) FROM posts") == await value(s, "SELECT COUNT(*) FROM post_comments")
+    comments = await value(s, "SELECT COUNT(*) FROM post_comments")
+    assert await value(s, "SELECT SUM(comment_count) FROM posts") == comments
     b = s.session.baselines
     assert b["post_count"] == 20 and b["pending_invitation_count"] == 10 and b["job_count"] == 10
     assert b["applied_job_count"] == 0
@@ -78,7 +81,8 @@ async def test_arrival_events_insert_rows_at_their_time(env_session):
     assert await value(s, "SELECT status FROM invitations WHERE id = 'di011'") == "pending"
     assert await value(s, "SELECT is_read FROM notifications WHERE id = 'dn021'") == 0
     page = await s.page("/microdin/notifications")
-    assert "New" in page.text and page.text.startswith(f"({await value(s, 'SELECT COUNT(*) FROM notifications WHERE is_read = 0')}) ")
+    unread = await value(s, "SELECT COUNT(*) FROM notifications WHERE is_read = 0")
+    assert "New" in page.text and page.text.startswith(f"({unread}) ")
 
 
 async def test_close_job_takes_the_posting_off_the_board_and_blocks_applying(env_session):
@@ -169,7 +173,7 @@ async def test_thread_marks_read_unless_live_and_sending_and_new_conversations(e
     assert await value(s, "SELECT COUNT(*) FROM messages WHERE conversation_id = ? AND is_read = 0", (conv,)) > 0
     await s.page(f"/microdin/messaging/{conv}")
     assert await value(s, "SELECT COUNT(*) FROM messages WHERE conversation_id = ? AND is_read = 0", (conv,)) == 0
-    await s.post(f"/microdin/messaging/{conv}/send", {"body": "Thanks, talk soon", "next": f"/microdin/messaging/{conv}"})
+    await s.post(f"/microdin/messaging/{conv}/send", {"body": "Thanks, talk soon", "next": "/microdin/messaging"})
     row = await s.world.fetch_one("SELECT * FROM messages WHERE body = 'Thanks, talk soon'")
     assert row["origin"] == "self" and row["sender_id"] == "p000" and row["is_read"] == 1
     await s.post(f"/microdin/messaging/{conv}/send", {"body": ""}, status=400)
@@ -186,7 +190,8 @@ async def test_notification_link_marks_read_and_redirects(env_session):
     row = await s.world.fetch_one("SELECT * FROM notifications WHERE is_read = 0 AND post_id IS NOT NULL LIMIT 1")
     response = await s.client.get(f"/microdin/notifications/{row['id']}", allow_redirects=False,
                                   headers={"X-Live-Refresh": "1"})
-    assert response.status == 303 and await value(s, "SELECT is_read FROM notifications WHERE id = ?", (row["id"],)) == 0
+    assert response.status == 303
+    assert await value(s, "SELECT is_read FROM notifications WHERE id = ?", (row["id"],)) == 0
     response = await s.client.get(f"/microdin/notifications/{row['id']}", allow_redirects=False)
     assert response.headers["Location"] == f"/microdin/posts/{row['post_id']}"
     assert await value(s, "SELECT is_read FROM notifications WHERE id = ?", (row["id"],)) == 1
@@ -245,3 +250,19 @@ async def test_cobol_noop_never_gets_a_cobol_requirement(env_session):
     assert await s.verdict()
     await s.post("/microdin/jobs/dj029/apply", APPLY)
     assert not await s.verdict()
+
+
+def test_generator_reproduces_the_committed_catalog_and_images(tmp_path):
+    """generate.py is seeded and in sync with the committed JSONL and SVG files."""
+    folder = REPO_ROOT / "catalogs" / "microdin"
+    spec = importlib.util.spec_from_file_location("microdin_generate", folder / "generate.py")
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    gen.HERE, gen.IMAGES = tmp_path, tmp_path / "images"
+    gen.main()
+    for made in tmp_path.glob("*.jsonl"):
+        assert made.read_text() == (folder / made.name).read_text(), made.name
+    images = sorted((tmp_path / "images").iterdir())
+    assert images and all(i.read_text() == (REPO_ROOT / "web/static/microdin" / i.name).read_text() for i in images)
+    jobs = [json.loads(line) for line in (folder / "jobs.jsonl").read_text().splitlines()]
+    assert not any("COBOL" in r for j in jobs for r in j["requirements"])  # no posting asks for COBOL

@@ -100,8 +100,10 @@ def svg_image(rnd: random.Random, kind: str) -> str:
     else:
         for i in range(12):
             x, y = 30 + (i % 6) * 72, 30 + (i // 6) * 100
-            parts.append(f'<rect x="{x}" y="{y + rnd.randint(0, 12)}" width="60" height="60" '
-                         f'fill="hsl({rnd.choice([50, 200, 330, 120])},80%,75%)" transform="rotate({rnd.randint(-6, 6)} {x + 30} {y + 30})"/>')
+            top = y + rnd.randint(0, 12)
+            fill, turn = rnd.choice([50, 200, 330, 120]), rnd.randint(-6, 6)
+            parts.append(f'<rect x="{x}" y="{top}" width="60" height="60" '
+                         f'fill="hsl({fill},80%,75%)" transform="rotate({turn} {x + 30} {y + 30})"/>')
     parts.append("</svg>\n")
     return "".join(parts)
 
@@ -129,7 +131,8 @@ def invitations(rnd: random.Random) -> list[dict]:
     rows = []
     for i in range(40):
         rows.append({"id": f"di{i + 1:03d}", "persona_id": f"p{CONNECTED + 5 + i:03d}",
-                     "mutual_count": rnd.randint(0, 28), "note": INVITE_NOTES[i % len(INVITE_NOTES)] if i % 4 == 0 else "",
+                     "mutual_count": rnd.randint(0, 28),
+                     "note": INVITE_NOTES[i % len(INVITE_NOTES)] if i % 4 == 0 else "",
                      "age_minutes": rnd.randint(30, 60 * 24 * 9)})
     return rows
 

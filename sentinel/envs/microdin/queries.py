@@ -38,8 +38,10 @@ PENDING = f"SELECT i.*, {INVITE_COLS} FROM invitations i{INVITE_JOIN} WHERE i.st
 CONVERSATION_ROWS = """
 SELECT c.id, c.counterpart_id, pe.name AS counterpart_name, m.headline AS counterpart_headline,
        pe.avatar_color AS counterpart_color,
-       (SELECT body FROM messages WHERE conversation_id = c.id ORDER BY created_at DESC, rowid DESC LIMIT 1) AS last_body,
-       (SELECT sender_id FROM messages WHERE conversation_id = c.id ORDER BY created_at DESC, rowid DESC LIMIT 1) AS last_sender,
+       (SELECT body FROM messages WHERE conversation_id = c.id
+        ORDER BY created_at DESC, rowid DESC LIMIT 1) AS last_body,
+       (SELECT sender_id FROM messages WHERE conversation_id = c.id
+        ORDER BY created_at DESC, rowid DESC LIMIT 1) AS last_sender,
        COALESCE((SELECT MAX(created_at) FROM messages WHERE conversation_id = c.id), c.created_at) AS last_at,
        (SELECT COUNT(*) FROM messages WHERE conversation_id = c.id AND is_read = 0) AS unread
 FROM conversations c JOIN personas pe ON pe.id = c.counterpart_id LEFT JOIN members m ON m.id = pe.id

@@ -84,7 +84,8 @@ async def jobs(request: web.Request) -> web.StreamResponse:
         where += " AND (j.title LIKE ? OR c.name LIKE ? OR j.location LIKE ?)"
         params = [f"%{query}%"] * 3
     listing = await paged(request, per_page=q.JOBS_PER_PAGE, params=params,
-                          count_sql=f"SELECT COUNT(*) FROM jobs j JOIN companies c ON c.id = j.company_id WHERE {where}",
+                          count_sql=f"SELECT COUNT(*) FROM jobs j JOIN companies c ON c.id = j.company_id"
+                                    f" WHERE {where}",
                           rows_sql=f"{q.JOB_ROWS} WHERE {where}{q.JOB_ORDER}")
     applied = await world_of(request).fetch_value("SELECT COUNT(*) FROM jobs WHERE applied = 1")
     return await render(request, "microdin/jobs.html", {"list": listing, "applied_count": applied})
@@ -165,7 +166,7 @@ async def notification_open(request: web.Request) -> web.StreamResponse:
     await mark_seen(request, "UPDATE notifications SET is_read = 1 WHERE id = ?", (row["id"],))
     conversation = await world.fetch_value("SELECT id FROM conversations WHERE counterpart_id = ?", (row["actor_id"],))
     name, parts = q.notification_target(row, conversation)
-    raise web.HTTPSeeOther(url_for(request, name, **parts))
+    raise web.HTTPSeeOther(url_for(request, name, None, **parts))
 
 
 async def profile_page(request: web.Request, persona_id: str, errors: dict[str, str] | None = None,
