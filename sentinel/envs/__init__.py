@@ -15,7 +15,7 @@ from pathlib import Path
 from sentinel.envs.base import Environment
 from sentinel.errors import SentinelError
 
-BUILT_IN = ("micromail", "microhood", "microfy", "microgram", "microscholar", "microchat", "microlendar", "microhub", "microtube")
+BUILT_IN = ("micromail", "microhood", "microfy", "microgram", "microscholar", "microchat", "microlendar", "microhub", "microtube", "microdin")
 EXTRA_VARIABLE = "SENTINEL_ENVIRONMENTS"
 
 

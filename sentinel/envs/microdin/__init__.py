@@ -1,0 +1,58 @@
+"""MicroDin: a professional network (ENVIRONMENTS.md §3).
+
+A feed of posts with likes and comments, invitations to accept or ignore, messaging,
+notifications, profiles, company pages and a job board whose postings hide their requirements
+until the detail page, where the Easy Apply form lives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.envs.microdin import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microdin import queries as q
+from sentinel.envs.microdin.checks import check_scenario
+from sentinel.envs.microdin.events import EVENT_TYPES
+from sentinel.world import World
+
+BASELINE_SQL = {
+    "post_count": "SELECT COUNT(*) FROM posts WHERE origin != 'self'",
+    "pending_invitation_count": "SELECT COUNT(*) FROM invitations WHERE status = 'pending'",
+    "unread_message_count": "SELECT COUNT(*) FROM messages WHERE is_read = 0",
+    "unread_conversation_count": "SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE is_read = 0",
+    "unread_notification_count": "SELECT COUNT(*) FROM notifications WHERE is_read = 0",
+    "job_count": "SELECT COUNT(*) FROM jobs WHERE closed = 0",
+    "applied_job_count": "SELECT COUNT(*) FROM jobs WHERE applied = 1",
+}
+
+
+async def header(world: World) -> Header:
+    """Unread notifications lead the title; the nav shows the network, messaging and
+    notification counters as text."""
+    counts = await q.counts(world)
+    return Header(unread=counts.get("notifications", 0), counts=counts)
+
+
+def serve_preload(catalog: Any) -> dict[str, Any]:
+    return {"posts": "*", "invitations": "*", "conversations": "*", "messages": "*", "notifications": "*",
+            "jobs": "*"}
+
+
+ENV = Environment(
+    name="microdin",
+    title="MicroDin",
+    schema=Path(__file__).with_name("schema.sql"),
+    event_types=EVENT_TYPES,
+    routes=tuple(views.routes),
+    nav=(NavItem("Home", "feed"), NavItem("My Network", "network", count="network"), NavItem("Jobs", "jobs"),
+         NavItem("Messaging", "messaging", count="messaging"),
+         NavItem("Notifications", "notifications", count="notifications"),
+         NavItem("Me", "profile", parts={"id": "me"})),
+    search="search",
+    header=header,
+    baseline_sql=BASELINE_SQL,
+    serve_preload=serve_preload,
+    check_scenario=check_scenario,
+)

@@ -1,0 +1,171 @@
+"""MicroDin actions (POST): post, like, comment, accept or ignore an invitation, apply to a job,
+send a message, start a conversation, add a profile section.
+
+Each answers 303 to the form's `next` page with a one-line status; invalid input re-renders the
+form with status 400 and the error beside the field.
+"""
+
+from __future__ import annotations
+
+import re
+
+from aiohttp import web
+
+from sentinel.envs.microdin.views import (
+    JOB_GONE,
+    POST_GONE,
+    RESUMES,
+    SECTION_KINDS,
+    THREAD_GONE,
+    job_page,
+    post_page,
+    profile_page,
+    routes,
+    self_id,
+    thread_page,
+)
+from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
+
+MAX_POST = 1300
+MAX_COMMENT = 1000
+MAX_MESSAGE = 2000
+PHONE = re.compile(r"^\+?[0-9 ()\-]{7,20}$")
+
+
+@routes.post("/posts", "create_post")
+async def create_post(request: web.Request) -> web.StreamResponse:
+    world, form = world_of(request), await form_of(request)
+    body = text_param(form, "body", max_len=MAX_POST, label="Your post")
+    if not body:
+        raise BadInput("Write something before posting.")
+    async with world.write():
+        post_id = await world.next_self_id("posts")
+        await world.insert("posts", {"id": post_id, "author_id": self_id(request), "body": body}, origin="self")
+    raise done(request, form, "Post shared", url_for(request, "feed"))
+
+
+@routes.post("/posts/{id}/like", "like")
+async def like(request: web.Request) -> web.StreamResponse:
+    world, form = world_of(request), await form_of(request)
+    post = await fetch_or_404(request, "SELECT id FROM posts WHERE id = ?", (request.match_info["id"],), POST_GONE)
+    liked = await toggle(request, "posts", "liked", post["id"])
+    async with world.write() as db:
+        await db.execute("UPDATE posts SET like_count = MAX(0, like_count + ?) WHERE id = ?",
+                         (1 if liked else -1, post["id"]))
+    raise done(request, form, "Liked" if liked else "Like removed", url_for(request, "post", id=post["id"]))
+
+
+@routes.post("/posts/{id}/comment", "comment")
+async def comment(request: web.Request) -> web.StreamResponse:
+    world, form = world_of(request), await form_of(request)
+    post = await fetch_or_404(request, "SELECT id FROM posts WHERE id = ?", (request.match_info["id"],), POST_GONE)
+    body = text_param(form, "body", max_len=MAX_COMMENT, label="Your comment")
+    if not body:
+        return await post_page(request, post["id"], {"body": "Write a comment first."}, status=400)
+    async with world.write() as db:
+        comment_id = await world.next_self_id("post_comments")
+        await world.insert("post_comments", {"id": comment_id, "post_id": post["id"], "author_id": self_id(request),
+                                             "body": body}, origin="self")
+        await db.execute("UPDATE posts SET comment_count = comment_count + 1 WHERE id = ?", (post["id"],))
+    raise done(request, form, "Comment added", url_for(request, "post", id=post["id"]))
+
+
+async def answer_invitation(request: web.Request, status: str) -> web.StreamResponse:
+    world, form = world_of(request), await form_of(request)
+    invitation = await fetch_or_404(
+        request, "SELECT i.*, pe.name FROM invitations i JOIN personas pe ON pe.id = i.persona_id WHERE i.id = ?",
+        (request.match_info["id"],), "This invitation no longer exists.")
+    if invitation["status"] != "pending":
+        raise BadInput(f"You already {invitation['status']} this invitation.")
+    async with world.write() as db:
+        await db.execute("UPDATE invitations SET status = ? WHERE id = ? AND status = 'pending'",
+                         (status, invitation["id"]))
+        if status == "accepted":
+            await db.execute("UPDATE members SET connected = 1 WHERE id = ?", (invitation["persona_id"],))
+    line = f"You are now connected with {invitation['name']}" if status == "accepted" else "Invitation ignored"
+    raise done(request, form, line, url_for(request, "network"))
+
+
+@routes.post("/invitations/{id}/accept", "accept")
+async def accept(request: web.Request) -> web.StreamResponse:
+    return await answer_invitation(request, "accepted")
+
+
+@routes.post("/invitations/{id}/ignore", "ignore")
+async def ignore(request: web.Request) -> web.StreamResponse:
+    return await answer_invitation(request, "ignored")
+
+
+@routes.post("/jobs/{id}/apply", "apply")
+async def apply(request: web.Request) -> web.StreamResponse:
+    world, form = world_of(request), await form_of(request)
+    job = await fetch_or_404(request, "SELECT * FROM jobs WHERE id = ?", (request.match_info["id"],), JOB_GONE)
+    if job["applied"]:
+        raise BadInput("You already applied to this job.")
+    if job["closed"]:
+        raise BadInput("This job is no longer accepting applications.")
+    values = {name: text_param(form, name, max_len=limit) for name, limit in
+              (("email", 200), ("phone", 40), ("resume", 200), ("note", 2000))}
+    errors = {}
+    if "@" not in values["email"]:
+        errors["email"] = "Enter the email address employers should use."
+    if not PHONE.match(values["phone"]):
+        errors["phone"] = "Enter a phone number (7 to 20 digits, spaces, +, - or brackets)."
+    if values["resume"] not in RESUMES:
+        errors["resume"] = "Choose one of your uploaded résumés."
+    if errors:
+        return await job_page(request, job["id"], errors, values, status=400)
+    async with world.write() as db:
+        application_id = await world.next_self_id("applications")
+        await world.insert("applications", {"id": application_id, "job_id": job["id"], **values}, origin="self")
+        await db.execute("UPDATE jobs SET applied = 1, applied_at = ?, applicant_count = applicant_count + 1"
+                         " WHERE id = ? AND applied = 0", (world.created_at(), job["id"]))
+    raise done(request, form, f"Application submitted to {job['title']}", url_for(request, "job", id=job["id"]))
+
+
+@routes.post("/messaging/new", "new_conversation")
+async def new_conversation(request: web.Request) -> web.StreamResponse:
+    world, form = world_of(request), await form_of(request)
+    persona_id = text_param(form, "persona_id", max_len=20, label="The person")
+    found = await world.fetch_value("SELECT 1 FROM personas WHERE id = ? AND is_self = 0", (persona_id,))
+    if not found:
+        raise BadInput("Choose someone to message.")
+    async with world.write():
+        existing = await world.fetch_value("SELECT id FROM conversations WHERE counterpart_id = ?", (persona_id,))
+        if existing is None:
+            existing = await world.next_self_id("conversations")
+            await world.insert("conversations", {"id": existing, "counterpart_id": persona_id}, origin="self")
+    raise done(request, form, "Conversation opened", url_for(request, "thread", id=existing))
+
+
+@routes.post("/messaging/{id}/send", "send")
+async def send(request: web.Request) -> web.StreamResponse:
+    world, form = world_of(request), await form_of(request)
+    conversation = await fetch_or_404(request, "SELECT id FROM conversations WHERE id = ?",
+                                      (request.match_info["id"],), THREAD_GONE)
+    body = text_param(form, "body", max_len=MAX_MESSAGE, label="Your message")
+    if not body:
+        return await thread_page(request, conversation["id"], {"body": "Write a message first."}, status=400)
+    async with world.write():
+        message_id = await world.next_self_id("messages")
+        await world.insert("messages", {"id": message_id, "conversation_id": conversation["id"],
+                                        "sender_id": self_id(request), "body": body, "is_read": 1}, origin="self")
+    raise done(request, form, "Message sent", url_for(request, "thread", id=conversation["id"]))
+
+
+@routes.post("/in/me/sections", "add_section")
+async def add_section(request: web.Request) -> web.StreamResponse:
+    world, form = world_of(request), await form_of(request)
+    values = {"kind": text_param(form, "kind", max_len=40), "title": text_param(form, "title", max_len=120),
+              "subtitle": text_param(form, "subtitle", max_len=120), "body": text_param(form, "body", max_len=2000)}
+    errors = {}
+    if values["kind"] not in SECTION_KINDS:
+        errors["kind"] = "Choose what kind of section to add."
+    if not values["title"]:
+        errors["title"] = "Give the section a title."
+    if errors:
+        return await profile_page(request, "me", errors, values, status=400)
+    async with world.write():
+        section_id = await world.next_self_id("profile_sections")
+        await world.insert("profile_sections", {"id": section_id, **values}, origin="self")
+    raise done(request, form, "Section added to your profile", url_for(request, "profile", id="me"))

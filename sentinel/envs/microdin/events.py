@@ -1,0 +1,142 @@
+"""MicroDin events: the preload fills the network, then posts, invitations, messages,
+notifications and job postings arrive; a posting can close (it stops accepting applications).
+
+Every apply runs inside the session's write transaction, so it only executes statements.
+Members (one profile per persona) and companies are always loaded whole by the preload: they
+are the directory the rest refers to.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sentinel.envs.base import EventType
+from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+
+if TYPE_CHECKING:
+    from sentinel.scenario import Event
+    from sentinel.world import World
+
+READ_AFTER_MINUTES = 24 * 60  # preloaded notifications older than a day were already seen
+COLLECTIONS = {"posts": "posts", "invitations": "invitations", "conversations": "conversations",
+               "messages": "messages", "notifications": "notifications", "jobs": "jobs"}
+
+
+def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
+    """world.insert's timing arguments: a preloaded item keeps its catalog age, an arrival is now."""
+    if event.type == "preload":
+        return {"origin": "preload", "age_minutes": preloaded_age(event, record)}
+    return {"origin": "event", "at": event.at}
+
+
+def lines(values: list[str] | str | None) -> str:
+    if isinstance(values, list):
+        return "\n".join(values)
+    return values or ""
+
+
+async def insert_directory(world: World) -> None:
+    for c in world.catalog.records("companies").values():
+        await world.insert("companies", {k: c[k] for k in ("id", "name", "industry", "size", "location", "about")},
+                           origin="preload")
+    for m in world.catalog.records("members").values():
+        await world.insert("members", {
+            "id": m["id"], "headline": m["headline"], "company_id": m.get("company_id"),
+            "connected": int(bool(m.get("connected"))), "about": m.get("about", ""),
+            "experience": lines(m.get("experience")), "education": lines(m.get("education")),
+            "skills": lines(m.get("skills"))}, origin="preload")
+
+
+async def insert_post(world: World, event: Event, post_id: str) -> None:
+    record = world.catalog.get("posts", post_id)
+    comments = [c for c in world.catalog.records("post_comments").values() if c["post_id"] == post_id]
+    if event.type != "preload":
+        comments = []  # a post that arrives now has no comments yet
+    await world.insert("posts", {
+        "id": post_id, "author_id": record["author_id"], "body": record["body"], "image": record.get("image"),
+        "image_alt": record.get("image_alt"), "like_count": int(record.get("like_count", 0)),
+        "comment_count": len(comments), "share_count": int(record.get("share_count", 0))}, **when(event, record))
+    age = preloaded_age(event, record)
+    for n, comment in enumerate(comments):
+        await world.insert("post_comments", {"id": comment["id"], "post_id": post_id, "author_id": comment["author_id"],
+                                             "body": comment["body"]},
+                           origin="preload", age_minutes=max(0.0, age - 11 * (n + 1)))
+
+
+async def insert_invitation(world: World, event: Event, invitation_id: str) -> None:
+    record = world.catalog.get("invitations", invitation_id)
+    await world.insert("invitations", {"id": invitation_id, "persona_id": record["persona_id"],
+                                       "mutual_count": int(record.get("mutual_count", 0)),
+                                       "note": record.get("note", "")}, **when(event, record))
+
+
+async def ensure_conversation(world: World, event: Event, conversation_id: str) -> None:
+    found = await world.fetch_value("SELECT 1 FROM conversations WHERE id = ?", (conversation_id,))
+    if not found:
+        record = world.catalog.get("conversations", conversation_id)
+        await world.insert("conversations", {"id": conversation_id, "counterpart_id": record["counterpart_id"]},
+                           **when(event, record))
+
+
+async def insert_message(world: World, event: Event, message_id: str) -> None:
+    record = world.catalog.get("messages", message_id)
+    await ensure_conversation(world, event, record["conversation_id"])
+    is_read = int(bool(record.get("is_read"))) if event.type == "preload" else 0
+    await world.insert("messages", {"id": message_id, "conversation_id": record["conversation_id"],
+                                    "sender_id": record["sender_id"], "body": record["body"], "is_read": is_read},
+                       **when(event, record))
+
+
+async def insert_notification(world: World, event: Event, notification_id: str) -> None:
+    record = world.catalog.get("notifications", notification_id)
+    seen = event.type == "preload" and preloaded_age(event, record) > READ_AFTER_MINUTES
+    await world.insert("notifications", {
+        "id": notification_id, "kind": record["kind"], "actor_id": record["actor_id"], "text": record["text"],
+        "post_id": record.get("post_id"), "job_id": record.get("job_id"), "is_read": int(seen)},
+        **when(event, record))
+
+
+async def insert_job(world: World, event: Event, job_id: str) -> None:
+    record = world.catalog.get("jobs", job_id)
+    await world.insert("jobs", {
+        "id": job_id, "title": record["title"], "company_id": record["company_id"], "location": record["location"],
+        "employment_type": record["employment_type"], "description": record["description"],
+        "requirements": lines(record["requirements"]), "applicant_count": int(record.get("applicant_count", 0))},
+        **when(event, record))
+
+
+INSERTERS = {"posts": insert_post, "invitations": insert_invitation, "messages": insert_message,
+             "notifications": insert_notification, "jobs": insert_job}
+
+
+async def apply_preload(world: World, event: Event) -> None:
+    """The directory, then each listed collection oldest first."""
+    await insert_directory(world)
+    for conversation_id in selected(world.catalog, "conversations", event.fields.get("conversations")):
+        await ensure_conversation(world, event, conversation_id)
+    for field, insert in INSERTERS.items():
+        for item_id in oldest_first(world.catalog, field, selected(world.catalog, field, event.fields.get(field))):
+            await insert(world, event, item_id)
+
+
+def arrival(field: str, insert: Any) -> EventType:
+    async def apply(world: World, event: Event) -> None:
+        await insert(world, event, str(event.fields[field]))
+    return EventType(apply=apply, refs={field: COLLECTIONS[field.removesuffix("_id") + "s"]},
+                     inserts=(field,), required=(field,))
+
+
+async def apply_close_job(world: World, event: Event) -> None:
+    """The employer stops accepting applications: the posting leaves the board (its page stays)."""
+    await world.db.execute("UPDATE jobs SET closed = 1 WHERE id = ?", (str(event.fields["job_id"]),))
+
+
+EVENT_TYPES = {
+    "preload": preload_type(apply_preload, COLLECTIONS),
+    "new_post": arrival("post_id", insert_post),
+    "new_invitation": arrival("invitation_id", insert_invitation),
+    "new_message": arrival("message_id", insert_message),
+    "new_notification": arrival("notification_id", insert_notification),
+    "new_job": arrival("job_id", insert_job),
+    "close_job": EventType(apply=apply_close_job, refs={"job_id": "jobs"}, required=("job_id",)),
+}
