@@ -15,7 +15,18 @@ from pathlib import Path
 from sentinel.envs.base import Environment
 from sentinel.errors import SentinelError
 
-BUILT_IN = ("micromail", "microhood", "microfy", "microgram", "microscholar", "microchat", "microlendar", "microhub", "microtube", "microdin")
+BUILT_IN = (
+    "micromail",
+    "microhood",
+    "microfy",
+    "microgram",
+    "microscholar",
+    "microchat",
+    "microlendar",
+    "microhub",
+    "microtube",
+    "microdin",
+)
 EXTRA_VARIABLE = "SENTINEL_ENVIRONMENTS"
 
 
