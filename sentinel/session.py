@@ -28,6 +28,7 @@ from sentinel.catalog import Catalog
 from sentinel.clock import SimClock
 from sentinel.config import Config
 from sentinel.envs.base import Environment
+from sentinel.errors import SentinelError
 from sentinel.files import write_jsonl_atomic
 from sentinel.grading import Verdict, read_verdict
 from sentinel.scenario import Event, Scenario
@@ -130,7 +131,11 @@ class Session:
         await db.executemany(f"INSERT INTO personas ({', '.join(PERSONA_COLUMNS)}) VALUES ({placeholders})", rows)
 
     async def _apply(self, event: Event) -> None:
-        await self.environment.event_types[event.type].apply(self.world, event)
+        try:
+            await self.environment.event_types[event.type].apply(self.world, event)
+        except (KeyError, TypeError, ValueError) as exc:  # a catalog record or field not as the event needs
+            raise SentinelError(f"{self.scenario.id}: events[{event.index}] ({event.type}) could not be applied: "
+                                f"{type(exc).__name__}: {exc} (a catalog record without a field it needs?)") from exc
 
     async def _apply_in_transaction(self, event: Event) -> None:
         async with self.world.write():

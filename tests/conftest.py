@@ -78,10 +78,10 @@ async def env_session(aiohttp_client, tmp_path):
         config = load_config()
         session = Session(scenario, environment or get_environment(scenario.environment), config,
                           out_dir=tmp_path / scenario.short_id, speed=1.0, world_start=WORLD_START)
+        sessions.append(session)  # closed at the end even when its setup fails
         await session.setup()
         if paused:
             session.clock.start(paused=True)
-        sessions.append(session)
         client = await aiohttp_client(session.app)
         return LiveSession(session, client)
 

@@ -73,3 +73,20 @@ async def test_sessions_at_once_never_see_each_others_data(tmp_path):
                             assert own.lower() in value.lower(), (folder.name, table, value[:80])
                             stored += 1
     assert stored > 0  # the agents' marks really reached the databases (mail sent, drafts saved)
+
+
+async def test_a_catalog_record_without_a_field_is_one_clear_error(env_session, tmp_path, monkeypatch):
+    import dataclasses
+
+    import pytest
+
+    from sentinel.errors import SentinelError
+    from sentinel.scenario import Event
+    from test_environments import MICROTODO, whole_catalog
+
+    monkeypatch.setenv("SENTINEL_ENVIRONMENTS", "microtodo")
+    (tmp_path / "tasks.jsonl").write_text('{"id": "td001", "notes": "no title"}\n')
+    broken = dataclasses.replace(MICROTODO, catalog_dir=tmp_path)
+    scenario = dataclasses.replace(whole_catalog(MICROTODO), events=(Event(0, "preload", {"tasks": "*"}, 0),))
+    with pytest.raises(SentinelError, match=r"events\[0\] \(preload\) could not be applied: KeyError: 'title'"):
+        await env_session(scenario, environment=broken)
