@@ -117,6 +117,8 @@ def static_checks(scenario: Scenario, env: Environment, catalog: Catalog, config
             continue
         if etype.preload:
             out += preload_problems(event, etype)
+        elif event.at <= 0:
+            out.append((f"{where}.at", f"{event.type} belongs on the timeline (at > 0); the preload fills time 0"))
         for key in sorted(set(event.fields) - etype.fields):
             out.append((f"{where}.{key}", f"unknown field for {event.type}"))
         for key in etype.required:

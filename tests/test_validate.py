@@ -48,6 +48,8 @@ async def test_the_repository_scenarios_and_test_data_are_valid():
     (TARGET, TARGET.replace("CHPX", "ZZZZ"), "events[1].symbol: 'ZZZZ' is not in the stocks catalog"),
     (TARGET, TARGET.replace("ramp_s: 0,", "ramp_s: 0, colour: red,"), "events[1].colour: unknown field for price_waypoint"),
     (TARGET, TARGET + "  - {at: 30, type: new_news, news_id: nw001}\n", "events[2].at: 30 comes before the previous event's 60: out of order"),
+    (PRELOAD, PRELOAD + "  - {at: 0, type: new_news, news_id: nw001}\n",
+     "events[1].at: new_news belongs on the timeline (at > 0); the preload fills time 0"),
     (TARGET, TARGET + "  - {at: 800, type: price_waypoint, symbol: CHPX, price: 9, ramp_s: 0}\n", "events[2].at: 800 is outside the timeline [0, 720]"),
     ("condition_at: 60", "condition_at: 700", "condition_at: 700 is outside [10, 600]"),
     ("condition_at: 60", "condition_at: 5", "condition_at: 5 is outside [10, 600]"),
