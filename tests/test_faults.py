@@ -79,10 +79,10 @@ async def test_a_catalog_record_without_a_field_is_one_clear_error(env_session, 
     import dataclasses
 
     import pytest
+    from test_environments import MICROTODO, whole_catalog
 
     from sentinel.errors import SentinelError
     from sentinel.scenario import Event
-    from test_environments import MICROTODO, whole_catalog
 
     monkeypatch.setenv("SENTINEL_ENVIRONMENTS", "microtodo")
     (tmp_path / "tasks.jsonl").write_text('{"id": "td001", "notes": "no title"}\n')
