@@ -2,8 +2,9 @@
 
 Besides the environment's own routes it serves `/start` (starts the clock, redirects to the
 start page), `/contact` (the agent's report), static files from web/static only, and wraps
-every page with: request logging, ETags with 304 answers for conditional GETs, and error pages
-that never show a traceback.
+every page with: request logging, the world brought up to date before the handler reads it
+(and a held clock released once the first page is rendered), ETags with 304 answers for
+conditional GETs, and error pages that never show a traceback.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 def create_app(world: World, environment: Environment, hooks: SiteHooks,
                templates: jinja2.Environment | None = None) -> web.Application:
-    app = web.Application(middlewares=[request_log, error_pages, etags])
+    app = web.Application(middlewares=[request_log, error_pages, current_world, etags])
     app[WORLD] = world
     app[ENVIRONMENT] = environment
     app[HOOKS] = hooks
@@ -129,6 +130,20 @@ def _custom_text(exc: web.HTTPException) -> str | None:
 
 async def _error_page(request: web.Request, status: int, message: str) -> web.Response:
     return await render(request, "common/error.html", {"message": message, "code": status}, status=status)
+
+
+@web.middleware
+async def current_world(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every event due by now is applied before the handler reads the world; once a page has
+    been rendered, a clock held at sim 0 since /start starts running (DESIGN §2.3–2.4)."""
+    if request.path.startswith("/static/") or request.path == "/start":
+        return await handler(request)
+    hooks = request.app[HOOKS]
+    await hooks.catch_up()
+    try:
+        return await handler(request)
+    finally:
+        hooks.page_served()
 
 
 @web.middleware
