@@ -1,8 +1,11 @@
 """SimClock: sim seconds as a function of wall time.
 
-States: not started (sim time 0) → running (sim = offset + (wall − wall_base) × speed) →
+States: not started (sim time 0) → [held at sim 0] → running (sim = offset + (wall − wall_base) × speed) →
 frozen (sim time fixed for good, at contact or at the end of the session). A running clock can
-also be paused (step mode) and advanced by hand. The wall time source is injected, so tests use
+also be paused (step mode) and advanced by hand. A clock started `held` stays at sim 0 until
+`release()`: the session holds it from the agent's /start until its first page is rendered, so
+time spent queued behind other sessions' pages is never charged; the release is the start
+(started_wall) every wall figure counts from. The wall time source is injected, so tests use
 a ManualTime and never sleep.
 
 Listeners registered with `on_change` are called whenever the mapping from wall to sim time
@@ -40,6 +43,7 @@ class SimClock:
         self._base_wall = 0.0  # wall time at which sim time was _base_sim
         self._base_sim = 0.0
         self._paused = False
+        self._held = False
         self._listeners: list[Callable[[], None]] = []
 
     # --- state ---
@@ -56,20 +60,24 @@ class SimClock:
         return self._paused
 
     @property
+    def held(self) -> bool:
+        return self._held
+
+    @property
     def running(self) -> bool:
-        return self.started and not self.frozen and not self._paused
+        return self.started and not self.frozen and not self._paused and not self._held
 
     def now(self) -> float:
         """Current sim time in seconds."""
         if self.frozen_at is not None:
             return self.frozen_at
-        if not self.started or self._paused:
+        if not self.started or self._paused or self._held:
             return self._base_sim
         return self._base_sim + (self.wall() - self._base_wall) * self.speed
 
     def wall_elapsed(self) -> float:
         """Wall seconds since start() (0 before)."""
-        if self.started_wall is None:
+        if self.started_wall is None or self._held:
             return 0.0
         return self.wall() - self.started_wall
 
@@ -86,12 +94,23 @@ class SimClock:
         return self.started_wall + sim_t / self.speed
 
     # --- transitions ---
-    def start(self, paused: bool = False) -> bool:
-        """Start the clock; return False if it was already started."""
+    def start(self, paused: bool = False, held: bool = False) -> bool:
+        """Start the clock (held: at sim 0 until release()); return False if already started."""
         if self.started:
             return False
         self.started_wall = self._base_wall = self.wall()
         self._paused = paused
+        self._held = held
+        self._changed()
+        return True
+
+    def release(self) -> bool:
+        """Let a held clock run from sim 0 now, counting wall time from this moment; return
+        False if it was not held."""
+        if not self._held:
+            return False
+        self.started_wall = self._base_wall = self.wall()
+        self._held = False
         self._changed()
         return True
 
@@ -120,6 +139,7 @@ class SimClock:
     def freeze(self) -> float:
         """Fix sim time for good (contact or end of session); return the frozen time."""
         if self.frozen_at is None:
+            self.release()  # a held clock freezes at sim 0, its start and its end the same moment
             self.frozen_at = self.now()
             self.frozen_wall = self.wall()
             self._changed()

@@ -55,7 +55,9 @@ class Scheduler:
 
     async def fire_due(self) -> list[FiredEvent]:
         """Apply, in order, every pending event whose time is ≤ the clock's sim time."""
-        fired = []
+        fired: list[FiredEvent] = []
+        if not self.pending or self.pending[0].at > self.clock.now():
+            return fired  # the common case on a page request: nothing due, no lock taken
         async with self._lock:
             while self.pending and self.pending[0].at <= self.clock.now() and self.clock.started:
                 event = self.pending.pop(0)

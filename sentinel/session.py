@@ -171,9 +171,22 @@ class Session:
         self.open_start()
 
     def open_start(self) -> None:
-        if self.clock.start():
+        """Start the clock held at sim 0: it runs from the moment the agent's first page has
+        been rendered (page_served), so a page queued behind other sessions' pages still shows
+        the world at sim 0 and the queue is never charged to the agent."""
+        if self.clock.start(held=True):
             self.started.set()
             self._scheduler_task = asyncio.create_task(self.scheduler.run(), name=f"scheduler {self.key}")
+
+    async def catch_up(self) -> None:
+        """Before a handler reads the world: apply every event due by now, so a timer that
+        fires late never shows a stale page."""
+        if self.is_set_up:
+            await self.scheduler.fire_due()
+
+    def page_served(self) -> None:
+        """A page has been rendered: a held clock starts running from this moment."""
+        if self.clock.release():
             self.bus.publish(SessionStarted(key=self.key))
 
     async def contact(self) -> None:
@@ -181,6 +194,7 @@ class Session:
             return
         if not self.clock.started:
             self.open_start()
+        self.page_served()
         sim = self.clock.freeze()
         self.contact_record = Contact(sim=sim, wall_s=(self.clock.frozen_wall or 0) - (self.clock.started_wall or 0))
         await self.scheduler.fire_due()  # events due by the frozen moment still happen

@@ -36,10 +36,29 @@ class World:
         self.clock = clock
         self.world_start = world_start.astimezone(UTC).replace(microsecond=0)
         self.self_persona = catalog.self_persona()
-        self.flash: str | None = None  # status line for the next page ("Message sent")
+        self._flash: str | None = None  # status line for the next page ("Message sent")
+        self._touches = 0  # changes pages show that are not database rows (the flash line)
         self._write_lock = asyncio.Lock()
         self._writer: asyncio.Task | None = None  # the task inside write(), to refuse re-entry
         self._self_ids = 0
+
+    # --- version ---
+    @property
+    def version(self) -> tuple[int, int]:
+        """Changes whenever anything a page shows may have changed, bar time itself: every row
+        written through the session's connection (events, agent actions, finalize: SQLite's own
+        count, so no write can forget to bump it) and every change of the flash line."""
+        return (self.db.total_changes, self._touches)
+
+    @property
+    def flash(self) -> str | None:
+        return self._flash
+
+    @flash.setter
+    def flash(self, value: str | None) -> None:
+        if value != self._flash:
+            self._touches += 1
+        self._flash = value
 
     # --- time ---
     def now(self) -> float:

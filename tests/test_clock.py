@@ -90,3 +90,28 @@ def test_listeners_hear_every_change():
 def test_speed_must_be_positive():
     with pytest.raises(ValueError):
         SimClock(speed=0)
+
+
+def test_held_clock_stays_at_zero_until_released_and_counts_wall_from_the_release():
+    wall = ManualTime(10.0)
+    clock = SimClock(speed=50, wall=wall)
+    heard = []
+    clock.on_change(lambda: heard.append(clock.now()))
+    assert clock.start(held=True) and clock.started and clock.held and not clock.running
+    wall.advance(3)  # queued behind other sessions' pages: not charged
+    assert clock.now() == 0.0 and clock.wall_elapsed() == 0.0 and clock.wall_for(100) is None
+    assert clock.release() is True and clock.running and clock.started_wall == 13.0
+    assert clock.release() is False  # only once
+    wall.advance(0.5)
+    assert clock.now() == pytest.approx(25.0) and clock.wall_elapsed() == pytest.approx(0.5)
+    assert clock.wall_for(100) == pytest.approx(15.0) and clock.nominal_wall(100) == pytest.approx(15.0)
+    assert heard == [0.0, 0.0]  # start and release both re-aim a waiting scheduler
+
+
+def test_held_clock_frozen_before_any_page_ends_at_sim_zero():
+    wall = ManualTime()
+    clock = SimClock(speed=10, wall=wall)
+    clock.start(held=True)
+    wall.advance(4)
+    assert clock.freeze() == 0.0 and clock.frozen_wall == clock.started_wall == 4.0
+    assert not clock.held

@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+
+import pytest
+
+from sentinel.clock import ManualTime, SimClock
+from sentinel.config import REPO_ROOT, load_config
+from sentinel.envs import get_environment
+from sentinel.scenario import load_scenario
+from sentinel.session import Session
+
 RISE = "tests/data/scenarios/microhood/rise.yaml"
 
 
@@ -84,3 +94,60 @@ async def test_no_page_reveals_grading(env_session):
         text = await (await live.client.get(path)).text()
         for secret in ("eval_sql", "condition_at", "current_prices", "540"):
             assert secret not in text, (path, secret)
+
+
+# --- DESIGN §2.3–2.4: the first page at sim 0 under load; no stale page from a late timer ----
+
+MAIL = "scenarios/micromail/body_phrase.yaml"  # em0269 "Proof ready for approval" arrives at 37 s
+FIRST_EVENT_SUBJECT = "Proof ready for approval"
+
+
+async def _manual_sessions(aiohttp_client, tmp_path, count: int, wall):
+    """count sessions of MAIL on one shared ManualTime wall clock, as a runner builds them."""
+    scenario = load_scenario(REPO_ROOT / MAIL)
+    built = []
+    for n in range(count):
+        session = Session(scenario, get_environment("micromail"), load_config(), out_dir=tmp_path / f"s{n}",
+                          speed=1.0, clock=SimClock(1.0, wall), key=f"micromail/body_phrase.t{n}")
+        await session.setup()
+        built.append((session, await aiohttp_client(session.app)))
+    return built
+
+
+async def test_first_page_shows_sim_zero_when_many_sessions_start_together(aiohttp_client, tmp_path):
+    wall = ManualTime(1000.0)
+    sessions = await _manual_sessions(aiohttp_client, tmp_path, 8, wall)
+    try:
+        starts = await asyncio.gather(*(c.get("/start", allow_redirects=False) for _, c in sessions))
+        assert all(r.status == 302 for r in starts)
+        for session, client in sessions:  # pages served one after another: each waits 40 s more
+            wall.advance(40.0)  # later than the first event (37 s) had the clock run from /start
+            html = await (await client.get(starts[0].headers["Location"])).text()
+            assert "Inbox" in html and FIRST_EVENT_SUBJECT not in html
+            assert session.stats.log[-1]["sim"] == 0.0 and session.clock.started_wall == wall.value
+            assert session.clock.running and session.scheduler.fired == []
+        wall.advance(38.0)  # now the event is due for every session
+        for _, client in sessions:
+            assert FIRST_EVENT_SUBJECT in await (await client.get("/micromail/folder/inbox")).text()
+    finally:
+        for session, _ in sessions:
+            await session.abort()
+
+
+async def test_a_late_timer_never_shows_a_stale_page(aiohttp_client, tmp_path):
+    wall = ManualTime(50.0)
+    [(session, client)] = await _manual_sessions(aiohttp_client, tmp_path, 1, wall)
+    try:
+        first = await client.get("/start")  # follows the redirect: the first page releases the clock
+        assert first.status == 200 and session.clock.running
+        wall.advance(39.5)  # the scheduler's timer (real time) has not fired: it is 2.5 s late
+        assert session.scheduler.fired == []
+        html = await (await client.get("/micromail/folder/inbox")).text()
+        assert FIRST_EVENT_SUBJECT in html
+        [fired] = session.scheduler.fired
+        assert fired.event.at == 37 and fired.lateness_ms == pytest.approx(2500.0)
+        wall.advance(10.0)  # a POST reads the world too: the 82 s event is not due, nothing more fires
+        await client.post("/contact", data={"message": "x"})
+        assert len(session.scheduler.fired) == 1 and session.contact_record.sim == pytest.approx(49.5)
+    finally:
+        await session.abort()

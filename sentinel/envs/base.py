@@ -139,6 +139,11 @@ class Environment:
     check_scenario: Callable[[Scenario, Catalog, Timing | None], list[tuple[str, str]]] | None = None
     templates: Path | None = None  # extra template folder (environments kept outside web/templates)
     catalog_dir: Path | None = None  # its own catalog folder, when not catalogs/<name>/
+    # The coarsest clock granularity its pages show, in sim seconds (1.0: relative times such as
+    # "3 min ago" computed from whole-second timestamps): an unchanged world within one such step
+    # reuses the rendered page. None: some text follows time continuously (interpolated prices),
+    # so every request renders.
+    page_time_step_s: float | None = None
 
     @property
     def start_page(self) -> str:

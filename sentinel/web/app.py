@@ -2,13 +2,13 @@
 
 Besides the environment's own routes it serves `/start` (starts the clock, redirects to the
 start page), `/contact` (the agent's report), static files from web/static only, and wraps
-every page with: request logging, ETags with 304 answers for conditional GETs, and error pages
-that never show a traceback.
+every page with: request logging, the world brought up to date before the handler reads it
+(and a held clock released once the first page is rendered), ETags with 304 answers for
+conditional GETs, and error pages that never show a traceback.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -17,7 +17,8 @@ import jinja2
 from aiohttp import web
 
 from sentinel.envs.base import Environment
-from sentinel.web.keys import ENV_CSS, ENVIRONMENT, HOOKS, LAYOUT, WORLD, SiteHooks
+from sentinel.web.cache import CachedPage, PageCache, etag_of, from_cache, not_modified, page_key
+from sentinel.web.keys import ENV_CSS, ENVIRONMENT, HOOKS, LAYOUT, PAGE_CACHE, WORLD, SiteHooks
 from sentinel.web.kit import BadInput
 from sentinel.web.render import STATIC_DIR, is_live, layout_for, make_templates, render
 from sentinel.world import World
@@ -28,10 +29,11 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 def create_app(world: World, environment: Environment, hooks: SiteHooks,
                templates: jinja2.Environment | None = None) -> web.Application:
-    app = web.Application(middlewares=[request_log, error_pages, etags])
+    app = web.Application(middlewares=[request_log, error_pages, current_world, etags])
     app[WORLD] = world
     app[ENVIRONMENT] = environment
     app[HOOKS] = hooks
+    app[PAGE_CACHE] = PageCache()
     templates = templates or make_templates(tuple(filter(None, [environment.templates])))
     app[aiohttp_jinja2.APP_KEY] = templates
     app[LAYOUT] = layout_for(environment, templates)
@@ -132,14 +134,38 @@ async def _error_page(request: web.Request, status: int, message: str) -> web.Re
 
 
 @web.middleware
+async def current_world(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every event due by now is applied before the handler reads the world; once a page has
+    been rendered, a clock held at sim 0 since /start starts running (DESIGN §2.3–2.4)."""
+    if request.path.startswith("/static/") or request.path == "/start":
+        return await handler(request)
+    hooks = request.app[HOOKS]
+    await hooks.catch_up()
+    try:
+        return await handler(request)
+    finally:
+        hooks.page_served()
+
+
+@web.middleware
 async def etags(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """An ETag of the rendered page; a conditional GET of an unchanged page answers 304."""
+    """An ETag of the page's bytes; a conditional GET of an unchanged page answers 304, and
+    while the world's version and clock step hold, without rendering (sentinel.web.cache)."""
+    cache = request.app[PAGE_CACHE]
+    slot = (request.path_qs, is_live(request))
+    key = page_key(request)
+    if key is not None and (page := cache.get(slot, key)) is not None:
+        if request.headers.get("If-None-Match") == page.tag:
+            return not_modified(page.tag)
+        return from_cache(page)
     response = await handler(request)
     body = getattr(response, "body", None)
     if request.method != "GET" or response.status != 200 or not isinstance(body, bytes):
         return response
-    tag = '"' + hashlib.sha1(body).hexdigest()[:20] + '"'
+    tag = etag_of(body)
+    if key is not None and page_key(request) == key:  # nothing changed while it rendered
+        cache.put(slot, CachedPage(key, body, tag, response.content_type, response.charset))
     if request.headers.get("If-None-Match") == tag:
-        return web.Response(status=304, headers={"ETag": tag, "Cache-Control": "no-cache"})
+        return not_modified(tag)
     response.headers["ETag"] = tag
     return response

@@ -9,6 +9,7 @@ from aiohttp import web
 
 if TYPE_CHECKING:
     from sentinel.envs.base import Environment
+    from sentinel.web.cache import PageCache
     from sentinel.world import World
 
 
@@ -18,6 +19,10 @@ class SiteHooks(Protocol):
     start_page: str
 
     async def begin(self) -> None: ...
+
+    async def catch_up(self) -> None: ...
+
+    def page_served(self) -> None: ...
 
     async def contact(self) -> None: ...
 
@@ -31,3 +36,4 @@ ENVIRONMENT: web.AppKey[Environment] = web.AppKey("environment")
 HOOKS: web.AppKey[SiteHooks] = web.AppKey("hooks")
 LAYOUT: web.AppKey[str] = web.AppKey("layout")  # the template every page of the site extends
 ENV_CSS: web.AppKey[str | None] = web.AppKey("env_css")  # /static/<env>.css when the environment has one
+PAGE_CACHE: web.AppKey[PageCache] = web.AppKey("page_cache")  # rendered pages on the world's version
