@@ -108,21 +108,31 @@ def truthy(value: Any) -> bool:
     return value is not None and value != 0 and value != ""
 
 
+def open_read_only(db_path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+
+
 def read_verdict(db_path: Path, sql: str | None) -> Verdict:
     """Run eval_sql on a read-only connection; the first column of the first row is the verdict."""
     if sql is None:
         return Verdict(value=None)
     try:
-        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        conn = open_read_only(db_path)
     except sqlite3.Error as exc:
         return Verdict(value=None, error=f"cannot open the session database: {exc}")
+    try:
+        return verdict_on(conn, sql)
+    finally:
+        conn.close()
+
+
+def verdict_on(conn: sqlite3.Connection, sql: str) -> Verdict:
+    """eval_sql's value on an open read-only connection."""
     try:
         row = conn.execute(sql).fetchone()
         return Verdict(value=row[0] if row else None)
     except sqlite3.Error as exc:
         return Verdict(value=None, error=f"eval_sql failed: {exc}")
-    finally:
-        conn.close()
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import sqlite3
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -30,7 +31,7 @@ from sentinel.config import Config
 from sentinel.envs.base import Environment
 from sentinel.errors import SentinelError
 from sentinel.files import write_jsonl_atomic
-from sentinel.grading import Verdict, read_verdict
+from sentinel.grading import Verdict, open_read_only, verdict_on
 from sentinel.scenario import Event, Scenario
 from sentinel.scheduler import FiredEvent, Scheduler
 from sentinel.web.app import create_app
@@ -82,6 +83,7 @@ class Session:
         self.start_page = scenario.start_page
         self.started = asyncio.Event()
         self.is_set_up = False  # setup() completed: the world, its scheduler and its site exist
+        self._reader: sqlite3.Connection | None = None  # read-only, for verdicts (see read)
         self.start_line: Callable[[], Awaitable[None]] | None = None  # set by the runner
         self.contacted = asyncio.Event()
         self.contact_record: Contact | None = None
@@ -232,8 +234,16 @@ class Session:
 
     def read(self, sql: str | None) -> Verdict:
         """The value of a read-only SELECT (eval_sql, condition_sql, ...) on a read-only connection;
-        call finalize_world() first for derived tables to be current."""
-        return read_verdict(self._db_path, sql)
+        call finalize_world() first for derived tables to be current. The read-only connection is
+        opened once and kept until close_db (a replay reads thousands of times)."""
+        if sql is None:
+            return Verdict(value=None)
+        if self._reader is None:
+            try:
+                self._reader = open_read_only(self._db_path)
+            except sqlite3.Error as exc:
+                return Verdict(value=None, error=f"cannot open the session database: {exc}")
+        return verdict_on(self._reader, sql)
 
     async def finish(self) -> Path:
         """Freeze the world, take the final verdict (final_verdict), write the logs; return the
@@ -264,6 +274,9 @@ class Session:
             self._runner = None
 
     async def close_db(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
         if self._db is not None:
             await self._db.close()
             self._db = None
