@@ -44,7 +44,7 @@ def main() -> int:
     done = subprocess.run([sys.executable, "-m", "sentinel.cli", "run", "--ci", "--config", str(work / "i.toml"),
                            "--env", args.env, "--trials", str(args.trials), "--speed", f"{args.speed:g}",
                            "--cmd", command, "--run", "spam"], cwd=REPO, capture_output=True, text=True)
-    sessions = sorted(p for p in (work / "results" / "spam").glob("*/*") if p.is_dir())
+    sessions = sorted(p for p in (work / "results" / "spam").glob("*/*") if (p / "result.json").exists())
     leaks, foreign, stored, posts = [], [], 0, 0
     for folder in sessions:
         log = (folder / "agent.log").read_text(errors="replace")
@@ -53,7 +53,7 @@ def main() -> int:
             continue
         posted, own = log.split("SPAMMED ")[1].split()[0], log.split(" as ")[-1].strip().lower()
         posts += int(posted)
-        for value in marks_in(folder / "state.db"):
+        for value in marks_in(folder / "state.db") if (folder / "state.db").exists() else []:
             stored += 1
             if own not in value.lower():
                 foreign.append(f"{folder.name}: {value[:60]}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
@@ -126,16 +127,29 @@ class World:
         async with self._write_lock:
             self._writer = task
             try:
-                await self.db.execute("BEGIN")
+                try:
+                    await self.db.execute("BEGIN")
+                except BaseException:  # cancelled (a client went away): the BEGIN may still run
+                    await asyncio.shield(self._rollback())
+                    raise
                 try:
                     yield self.db
                 except BaseException:
-                    await self.db.execute("ROLLBACK")
+                    await asyncio.shield(self._rollback())
                     raise
                 else:
                     await self.db.execute("COMMIT")
             finally:
                 self._writer = None
+
+    async def _rollback(self) -> None:
+        """End the open transaction, if any. Statements run in order on the connection's one thread,
+        so a ROLLBACK queued now runs after a BEGIN that a cancelled caller had queued, and no
+        transaction is ever left open for the next writer (or for grading) to trip over."""
+        try:
+            await self.db.execute("ROLLBACK")
+        except sqlite3.OperationalError:
+            pass  # no transaction was open (the BEGIN itself failed)
 
     async def fetch_all(self, sql: str, params: tuple | dict = ()) -> list[aiosqlite.Row]:
         async with self.db.execute(sql, params) as cur:

@@ -54,3 +54,22 @@ async def test_writes_of_different_tasks_take_turns(world):
 
     await asyncio.wait_for(asyncio.gather(writer("a"), writer("b")), timeout=5)
     assert order == ["a in", "a out", "b in", "b out"] and await count(world) == 2
+
+
+async def test_a_writer_cancelled_at_any_await_leaves_no_transaction_open(world):
+    """A handler cancelled because its client went away (100 spamming agents found this): whether the
+    cancel lands on BEGIN, inside the body or on COMMIT, the next writer and grading find no
+    transaction left open."""
+    async def writer(pause: float) -> None:
+        async with world.write() as db:
+            await asyncio.sleep(pause)
+            await db.execute("CREATE TABLE IF NOT EXISTS t (x)")
+
+    for delay in (0, 0.0001, 0.001, 0.005, 0.02):
+        task = asyncio.create_task(writer(0.01))
+        await asyncio.sleep(delay)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        async with world.write() as db:  # would fail "cannot start a transaction within a transaction"
+            await db.execute("SELECT 1")
+        assert not world.db.in_transaction
