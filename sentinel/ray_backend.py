@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from sentinel.agents import builtin_command
 from sentinel.bus import Bus, Message, SessionGraded
 from sentinel.config import REPO_ROOT, Config, RaySettings
 from sentinel.errors import SentinelError
@@ -147,14 +148,31 @@ class RunChannel:
 
 # --- on the worker ------------------------------------------------------------------------
 
-def run_remote_session(config: Config, plan: RunPlan, job: Job, scenario_file: bytes,
+def builtin_options(plan: RunPlan) -> list[str] | None:
+    """A built-in agent's options after its command, or None for any other agent: on the worker
+    the command is built again with that node's interpreter (its path may differ from ours)."""
+    builtin = builtin_command(plan.agent)
+    if not plan.gets_scenario_file or builtin is None or not isinstance(plan.command, list):
+        return None
+    return plan.command[len(builtin):]
+
+
+def worker_plan(plan: RunPlan, job: Job, options: list[str] | None) -> RunPlan:
+    command = plan.command
+    if options is not None:
+        command = [*(builtin_command(plan.agent) or []), *options]
+    return replace(plan, command=command, scenarios=(job.scenario,), resume=False, concurrency=0)
+
+
+def run_remote_session(config: Config, plan: RunPlan, job: Job, scenario_file: bytes, options: list[str] | None,
                        channel: Any) -> RemoteSession | None:
     """A Ray task: one session, run by the same runner code as locally, in its own event loop.
-    None if the run was stopped before this session began."""
+    options: builtin_options(plan), worked out on the driver. None if the run was stopped before
+    this session began."""
     previous = sys.getswitchinterval()
     sys.setswitchinterval(GIL_SWITCH_S)
     try:
-        return asyncio.run(_run_remote(config, plan, job, scenario_file, channel))
+        return asyncio.run(_run_remote(config, worker_plan(plan, job, options), job, scenario_file, channel))
     finally:
         sys.setswitchinterval(previous)
 
@@ -171,7 +189,7 @@ async def _run_remote(config: Config, plan: RunPlan, job: Job, scenario_file: by
         job = replace(job, scenario=replace(job.scenario, path=scenario_path))
         config = replace(config, results_dir=root / "results", scenarios_dir=scenario_path.parent,
                          catalogs_dir=REPO_ROOT / "catalogs")
-        plan = replace(plan, scenarios=(job.scenario,), resume=False, concurrency=0)
+        plan = replace(plan, scenarios=(job.scenario,))
         relay = WorkerRelay(channel, job.key)
         runner = Runner(config, plan, Bus())
         runner.bus.subscribe(relay.collect)
@@ -284,14 +302,14 @@ class RayRunner(Runner):
     async def run_session(self, job: Job) -> Result:  # type: ignore[override]
         ray = import_ray()
         out_dir = session_dir(self.run_dir, job)
-        ref = self._task.remote(self.config, self.plan, job, job.scenario.path.read_bytes(), self._channel)
+        ref = self._task.remote(self.config, self.plan, job, job.scenario.path.read_bytes(),
+                                builtin_options(self.plan), self._channel)
         try:
             remote: RemoteSession | None = await asyncio.wrap_future(ref.future())
         except ray.exceptions.RayError as exc:  # retries exhausted, or the task itself failed
             await self._drain()
             out_dir.mkdir(parents=True, exist_ok=True)
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            crashed = replace(self._crashed(job.scenario, f"ray: {type(exc).__name__}: {reason}"), trial=job.trial)
+            crashed = replace(self._crashed(job.scenario, failure_text(exc)), trial=job.trial)
             return self._record(out_dir, job.key, crashed)
         if remote is None:  # stopped before it began
             return None  # type: ignore[return-value]
@@ -313,6 +331,17 @@ class RayRunner(Runner):
         while True:
             await asyncio.sleep(DRAIN_EVERY_S)
             await self._drain()
+
+
+def failure_text(exc: BaseException) -> str:
+    """One line for a session Ray could not finish: the worker's own error when it raised one."""
+    cause = getattr(exc, "cause", None)
+    if isinstance(cause, SentinelError):
+        return str(cause)
+    if isinstance(cause, BaseException):
+        return f"on the Ray worker: {cause!r}"
+    lines = [line for line in str(exc).splitlines() if line.strip()]
+    return f"ray: {type(exc).__name__}: {lines[0] if lines else 'no detail'}"
 
 
 def make_runner(config: Config, plan: RunPlan, bus: Bus | None = None) -> Runner:
