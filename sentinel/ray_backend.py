@@ -114,7 +114,10 @@ def connect(settings: RaySettings) -> bool:
 
 
 def task_options(settings: RaySettings) -> dict[str, Any]:
-    options: dict[str, Any] = {"num_cpus": settings.num_cpus, "max_retries": settings.max_retries}
+    # SPREAD: sessions compete for a node's CPU and timers, so they go to the least loaded nodes
+    # rather than filling the driver's node first.
+    options: dict[str, Any] = {"num_cpus": settings.num_cpus, "max_retries": settings.max_retries,
+                               "scheduling_strategy": "SPREAD"}
     if settings.memory_mb:
         options["memory"] = int(settings.memory_mb * 1024 * 1024)
     return options

@@ -55,17 +55,29 @@ def node_ports() -> list[str]:
     return options + [f"--worker-port-list={ports[-2]},{ports[-1]}"]
 
 
-def session_pids(leader: int) -> list[int]:
-    """Every process in the session the node's `ray start --block` leads."""
-    pids = []
+def parents() -> dict[int, int]:
+    found = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if os.getsid(int(entry.name)) == leader:
-                    pids.append(int(entry.name))
-            except ProcessLookupError:
+                stat = (entry / "stat").read_text()
+            except OSError:
                 continue
-    return pids
+            found[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    return found
+
+
+def session_pids(root: int) -> list[int]:
+    """The node's `ray start --block` and every process under it (its raylet, workers, agents)."""
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents().items():
+        children.setdefault(parent, []).append(pid)
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += children.get(pid, [])
+    return found
 
 
 def kill_node(node: subprocess.Popen) -> None:
@@ -158,9 +170,11 @@ def agents_on(node: subprocess.Popen) -> list[int]:
     return found
 
 
-def wait_until(predicate, timeout: float, what: str) -> None:
+def wait_until(predicate, timeout: float, what: str, run: subprocess.Popen | None = None) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():
+        if run is not None and run.poll() is not None:
+            raise AssertionError(f"the run ended before {what}: {run.communicate()[0]}")
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.1)
@@ -190,7 +204,7 @@ def test_ctrl_c_stops_every_remote_agent_and_keeps_the_run_resumable(cluster, tm
     config = write_config(tmp_path, num_cpus=0.5)
     run = sentinel("run", "--ci", "--agent", "oracle", "--speed", "20", "--trials", "2", "--run", "stopped",
                    "--config", str(config), "--backend", "ray", "--address", cluster.address, env=cluster.env)
-    wait_until(lambda: agents_on(cluster.second) and agents_on(cluster.nodes[0]), 60, "agents on both nodes")
+    wait_until(lambda: agents_on(cluster.second) or agents_on(cluster.nodes[0]), 60, "agents running", run)
     run.send_signal(signal.SIGINT)
     out, _ = run.communicate(timeout=60)
     assert run.returncode == 130, out
@@ -203,7 +217,7 @@ def test_a_lost_node_costs_only_its_sessions_which_run_again_elsewhere(cluster, 
     config = write_config(tmp_path, num_cpus=0.5)
     run = sentinel("run", "--ci", "--agent", "oracle", "--speed", "200", "--trials", "3", "--run", "lossy",
                    "--config", str(config), "--backend", "ray", "--address", cluster.address, env=cluster.env)
-    wait_until(lambda: agents_on(cluster.second), 60, "agents on the second node")
+    wait_until(lambda: agents_on(cluster.second), 60, "agents on the second node", run)
     kill_node(cluster.second)
     out, _ = run.communicate(timeout=120)
     assert run.returncode == 0, out
