@@ -179,6 +179,12 @@ async def _until_interrupted(runner: Runner):
 def with_backend(config: Config, backend: str | None, address: str | None, session_cpus: float | None,
                  session_memory_mb: float | None) -> Config:
     """The config with the backend options of a run applied (each None keeps the config's)."""
+    if backend is None and address is None and session_cpus is None and session_memory_mb is None:
+        if config.backend == "ray":
+            from sentinel.ray_backend import import_ray
+
+            import_ray()
+        return config
     if backend is not None and backend not in BACKENDS:
         raise SentinelError(f"--backend {backend}: expected one of {', '.join(BACKENDS)}")
     backend = backend or config.backend
