@@ -20,16 +20,17 @@ from __future__ import annotations
 import asyncio
 import shlex
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
 from sentinel.agents import MODEL_AGENTS, builtin_command, builtin_names
 from sentinel.bus import Bus
-from sentinel.config import Config, check_speed, load_config
+from sentinel.config import BACKENDS, Config, check_speed, load_config
 from sentinel.errors import SentinelError
 from sentinel.grading import Result
 from sentinel.harness import check_command
+from sentinel.ray_backend import make_runner
 from sentinel.runner import Runner, RunPlan, load_results
 from sentinel.sandbox import bwrap_program
 from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
@@ -92,14 +93,17 @@ def prepare_run(*, agent: str | None = None, cmd: str | list[str] | None = None,
                 tasks: list[str] | None = None, speed: float | None = None, trials: int = 1,
                 run_name: str | None = None, concurrency: int | None = None, resume: bool = False,
                 model: str | None = None, meter: bool = False, sandbox: bool = False,
-                config: ConfigSource = None) -> tuple[Config, RunPlan]:
+                config: ConfigSource = None, backend: str | None = None, address: str | None = None,
+                session_cpus: float | None = None, session_memory_mb: float | None = None) -> tuple[Config, RunPlan]:
     """Check a run's choices and return the config and the plan `execute` runs. envs / tasks
-    select scenarios as --env / --task do (default: all; items may be comma separated)."""
+    select scenarios as --env / --task do (default: all; items may be comma separated).
+    backend "ray" places the sessions on a Ray cluster (address, or a local Ray for the run),
+    each reserving session_cpus and session_memory_mb (default: sentinel.toml [ray])."""
     if agent and cmd:
         raise SentinelError("pass agent or cmd, not both")
     if sandbox:
         bwrap_program()  # missing bubblewrap: one clear line before anything starts
-    loaded = get_config(config)
+    loaded = with_backend(get_config(config), backend, address, session_cpus, session_memory_mb)
     speed = check_speed(speed) if speed is not None else loaded.speed
     if concurrency is not None and concurrency < 0:
         raise SentinelError("--concurrency must be 0 (all at once) or more")
@@ -122,7 +126,7 @@ async def execute_async(config: Config, plan: RunPlan, bus: Bus | None = None, *
                         stop_on_signals: bool = False) -> RunOutcome:
     """Run a prepared plan. With stop_on_signals, SIGINT / SIGTERM stop the agents cleanly and
     keep every finished result (the outcome says interrupted)."""
-    runner = Runner(config, plan, bus)
+    runner = make_runner(config, plan, bus)
     report = await (_until_interrupted(runner) if stop_on_signals else runner.run())
     assert report.summary is not None
     return RunOutcome(plan.name, report.run_dir, tuple(report.results), report.summary, report.wall_s,
@@ -170,6 +174,36 @@ async def _until_interrupted(runner: Runner):
     finally:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(sig)
+
+
+def with_backend(config: Config, backend: str | None, address: str | None, session_cpus: float | None,
+                 session_memory_mb: float | None) -> Config:
+    """The config with the backend options of a run applied (each None keeps the config's)."""
+    if backend is None and address is None and session_cpus is None and session_memory_mb is None:
+        if config.backend == "ray":
+            from sentinel.ray_backend import import_ray
+
+            import_ray()
+        return config
+    if backend is not None and backend not in BACKENDS:
+        raise SentinelError(f"--backend {backend}: expected one of {', '.join(BACKENDS)}")
+    backend = backend or config.backend
+    if backend != "ray" and (address or session_cpus is not None or session_memory_mb is not None):
+        raise SentinelError("--address, --session-cpus and --session-memory go with --backend ray")
+    if session_cpus is not None and not session_cpus > 0:
+        raise SentinelError("--session-cpus must be a positive number of CPUs")
+    if session_memory_mb is not None and session_memory_mb < 0:
+        raise SentinelError("--session-memory must be 0 (none reserved) or a number of MB")
+    ray = config.ray.__class__(
+        address=address or config.ray.address,
+        num_cpus=session_cpus if session_cpus is not None else config.ray.num_cpus,
+        memory_mb=session_memory_mb if session_memory_mb is not None else config.ray.memory_mb,
+        max_retries=config.ray.max_retries)
+    if backend == "ray":
+        from sentinel.ray_backend import import_ray
+
+        import_ray()  # not installed: one clear line before anything starts
+    return replace(config, backend=backend, ray=ray)
 
 
 # --- finished runs ------------------------------------------------------------------------

@@ -114,13 +114,24 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
                              "the loopback network; no repository, scenarios or results")
     parser.add_argument("--meter", action="store_true",
                         help="measure model usage with a local proxy per session instead of trusting costs.json")
+    parser.add_argument("--backend", choices=("local", "ray"),
+                        help="where sessions run: local (this process, the default) or ray (a Ray cluster; "
+                             "pip install -e '.[ray]')")
+    parser.add_argument("--address", help="with --backend ray: the cluster's HOST:PORT or auto "
+                                          "(default: sentinel.toml [ray] address, else a local Ray for the run)")
+    parser.add_argument("--session-cpus", type=float, metavar="N",
+                        help="with --backend ray: CPUs Ray reserves per session (default: sentinel.toml [ray])")
+    parser.add_argument("--session-memory", type=float, metavar="MB",
+                        help="with --backend ray: memory Ray reserves per session (default: sentinel.toml [ray])")
 
 
 def selection(args: argparse.Namespace) -> dict[str, Any]:
     """The keyword arguments of sentinel.api.prepare_run from the options of add_selection."""
     return dict(agent=args.agent, cmd=args.cmd, envs=args.env, tasks=args.task, speed=args.speed,
                 trials=args.trials, run_name=args.run_name, concurrency=args.concurrency, resume=args.resume,
-                model=args.model, meter=args.meter, sandbox=args.sandbox, config=args.config)
+                model=args.model, meter=args.meter, sandbox=args.sandbox, config=args.config,
+                backend=args.backend, address=args.address, session_cpus=args.session_cpus,
+                session_memory_mb=args.session_memory)
 
 
 def prepare(args: argparse.Namespace) -> tuple[Any, Any]:

@@ -41,6 +41,18 @@ class Price:
 
 
 @dataclass(frozen=True)
+class RaySettings:
+    """[ray] in sentinel.toml: where `--backend ray` runs sessions and what each one reserves."""
+    address: str | None = None  # an existing cluster ("HOST:PORT" or "auto"); None: a local Ray for the run
+    num_cpus: float = 1.0  # CPUs Ray reserves per session (a browser agent with a model client needs about 1)
+    memory_mb: float = 0  # memory Ray reserves per session; 0: none reserved
+    max_retries: int = 3  # times Ray runs a session again after its worker or node is lost
+
+
+BACKENDS = ("local", "ray")
+
+
+@dataclass(frozen=True)
 class Config:
     timing: Timing = field(default_factory=Timing)
     speed: float = 1.0
@@ -52,6 +64,8 @@ class Config:
     prices: dict[str, Price] = field(default_factory=dict)
     scenarios_dir: Path = REPO_ROOT / "scenarios"
     catalogs_dir: Path = REPO_ROOT / "catalogs"
+    backend: str = "local"  # "ray": sessions run on a Ray cluster (sentinel/ray_backend.py)
+    ray: RaySettings = field(default_factory=RaySettings)
     notices: tuple[str, ...] = ()  # one line each, for the person running: keys accepted but ignored
 
     def deadline_wall_s(self, speed: float | None = None) -> float:
@@ -172,7 +186,7 @@ def _number(path: Path, key: str, value: Any, *, positive: bool = True) -> float
 
 
 def _build(raw: dict[str, Any], path: Path) -> Config:
-    known_sections = {"timing", "run", "agent", "prices"}
+    known_sections = {"timing", "run", "agent", "prices", "ray"}
     unknown = set(raw) - known_sections
     if unknown:
         raise SentinelError(f"{path}: unknown section(s) {', '.join(sorted(unknown))}")
@@ -185,7 +199,7 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
     run = raw.get("run", {})
     for key in run:
         if key not in {"speed", "results_dir", "agent_log_cap_bytes", "agent_files_cap_bytes", "concurrency",
-                       "scenarios_dir"}:
+                       "scenarios_dir", "backend"}:
             raise SentinelError(f"{path}: run.{key}: unknown key")
     speed = check_speed(_number(path, "run.speed", run.get("speed", 1.0)), where=f"{path}: run.speed")
     concurrency = run.get("concurrency", 0)
@@ -202,7 +216,12 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
             prompt=_number(path, f"prices.{model}.prompt", entry["prompt"], positive=False),
             completion=_number(path, f"prices.{model}.completion", entry["completion"], positive=False),
         )
+    backend = run.get("backend", "local")
+    if backend not in BACKENDS:
+        raise SentinelError(f"{path}: run.backend: expected one of {', '.join(BACKENDS)}, got {backend!r}")
     return Config(
+        backend=backend,
+        ray=_ray_settings(path, raw.get("ray", {})),
         timing=timing,
         speed=speed,
         results_dir=Path(run.get("results_dir", "results")),
@@ -213,6 +232,25 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
         agent_cmd=agent_cmd,
         prices=prices,
         scenarios_dir=Path(run.get("scenarios_dir", REPO_ROOT / "scenarios")),
+    )
+
+
+def _ray_settings(path: Path, raw: dict[str, Any]) -> RaySettings:
+    known = RaySettings.__dataclass_fields__
+    for key in raw:
+        if key not in known:
+            raise SentinelError(f"{path}: ray.{key}: unknown key (known: {', '.join(known)})")
+    address = raw.get("address")
+    if address is not None and (not isinstance(address, str) or not address.strip()):
+        raise SentinelError(f"{path}: ray.address: expected \"HOST:PORT\" or \"auto\", got {address!r}")
+    retries = raw.get("max_retries", RaySettings.max_retries)
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise SentinelError(f"{path}: ray.max_retries: expected a whole number ≥ 0, got {retries!r}")
+    return RaySettings(
+        address=address,
+        num_cpus=_number(path, "ray.num_cpus", raw.get("num_cpus", RaySettings.num_cpus)),
+        memory_mb=max(0.0, _number(path, "ray.memory_mb", raw.get("memory_mb", 0), positive=False)),
+        max_retries=retries,
     )
 
 

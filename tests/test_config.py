@@ -182,3 +182,28 @@ def test_binary_unreadable_and_folder_configs_get_one_line(tmp_path):
                 load_config(locked)
     finally:
         locked.chmod(0o644)
+
+
+def test_the_ray_table_sets_what_each_session_reserves(tmp_path):
+    defaults = load_config()
+    assert (defaults.backend, defaults.ray.address, defaults.ray.num_cpus, defaults.ray.max_retries) == \
+        ("local", None, 1.0, 3)
+    path = tmp_path / "s.toml"
+    path.write_text('[run]\nbackend = "ray"\n[ray]\naddress = "head:6379"\nnum_cpus = 0.5\nmemory_mb = 400\n')
+    config = load_config(path)
+    assert (config.backend, config.ray.address, config.ray.num_cpus, config.ray.memory_mb) == \
+        ("ray", "head:6379", 0.5, 400)
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[ray]\ncpus = 1\n', "ray.cpus: unknown key"),
+    ('[ray]\nnum_cpus = 0\n', "ray.num_cpus: must be greater than 0"),
+    ('[ray]\nmax_retries = -1\n', "ray.max_retries: expected a whole number"),
+    ('[ray]\naddress = ""\n', "ray.address: expected"),
+    ('[run]\nbackend = "slurm"\n', "run.backend: expected one of local, ray"),
+])
+def test_a_bad_ray_table_gets_one_clear_line(tmp_path, text, message):
+    path = tmp_path / "s.toml"
+    path.write_text(text)
+    with pytest.raises(SentinelError, match=message):
+        load_config(path)

@@ -72,12 +72,14 @@ def find_scenario(config: Config, wanted: str) -> Scenario:
 def cmd_tui(args: argparse.Namespace) -> int:
     from sentinel.bus import Bus
     from sentinel.display import grade_tables
-    from sentinel.runner import Runner
+    from sentinel.ray_backend import RayRunner, make_runner
     from sentinel.tui.dashboard import DashboardApp
     from sentinel.tui.state import RunState
 
     config, plan = prepare(args)
-    runner = Runner(config, plan, Bus())
+    runner = make_runner(config, plan, Bus())
+    if isinstance(runner, RayRunner):
+        runner.connect()  # from this thread: the dashboard runs the runner in another
     app = DashboardApp(RunState.for_plan(plan, config), runner, freeze_heap=True)
     app.run()
     code = app.return_code or 0

@@ -1,0 +1,253 @@
+"""--backend ray on a real two-node Ray cluster on this machine: `ray start --head` and a second
+node with its own resources, each started with `--block` in its own session (so the test can
+kill exactly one node's processes, never `ray stop`, which would end every Ray on the machine).
+
+The cluster is small on purpose (one CPU per node, no dashboard, a small object store): the
+machine is shared. Skipped when Ray is not installed (pip install -e '.[ray,test]').
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from sentinel import api
+from sentinel.errors import SentinelError
+
+pytest.importorskip("ray")
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "tests" / "data" / "scenarios"
+RAY = Path(sys.executable).parent / "ray"
+SENTINEL = Path(sys.executable).parent / "sentinel"
+OBJECT_STORE = str(80 * 1024 * 1024)
+# Ray's own settings (RAY_<name>): a lost node is noticed in about two seconds, not thirty; a
+# loopback-only test cluster needs no token (none is written to ~/.ray).
+RAY_ENV = {"RAY_AUTH_MODE": "disabled", "RAY_USAGE_STATS_ENABLED": "0", "RAY_health_check_period_ms": "500",
+           "RAY_health_check_timeout_ms": "500", "RAY_health_check_failure_threshold": "3",
+           "RAY_health_check_initial_delay_ms": "0"}
+
+
+def free_ports(count: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(count)]
+    for s in sockets:
+        s.bind(("127.0.0.1", 0))
+    ports = [s.getsockname()[1] for s in sockets]
+    for s in sockets:
+        s.close()
+    return ports
+
+
+def node_ports() -> list[str]:
+    names = ("--node-manager-port", "--object-manager-port", "--metrics-export-port",
+             "--dashboard-agent-listen-port", "--dashboard-agent-grpc-port", "--runtime-env-agent-port")
+    ports = free_ports(len(names) + 2)
+    options = [f"{name}={port}" for name, port in zip(names, ports, strict=False)]
+    return options + [f"--worker-port-list={ports[-2]},{ports[-1]}"]
+
+
+def parents() -> dict[int, int]:
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            found[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    return found
+
+
+def session_pids(root: int) -> list[int]:
+    """The node's `ray start --block` and every process under it (its raylet, workers, agents)."""
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents().items():
+        children.setdefault(parent, []).append(pid)
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo += children.get(pid, [])
+    return found
+
+
+def kill_node(node: subprocess.Popen) -> None:
+    for pid in session_pids(node.pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    node.wait(timeout=10)
+
+
+def wait_for_nodes(address: str, count: int, env: dict[str, str]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        out = subprocess.run([str(RAY), "status", f"--address={address}"], capture_output=True, text=True, env=env)
+        if out.stdout.count("node_") >= count:
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"the cluster never had {count} nodes: {out.stdout}{out.stderr}")
+
+
+class Cluster:
+    def __init__(self) -> None:
+        self.temp = Path(tempfile.mkdtemp(prefix="sr-"))  # short: Ray's socket paths have a length limit
+        self.env = {**os.environ, **RAY_ENV}
+        self.port = free_ports(1)[0]
+        self.address = f"127.0.0.1:{self.port}"
+        self.nodes: list[subprocess.Popen] = []
+
+    def start(self, *options: str, head: bool = False) -> subprocess.Popen:
+        where = [f"--port={self.port}", "--head", "--include-dashboard=false", f"--temp-dir={self.temp}"] \
+            if head else [f"--address={self.address}"]
+        log = open(self.temp / f"node{len(self.nodes)}.log", "w")  # noqa: SIM115 (kept open by the node)
+        node = subprocess.Popen(
+            [str(RAY), "start", "--block", "--disable-usage-stats", "--node-ip-address=127.0.0.1",
+             f"--object-store-memory={OBJECT_STORE}", *where, *node_ports(), *options],
+            env=self.env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT)
+        self.nodes.append(node)
+        wait_for_nodes(self.address, len(self.nodes), self.env)
+        return node
+
+    def close(self) -> None:
+        for node in reversed(self.nodes):
+            if node.poll() is None:
+                kill_node(node)
+        subprocess.run(["rm", "-rf", str(self.temp)], check=False)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    cluster = Cluster()
+    try:
+        cluster.start("--num-cpus=1", head=True)
+        cluster.second = cluster.start("--num-cpus=1", '--resources={"second_node": 1}')
+        yield cluster
+    finally:
+        cluster.close()
+
+
+def write_config(tmp_path: Path, **ray: object) -> Path:
+    lines = ["[run]", f'results_dir = "{tmp_path / "results"}"', f'scenarios_dir = "{DATA}"',
+             "[timing]", "reaction_window_s = 3", "startup_timeout_s = 20", "term_grace_s = 1", "[ray]"]
+    lines += [f"{key} = {json.dumps(value)}" for key, value in ray.items()]
+    path = tmp_path / "sentinel.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def sentinel(*args: str, env: dict[str, str]) -> subprocess.Popen:
+    return subprocess.Popen([str(SENTINEL), *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=env, cwd=REPO)
+
+
+def session_files(run_dir: Path) -> dict[str, set[str]]:
+    """Per session folder: the names of its files (what a run writes, not what they hold)."""
+    return {str(folder.relative_to(run_dir)): {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+            for folder in sorted(run_dir.glob("*/*")) if folder.is_dir()}
+
+
+def agents_on(node: subprocess.Popen) -> list[int]:
+    """Agent processes (the built-in agents, under sentinel.reaper) running in a node's session."""
+    found = []
+    for pid in session_pids(node.pid):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        except OSError:
+            continue
+        if b"sentinel.agents" in cmdline or b"sentinel.reaper" in cmdline:
+            found.append(pid)
+    return found
+
+
+def wait_until(predicate, timeout: float, what: str, run: subprocess.Popen | None = None) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if run is not None and run.poll() is not None:
+            raise AssertionError(f"the run ended before {what}: {run.communicate()[0]}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.1)
+
+
+async def test_sessions_spread_over_both_nodes_and_write_what_a_local_run_writes(cluster, tmp_path, monkeypatch):
+    from sentinel.ray_backend import RayRunner
+    from sentinel.runner import Runner
+
+    for key, value in RAY_ENV.items():
+        monkeypatch.setenv(key, value)
+    config, plan = api.prepare_run(agent="oracle", speed=200, trials=2, run_name="on-ray",
+                                   config=write_config(tmp_path, num_cpus=0.5), backend="ray",
+                                   address=cluster.address)
+    runner = RayRunner(config, plan)
+    report = await runner.run()
+    assert len(set(runner.nodes.values())) == 2, [r.detail for r in report.results]
+    assert sorted(runner.nodes) == sorted(job.key for job in plan.jobs())
+    local = await Runner(config, plan.__class__(**{**plan.__dict__, "name": "local"})).run()
+    assert [r.success for r in report.results] == [r.success for r in local.results] == [True] * 6
+    assert session_files(report.run_dir) == session_files(local.run_dir)
+    assert not list(report.run_dir.rglob("*.incoming"))
+    assert api.grade(report.run_dir).summary.overall.passed == 6
+
+
+def test_ctrl_c_stops_every_remote_agent_and_keeps_the_run_resumable(cluster, tmp_path):
+    config = write_config(tmp_path, num_cpus=0.5)
+    run = sentinel("run", "--ci", "--agent", "oracle", "--speed", "20", "--trials", "2", "--run", "stopped",
+                   "--config", str(config), "--backend", "ray", "--address", cluster.address, env=cluster.env)
+    wait_until(lambda: agents_on(cluster.second) or agents_on(cluster.nodes[0]), 60, "agents running", run)
+    run.send_signal(signal.SIGINT)
+    out, _ = run.communicate(timeout=60)
+    assert run.returncode == 130, out
+    wait_until(lambda: not agents_on(cluster.second) and not agents_on(cluster.nodes[0]), 10, "agents to end")
+    results = [json.loads(p.read_text()) for p in (tmp_path / "results" / "stopped").glob("*/*/result.json")]
+    assert results and all(r["infra_error"] for r in results), out
+
+
+def test_a_lost_node_costs_only_its_sessions_which_run_again_elsewhere(cluster, tmp_path):
+    config = write_config(tmp_path, num_cpus=0.5)
+    run = sentinel("run", "--ci", "--agent", "oracle", "--speed", "200", "--trials", "3", "--run", "lossy",
+                   "--config", str(config), "--backend", "ray", "--address", cluster.address, env=cluster.env)
+    wait_until(lambda: agents_on(cluster.second), 60, "agents on the second node", run)
+    kill_node(cluster.second)
+    out, _ = run.communicate(timeout=120)
+    assert run.returncode == 0, out
+    run_dir = tmp_path / "results" / "lossy"
+    graded = [line.split()[2] for line in out.splitlines() if "pass" in line.split()[1:3]]
+    started = [line.split()[2] for line in out.splitlines() if line.split()[1:2] == ["started"]]
+    keys = {f"{f.parent.name}/{f.name}" for f in run_dir.glob("*/*") if f.is_dir()}
+    assert len(keys) == 9 and all((run_dir / key / "result.json").exists() for key in keys)
+    assert json.loads((run_dir / "summary.json").read_text())["sessions"] == 9
+    assert any(started.count(key) > 1 for key in keys), f"no session ran again:\n{out}"
+    assert not list(run_dir.rglob("*.incoming"))
+    del graded
+
+
+def test_an_unreachable_address_is_one_clear_line(tmp_path):
+    port = free_ports(1)[0]
+    out = subprocess.run([str(SENTINEL), "run", "--agent", "oracle", "--config", str(write_config(tmp_path)),
+                          "--backend", "ray", "--address", f"127.0.0.1:{port}"], capture_output=True, text=True,
+                         timeout=30)
+    assert out.returncode == 2
+    assert out.stderr.strip() == f"sentinel: --address 127.0.0.1:{port}: no Ray cluster answers there " \
+                                 f"(Connection refused)"
+
+
+def test_backend_options_are_checked_before_anything_starts(tmp_path):
+    config = write_config(tmp_path)
+    with pytest.raises(SentinelError, match="go with --backend ray"):
+        api.prepare_run(agent="oracle", config=config, address="127.0.0.1:1")
+    with pytest.raises(SentinelError, match="--session-cpus must be a positive"):
+        api.prepare_run(agent="oracle", config=config, backend="ray", session_cpus=0)
+    loaded, _ = api.prepare_run(agent="oracle", config=config, backend="ray", session_cpus=0.25,
+                                session_memory_mb=300)
+    assert (loaded.backend, loaded.ray.num_cpus, loaded.ray.memory_mb) == ("ray", 0.25, 300)
