@@ -46,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("sentinel: interrupted", file=sys.stderr)
         return 130
+    except OSError as exc:  # a disk, a folder or a port the system refused: one line, no traceback
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"sentinel: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -246,7 +246,14 @@ class Runner:
         if run_json.exists() and not self.plan.resume:
             raise SentinelError(f"{self.run_dir}: a run with this name exists; pass --resume to continue it "
                                 f"or choose another --run name")
-        self.run_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+            probe = self.run_dir / ".writable.tmp"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as exc:
+            raise SentinelError(f"results folder {self.run_dir}: cannot write there "
+                                f"({exc.strerror or exc}); choose another with [run] results_dir") from None
         remove_temporaries(self.run_dir)
         previous = read_json(run_json) if run_json.exists() else None
         settings = (self.plan.agent, self.plan.speed, self.plan.trials)

@@ -90,3 +90,14 @@ async def test_a_catalog_record_without_a_field_is_one_clear_error(env_session, 
     scenario = dataclasses.replace(whole_catalog(MICROTODO), events=(Event(0, "preload", {"tasks": "*"}, 0),))
     with pytest.raises(SentinelError, match=r"events\[0\] \(preload\) could not be applied: KeyError: 'title'"):
         await env_session(scenario, environment=broken)
+
+
+def test_a_results_folder_that_cannot_be_written_is_one_line(tmp_path):
+    """A results folder the system refuses (here: under a file; a read-only disk answers alike)."""
+    (tmp_path / "not_a_folder").write_text("x")
+    config = tmp_path / "bad.toml"
+    config.write_text(f'[run]\nresults_dir = "{tmp_path / "not_a_folder" / "results"}"\n')
+    done = sentinel_run(config)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("sentinel: results folder ")
+    assert "cannot write there" in done.stderr
