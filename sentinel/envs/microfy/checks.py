@@ -13,8 +13,8 @@ if TYPE_CHECKING:
 
 
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
-    """Arrivals belong on the timeline; every loaded track's artist is loaded; starting likes
-    name preloaded tracks and starting follows loaded artists."""
+    """Every loaded track's artist is loaded; starting likes name preloaded tracks and starting
+    follows loaded artists."""
     problems: list[tuple[str, str]] = []
     preload = next((e for e in scenario.events if e.type == "preload"), None)
     artists = set(selected(catalog, "artists", preload.fields.get("artists"))) if preload else set()
@@ -22,8 +22,6 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
     tracks = catalog.raw("tracks")
     for event in scenario.events:
         where = f"events[{event.index}]"
-        if event.type in ("new_track", "new_playlist", "withdraw_track") and event.at <= 0:
-            problems.append((f"{where}.at", f"{event.type} belongs on the timeline (at > 0)"))
         ids = preloaded if event.type == "preload" else (
             [str(event.fields.get("track_id"))] if event.type == "new_track" else [])
         for track_id in sorted(ids):

@@ -13,8 +13,8 @@ if TYPE_CHECKING:
 
 
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
-    """The preload's `today` is a date; arrivals and cancellations belong on the timeline; an
-    event is cancelled only after it arrived (or was preloaded)."""
+    """The preload's `today` is a date; an event is cancelled only after it arrived (or was
+    preloaded)."""
     problems: list[tuple[str, str]] = []
     present: set[str] = set()
     for event in scenario.events:
@@ -24,8 +24,6 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
             ids = event.fields.get("events")
             present |= set(catalog.raw("events")) if ids == "*" else set(map(str, ids or []))
             continue
-        if event.at <= 0:
-            problems.append((f"{where}.at", f"{event.type} belongs on the timeline (at > 0)"))
         if event.type == "new_event":
             present.add(str(event.fields.get("event_id")))
         elif event.type == "cancel_event" and str(event.fields.get("event_id")) not in present:

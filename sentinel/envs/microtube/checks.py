@@ -14,8 +14,8 @@ if TYPE_CHECKING:
 
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
     """Comments and notifications only point at videos that are on the site at their instant (a
-    notification may come at the same instant as its upload); arrivals and take-downs belong on
-    the timeline (at > 0); a preloaded comment's video is preloaded."""
+    notification may come at the same instant as its upload); a preloaded comment's video is
+    preloaded."""
     problems: list[tuple[str, str]] = []
     preloaded: set[str] = set()
     arrivals = {str(e.fields.get("video_id")): e.at for e in scenario.events if e.type == "new_video"}
@@ -33,8 +33,6 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
                 if video is not None and video not in preloaded:
                     problems.append((f"{where}.comments", f"{comment_id} is on {video}, which the preload lacks"))
             continue
-        if event.at <= 0:
-            problems.append((f"{where}.at", f"{event.type} belongs on the timeline (at > 0)"))
         field, collection = {"new_comment": ("comment_id", "video_comments"),
                              "new_notification": ("notification_id", "notifications")}.get(event.type, (None, None))
         if field is None or collection is None:
