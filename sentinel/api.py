@@ -94,16 +94,27 @@ def prepare_run(*, agent: str | None = None, cmd: str | list[str] | None = None,
                 run_name: str | None = None, concurrency: int | None = None, resume: bool = False,
                 model: str | None = None, meter: bool = False, sandbox: bool = False,
                 config: ConfigSource = None, backend: str | None = None, address: str | None = None,
-                session_cpus: float | None = None, session_memory_mb: float | None = None) -> tuple[Config, RunPlan]:
+                session_cpus: float | None = None, session_memory_mb: float | None = None,
+                scenarios_dir: str | Path | None = None, variants: bool = False,
+                seed: int | None = None) -> tuple[Config, RunPlan]:
     """Check a run's choices and return the config and the plan `execute` runs. envs / tasks
     select scenarios as --env / --task do (default: all; items may be comma separated).
     backend "ray" places the sessions on a Ray cluster (address, or a local Ray for the run),
-    each reserving session_cpus and session_memory_mb (default: sentinel.toml [ray])."""
+    each reserving session_cpus and session_memory_mb (default: sentinel.toml [ray]).
+    scenarios_dir runs the scenarios of another folder (a generated set: its files directly in it,
+    or one folder per environment). variants with seed gives each trial of a scenario whose short
+    id is a kind of its environment its own generated variant of that kind."""
     if agent and cmd:
         raise SentinelError("pass agent or cmd, not both")
     if sandbox:
         bwrap_program()  # missing bubblewrap: one clear line before anything starts
     loaded = with_backend(get_config(config), backend, address, session_cpus, session_memory_mb)
+    if scenarios_dir is not None:
+        if not Path(scenarios_dir).is_dir():
+            raise SentinelError(f"--scenarios-dir {scenarios_dir}: not a folder")
+        loaded = replace(loaded, scenarios_dir=Path(scenarios_dir))
+    if variants and seed is None:
+        raise SentinelError("--variants needs --seed S (the variants of trial t are drawn from S and t)")
     speed = check_speed(speed) if speed is not None else loaded.speed
     if concurrency is not None and concurrency < 0:
         raise SentinelError("--concurrency must be 0 (all at once) or more")
@@ -256,6 +267,31 @@ def validate(paths: list[str | Path] | None = None, config: ConfigSource = None)
     return asyncio.run(validate_async(paths, config))
 
 
+# --- generated scenarios ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Generated:
+    """What `generate` wrote: the files and, per kind, how many draws were accepted."""
+    files: tuple[Path, ...]
+    acceptance: tuple[str, ...]  # one line per kind: "micromail attachment_name: 3 of 4 draws accepted (75%)"
+
+
+def generate(env: str, seed: int, count: int, out: str | Path, kind: str | None = None,
+             knobs: list[str] | None = None, force: bool = False, config: ConfigSource = None) -> Generated:
+    """`sentinel generate`: draw `count` validated scenarios of `env` (optionally one kind) with
+    `seed` and write them to `out` (existing files only with force). knobs: ["decoys=4", ...]."""
+    from sentinel.generate import parse_knobs
+    from sentinel.generate_io import generate_set, write_set
+
+    loaded = get_config(config)
+    overrides = parse_knobs(knobs or [])
+    if count < 1:
+        raise SentinelError("--count must be at least 1")
+    generation = asyncio.run(generate_set(loaded, env, seed, count, kind, overrides))
+    files = write_set(generation, Path(out), force)
+    return Generated(tuple(files), tuple(generation.acceptance_lines()))
+
+
 def list_scenarios(envs: list[str] | None = None, config: ConfigSource = None) -> ScenarioList:
     """`sentinel list`: the scenarios of the given environments (default: all), skipping files that
     do not load (they are named in `unreadable`; `validate` says why)."""
@@ -275,8 +311,9 @@ def list_scenarios(envs: list[str] | None = None, config: ConfigSource = None) -
 def select_scenarios(config: Config, envs: list[str] | None, tasks: list[str] | None) -> list[Scenario]:
     """The scenarios of a run's selection; every scenario must load."""
     wanted_envs: list[str | None] = [*split_items(envs)] or [None]
-    files = []
-    for env in wanted_envs:
+    flat = flat_scenario_files(config.scenarios_dir)  # a generated set: files directly in the folder
+    files = list(flat)
+    for env in wanted_envs if not flat else []:
         if env and not (config.scenarios_dir / env).is_dir():
             raise SentinelError(f"--env {env}: no scenarios folder {config.scenarios_dir / env}")
         files += scenario_files(config.scenarios_dir, env)
@@ -286,6 +323,8 @@ def select_scenarios(config: Config, envs: list[str] | None, tasks: list[str] | 
             scenarios.append(load_scenario(path))
         except ScenarioError as exc:
             raise SentinelError(f"{exc.problems[0]} (run `sentinel validate` for every problem)") from None
+    if flat and wanted_envs != [None]:
+        scenarios = [s for s in scenarios if s.environment in wanted_envs]
     wanted_tasks = split_items(tasks)
     if wanted_tasks:
         chosen = [s for s in scenarios if s.id in wanted_tasks or s.short_id in wanted_tasks]
@@ -296,6 +335,13 @@ def select_scenarios(config: Config, envs: list[str] | None, tasks: list[str] | 
     if not scenarios:
         raise SentinelError("no scenarios selected")
     return scenarios
+
+
+def flat_scenario_files(folder: Path) -> list[Path]:
+    """Scenario files lying directly in a folder (a generated set), sorted."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in (".yaml", ".yml", ".json"))
 
 
 def split_items(values: list[str] | None) -> list[str]:
