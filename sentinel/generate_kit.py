@@ -103,8 +103,8 @@ def timeline(preload: Mapping[str, Any], events: Iterable[dict[str, Any]]) -> li
 
 
 def scenario(*, prompt: str, description: str, condition_at: float | None, taxonomy: Mapping[str, Any],
-             events: list[dict[str, Any]], condition_sql: str, eval_sql: str | None,
-             solution: list[dict[str, Any]], start_page: str | None = None,
+             events: list[dict[str, Any]], condition_sql: str, solution: list[dict[str, Any]],
+             eval_sql: str | None = None, start_page: str | None = None,
              condition_until: float | None = None, near_miss_sql: str | None = None) -> dict[str, Any]:
     """The mapping a kind's draw returns (id, environment and generated are added by generate)."""
     out: dict[str, Any] = {"description": description, "prompt": prompt,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sentinel.generate import Kind, Knobs, NoDraw
@@ -19,7 +20,9 @@ from sentinel.generate_kit import (
     choose,
     event,
     ids_where,
+    like_text,
     nearest,
+    sample,
     scenario,
     sql_text,
     target_time,
@@ -207,10 +210,317 @@ def draw_attachment_name_noop(rng: random.Random, catalog: Catalog, knobs: Knobs
                   {"report": f"The email carrying {asked} arrived; I flagged it."}])
 
 
+# --- counting kinds: inbox_growth, junk_growth, unread_threshold, cc_three_more -------------
+
+def counted_events(rng: random.Random, catalog: Catalog, knobs: Knobs, counted: list[str], others: list[str],
+                   n: int, what: str, decoy_note: str) -> tuple[int, list[dict[str, Any]], set[str]]:
+    """n counted arrivals, the n-th at the target time, look-alikes (others) between them and,
+    after the target, one more counted arrival trailing. Returns (target time, events, used ids)."""
+    picked = sample(rng, counted, n + 1, what)
+    decoys = sample(rng, others, knobs.decoys, "look-alikes")
+    at = target_time(rng, knobs, lo=4 + 2 * (n + knobs.decoys))
+    times = times_between(rng, n - 1 + len(decoys), 0, at)
+    slots = list(range(len(times)))
+    rng.shuffle(slots)
+    decoy_slots, count_slots = sorted(slots[:len(decoys)]), sorted(slots[len(decoys):])
+    events = [event(times[j], "new_email", f"{what} {i + 1} of {n}", email_id=rid)
+              for i, (j, rid) in enumerate(zip(count_slots, picked[:n - 1], strict=True))]
+    events += [event(times[j], "new_email", f"{decoy_note} · {subject(catalog, rid)}", email_id=rid)
+               for j, rid in zip(decoy_slots, decoys, strict=True)]
+    events.append(event(at, "new_email", f"{what} {n} of {n} (the target) · {subject(catalog, picked[n - 1])}",
+                        email_id=picked[n - 1]))
+    trail = rng.randint(min(at + 10, 715), 715)
+    events.append(event(trail, "new_email", f"trailing: {what} after the target", email_id=picked[n]))
+    return at, events, {*picked, *decoys}
+
+
+def fill_split(rng, catalog, knobs, events, used, at, counts) -> list[dict[str, Any]]:
+    """Background: before the target nothing that `counts`, after it anything."""
+    before = fill(rng, catalog, replace(knobs, density=knobs.density * at / 715), [e["at"] for e in events],
+                  used, counts)
+    before = [e for e in before if e["at"] < at - GAP]
+    after = fill(rng, catalog, replace(knobs, density=knobs.density * (715 - at) / 715),
+                 [e["at"] for e in events] + [t for t in range(0, int(at) + GAP)], used)
+    return before + after
+
+
+GAP = 3
+
+
+def is_inbox(r: dict[str, Any]) -> bool:
+    return r.get("folder", "inbox") == "inbox"
+
+
+def draw_inbox_growth(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    inbox = arrivals(catalog, is_inbox)
+    junk = arrivals(catalog, lambda r: r.get("folder") == "junk")
+    at, events, used = counted_events(rng, catalog, knobs, inbox, junk, 5, "inbox arrival", "junk: does not count")
+    events += fill_split(rng, catalog, knobs, events, used, at, lambda rid: is_inbox(mail(catalog, rid)))
+    sql = ("SELECT (SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND origin != 'self') >= "
+           "CAST((SELECT value FROM session_meta WHERE key = 'baseline_inbox_count') AS REAL) + 5")
+    return scenario(
+        description=f"Five inbox arrivals (the fifth at {at} s) among {knobs.decoys} junk arrivals; more of both "
+                    "follow. The list header shows only the total.",
+        prompt="Keep an eye on my MicroMail inbox and tell me once it holds five more messages than it does now. "
+               "Mail that lands in Junk doesn't count.",
+        condition_at=at, start_page=INBOX_PAGE, taxonomy=taxonomy("passive", "relative", "easy", "junk arrivals"),
+        events=timeline(preload(), events), condition_sql=sql, eval_sql=sql,
+        solution=[{"watch": INBOX_PAGE, "until": {"number": "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)",
+                                                  "at_least": "first + 5"}},
+                  {"report": "The inbox now holds five more messages than at the start."}])
+
+
+def draw_junk_growth(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    inbox = arrivals(catalog, is_inbox)
+    junk = arrivals(catalog, lambda r: r.get("folder") == "junk")
+    at, events, used = counted_events(rng, catalog, knobs, junk, inbox, 3, "junk arrival", "inbox arrival: not junk")
+    events += fill_split(rng, catalog, knobs, events, used, at, lambda rid: not is_inbox(mail(catalog, rid)))
+    sql = ("SELECT (SELECT COUNT(*) FROM emails WHERE folder = 'junk' AND origin != 'self') >= "
+           "CAST((SELECT value FROM session_meta WHERE key = 'baseline_junk_count') AS REAL) + 3")
+    return scenario(
+        description=f"Three junk arrivals (the third at {at} s) between {knobs.decoys} or more inbox arrivals; "
+                    "another junk mail trails. The sidebar shows only Junk's total.",
+        prompt="Tell me when three more messages have landed in my MicroMail Junk folder than are there now.",
+        condition_at=at, start_page=INBOX_PAGE, taxonomy=taxonomy("passive", "relative", "easy", "inbox arrivals"),
+        events=timeline(preload(), events), condition_sql=sql, eval_sql=sql,
+        solution=[{"watch": INBOX_PAGE, "until": {"number": "Junk \\(([\\d,]+)\\)", "at_least": "first + 3"}},
+                  {"report": "Three more messages have landed in Junk."}])
+
+
+def draw_unread_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    unread = arrivals(catalog, lambda r: is_inbox(r) and not r.get("is_read"))
+    others = arrivals(catalog, lambda r: not is_inbox(r) or bool(r.get("is_read")))
+    start = sum(1 for rid in PRELOAD if is_inbox(mail(catalog, rid)) and not mail(catalog, rid).get("is_read"))
+    n = rng.randint(4, 7)
+    at, events, used = counted_events(rng, catalog, knobs, unread, others, n, "unread inbox arrival",
+                                      "arrives read or in junk: does not count")
+    threshold = start + n
+    events += fill_split(rng, catalog, knobs, events, used, at,
+                         lambda rid: is_inbox(mail(catalog, rid)) and not mail(catalog, rid).get("is_read"))
+    sql = f"SELECT (SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND is_read = 0) >= {threshold}"
+    return scenario(
+        description=f"The preload has {start} unread inbox messages; {n} unread arrivals bring it to {threshold} at "
+                    f"{at} s, between mail that arrives read and junk.",
+        prompt=f"Don't open any messages. Just tell me when my MicroMail inbox has {threshold} unread messages.",
+        condition_at=at, start_page=INBOX_PAGE,
+        taxonomy=taxonomy("passive", "absolute", "medium", "mail arriving already read, junk"),
+        events=timeline(preload(), events), condition_sql=sql, eval_sql=sql,
+        solution=[{"watch": INBOX_PAGE, "until": {"number": "Inbox \\(([\\d,]+)\\)", "at_least": threshold}},
+                  {"report": f"The inbox has {threshold} unread messages."}])
+
+
+def cc_me(r: dict[str, Any]) -> bool:
+    return SELF_EMAIL in [a.lower() for a in r.get("cc", [])]
+
+
+def draw_cc_three_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    counted = arrivals(catalog, lambda r: is_inbox(r) and cc_me(r))
+    others = arrivals(catalog, lambda r: is_inbox(r) and not cc_me(r)
+                      and (bool(r.get("cc")) or bool(r.get("mentions_me"))))
+    at, events, used = counted_events(rng, catalog, knobs, counted, others, 3, "self on Cc",
+                                      "decoy: others on Cc or an @mention, self not on Cc")
+    events += fill_split(rng, catalog, knobs, events, used, at, lambda rid: cc_me(mail(catalog, rid)))
+    step = {**OPEN_NEW, "until": {"matches": "Cc: [^|]*Alex Morgan \\(you\\)"}}
+    return scenario(
+        description=f"Cc shows only on the message page. Look-alikes put others on Cc or @mention self; the third "
+                    f"mail with self on Cc arrives at {at} s and a fourth trails. Flagging a mail without self on Cc "
+                    "fails the task.",
+        prompt="I keep getting copied on threads. Watch my MicroMail inbox: flag each new email that has me on Cc "
+               "(and nothing else), and tell me once three more such emails have arrived.",
+        condition_at=at, start_page=INBOX_PAGE,
+        taxonomy=taxonomy("active", "relative", "hard", "others on Cc, mentions without Cc"),
+        events=timeline(preload(), events),
+        condition_sql=f"SELECT (SELECT COUNT(*) FROM emails WHERE {NEW} AND folder = 'inbox' AND cc_me = 1) >= 3",
+        eval_sql=f"SELECT (SELECT COUNT(*) FROM emails WHERE {NEW} AND cc_me = 1 AND is_flagged = 1) >= 3 AND NOT "
+                 f"EXISTS (SELECT 1 FROM emails WHERE {NEW} AND is_flagged = 1 AND NOT (cc_me = 1))",
+        solution=[step, {"submit": "/flag$"}, step, {"submit": "/flag$"}, step, {"submit": "/flag$"},
+                  {"report": "Three new emails with me on Cc arrived; I flagged all three."}])
+
+
+# --- sender kinds ---------------------------------------------------------------------------
+
+def preload_text(catalog: Catalog) -> str:
+    return " ".join(text_of(catalog, rid) for rid in PRELOAD)
+
+
+def _sender_setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    emails = catalog.raw("emails")
+    pre = preload_text(catalog)
+    senders = {}
+    for rid in arrivals(catalog, lambda r: is_inbox(r) and r.get("sender_id") is not None):
+        name = emails[rid]["sender_name"]
+        if name.lower() not in pre and sum(r["sender_name"] == name for r in emails.values()) == 1:
+            senders[name] = rid
+    name = choose(rng, sorted(senders), "sender")
+    target = senders[name]
+    others = arrivals(catalog, lambda r: is_inbox(r) and r["sender_name"] != name, exclude=[target])
+    others = [rid for rid in others if name.lower() not in text_of(catalog, rid)]
+    first, last = name.split()[0], name.split()[-1]
+    decoys = nearest(rng, others, knobs.decoys, lambda rid: float(
+        emails[rid]["sender_name"].split()[0] == first or emails[rid]["sender_name"].split()[-1] == last),
+        knobs.near_miss)
+    at = target_time(rng, knobs, lo=4 + 2 * len(decoys))
+    events = [event(t, "new_email", f"decoy: {emails[rid]['sender_name']}, not {name} · {subject(catalog, rid)}",
+                    email_id=rid) for t, rid in zip(times_between(rng, len(decoys), 0, at), decoys, strict=True)]
+    events.append(event(at, "new_email", f"target: the awaited sender {name} · {subject(catalog, target)}",
+                        email_id=target))
+    return {"name": name, "target": target, "at": at, "events": events, "used": {target, *decoys}}
+
+
+def draw_sender_arrives(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    s = _sender_setup(rng, catalog, knobs)
+    name, at = s["name"], s["at"]
+    events = s["events"] + fill(rng, catalog, knobs, [e["at"] for e in s["events"]], s["used"],
+                                lambda rid: name.lower() in text_of(catalog, rid))
+    sql = f"SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_name = {sql_text(name)})"
+    return scenario(
+        description=f"{len(s['events']) - 1} other senders come first (look-alike names first); {name} writes at "
+                    f"{at} s, and ordinary mail keeps arriving.",
+        prompt=f"I'm expecting an email from {name}. Tell me as soon as a message from them shows up in my MicroMail "
+               "inbox.",
+        condition_at=at, start_page=INBOX_PAGE,
+        taxonomy=taxonomy("passive", "absolute", "easy", "same first name or surname"),
+        events=timeline(preload(), events), condition_sql=sql, eval_sql=sql,
+        solution=[{"watch": INBOX_PAGE, "until": {"text": name}}, {"report": f"{name}'s email has arrived."}])
+
+
+def draw_sender_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """Someone who never writes is awaited; a colleague at the same outside organisation does write."""
+    s = _sender_setup(rng, catalog, knobs)
+    emails = catalog.raw("emails")
+    pre_domains = {domain(emails[rid]["sender_email"]) for rid in PRELOAD}
+    by_domain: dict[str, list[str]] = {}
+    for rid in arrivals(catalog, is_inbox, exclude=s["used"]):
+        d = domain(emails[rid]["sender_email"])
+        if d not in pre_domains and d != domain(SELF_EMAIL):
+            by_domain.setdefault(d, []).append(rid)
+    dom = choose(rng, sorted(by_domain), "outside organisation")
+    near = choose(rng, by_domain[dom], "near-miss sender")
+    names = {r["sender_name"] for r in emails.values()}
+    firsts = sorted({n.split()[0] for n in names})
+    lasts = sorted({n.split()[-1] for n in names})
+    asked = f"{choose(rng, firsts)} {choose(rng, lasts)}"
+    if asked in names or asked.lower() in preload_text(catalog):
+        raise NoDraw(f"{asked} is a real sender")
+    org = dom.split(".")[0].capitalize()
+    taken = [e["at"] for e in s["events"]]
+    near_at = choose(rng, [t for t in range(30, 700) if all(abs(t - b) > GAP for b in taken)], "time")
+    events = s["events"] + [event(near_at, "new_email", f"near miss: {emails[near]['sender_name']} at {dom}, not "
+                                                        f"{asked} · {subject(catalog, near)}", email_id=near)]
+    used = {*s["used"], near}
+    events += fill(rng, catalog, knobs, [e["at"] for e in events], used,
+                   lambda rid: domain(emails[rid]["sender_email"]) == dom or asked.lower() in text_of(catalog, rid))
+    return scenario(
+        description=f"No-op copy of sender_arrives: {asked} of {org} never writes; {emails[near]['sender_name']} from "
+                    f"the same organisation does at {near_at} s, and {s['name']} still writes at {s['at']} s.",
+        prompt=f"I'm expecting an email from {asked} at {org} ({dom}). Tell me as soon as a message from them shows "
+               "up in my MicroMail inbox.",
+        condition_at=None, start_page=INBOX_PAGE,
+        taxonomy=taxonomy("noop", "absolute", "easy", "another sender from the same organisation"),
+        events=timeline(preload(), events),
+        condition_sql=f"SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' "
+                      f"AND sender_name = {sql_text(asked)})",
+        near_miss_sql=f"SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_email LIKE "
+                      f"{sql_text('%@' + dom)})",
+        solution=[{"watch": INBOX_PAGE, "until": {"text": asked}}, {"report": f"{asked}'s email has arrived."}])
+
+
+def domain(address: str) -> str:
+    return address.rsplit("@", 1)[-1].lower()
+
+
+# --- phrase kinds: body_phrase, body_keyword_second ------------------------------------------
+
+def phrases(catalog: Catalog) -> dict[str, list[str]]:
+    """Key phrase → the mails whose body holds it (the catalog notes where it sits past the preview)."""
+    found = sorted({m.group(1) for r in catalog.raw("emails").values() if (m := KEY_PHRASE.search(r.get("_note", "")))})
+    return {p: [rid for rid, r in catalog.raw("emails").items() if p.lower() in r["body"].lower()] for p in found}
+
+
+def _phrase_events(rng, catalog, knobs, phrase, target, first=None):
+    others = [rid for rid in arrivals(catalog, is_inbox, exclude=[target])
+              if phrase.lower() not in text_of(catalog, rid) and rid != first]
+    decoys = nearest(rng, others, knobs.decoys, lambda rid: similarity(phrase, text_of(catalog, rid)) * 10,
+                     knobs.near_miss)
+    at = target_time(rng, knobs, lo=4 + 2 * len(decoys))
+    events = [event(t, "new_email", f"decoy: near words, not '{phrase}' · {subject(catalog, rid)}", email_id=rid)
+              for t, rid in zip(times_between(rng, len(decoys), 0, at), decoys, strict=True)]
+    body = mail(catalog, target)["body"]
+    events.append(event(at, "new_email", f"target: key phrase '{phrase}' (at char {body.lower().find(phrase.lower())}) "
+                                         f"· {subject(catalog, target)}", email_id=target))
+    events += fill(rng, catalog, knobs, [e["at"] for e in events], {target, *decoys, *([first] if first else [])},
+                   lambda rid: phrase.lower() in text_of(catalog, rid))
+    return at, events
+
+
+def draw_body_phrase(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    pre = preload_text(catalog)
+    found = {p: [rid for rid in ids if rid not in PRELOAD] for p, ids in phrases(catalog).items()
+             if p.lower() not in pre}
+    phrase = choose(rng, sorted(p for p, ids in found.items() if len(ids) == 1), "key phrase")
+    target = found[phrase][0]
+    at, events = _phrase_events(rng, catalog, knobs, phrase, target)
+    like = like_text(phrase)
+    return scenario(
+        description=f"Look-alikes share words with '{phrase}'; the target at {at} s has the phrase past the "
+                    "100-character "
+                    "preview. Flagging any other new mail fails the task.",
+        prompt=f"When an email whose text contains the phrase \"{phrase}\" arrives in my MicroMail inbox, flag it "
+               "(only that one) and tell me.",
+        condition_at=at, start_page=INBOX_PAGE,
+        taxonomy=taxonomy("active", "absolute", "medium", "shared words, phrase past the preview"),
+        events=timeline(preload(), events),
+        condition_sql=f"SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND origin != 'self' "
+                      f"AND body LIKE {like})",
+        eval_sql=flagged_only(f"body LIKE {like}"),
+        solution=[{**OPEN_NEW, "until": {"text": phrase}}, {"submit": "/flag$"},
+                  {"report": f"The email about {phrase} arrived; I flagged it."}])
+
+
+def draw_body_keyword_second(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """One mail with the phrase is in the preload from the start; a second one arrives."""
+    pre = {p: ids for p, ids in phrases(catalog).items() if len(ids) >= 2}
+    phrase = choose(rng, sorted(pre), "phrase with two mails")
+    ids = pre[phrase]
+    first = next((rid for rid in ids if rid in PRELOAD), None) or choose(rng, ids)
+    target = choose(rng, [rid for rid in ids if rid != first and rid not in PRELOAD], "second mail")
+    at, events = _phrase_events(rng, catalog, knobs, phrase, target, first)
+    like = like_text(phrase)
+    load = {"emails": list(PRELOAD) + ([first] if first not in PRELOAD else [])}
+    return scenario(
+        description=f"A preloaded mail mentions '{phrase}' past its preview; look-alikes share its words; a second "
+                    f"mail naming it in its body arrives at {at} s. Flagging any other new mail fails the task.",
+        prompt=f"One email in my MicroMail inbox already mentions the {phrase}. When a second email arrives whose text "
+               f"mentions the {phrase}, flag that new email (only that one) and tell me.",
+        condition_at=at, start_page=INBOX_PAGE,
+        taxonomy=taxonomy("active", "relative", "medium", "the phrase's words apart"),
+        events=timeline(load, events),
+        condition_sql=f"SELECT (SELECT COUNT(*) FROM emails WHERE origin != 'self' AND body LIKE {like}) >= 2",
+        eval_sql=flagged_only(f"body LIKE {like}"),
+        solution=[{**OPEN_NEW, "until": {"text": phrase}}, {"submit": "/flag$"},
+                  {"report": f"A second email mentioning the {phrase} arrived; I flagged it."}])
+
+
 KINDS: tuple[Kind, ...] = (
     Kind("attachment_name", "active", "absolute", draw_attachment_name, Knobs(decoys=3),
          "decoys: attachment mails before the target; near_miss: how many words their file names share with the "
          "asked name; hold_s: until the sender recalls the target"),
     Kind("attachment_name_noop", "noop", "absolute", draw_attachment_name_noop, Knobs(decoys=3),
          "as attachment_name; the near miss is the asked file in another format"),
+    Kind("body_keyword_second", "active", "relative", draw_body_keyword_second, Knobs(decoys=3),
+         "decoys: mails sharing the phrase's words (near_miss: how many); the first mention is preloaded"),
+    Kind("body_phrase", "active", "absolute", draw_body_phrase, Knobs(decoys=3),
+         "decoys: mails sharing the phrase's words (near_miss: how many)"),
+    Kind("cc_three_more", "active", "relative", draw_cc_three_more, Knobs(decoys=3),
+         "decoys: others on Cc or an @mention without self on Cc"),
+    Kind("inbox_growth", "passive", "relative", draw_inbox_growth, Knobs(decoys=4),
+         "decoys: junk arrivals between the five inbox arrivals"),
+    Kind("junk_growth", "passive", "relative", draw_junk_growth, Knobs(decoys=4),
+         "decoys: inbox arrivals between the three junk arrivals"),
+    Kind("sender_arrives", "passive", "absolute", draw_sender_arrives, Knobs(decoys=2),
+         "decoys: other senders before the target (near_miss: sharing a first name or surname)"),
+    Kind("sender_noop", "noop", "absolute", draw_sender_noop, Knobs(decoys=2),
+         "as sender_arrives; the near miss is a colleague of the awaited sender's organisation"),
+    Kind("unread_threshold", "passive", "absolute", draw_unread_threshold, Knobs(decoys=3),
+         "decoys: mail arriving read or in junk between the unread arrivals"),
 )
