@@ -127,10 +127,29 @@ def prepare_run(*, agent: str | None = None, cmd: str | list[str] | None = None,
     scenarios = select_scenarios(loaded, envs, tasks)
     run_name = run_name or f"{name}-{datetime.now():%Y%m%d-%H%M%S}"
     check_run_name(run_name)
+    drawn = variants_for(loaded, scenarios, run_name, seed, trials, resume) if variants and seed is not None else {}
     plan = RunPlan(name=run_name, agent=name, command=command, speed=speed, scenarios=tuple(scenarios),
                    concurrency=concurrency if concurrency is not None else loaded.concurrency,
-                   resume=resume, trials=trials, model=model, meter=meter, sandbox=sandbox)
+                   resume=resume, trials=trials, model=model, meter=meter, sandbox=sandbox,
+                   variants=drawn, variant_seed=seed if variants else None)
     return loaded, plan
+
+
+def variants_for(config: Config, scenarios: list[Scenario], run_name: str, seed: int, trials: int,
+                 resume: bool) -> dict[str, tuple[Scenario, ...]]:
+    """--variants: a generated variant per trial of each scenario that is a kind, written under
+    results/<run>/variants/ (drawn again identically on --resume)."""
+    from sentinel.generate_io import trial_variants
+
+    run_dir = config.results_dir / run_name
+    if (run_dir / "run.json").exists() and not resume:
+        raise SentinelError(f"{run_dir}: a run with this name exists; pass --resume to continue it "
+                            f"or choose another --run name")
+    drawn = asyncio.run(trial_variants(config, scenarios, seed, trials, run_dir / "variants"))
+    if not drawn:
+        raise SentinelError("--variants: none of the selected scenarios is a kind of its environment "
+                            "(`sentinel generate --help`; README: Generated scenarios)")
+    return drawn
 
 
 async def execute_async(config: Config, plan: RunPlan, bus: Bus | None = None, *,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -89,3 +90,24 @@ def write_set(generation: Generation, out: Path, force: bool = False) -> list[Pa
         tmp.write_text(g.dump(), encoding="utf-8")
         tmp.replace(path)
     return targets
+
+
+async def trial_variants(config: Config, scenarios: Sequence[Scenario], seed: int, trials: int,
+                         folder: Path) -> dict[str, tuple[Scenario, ...]]:
+    """For every scenario whose short id is a kind of its environment: one variant per trial,
+    drawn with `seed` (trial t gets the set's t-th scenario), written under `folder` (the oracle
+    reads its file) and loaded with the kind scenario's id, so results group trials by kind;
+    the variant's own id is kept in `generated.variant`."""
+    out: dict[str, tuple[Scenario, ...]] = {}
+    for scenario in scenarios:
+        env = get_environment(scenario.environment)
+        if scenario.short_id not in {k.name for k in env.kinds}:
+            continue
+        made = await generate_set(config, env.name, seed, trials, kind=scenario.short_id)
+        files = write_set(made, folder / env.name, force=True)
+        variants = []
+        for g, path in zip(made, files, strict=True):
+            loaded = load_scenario(path)
+            variants.append(replace(loaded, id=scenario.id, generated={**(loaded.generated or {}), "variant": g.id}))
+        out[scenario.id] = tuple(variants)
+    return out
