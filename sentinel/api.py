@@ -145,11 +145,24 @@ def variants_for(config: Config, scenarios: list[Scenario], run_name: str, seed:
     if (run_dir / "run.json").exists() and not resume:
         raise SentinelError(f"{run_dir}: a run with this name exists; pass --resume to continue it "
                             f"or choose another --run name")
-    drawn = asyncio.run(trial_variants(config, scenarios, seed, trials, run_dir / "variants"))
+    drawn = run_coroutine(trial_variants(config, scenarios, seed, trials, run_dir / "variants"))
     if not drawn:
         raise SentinelError("--variants: none of the selected scenarios is a kind of its environment "
                             "(`sentinel generate --help`; README: Generated scenarios)")
     return drawn
+
+
+def run_coroutine(coro):
+    """Run a coroutine to its end from sync code, also when called inside a running loop
+    (run_async → prepare_run): then in a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 async def execute_async(config: Config, plan: RunPlan, bus: Bus | None = None, *,
@@ -173,12 +186,14 @@ async def run_async(*, agent: str | None = None, cmd: str | list[str] | None = N
                     trials: int = 1, run_name: str | None = None, concurrency: int | None = None,
                     resume: bool = False, model: str | None = None, meter: bool = False, sandbox: bool = False,
                     config: ConfigSource = None, bus: Bus | None = None,
-                    stop_on_signals: bool = False) -> RunOutcome:
+                    stop_on_signals: bool = False, scenarios_dir: str | Path | None = None,
+                    variants: bool = False, seed: int | None = None) -> RunOutcome:
     """Run a selection of scenarios with an agent (a built-in name, or cmd: your command);
     bus receives the run's messages as they happen."""
     loaded, plan = prepare_run(agent=agent, cmd=cmd, envs=envs, tasks=tasks, speed=speed, trials=trials,
                                run_name=run_name, concurrency=concurrency, resume=resume, model=model,
-                               meter=meter, sandbox=sandbox, config=config)
+                               meter=meter, sandbox=sandbox, config=config, scenarios_dir=scenarios_dir,
+                               variants=variants, seed=seed)
     return await execute_async(loaded, plan, bus, stop_on_signals=stop_on_signals)
 
 
@@ -186,12 +201,14 @@ def run(*, agent: str | None = None, cmd: str | list[str] | None = None, envs: l
         tasks: list[str] | None = None, speed: float | None = None, trials: int = 1, run_name: str | None = None,
         concurrency: int | None = None, resume: bool = False, model: str | None = None, meter: bool = False,
         sandbox: bool = False, config: ConfigSource = None, bus: Bus | None = None,
-        stop_on_signals: bool = False) -> RunOutcome:
+        stop_on_signals: bool = False, scenarios_dir: str | Path | None = None, variants: bool = False,
+        seed: int | None = None) -> RunOutcome:
     """run_async in its own event loop (same keyword arguments)."""
     return asyncio.run(run_async(agent=agent, cmd=cmd, envs=envs, tasks=tasks, speed=speed, trials=trials,
                                  run_name=run_name, concurrency=concurrency, resume=resume, model=model,
                                  meter=meter, sandbox=sandbox, config=config, bus=bus,
-                                 stop_on_signals=stop_on_signals))
+                                 stop_on_signals=stop_on_signals, scenarios_dir=scenarios_dir,
+                                 variants=variants, seed=seed))
 
 
 async def _until_interrupted(runner: Runner):
@@ -306,7 +323,7 @@ def generate(env: str, seed: int, count: int, out: str | Path, kind: str | None 
     overrides = parse_knobs(knobs or [])
     if count < 1:
         raise SentinelError("--count must be at least 1")
-    generation = asyncio.run(generate_set(loaded, env, seed, count, kind, overrides))
+    generation = run_coroutine(generate_set(loaded, env, seed, count, kind, overrides))
     files = write_set(generation, Path(out), force)
     return Generated(tuple(files), tuple(generation.acceptance_lines()))
 

@@ -218,8 +218,8 @@ def counted_events(rng: random.Random, catalog: Catalog, knobs: Knobs, counted: 
     after the target, one more counted arrival trailing. Returns (target time, events, used ids)."""
     picked = sample(rng, counted, n + 1, what)
     decoys = sample(rng, others, knobs.decoys, "look-alikes")
-    at = target_time(rng, knobs, lo=4 + 2 * (n + knobs.decoys))
-    times = times_between(rng, n - 1 + len(decoys), 0, at)
+    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + n + knobs.decoys)
+    times = times_between(rng, n - 1 + len(decoys), FIRST_READ_S, at)
     slots = list(range(len(times)))
     rng.shuffle(slots)
     decoy_slots, count_slots = sorted(slots[:len(decoys)]), sorted(slots[len(decoys):])
@@ -245,6 +245,9 @@ def fill_split(rng, catalog, knobs, events, used, at, counts) -> list[dict[str, 
 
 
 GAP = 3
+# A relative task's agent reads its reference on its first page load, a few sim seconds in at
+# high speeds: the counted arrivals start after that.
+FIRST_READ_S = 8
 
 
 def is_inbox(r: dict[str, Any]) -> bool:
