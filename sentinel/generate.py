@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 MIN_AT, MAX_AT = 10.0, 600.0  # §0.10: the target moment lies in this window
 EARLY_S, LATE_S = 120.0, 480.0  # the suite's spread edges (sentinel.suite_rules)
+EARLY_FROM_S = 30.0  # early strata start here: a target at 10 s is within a slow agent's start-up at high speed
 MAX_ATTEMPTS = 12  # draws per scenario before generation gives up with the last problem
 
 
@@ -98,6 +99,7 @@ class Kind:
     draw: Draw
     knobs: Knobs = field(default_factory=Knobs)
     notes: str = ""  # what the knobs mean for this kind (README, `sentinel generate --help`)
+    earliest: float = MIN_AT  # the earliest target time this kind can serve (spread_windows respects it)
 
     @property
     def is_noop(self) -> bool:
@@ -197,6 +199,14 @@ def spread_windows(env: str, seed: int, plan: Sequence[Kind]) -> dict[int, tuple
     edges = _strata(n)
     order = list(range(n))
     random.Random(f"{env}|strata|{seed}|{n}").shuffle(order)
+    fits = [lambda stratum, k=plan[index]: stratum[1] >= k.earliest for index in normal]
+    for j in range(n):  # a kind that cannot serve its stratum trades it with one that can
+        if fits[j](edges[order[j]]):
+            continue
+        for q in range(n):
+            if fits[j](edges[order[q]]) and fits[q](edges[order[j]]):
+                order[j], order[q] = order[q], order[j]
+                break
     return {index: edges[order[j]] for j, index in enumerate(normal)}
 
 
@@ -206,7 +216,7 @@ def _strata(n: int) -> list[tuple[float, float]]:
         return [(MIN_AT, MAX_AT)]
     early = late = max(1, math.ceil(n / 4))
     middle = n - early - late
-    parts = [(MIN_AT, EARLY_S - 4, early), (EARLY_S + 4, LATE_S - 4, middle), (LATE_S + 4, MAX_AT, late)]
+    parts = [(EARLY_FROM_S, EARLY_S - 4, early), (EARLY_S + 4, LATE_S - 4, middle), (LATE_S + 4, MAX_AT, late)]
     out: list[tuple[float, float]] = []
     for lo, hi, k in parts:
         step = (hi - lo) / k if k else 0

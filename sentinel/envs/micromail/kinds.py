@@ -213,20 +213,27 @@ def draw_attachment_name_noop(rng: random.Random, catalog: Catalog, knobs: Knobs
 # --- counting kinds: inbox_growth, junk_growth, unread_threshold, cc_three_more -------------
 
 def counted_events(rng: random.Random, catalog: Catalog, knobs: Knobs, counted: list[str], others: list[str],
-                   n: int, what: str, decoy_note: str) -> tuple[int, list[dict[str, Any]], set[str]]:
+                   n: int, what: str, decoy_note: str, gap_s: int = 0) -> tuple[int, list[dict[str, Any]], set[str]]:
     """n counted arrivals, the n-th at the target time, look-alikes (others) between them and,
-    after the target, one more counted arrival trailing. Returns (target time, events, used ids)."""
+    after the target, one more counted arrival trailing. Returns (target time, events, used ids).
+    gap_s keeps counted arrivals that far apart (a task that acts on each one needs the time)."""
     picked = sample(rng, counted, n + 1, what)
     decoys = sample(rng, others, knobs.decoys, "look-alikes")
-    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + n + knobs.decoys)
-    times = times_between(rng, n - 1 + len(decoys), FIRST_READ_S, at)
-    slots = list(range(len(times)))
-    rng.shuffle(slots)
-    decoy_slots, count_slots = sorted(slots[:len(decoys)]), sorted(slots[len(decoys):])
-    events = [event(times[j], "new_email", f"{what} {i + 1} of {n}", email_id=rid)
-              for i, (j, rid) in enumerate(zip(count_slots, picked[:n - 1], strict=True))]
-    events += [event(times[j], "new_email", f"{decoy_note} · {subject(catalog, rid)}", email_id=rid)
-               for j, rid in zip(decoy_slots, decoys, strict=True)]
+    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + n + knobs.decoys + gap_s * (n - 1))
+    if gap_s:
+        counted_at = sorted(at - gap_s * (n - 1 - i) - rng.randint(0, 5) for i in range(n - 1))
+        decoy_at = [t for t in times_between(rng, len(decoys) + n, FIRST_READ_S, at)
+                    if all(abs(t - c) > GAP for c in counted_at)][:len(decoys)]
+    else:
+        times = times_between(rng, n - 1 + len(decoys), FIRST_READ_S, at)
+        slots = list(range(len(times)))
+        rng.shuffle(slots)
+        decoy_at = [times[j] for j in sorted(slots[:len(decoys)])]
+        counted_at = [times[j] for j in sorted(slots[len(decoys):])]
+    events = [event(t, "new_email", f"{what} {i + 1} of {n}", email_id=rid)
+              for i, (t, rid) in enumerate(zip(counted_at, picked[:n - 1], strict=True))]
+    events += [event(t, "new_email", f"{decoy_note} · {subject(catalog, rid)}", email_id=rid)
+               for t, rid in zip(decoy_at, decoys, strict=False)]
     events.append(event(at, "new_email", f"{what} {n} of {n} (the target) · {subject(catalog, picked[n - 1])}",
                         email_id=picked[n - 1]))
     trail = rng.randint(min(at + 10, 715), 715)
@@ -248,6 +255,7 @@ GAP = 3
 # A relative task's agent reads its reference on its first page load, a few sim seconds in at
 # high speeds: the counted arrivals start after that.
 FIRST_READ_S = 8
+CC_GAP_S = 45  # cc_three_more: the oracle opens and flags each Cc mail before the next arrives
 
 
 def is_inbox(r: dict[str, Any]) -> bool:
@@ -321,7 +329,7 @@ def draw_cc_three_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> di
     others = arrivals(catalog, lambda r: is_inbox(r) and not cc_me(r)
                       and (bool(r.get("cc")) or bool(r.get("mentions_me"))))
     at, events, used = counted_events(rng, catalog, knobs, counted, others, 3, "self on Cc",
-                                      "decoy: others on Cc or an @mention, self not on Cc")
+                                      "decoy: others on Cc or an @mention, self not on Cc", gap_s=CC_GAP_S)
     events += fill_split(rng, catalog, knobs, events, used, at, lambda rid: cc_me(mail(catalog, rid)))
     step = {**OPEN_NEW, "until": {"matches": "Cc: [^|]*Alex Morgan \\(you\\)"}}
     return scenario(
@@ -514,8 +522,8 @@ KINDS: tuple[Kind, ...] = (
          "decoys: mails sharing the phrase's words (near_miss: how many); the first mention is preloaded"),
     Kind("body_phrase", "active", "absolute", draw_body_phrase, Knobs(decoys=3),
          "decoys: mails sharing the phrase's words (near_miss: how many)"),
-    Kind("cc_three_more", "active", "relative", draw_cc_three_more, Knobs(decoys=3),
-         "decoys: others on Cc or an @mention without self on Cc"),
+    Kind("cc_three_more", "active", "relative", draw_cc_three_more, Knobs(decoys=3), earliest=120,
+         notes="decoys: others on Cc or an @mention without self on Cc; the Cc mails come 45 s or more apart"),
     Kind("inbox_growth", "passive", "relative", draw_inbox_growth, Knobs(decoys=4),
          "decoys: junk arrivals between the five inbox arrivals"),
     Kind("junk_growth", "passive", "relative", draw_junk_growth, Knobs(decoys=4),
