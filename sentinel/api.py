@@ -94,16 +94,27 @@ def prepare_run(*, agent: str | None = None, cmd: str | list[str] | None = None,
                 run_name: str | None = None, concurrency: int | None = None, resume: bool = False,
                 model: str | None = None, meter: bool = False, sandbox: bool = False,
                 config: ConfigSource = None, backend: str | None = None, address: str | None = None,
-                session_cpus: float | None = None, session_memory_mb: float | None = None) -> tuple[Config, RunPlan]:
+                session_cpus: float | None = None, session_memory_mb: float | None = None,
+                scenarios_dir: str | Path | None = None, variants: bool = False,
+                seed: int | None = None) -> tuple[Config, RunPlan]:
     """Check a run's choices and return the config and the plan `execute` runs. envs / tasks
     select scenarios as --env / --task do (default: all; items may be comma separated).
     backend "ray" places the sessions on a Ray cluster (address, or a local Ray for the run),
-    each reserving session_cpus and session_memory_mb (default: sentinel.toml [ray])."""
+    each reserving session_cpus and session_memory_mb (default: sentinel.toml [ray]).
+    scenarios_dir runs the scenarios of another folder (a generated set: its files directly in it,
+    or one folder per environment). variants with seed gives each trial of a scenario whose short
+    id is a kind of its environment its own generated variant of that kind."""
     if agent and cmd:
         raise SentinelError("pass agent or cmd, not both")
     if sandbox:
         bwrap_program()  # missing bubblewrap: one clear line before anything starts
     loaded = with_backend(get_config(config), backend, address, session_cpus, session_memory_mb)
+    if scenarios_dir is not None:
+        if not Path(scenarios_dir).is_dir():
+            raise SentinelError(f"--scenarios-dir {scenarios_dir}: not a folder")
+        loaded = replace(loaded, scenarios_dir=Path(scenarios_dir))
+    if variants and seed is None:
+        raise SentinelError("--variants needs --seed S (the variants of trial t are drawn from S and t)")
     speed = check_speed(speed) if speed is not None else loaded.speed
     if concurrency is not None and concurrency < 0:
         raise SentinelError("--concurrency must be 0 (all at once) or more")
@@ -116,10 +127,42 @@ def prepare_run(*, agent: str | None = None, cmd: str | list[str] | None = None,
     scenarios = select_scenarios(loaded, envs, tasks)
     run_name = run_name or f"{name}-{datetime.now():%Y%m%d-%H%M%S}"
     check_run_name(run_name)
+    drawn = variants_for(loaded, scenarios, run_name, seed, trials, resume) if variants and seed is not None else {}
     plan = RunPlan(name=run_name, agent=name, command=command, speed=speed, scenarios=tuple(scenarios),
                    concurrency=concurrency if concurrency is not None else loaded.concurrency,
-                   resume=resume, trials=trials, model=model, meter=meter, sandbox=sandbox)
+                   resume=resume, trials=trials, model=model, meter=meter, sandbox=sandbox,
+                   variants=drawn, variant_seed=seed if variants else None)
     return loaded, plan
+
+
+def variants_for(config: Config, scenarios: list[Scenario], run_name: str, seed: int, trials: int,
+                 resume: bool) -> dict[str, tuple[Scenario, ...]]:
+    """--variants: a generated variant per trial of each scenario that is a kind, written under
+    results/<run>/variants/ (drawn again identically on --resume)."""
+    from sentinel.generate_io import trial_variants
+
+    run_dir = config.results_dir / run_name
+    if (run_dir / "run.json").exists() and not resume:
+        raise SentinelError(f"{run_dir}: a run with this name exists; pass --resume to continue it "
+                            f"or choose another --run name")
+    drawn = run_coroutine(trial_variants(config, scenarios, seed, trials, run_dir / "variants"))
+    if not drawn:
+        raise SentinelError("--variants: none of the selected scenarios is a kind of its environment "
+                            "(`sentinel generate --help`; README: Generated scenarios)")
+    return drawn
+
+
+def run_coroutine(coro):
+    """Run a coroutine to its end from sync code, also when called inside a running loop
+    (run_async → prepare_run): then in a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 async def execute_async(config: Config, plan: RunPlan, bus: Bus | None = None, *,
@@ -143,12 +186,14 @@ async def run_async(*, agent: str | None = None, cmd: str | list[str] | None = N
                     trials: int = 1, run_name: str | None = None, concurrency: int | None = None,
                     resume: bool = False, model: str | None = None, meter: bool = False, sandbox: bool = False,
                     config: ConfigSource = None, bus: Bus | None = None,
-                    stop_on_signals: bool = False) -> RunOutcome:
+                    stop_on_signals: bool = False, scenarios_dir: str | Path | None = None,
+                    variants: bool = False, seed: int | None = None) -> RunOutcome:
     """Run a selection of scenarios with an agent (a built-in name, or cmd: your command);
     bus receives the run's messages as they happen."""
     loaded, plan = prepare_run(agent=agent, cmd=cmd, envs=envs, tasks=tasks, speed=speed, trials=trials,
                                run_name=run_name, concurrency=concurrency, resume=resume, model=model,
-                               meter=meter, sandbox=sandbox, config=config)
+                               meter=meter, sandbox=sandbox, config=config, scenarios_dir=scenarios_dir,
+                               variants=variants, seed=seed)
     return await execute_async(loaded, plan, bus, stop_on_signals=stop_on_signals)
 
 
@@ -156,12 +201,14 @@ def run(*, agent: str | None = None, cmd: str | list[str] | None = None, envs: l
         tasks: list[str] | None = None, speed: float | None = None, trials: int = 1, run_name: str | None = None,
         concurrency: int | None = None, resume: bool = False, model: str | None = None, meter: bool = False,
         sandbox: bool = False, config: ConfigSource = None, bus: Bus | None = None,
-        stop_on_signals: bool = False) -> RunOutcome:
+        stop_on_signals: bool = False, scenarios_dir: str | Path | None = None, variants: bool = False,
+        seed: int | None = None) -> RunOutcome:
     """run_async in its own event loop (same keyword arguments)."""
     return asyncio.run(run_async(agent=agent, cmd=cmd, envs=envs, tasks=tasks, speed=speed, trials=trials,
                                  run_name=run_name, concurrency=concurrency, resume=resume, model=model,
                                  meter=meter, sandbox=sandbox, config=config, bus=bus,
-                                 stop_on_signals=stop_on_signals))
+                                 stop_on_signals=stop_on_signals, scenarios_dir=scenarios_dir,
+                                 variants=variants, seed=seed))
 
 
 async def _until_interrupted(runner: Runner):
@@ -256,6 +303,31 @@ def validate(paths: list[str | Path] | None = None, config: ConfigSource = None)
     return asyncio.run(validate_async(paths, config))
 
 
+# --- generated scenarios ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Generated:
+    """What `generate` wrote: the files and, per kind, how many draws were accepted."""
+    files: tuple[Path, ...]
+    acceptance: tuple[str, ...]  # one line per kind: "micromail attachment_name: 3 of 4 draws accepted (75%)"
+
+
+def generate(env: str, seed: int, count: int, out: str | Path, kind: str | None = None,
+             knobs: list[str] | None = None, force: bool = False, config: ConfigSource = None) -> Generated:
+    """`sentinel generate`: draw `count` validated scenarios of `env` (optionally one kind) with
+    `seed` and write them to `out` (existing files only with force). knobs: ["decoys=4", ...]."""
+    from sentinel.generate import parse_knobs
+    from sentinel.generate_io import generate_set, write_set
+
+    loaded = get_config(config)
+    overrides = parse_knobs(knobs or [])
+    if count < 1:
+        raise SentinelError("--count must be at least 1")
+    generation = run_coroutine(generate_set(loaded, env, seed, count, kind, overrides))
+    files = write_set(generation, Path(out), force)
+    return Generated(tuple(files), tuple(generation.acceptance_lines()))
+
+
 def list_scenarios(envs: list[str] | None = None, config: ConfigSource = None) -> ScenarioList:
     """`sentinel list`: the scenarios of the given environments (default: all), skipping files that
     do not load (they are named in `unreadable`; `validate` says why)."""
@@ -275,8 +347,9 @@ def list_scenarios(envs: list[str] | None = None, config: ConfigSource = None) -
 def select_scenarios(config: Config, envs: list[str] | None, tasks: list[str] | None) -> list[Scenario]:
     """The scenarios of a run's selection; every scenario must load."""
     wanted_envs: list[str | None] = [*split_items(envs)] or [None]
-    files = []
-    for env in wanted_envs:
+    flat = flat_scenario_files(config.scenarios_dir)  # a generated set: files directly in the folder
+    files = list(flat)
+    for env in wanted_envs if not flat else []:
         if env and not (config.scenarios_dir / env).is_dir():
             raise SentinelError(f"--env {env}: no scenarios folder {config.scenarios_dir / env}")
         files += scenario_files(config.scenarios_dir, env)
@@ -286,6 +359,8 @@ def select_scenarios(config: Config, envs: list[str] | None, tasks: list[str] | 
             scenarios.append(load_scenario(path))
         except ScenarioError as exc:
             raise SentinelError(f"{exc.problems[0]} (run `sentinel validate` for every problem)") from None
+    if flat and wanted_envs != [None]:
+        scenarios = [s for s in scenarios if s.environment in wanted_envs]
     wanted_tasks = split_items(tasks)
     if wanted_tasks:
         chosen = [s for s in scenarios if s.id in wanted_tasks or s.short_id in wanted_tasks]
@@ -296,6 +371,13 @@ def select_scenarios(config: Config, envs: list[str] | None, tasks: list[str] | 
     if not scenarios:
         raise SentinelError("no scenarios selected")
     return scenarios
+
+
+def flat_scenario_files(folder: Path) -> list[Path]:
+    """Scenario files lying directly in a folder (a generated set), sorted."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in (".yaml", ".yml", ".json"))
 
 
 def split_items(values: list[str] | None) -> list[str]:

@@ -82,6 +82,18 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument("--config", type=Path)
     validate.set_defaults(func=cmd_validate)
 
+    gen = sub.add_parser("generate", help="draw fresh validated scenarios from an environment's kinds")
+    gen.add_argument("--env", required=True, help="the environment (its kinds: sentinel/envs/<env>/kinds.py)")
+    gen.add_argument("--kind", help="only this kind (default: every kind of the environment in turn)")
+    gen.add_argument("--seed", type=int, required=True, help="the same seed and catalog give the same files")
+    gen.add_argument("--count", type=int, required=True, help="how many scenario files to write")
+    gen.add_argument("--out", type=Path, required=True, help="folder for the files (<id>.yaml)")
+    gen.add_argument("--knob", action="append", default=[], metavar="NAME=VALUE",
+                     help="difficulty knob: decoys, near_miss, hold_s, density, earliest, latest (repeatable)")
+    gen.add_argument("--force", action="store_true", help="overwrite files that exist in --out")
+    gen.add_argument("--config", type=Path)
+    gen.set_defaults(func=cmd_generate)
+
     serve = sub.add_parser("serve", help="browse environments filled with their whole catalog")
     serve.add_argument("env", nargs="*", help="environment names (default: all)")
     serve.add_argument("--port", type=int, default=8400, help="port of the first environment (next ones count up)")
@@ -111,6 +123,12 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--resume", action="store_true", help="continue a run: keep finished sessions")
     parser.add_argument("--trials", type=int, default=1, metavar="K",
                         help="run each scenario K times, as separate sessions at once (shows pass@k, pass^k)")
+    parser.add_argument("--scenarios-dir", type=Path, metavar="DIR",
+                        help="run the scenarios of this folder (a generated set) instead of scenarios/")
+    parser.add_argument("--variants", action="store_true",
+                        help="with --seed: each trial of a scenario that is a known kind runs its own "
+                             "generated variant")
+    parser.add_argument("--seed", type=int, help="with --variants: the seed the trials' variants are drawn from")
     parser.add_argument("--model", help="chat model for the sleep / wait_for agents (and SENTINEL_MODEL for --cmd); "
                                         "endpoint from OPENAI_BASE_URL, key from OPENAI_API_KEY")
     parser.add_argument("--sandbox", action="store_true",
@@ -135,7 +153,8 @@ def selection(args: argparse.Namespace) -> dict[str, Any]:
                 trials=args.trials, run_name=args.run_name, concurrency=args.concurrency, resume=args.resume,
                 model=args.model, meter=args.meter, sandbox=args.sandbox, config=args.config,
                 backend=args.backend, address=args.address, session_cpus=args.session_cpus,
-                session_memory_mb=args.session_memory)
+                session_memory_mb=args.session_memory, scenarios_dir=args.scenarios_dir, variants=args.variants,
+                seed=args.seed)
 
 
 def prepare(args: argparse.Namespace) -> tuple[Any, Any]:
@@ -225,6 +244,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
     status = f"{checked.checked} scenario file(s) checked, {len(checked.problems)} problem(s)"
     print(status, file=sys.stdout if checked.ok else sys.stderr)
     return 0 if checked.ok else 1
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    made = api.generate(args.env, args.seed, args.count, args.out, kind=args.kind, knobs=args.knob,
+                        force=args.force, config=args.config)
+    for line in made.acceptance:
+        print(line)
+    print(f"{len(made.files)} scenario file(s) written to {args.out}")
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

@@ -76,6 +76,7 @@ class Result:
     trial: int = 1
     wall_s: float = 0.0  # wall seconds the whole session took, setup to grade
     on_time: bool | None = None  # success within on_time_s sim s of condition_at; None for a no-op
+    variant: str | None = None  # with --variants: the generated variant's id this trial ran
 
     @property
     def is_infra_error(self) -> bool:

@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -73,6 +74,9 @@ class RunPlan:
     model: str | None = None  # --model: given to the agent as SENTINEL_MODEL
     meter: bool = False  # --meter: a metering proxy per session measures the agent's model usage
     sandbox: bool = False  # --sandbox: each agent runs under bubblewrap (sentinel/sandbox.py)
+    # --variants: scenario id → one generated variant per trial (same id, so trials group by kind)
+    variants: Mapping[str, tuple[Scenario, ...]] = field(default_factory=dict)
+    variant_seed: int | None = None
 
     def __post_init__(self) -> None:
         if self.command is not None and not self.gets_scenario_file and _mentions(self.command, "__SCENARIO_FILE__"):
@@ -87,7 +91,8 @@ class RunPlan:
         return builtin is not None and isinstance(self.command, list) and self.command[:len(builtin)] == builtin
 
     def jobs(self) -> list[Job]:
-        return [Job(s, t, self.trials) for s in self.scenarios for t in range(1, self.trials + 1)]
+        return [Job(self.variants[s.id][t - 1] if s.id in self.variants else s, t, self.trials)
+                for s in self.scenarios for t in range(1, self.trials + 1)]
 
 
 @dataclass(frozen=True)
@@ -256,11 +261,12 @@ class Runner:
                                 f"({exc.strerror or exc}); choose another with [run] results_dir") from None
         remove_temporaries(self.run_dir)
         previous = read_json(run_json) if run_json.exists() else None
-        settings = (self.plan.agent, self.plan.speed, self.plan.trials)
-        if previous and (previous.get("agent"), previous.get("speed"), previous.get("trials", 1)) != settings:
+        settings = (self.plan.agent, self.plan.speed, self.plan.trials, self.plan.variant_seed)
+        if previous and (previous.get("agent"), previous.get("speed"), previous.get("trials", 1),
+                         previous.get("variant_seed")) != settings:
             raise SentinelError(f"{self.run_dir}: was run with agent {previous.get('agent')!r} at speed "
                                 f"{previous.get('speed')} with {previous.get('trials', 1)} trial(s); resume it "
-                                f"with the same --agent, --speed and --trials")
+                                f"with the same --agent, --speed, --trials (and --variants --seed)")
         if previous and previous.get("model") != self.plan.model:
             raise SentinelError(f"{self.run_dir}: was run with model {previous.get('model')!r}; resume it with the "
                                 f"same --model")
@@ -268,6 +274,7 @@ class Runner:
             "name": self.plan.name, "agent": self.plan.agent, "command": self.plan.command,
             "speed": self.plan.speed, "concurrency": self.plan.concurrency, "trials": self.plan.trials,
             "model": self.plan.model, "meter": self.plan.meter, "sandbox": self.plan.sandbox,
+            "variant_seed": self.plan.variant_seed,
             "scenarios": [s.id for s in self.plan.scenarios],
             "created": (previous or {}).get("created") or datetime.now(UTC).isoformat(),
             "resumed": datetime.now(UTC).isoformat() if previous else None,
@@ -443,7 +450,7 @@ class Runner:
             prompt_tokens=costs.prompt_tokens, completion_tokens=costs.completion_tokens,
             tool_calls=costs.tool_calls, model=model, cost_usd=costs.cost_usd,
             contact_message=contact.message if contact else None, infra_error=infra_error,
-            agent=self.plan.agent, speed=self.plan.speed,
+            agent=self.plan.agent, speed=self.plan.speed, variant=variant_of(scenario),
             on_time=on_time(scenario, success, contact.sim if contact else None, self.config.timing.on_time_s),
         )
 
@@ -462,6 +469,11 @@ class Runner:
         write_json_atomic(out_dir / "result.json", result.to_dict())
         self.bus.publish(SessionGraded(key=key, result=result))
         return result
+
+
+def variant_of(scenario: Scenario) -> str | None:
+    """The generated variant a session ran (`--variants`), None for the scenario itself."""
+    return (scenario.generated or {}).get("variant")
 
 
 def ready_message(session: Session, prompt: str) -> SessionReady:

@@ -23,7 +23,7 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SCENARIO_KEYS = {
     "id", "environment", "prompt", "condition_at", "start_page", "taxonomy",
     "events", "eval_sql", "solution", "description",
-    "condition_sql", "near_miss_sql", "condition_until",
+    "condition_sql", "near_miss_sql", "condition_until", "generated",
 }
 TAXONOMY_KEYS = {"activity", "criteria", "difficulty", "distraction"}
 ACTIVITIES = ("passive", "active", "noop")
@@ -78,6 +78,8 @@ class Scenario:
     condition_sql: str | None = None  # the prompt's condition on the world alone
     near_miss_sql: str | None = None  # no-op only: the condition with one clause relaxed
     condition_until: float | None = None  # when a condition that passes stops holding
+    # `sentinel generate`'s record: {seed, kind, index, knobs: {...}} (None for an authored scenario)
+    generated: Mapping[str, Any] | None = None
 
     @property
     def is_noop(self) -> bool:
@@ -138,7 +140,8 @@ def load_scenario(path: Path) -> Scenario:
     prompt = _text(data, "prompt", bad)
     if sid and env and not sid.startswith(f"{env}-"):
         bad("id", f"must start with '{env}-'")
-    if env and path.parent.name != env:
+    generated = _generated(data.get("generated"), bad)
+    if env and path.parent.name != env and generated is None:  # a generated set lives wherever --out put it
         bad("environment", f"'{env}' but the file lies in scenarios/{path.parent.name}/")
     condition_at = data.get("condition_at", "missing")
     if condition_at == "missing":
@@ -179,8 +182,18 @@ def load_scenario(path: Path) -> Scenario:
         start_page=start_page, taxonomy=taxonomy, events=events,
         eval_sql=eval_sql.strip() if eval_sql else None, solution=solution,
         path=path, description=str(description), condition_sql=condition_sql,
-        near_miss_sql=near_miss_sql, condition_until=condition_until,
+        near_miss_sql=near_miss_sql, condition_until=condition_until, generated=generated,
     )
+
+
+def _generated(value: Any, bad) -> dict[str, Any] | None:
+    """The `generated` record of a generated scenario: seed, kind, index and knobs."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not {"seed", "kind", "index"} <= set(value):
+        bad("generated", "expected a mapping with seed, kind, index (and knobs)")
+        return None
+    return dict(value)
 
 
 def _optional_sql(data: dict, key: str, bad) -> str | None:

@@ -144,6 +144,14 @@ class Environment:
     # reuses the rendered page. None: some text follows time continuously (interpolated prices),
     # so every request renders.
     page_time_step_s: float | None = None
+    # Scenario kinds `sentinel generate` draws from (sentinel/envs/<name>/kinds.py exports KINDS:
+    # sentinel.generate.Kind objects with unique names). Empty: the environment has none yet.
+    kinds: tuple[Any, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kinds:
+            from sentinel.generate import check_kinds
+            check_kinds(self.kinds, self.name)
 
     @property
     def start_page(self) -> str:

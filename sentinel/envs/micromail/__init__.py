@@ -15,6 +15,7 @@ from sentinel.envs.micromail import actions, views  # noqa: F401  (actions adds 
 from sentinel.envs.micromail import queries as q
 from sentinel.envs.micromail.checks import check_scenario
 from sentinel.envs.micromail.events import EVENT_TYPES
+from sentinel.envs.micromail.kinds import KINDS
 from sentinel.world import World
 
 INBOX = "FROM emails WHERE folder = 'inbox' AND origin != 'self'"
@@ -57,4 +58,5 @@ ENV = Environment(
     serve_preload=serve_preload,
     check_scenario=check_scenario,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
+    kinds=KINDS,
 )

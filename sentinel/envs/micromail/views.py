@@ -61,7 +61,8 @@ async def message_view(request: web.Request) -> web.StreamResponse:
     if row["folder"] == "drafts":
         raise web.HTTPFound(url_for(request, "compose", query={"draft": row["id"]}))
     if not row["is_read"] and await mark_seen(request, "UPDATE emails SET is_read = 1 WHERE id = ?", (row["id"],)):
-        row = await q.get_email(world, row["id"])
+        # marking applies the events due first: a recall may have removed the message meanwhile
+        row = await q.get_email(world, row["id"]) or await message_row(request)
     return await render(request, "micromail/message.html", {"msg": await q.message_detail(world, row)})
 
 

@@ -1,0 +1,316 @@
+"""Seeded scenario generation: an environment's scenario kinds as templates (issue 23).
+
+A *kind* is one authored scenario made into a template (`attachment_name`, `buy_the_dip`):
+its `draw(rng, catalog, knobs)` picks the target, look-alikes, near misses, target time and
+trailing events from the catalog with the given random generator and returns the scenario
+mapping without `id` and `environment`. `draw_set` keeps a draw only when the injected
+`check` (sentinel validate's per-scenario checks, replay included) finds no problem, and steers
+target times so a whole set keeps the suite's spread (§0.10); the suite rules then run on the
+set. Everything is deterministic: each attempt's generator is seeded from the string
+"env|kind|seed|index|attempt", and the YAML is dumped with a fixed key order.
+
+Pure core: no aiohttp, Textual or database; the check is injected by sentinel.api.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+from sentinel.errors import SentinelError
+
+if TYPE_CHECKING:
+    from sentinel.catalog import Catalog
+
+MIN_AT, MAX_AT = 10.0, 600.0  # §0.10: the target moment lies in this window
+EARLY_S, LATE_S = 120.0, 480.0  # the suite's spread edges (sentinel.suite_rules)
+EARLY_FROM_S = 30.0  # early strata start here: a target at 10 s is within a slow agent's start-up at high speed
+MAX_ATTEMPTS = 12  # draws per scenario before generation gives up with the last problem
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """A kind's difficulty knobs (each kind documents what they mean for it in `Kind.notes`).
+
+    decoys:    how many look-alikes arrive before the target.
+    near_miss: how near the look-alikes and the near miss come, 0 (far) to 1 (the nearest the
+               catalog offers, or a threshold missed by the smallest step a page shows).
+    hold_s:    how long a condition that passes lasts (condition_until − condition_at), sim s.
+    density:   unrelated background events per sim minute.
+    earliest, latest: the window the target time is drawn from (within 10–600 s). generate
+               narrows it per scenario so that a set keeps the suite's spread of target times.
+    """
+
+    decoys: int = 3
+    near_miss: float = 0.7
+    hold_s: float = 90.0
+    density: float = 1.5
+    earliest: float = MIN_AT
+    latest: float = MAX_AT
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+KNOB_NAMES = tuple(f.name for f in fields(Knobs))
+KNOB_RANGES: Mapping[str, tuple[float, float]] = {
+    "decoys": (0, 8), "near_miss": (0.0, 1.0), "hold_s": (20.0, 240.0), "density": (0.0, 6.0),
+    "earliest": (MIN_AT, MAX_AT), "latest": (MIN_AT, MAX_AT),
+}
+
+
+def parse_knobs(items: Sequence[str]) -> dict[str, float]:
+    """`--knob name=value` items → {name: value}; anything unknown or out of range is one clear line."""
+    out: dict[str, float] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        name = name.strip()
+        if not sep or name not in KNOB_NAMES:
+            raise SentinelError(f"--knob {item!r}: expected NAME=VALUE with NAME one of {', '.join(KNOB_NAMES)}")
+        try:
+            value = float(text)
+        except ValueError:
+            raise SentinelError(f"--knob {item!r}: {text!r} is not a number") from None
+        lo, hi = KNOB_RANGES[name]
+        if not lo <= value <= hi or (name == "decoys" and value != int(value)):
+            kind = "a whole number" if name == "decoys" else "a number"
+            raise SentinelError(f"--knob {name}: expected {kind} between {lo:g} and {hi:g}, got {text}")
+        out[name] = int(value) if name == "decoys" else value
+    if out.get("earliest", MIN_AT) > out.get("latest", MAX_AT):
+        raise SentinelError("--knob earliest must not be after latest")
+    return out
+
+
+Draw = Callable[[random.Random, "Catalog", Knobs], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One scenario kind: the authored scenario's short id, its labels and how to draw one."""
+
+    name: str
+    activity: str  # passive | active | noop (a no-op kind keeps its source's criteria)
+    criteria: str  # absolute | relative
+    draw: Draw
+    knobs: Knobs = field(default_factory=Knobs)
+    notes: str = ""  # what the knobs mean for this kind (README, `sentinel generate --help`)
+    earliest: float = MIN_AT  # the earliest target time this kind can serve (spread_windows respects it)
+
+    @property
+    def is_noop(self) -> bool:
+        return self.activity == "noop"
+
+
+def check_kinds(kinds: Sequence[Kind], env: str) -> None:
+    """What every environment's KINDS must satisfy: Kind objects with unique names."""
+    seen: set[str] = set()
+    for kind in kinds:
+        if not isinstance(kind, Kind):
+            raise TypeError(f"{env}: KINDS holds {kind!r}, not a sentinel.generate.Kind")
+        if kind.name in seen:
+            raise ValueError(f"{env}: two scenario kinds are named {kind.name!r}")
+        seen.add(kind.name)
+
+
+@dataclass(frozen=True)
+class GeneratedScenario:
+    id: str
+    kind: str
+    index: int
+    seed: int
+    data: Mapping[str, Any]  # the whole scenario mapping, in file order
+    attempts: int = 1  # draws it took (the first attempts were rejected)
+
+    @property
+    def filename(self) -> str:
+        return f"{self.id}.yaml"
+
+    def dump(self) -> str:
+        return dump_yaml(self.data)
+
+    @property
+    def condition_at(self) -> float | None:
+        return self.data.get("condition_at")
+
+
+@dataclass(frozen=True)
+class Generation:
+    """A generated set and, per kind, (accepted, drawn) for the acceptance rate."""
+
+    env: str
+    seed: int
+    scenarios: tuple[GeneratedScenario, ...]
+    acceptance: Mapping[str, tuple[int, int]]
+
+    def __iter__(self) -> Iterator[GeneratedScenario]:
+        return iter(self.scenarios)
+
+    def __len__(self) -> int:
+        return len(self.scenarios)
+
+    def __getitem__(self, i: int) -> GeneratedScenario:
+        return self.scenarios[i]
+
+    def acceptance_lines(self) -> list[str]:
+        return [f"{self.env} {kind}: {ok} of {drawn} draws accepted ({ok / drawn:.0%})"
+                for kind, (ok, drawn) in self.acceptance.items() if drawn]
+
+
+# A check returns problems as text lines (empty: the scenario is valid). It gets the mapping
+# and the generated id; the API writes it to a temporary file and runs sentinel validate on it.
+Check = Callable[[Mapping[str, Any]], Awaitable[list[str]]]
+SetCheck = Callable[[Sequence[GeneratedScenario]], Awaitable[list[str]]]
+
+
+def scenario_id(env: str, kind: str, seed: int, index: int) -> str:
+    return f"{env}-{kind}-s{seed}-{index:03d}"
+
+
+def draw_rng(env: str, kind: str, seed: int, index: int, attempt: int) -> random.Random:
+    """The generator of one attempt: seeded from a string, so the same on every run and Python."""
+    return random.Random(f"{env}|{kind}|{seed}|{index}|{attempt}")
+
+
+def plan_kinds(kinds: Sequence[Kind], count: int, kind: str | None) -> list[Kind]:
+    """Which kind each index draws: the one asked for, or the environment's kinds in turn."""
+    if not kinds:
+        raise SentinelError("no scenario kinds to draw from")
+    if kind is None:
+        return [kinds[i % len(kinds)] for i in range(count)]
+    chosen = [k for k in kinds if k.name == kind]
+    if not chosen:
+        raise SentinelError(f"--kind {kind}: unknown; kinds are {', '.join(k.name for k in kinds)}")
+    return [chosen[0]] * count
+
+
+def spread_windows(env: str, seed: int, plan: Sequence[Kind]) -> dict[int, tuple[float, float]]:
+    """A target-time window per normal index, so the set keeps §0.10's spread: a quarter of the
+    normal tasks early (under 120 s), a quarter late (over 480 s), the rest between, each one in
+    its own stratum so no 60 s window crowds. Which index gets which stratum is shuffled by seed."""
+    normal = [i for i, k in enumerate(plan) if not k.is_noop]
+    n = len(normal)
+    if n == 0:
+        return {}
+    edges = _strata(n)
+    order = list(range(n))
+    random.Random(f"{env}|strata|{seed}|{n}").shuffle(order)
+    fits = [lambda stratum, k=plan[index]: stratum[1] >= k.earliest for index in normal]
+    for j in range(n):  # a kind that cannot serve its stratum trades it with one that can
+        if fits[j](edges[order[j]]):
+            continue
+        for q in range(n):
+            if fits[j](edges[order[q]]) and fits[q](edges[order[j]]):
+                order[j], order[q] = order[q], order[j]
+                break
+    return {index: edges[order[j]] for j, index in enumerate(normal)}
+
+
+def _strata(n: int) -> list[tuple[float, float]]:
+    """n target-time strata: ceil(n/4) under 120 s, ceil(n/4) over 480 s, the rest in between."""
+    if n == 1:
+        return [(MIN_AT, MAX_AT)]
+    early = late = max(1, math.ceil(n / 4))
+    middle = n - early - late
+    parts = [(EARLY_FROM_S, EARLY_S - 4, early), (EARLY_S + 4, LATE_S - 4, middle), (LATE_S + 4, MAX_AT, late)]
+    out: list[tuple[float, float]] = []
+    for lo, hi, k in parts:
+        step = (hi - lo) / k if k else 0
+        out += [(round(lo + j * step, 1), round(lo + (j + 1) * step, 1)) for j in range(k)]
+    return out
+
+
+async def draw_set(env: str, kinds: Sequence[Kind], catalog: Catalog, seed: int, count: int, *,
+                   kind: str | None = None, overrides: Mapping[str, float] | None = None,
+                   check: Check, set_check: SetCheck | None = None) -> Generation:
+    """Draw `count` valid scenarios (rejection sampling against `check`), then the set rules."""
+    if count < 1:
+        raise SentinelError("--count must be at least 1")
+    overrides = dict(overrides or {})
+    plan = plan_kinds(kinds, count, kind)
+    windows = spread_windows(env, seed, plan)
+    tally: dict[str, list[int]] = {k.name: [0, 0] for k in kinds if kind is None or k.name == kind}
+    out: list[GeneratedScenario] = []
+    for index, chosen in enumerate(plan):
+        knobs = replace(chosen.knobs, **overrides)
+        if index in windows and "earliest" not in overrides and "latest" not in overrides:
+            knobs = replace(knobs, earliest=windows[index][0], latest=windows[index][1])
+        made = await _draw_one(env, chosen, catalog, seed, index, knobs, check, tally[chosen.name])
+        out.append(made)
+    if set_check is not None:
+        problems = await set_check(out)
+        if problems:
+            raise SentinelError(f"{env}: the generated set breaks a suite rule: {problems[0]}")
+    return Generation(env, seed, tuple(out), {k: (v[0], v[1]) for k, v in tally.items()})
+
+
+async def _draw_one(env: str, kind: Kind, catalog: Catalog, seed: int, index: int, knobs: Knobs,
+                    check: Check, tally: list[int]) -> GeneratedScenario:
+    last: list[str] = []
+    sid = scenario_id(env, kind.name, seed, index)
+    for attempt in range(MAX_ATTEMPTS):
+        tally[1] += 1
+        try:
+            body = kind.draw(draw_rng(env, kind.name, seed, index, attempt), catalog, knobs)
+        except NoDraw as exc:
+            last = [str(exc)]
+            continue
+        data = assemble(sid, env, body, {"seed": seed, "kind": kind.name, "index": index,
+                                         "knobs": knobs.to_dict()})
+        at = data.get("condition_at")
+        if at is not None and not knobs.earliest - 0.5 <= at <= knobs.latest + 0.5:
+            last = [f"condition_at {at:g} is outside the window [{knobs.earliest:g}, {knobs.latest:g}]"]
+            continue
+        last = await check(data)
+        if not last:
+            tally[0] += 1
+            return GeneratedScenario(sid, kind.name, index, seed, data, attempt + 1)
+    raise SentinelError(f"{env} {kind.name}: no valid scenario in {MAX_ATTEMPTS} draws "
+                        f"(index {index}); the last one: {last[0] if last else 'rejected'}")
+
+
+class NoDraw(Exception):
+    """A kind cannot draw with these knobs from this catalog (the attempt counts as rejected)."""
+
+
+KEY_ORDER = ("id", "environment", "description", "prompt", "condition_at", "condition_until", "start_page",
+             "taxonomy", "events", "condition_sql", "near_miss_sql", "eval_sql", "solution", "generated")
+
+
+def assemble(sid: str, env: str, body: Mapping[str, Any], generated: Mapping[str, Any]) -> dict[str, Any]:
+    """The scenario mapping in file order: id and environment first, `generated` last."""
+    merged = {"id": sid, "environment": env, **body, "generated": dict(generated)}
+    unknown = set(merged) - set(KEY_ORDER)
+    if unknown:
+        raise SentinelError(f"a kind returned unknown scenario keys: {', '.join(sorted(unknown))}")
+    return {key: merged[key] for key in KEY_ORDER if key in merged}
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _represent_dict(dumper: yaml.SafeDumper, value: dict) -> Any:
+    # events read best one per line: {at, type, ...}
+    flow = "at" in value and "type" in value and not any(isinstance(v, (dict, list)) for v in value.values())
+    return dumper.represent_mapping("tag:yaml.org,2002:map", value.items(), flow_style=flow)
+
+
+def _represent_list(dumper: yaml.SafeDumper, value: list) -> Any:
+    # lists of ids or [t, value] points on one line; lists of mappings (events, steps) in blocks
+    flow = not any(isinstance(v, dict) for v in value)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
+
+
+_Dumper.add_representer(list, _represent_list)
+_Dumper.add_representer(dict, _represent_dict)
+
+
+def dump_yaml(data: Mapping[str, Any]) -> str:
+    """Byte-stable YAML: key order as given, no sorting, wide lines."""
+    return yaml.dump(dict(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=400,
+                     default_flow_style=False)
