@@ -57,7 +57,7 @@ class World:
 
     # --- version ---
     @property
-    def version(self) -> tuple[int, int]:
+    def version(self) -> tuple[int, int, int]:
         """Changes whenever anything a page shows may have changed, bar time itself: every row
         written through the session's connection (events, agent actions, finalize: SQLite's own
         count, so no write can forget to bump it), every write transaction's end (the moment the
