@@ -35,7 +35,7 @@ from sentinel.grading import Verdict, open_read_only, verdict_on
 from sentinel.scenario import Event, Scenario
 from sentinel.scheduler import FiredEvent, Scheduler
 from sentinel.web.app import create_app
-from sentinel.world import World, iso
+from sentinel.world import World, iso, open_page_reader
 
 COMMON_SCHEMA = """
 CREATE TABLE personas (
@@ -107,7 +107,8 @@ class Session:
         self._db.row_factory = aiosqlite.Row
         # A live session's database needs no crash durability (a crashed session runs again),
         # and skipping fsync on every commit keeps event writes to a fraction of a millisecond.
-        await self._db.execute("PRAGMA journal_mode = MEMORY")
+        # WAL lets pages read on the loop's thread (World.reader) while the writer writes.
+        await self._db.execute("PRAGMA journal_mode = WAL")
         await self._db.execute("PRAGMA synchronous = OFF")
         await self._db.executescript(COMMON_SCHEMA + self.environment.schema.read_text(encoding="utf-8"))
         self.world = World(self.environment.name, self._db, catalog, self.clock, self.world_start)
@@ -121,6 +122,7 @@ class Session:
                         world_start=iso(self.world.world_start), scenario_id=self.scenario.id)
             for key, value in meta.items():
                 await self.world.set_meta(key, value)
+        self.world.reader = open_page_reader(self._db_path)
         self.scheduler = Scheduler(self.clock, self.scenario.timeline, self._apply_in_transaction,
                                    self.config.timing.event_timeline_end, on_fired=self._on_fired)
         self.app = create_app(self.world, self.environment, self, self.templates)
@@ -278,6 +280,13 @@ class Session:
             self._reader.close()
             self._reader = None
         if self._db is not None:
+            world = getattr(self, "world", None)
+            if world is not None and world.reader is not None:
+                world.close_reader()
+                try:  # the results' state.db is one self-contained file again, not WAL
+                    await self._db.execute("PRAGMA journal_mode = DELETE")
+                except sqlite3.OperationalError:
+                    pass  # a transaction left by a failure: the WAL is still checkpointed on close
             await self._db.close()
             self._db = None
 

@@ -3,6 +3,15 @@
 It bundles the session's database connection, its catalog, its clock and the world's start
 moment, plus the few helpers every environment needs (item times, self-created ids, a write
 transaction, the one-line status shown after a POST).
+
+Reads (fetch_all/fetch_one/fetch_value) take one of two paths. Inside a write transaction they
+run on the writer connection (aiosqlite's thread), so they see the transaction's own
+uncommitted rows. Everywhere else, when the session gave the World a page reader (a read-only
+sqlite3 connection on the same WAL database), they run directly on the event loop's thread:
+a page's queries on these small databases take microseconds, far less than a hop to
+aiosqlite's thread and back, so a page costs no thread hop at all once the world is current.
+The reader sees committed rows only; the version below counts commits, so a page rendered
+while another task's write was still open is never reused after that write commits.
 """
 
 from __future__ import annotations
@@ -11,8 +20,9 @@ import asyncio
 import re
 import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -30,26 +40,29 @@ class WriteReentered(RuntimeError):
 
 class World:
     def __init__(self, env_name: str, db: aiosqlite.Connection, catalog: Catalog,
-                 clock: SimClock, world_start: datetime):
+                 clock: SimClock, world_start: datetime, reader: sqlite3.Connection | None = None):
         self.env_name = env_name
         self.db = db
+        self.reader = reader  # read-only, on the loop's thread (open_page_reader); None: reads use db
         self.catalog = catalog
         self.clock = clock
         self.world_start = world_start.astimezone(UTC).replace(microsecond=0)
         self.self_persona = catalog.self_persona()
         self._flash: str | None = None  # status line for the next page ("Message sent")
         self._touches = 0  # changes pages show that are not database rows (the flash line)
+        self._commits = 0  # write transactions ended: when the page reader sees their rows
         self._write_lock = asyncio.Lock()
         self._writer: asyncio.Task | None = None  # the task inside write(), to refuse re-entry
         self._self_ids = 0
 
     # --- version ---
     @property
-    def version(self) -> tuple[int, int]:
+    def version(self) -> tuple[int, int, int]:
         """Changes whenever anything a page shows may have changed, bar time itself: every row
         written through the session's connection (events, agent actions, finalize: SQLite's own
-        count, so no write can forget to bump it) and every change of the flash line."""
-        return (self.db.total_changes, self._touches)
+        count, so no write can forget to bump it), every write transaction's end (the moment the
+        page reader sees its rows) and every change of the flash line."""
+        return (self.db.total_changes, self._commits, self._touches)
 
     @property
     def flash(self) -> str | None:
@@ -141,6 +154,7 @@ class World:
                     await self.db.execute("COMMIT")
             finally:
                 self._writer = None
+                self._commits += 1
 
     async def _rollback(self) -> None:
         """End the open transaction, if any. Statements run in order on the connection's one thread,
@@ -151,11 +165,25 @@ class World:
         except sqlite3.OperationalError:
             pass  # no transaction was open (the BEGIN itself failed)
 
+    def _page_reader(self) -> sqlite3.Connection | None:
+        """The loop-thread reader, unless this task is inside a write (it must see its own rows)."""
+        if self.reader is None or (self._writer is not None and self._writer is asyncio.current_task()):
+            return None
+        return self.reader
+
     async def fetch_all(self, sql: str, params: tuple | dict = ()) -> list[aiosqlite.Row]:
+        reader = self._page_reader()
+        if reader is not None:
+            with closing(reader.execute(sql, params)) as cur:
+                return cur.fetchall()
         async with self.db.execute(sql, params) as cur:
             return list(await cur.fetchall())
 
     async def fetch_one(self, sql: str, params: tuple | dict = ()) -> aiosqlite.Row | None:
+        reader = self._page_reader()
+        if reader is not None:
+            with closing(reader.execute(sql, params)) as cur:  # closed: no read snapshot outlives the call
+                return cur.fetchone()
         async with self.db.execute(sql, params) as cur:
             return await cur.fetchone()
 
@@ -163,10 +191,24 @@ class World:
         row = await self.fetch_one(sql, params)
         return None if row is None else row[0]
 
+    def close_reader(self) -> None:
+        if self.reader is not None:
+            self.reader.close()
+            self.reader = None
+
     async def set_meta(self, key: str, value: Any) -> None:
         await self.db.execute(
             "INSERT INTO session_meta(key, value) VALUES (?, ?) "
             "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, str(value)))
+
+
+def open_page_reader(db_path: Path) -> sqlite3.Connection:
+    """A read-only connection to a session's WAL database for pages (World.reader): autocommit,
+    rows by name like aiosqlite's, and refusing any write (query_only) besides the read-only open."""
+    reader = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, isolation_level=None)
+    reader.row_factory = sqlite3.Row
+    reader.execute("PRAGMA query_only = 1")
+    return reader
 
 
 def iso(moment: datetime) -> str:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
+from contextlib import closing
+
 from sentinel.web.keys import PAGE_CACHE
 
 MAIL = "scenarios/micromail/body_phrase.yaml"  # em0269 "Proof ready for approval" arrives at 37 s
@@ -76,3 +80,36 @@ async def test_pages_that_follow_time_continuously_are_never_cached(env_session)
     second = await (await live.client.get("/microhood/")).text()
     assert cache.renders == 0 and cache.hits == 0
     assert first != second  # interpolated prices moved within half a sim second
+
+
+async def test_a_page_read_while_an_event_is_being_written_is_not_reused_after_it_commits(env_session):
+    """Pages read committed rows on the loop's thread while the event's transaction is open on the
+    writer: that page shows the world before the event, and the commit must end its cache key."""
+    live = await env_session(MAIL)
+    event = next(e for e in live.session.scenario.timeline if e.at == 37)
+    writing, commit = asyncio.Event(), asyncio.Event()
+
+    async def slow_event() -> None:
+        async with live.world.write():
+            await live.session.environment.event_types[event.type].apply(live.world, event)
+            writing.set()
+            await commit.wait()
+
+    task = asyncio.create_task(slow_event())
+    await writing.wait()
+    before = await live.client.get(INBOX)
+    tag = before.headers["ETag"]
+    assert "Proof ready for approval" not in await before.text()
+    commit.set()
+    await task
+    after = await live.client.get(INBOX, headers={"If-None-Match": tag})
+    assert after.status == 200 and "Proof ready for approval" in await after.text()
+
+
+async def test_the_finished_database_is_one_file_out_of_wal_mode(env_session):
+    live = await env_session(MAIL)
+    await live.client.get(INBOX)
+    final = await live.session.finish()
+    assert sorted(p.name for p in final.parent.glob("state.db*")) == ["state.db"]
+    with closing(sqlite3.connect(f"file:{final}?mode=ro", uri=True)) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "delete"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from datetime import UTC, datetime
 
 import aiosqlite
@@ -11,7 +12,7 @@ import pytest
 from sentinel.catalog import Catalog
 from sentinel.clock import SimClock
 from sentinel.config import load_config
-from sentinel.world import World, WriteReentered
+from sentinel.world import World, WriteReentered, open_page_reader
 
 
 @pytest.fixture
@@ -73,3 +74,52 @@ async def test_a_writer_cancelled_at_any_await_leaves_no_transaction_open(world)
         async with world.write() as db:  # would fail "cannot start a transaction within a transaction"
             await db.execute("SELECT 1")
         assert not world.db.in_transaction
+
+
+@pytest.fixture
+async def wal_world(tmp_path):
+    """A World as a session builds it: a WAL file database with a read-only page reader."""
+    path = tmp_path / "state.db"
+    db = await aiosqlite.connect(path, isolation_level=None)
+    db.row_factory = aiosqlite.Row
+    await db.execute("PRAGMA journal_mode = WAL")
+    await db.execute("CREATE TABLE t (v INTEGER)")
+    world = World("micromail", db, Catalog(load_config().catalogs_dir, "micromail"), SimClock(1.0),
+                  datetime(2026, 3, 2, 9, 0, tzinfo=UTC), reader=open_page_reader(path))
+    yield world
+    world.close_reader()
+    await db.close()
+
+
+async def test_reads_outside_a_write_run_on_the_page_reader_without_a_thread_hop(wal_world):
+    async with wal_world.write() as db:
+        await db.execute("INSERT INTO t VALUES (7)")
+    calls: list[str] = []
+    wal_world.reader.set_trace_callback(calls.append)
+    row = await wal_world.fetch_one("SELECT v FROM t")
+    assert row["v"] == 7 and calls == ["SELECT v FROM t"]  # by name, like aiosqlite rows
+    assert [r["v"] for r in await wal_world.fetch_all("SELECT v FROM t")] == [7]
+
+
+async def test_a_read_inside_a_write_sees_its_own_uncommitted_rows(wal_world):
+    async with wal_world.write() as db:
+        await db.execute("INSERT INTO t VALUES (1)")
+        assert await count(wal_world) == 1  # on the writer: its own transaction
+        outside = asyncio.create_task(count(wal_world))  # another task: committed rows only
+        assert await outside == 0
+    assert await count(wal_world) == 1
+
+
+async def test_the_version_changes_when_a_write_commits_even_without_new_rows(wal_world):
+    """A page rendered from the reader while another task's write is open shows the old rows, and
+    its cache key must not hold once that write commits (the commit adds no row count)."""
+    async with wal_world.write() as db:
+        await db.execute("INSERT INTO t VALUES (1)")
+        during = wal_world.version
+        assert await asyncio.create_task(count(wal_world)) == 0
+    assert wal_world.version != during and await count(wal_world) == 1
+
+
+async def test_the_page_reader_refuses_writes(wal_world):
+    with pytest.raises(sqlite3.OperationalError):
+        wal_world.reader.execute("INSERT INTO t VALUES (1)")

@@ -8,10 +8,13 @@ world's current time for relative timestamps.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import aiohttp_jinja2
 import jinja2
@@ -24,6 +27,8 @@ from sentinel.world import parse_iso
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "web" / "templates"
 STATIC_DIR = Path(__file__).resolve().parents[2] / "web" / "static"
 LIVE_HEADER = "X-Live-Refresh"
+MAX_URLS = 4096  # remembered links per app
+_URLS: WeakKeyDictionary[web.Application, dict[tuple, str]] = WeakKeyDictionary()
 
 
 def make_templates(extra_dirs: tuple[Path, ...] = ()) -> jinja2.Environment:
@@ -34,6 +39,7 @@ def make_templates(extra_dirs: tuple[Path, ...] = ()) -> jinja2.Environment:
         autoescape=jinja2.select_autoescape(["html"], default=True),
         undefined=jinja2.StrictUndefined,
         enable_async=False,
+        auto_reload=False,  # templates are compiled once per process: no stat per page
         trim_blocks=True,
         lstrip_blocks=True,
     )
@@ -86,14 +92,31 @@ class Chrome:
 
 
 def make_url(request: web.Request):
-    """`url("message", id=…, query={…})` for templates: named routes, never literal paths."""
-    router = request.app.router
+    """`url("message", id=…, query={…})` for templates: named routes, never literal paths.
+
+    A path depends only on the route table, which never changes once the app runs, so each
+    distinct call is built once per app and remembered (a page links to dozens of them)."""
+    app = request.app
+    router = app.router
+    built_urls = _URLS.get(app)
+    if built_urls is None:
+        built_urls = _URLS[app] = {}
 
     def url(name: str, query: Mapping[str, Any] | None = None, **parts: Any) -> str:
+        key = (name, tuple(parts.items()), tuple(query.items()) if query else ())
+        try:
+            return built_urls[key]
+        except (KeyError, TypeError):  # TypeError: an unhashable value, built every time
+            pass
         built = router[name].url_for(**{k: str(v) for k, v in parts.items()})
         if query:
             built = built.with_query({k: str(v) for k, v in query.items() if v not in (None, "")})
-        return str(built)
+        text = str(built)
+        if len(built_urls) >= MAX_URLS:  # search queries are unbounded: start over
+            built_urls.clear()
+        with suppress(TypeError):
+            built_urls[key] = text
+        return text
     return url
 
 
@@ -141,8 +164,13 @@ async def render(request: web.Request, template: str, context: dict[str, Any] | 
 
 # --- filters ---------------------------------------------------------------
 
+@lru_cache(maxsize=8192)
+def _parsed(text: str) -> datetime:
+    return parse_iso(text)
+
+
 def _moment(value: str | datetime) -> datetime:
-    return parse_iso(value) if isinstance(value, str) else value
+    return _parsed(value) if isinstance(value, str) else value
 
 
 def reltime(value: str | datetime, now: datetime) -> str:
@@ -163,6 +191,7 @@ def reltime(value: str | datetime, now: datetime) -> str:
     return f"{moment:%b} {moment.day}"
 
 
+@lru_cache(maxsize=8192)  # a page lists dozens of the same few moments, page after page
 def fulltime(value: str | datetime) -> str:
     moment = _moment(value)
     return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} UTC"
