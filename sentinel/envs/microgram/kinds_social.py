@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 
 SELF = "p000"
 SUFFIXES = ("er", "s", "ing", "ed")
+# Words too common to be what a message is "about" (and "following" is also a button label).
+COMMON = {"about", "after", "before", "could", "following", "hello", "should", "still", "their", "there", "thanks",
+          "would", "yesterday", "today", "tomorrow", "where", "which", "while", "maybe"}
 
 
 def alike(catalog: Catalog, a: str, b: str) -> float:
@@ -173,7 +176,8 @@ def _keywords(catalog: Catalog) -> list[tuple[str, str]]:
         body = msgs[m]["body"].lower()
         for w in sorted(set(words(body))):
             fresh = msgs[m]["thread_id"] not in pre_threads
-            if len(w) >= 5 and w.isalpha() and w not in old and (fresh or body.find(w) + len(w) <= 40):
+            fits = fresh or body.find(w) + len(w) <= 40
+            if len(w) >= 5 and w.isalpha() and w not in COMMON and w not in old and fits:
                 out.append((m, w))
     return out
 
@@ -262,7 +266,7 @@ def draw_dm_merger_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> d
         if m in used or msgs[m]["thread_id"] == s["thread"] or s["kw"] in msgs[m]["body"].lower():
             continue
         options += [(m, w, w + x) for w in sorted(set(words(msgs[m]["body"])))
-                    for x in SUFFIXES if len(w) >= 4 and w.isalpha() and w + x not in every]
+                    for x in SUFFIXES if len(w) >= 4 and w.isalpha() and w not in COMMON and w + x not in every]
     near, base, asked = choose(rng, options, "near-miss message")
     taken = [e["at"] for e in s["events"]]
     near_at = choose(rng, [t for t in range(10, 700) if all(abs(t - b) > GAP for b in taken)], "time")
