@@ -264,10 +264,10 @@ KINDS: tuple[Kind, ...] = (
          "decoys: later tracks trailing the four targets; only playlists arrive before them"),
     Kind("lyric_absent_noop", "noop", "absolute", draw_lyric_absent_noop, Knobs(decoys=3),
          "as lyric_like; the near miss carries the asked word in its title, never in lyrics"),
-    Kind("lyric_like", "active", "absolute", draw_lyric_like, Knobs(decoys=3),
+    Kind("lyric_like", "active", "absolute", draw_lyric_like, Knobs(decoys=3, hold_s=120),
          "decoys: tracks with the word in a title or artist name, or a near word in the lyrics (near_miss: how "
          "near); hold_s: until the label withdraws the target"),
-    Kind("lyric_like_second", "active", "relative", draw_lyric_like_second, Knobs(decoys=3),
+    Kind("lyric_like_second", "active", "relative", draw_lyric_like_second, Knobs(decoys=3, hold_s=120),
          "as lyric_like; one liked preloaded song already holds the word"),
     Kind("lyric_play_more", "active", "relative", draw_lyric_play_more, Knobs(decoys=3),
          "decoys as lyric_like before the two targets; the first mention is preloaded"),

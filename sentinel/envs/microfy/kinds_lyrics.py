@@ -60,7 +60,7 @@ def lookalike(catalog: Catalog, word: str, tid: str) -> tuple[float, str]:
 
 
 def _lyric_setup(rng: random.Random, catalog: Catalog, knobs: Knobs, word: str, targets: list[str],
-                 lo: float = 4) -> dict[str, Any]:
+                 lo: float = FIRST_READ_S) -> dict[str, Any]:
     """Look-alikes, then the targets (the last at the target time); tracks holding the word
     elsewhere never arrive."""
     clean = [t for t in new_tracks(catalog) if word not in lyrics(catalog, t)]
@@ -193,11 +193,11 @@ def draw_lyric_play_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> 
     events = s["events"] + _fill(rng, catalog, knobs, s, [word])
     like, n = like_text(word), len(pre) + 2
     named = " and ".join(f"{track(catalog, t)['title']} by {by(catalog, t)}" for t in pre)
-    steps: list[dict[str, Any]] = []
+    # the new songs first (Trending's first read comes before they arrive), then the preloaded ones
+    steps = _open_until(word, "/play$") + _open_until(word, "/play$")
     for t in pre:
         title = track(catalog, t)["title"]
         steps += [{"open": f"/microfy/search?q={title.replace(' ', '+')}"}, {"follow": title}, {"submit": "/play$"}]
-    steps += _open_until(word, "/play$") + _open_until(word, "/play$")
     return scenario(
         description=f"{named} (preloaded) mention {word}; two more {word} songs trend, the second at {s['at']} s. "
                     "Look-alikes come first. Playing any other new track fails.",

@@ -204,7 +204,7 @@ def _dm_setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, A
     clean = [m for m in arrivals(catalog, "new_dm")
              if m != target and kw not in msgs[m]["body"].lower() and msgs[m]["thread_id"] != thread]
     decoys = nearest(rng, clean, knobs.decoys, lambda m: nearness(kw, msgs[m]["body"]), knobs.near_miss)
-    at = target_time(rng, knobs, lo=6 + 2 * len(decoys))
+    at = target_time(rng, knobs, lo=FIRST_READ_S + 4 + 2 * len(decoys))  # after the oracle's first read
     until = min(at + int(knobs.hold_s), 715)
     events = [arrival(catalog, t, "new_dm", m, f"decoy: near '{kw}', not it")
               for t, m in zip(times_between(rng, len(decoys), 0, at), decoys, strict=True)]
@@ -266,7 +266,8 @@ def draw_dm_merger_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> d
         if m in used or msgs[m]["thread_id"] == s["thread"] or s["kw"] in msgs[m]["body"].lower():
             continue
         options += [(m, w, w + x) for w in sorted(set(words(msgs[m]["body"])))
-                    for x in SUFFIXES if len(w) >= 4 and w.isalpha() and w not in COMMON and w + x not in every]
+                    for x in SUFFIXES if len(w) >= 4 and w.isalpha() and w not in COMMON and w + x not in every
+                    and not w.endswith(("ing", "ed", "ly", "s"))]
     near, base, asked = choose(rng, options, "near-miss message")
     taken = [e["at"] for e in s["events"]]
     near_at = choose(rng, [t for t in range(10, 700) if all(abs(t - b) > GAP for b in taken)], "time")
