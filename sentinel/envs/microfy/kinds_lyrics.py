@@ -98,6 +98,15 @@ def _open_until(word: str, action: str) -> list[dict[str, Any]]:
             {"submit": action}]
 
 
+def _act_on(catalog: Catalog, tid: str, word: str, action: str) -> list[dict[str, Any]]:
+    """The oracle's steps for one target: by its title when a page names it once (targets that
+    arrive close together are not missed between two reads), else by opening new tracks."""
+    title = track(catalog, tid)["title"]
+    if not unique_title(catalog, tid):
+        return _open_until(word, action)
+    return [{"watch": HOME, "until": {"text": title}}, {"follow": title}, {"submit": action}]
+
+
 def _like_setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     fams = {w: new[0] for w, (pre, new) in families(catalog).items() if not pre and len(new) == 1}
     word = choose(rng, sorted(fams), "lyric word")
@@ -126,7 +135,8 @@ def draw_lyric_like(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[
         events=timeline(preload(), events),
         condition_sql=f"SELECT EXISTS (SELECT 1 FROM tracks WHERE lyrics LIKE {like})",
         eval_sql=f"SELECT EXISTS (SELECT 1 FROM tracks WHERE liked = 1 AND lyrics LIKE {like}) AND {liked_only(word)}",
-        solution=[*_open_until(word, "/like$"), {"report": f"A song mentioning {word} trended; I liked it."}])
+        solution=[*_act_on(catalog, s["targets"][0], word, "/like$"),
+                  {"report": f"A song mentioning {word} trended; I liked it."}])
 
 
 def draw_lyric_absent_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
@@ -179,7 +189,8 @@ def draw_lyric_like_second(rng: random.Random, catalog: Catalog, knobs: Knobs) -
         condition_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE lyrics LIKE {like}) >= 2",
         eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE liked = 1 AND lyrics LIKE {like}) >= 2 AND "
                  f"{liked_only(word)}",
-        solution=[*_open_until(word, "/like$"), {"report": f"A second song mentioning {word} arrived; I liked it."}])
+        solution=[*_act_on(catalog, target, word, "/like$"),
+                  {"report": f"A second song mentioning {word} arrived; I liked it."}])
 
 
 def draw_lyric_play_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
@@ -194,7 +205,7 @@ def draw_lyric_play_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> 
     like, n = like_text(word), len(pre) + 2
     named = " and ".join(f"{track(catalog, t)['title']} by {by(catalog, t)}" for t in pre)
     # the new songs first (Trending's first read comes before they arrive), then the preloaded ones
-    steps = _open_until(word, "/play$") + _open_until(word, "/play$")
+    steps = [st for t in targets for st in _act_on(catalog, t, word, "/play$")]
     for t in pre:
         title = track(catalog, t)["title"]
         steps += [{"open": f"/microfy/search?q={title.replace(' ', '+')}"}, {"follow": title}, {"submit": "/play$"}]
