@@ -16,6 +16,7 @@ from sentinel.envs.base import Environment, Header, NavItem
 from sentinel.envs.microfy import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microfy.checks import check_scenario
 from sentinel.envs.microfy.events import EVENT_TYPES
+from sentinel.envs.microfy.kinds import KINDS
 from sentinel.envs.microfy.queries import sidebar
 from sentinel.world import World
 
@@ -51,4 +52,5 @@ ENV = Environment(
     baseline_sql=BASELINE_SQL,
     serve_preload=serve_preload,
     check_scenario=check_scenario,
+    kinds=KINDS,
 )

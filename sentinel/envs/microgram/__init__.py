@@ -15,6 +15,7 @@ from sentinel.envs.base import Environment, Header, NavItem
 from sentinel.envs.microgram import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microgram import queries as q
 from sentinel.envs.microgram.events import EVENT_TYPES, SERVE_FOLLOWED
+from sentinel.envs.microgram.kinds import KINDS
 from sentinel.world import World
 
 NOT_SELF = "origin != 'self'"
@@ -53,4 +54,5 @@ ENV = Environment(
     header=header,
     baseline_sql=BASELINE_SQL,
     serve_preload=serve_preload,
+    kinds=KINDS,
 )
