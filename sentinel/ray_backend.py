@@ -11,8 +11,8 @@ run_session hands each session to Ray as one task instead of running it here:
   files into a temporary folder; the folder comes back as tar bytes through the object store and
   the driver places it at results/<run>/<env>/<scenario>/ with one rename, so a folder there is
   always a whole session and grade, report and --resume see what a local run writes.
-- bus messages travel through one small actor (RunChannel): workers post their messages in
-  batches, the driver drains them into its local Bus, so the displays see every session as if
+- bus messages travel through one small actor (RunChannel), pinned to the driver's node so that
+  no other node's loss takes it along: workers post their messages in batches, the driver drains them into its local Bus, so the displays see every session as if
   it ran here. The same actor carries Ctrl-C (and the dashboard's "stop this session") back to
   the workers, whose runners stop their agents as they do locally.
 - code, catalogs and templates reach the workers as Ray's runtime_env working_dir (the
@@ -124,6 +124,16 @@ def task_options(settings: RaySettings) -> dict[str, Any]:
 
 
 # --- the channel: bus messages to the driver, stops to the workers -----------------------
+
+def channel_options(ray: Any) -> dict[str, Any]:
+    """The channel lives on the driver's own node: left to Ray it may land on any node, and a lost
+    node would take the channel with it and leave every other session without its driver. The
+    driver's node is the one node the run cannot outlive anyway."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    here = ray.get_runtime_context().get_node_id()
+    return {"num_cpus": 0, "scheduling_strategy": NodeAffinitySchedulingStrategy(node_id=here, soft=False)}
+
 
 class RunChannel:
     """A Ray actor: workers post bus messages, the driver drains them; the driver's stops go the
@@ -279,7 +289,7 @@ class RayRunner(Runner):
             return
         self._owns_ray = connect(self.config.ray) or self._owns_ray
         ray = import_ray()
-        self._channel = ray.remote(num_cpus=0)(RunChannel).remote()
+        self._channel = ray.remote(RunChannel).options(**channel_options(ray)).remote()
         self._task = ray.remote(run_remote_session).options(**task_options(self.config.ray))
 
     async def run(self):

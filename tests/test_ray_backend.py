@@ -47,12 +47,19 @@ def free_ports(count: int) -> list[int]:
     return ports
 
 
+# Every process that talks to a node's raylet takes one of its worker ports for as long as it
+# lives: the driver and the run's channel on the head, and each task's worker (two sessions at a
+# time per one-CPU node at num_cpus=0.5, plus the replacements Ray starts after a kill). Too few
+# and tasks wait forever for a worker that cannot register ("No available ports").
+WORKER_PORTS = 10
+
+
 def node_ports() -> list[str]:
     names = ("--node-manager-port", "--object-manager-port", "--metrics-export-port",
              "--dashboard-agent-listen-port", "--dashboard-agent-grpc-port", "--runtime-env-agent-port")
-    ports = free_ports(len(names) + 2)
+    ports = free_ports(len(names) + WORKER_PORTS)
     options = [f"{name}={port}" for name, port in zip(names, ports, strict=False)]
-    return options + [f"--worker-port-list={ports[-2]},{ports[-1]}"]
+    return options + ["--worker-port-list=" + ",".join(map(str, ports[len(names):]))]
 
 
 def parents() -> dict[int, int]:
