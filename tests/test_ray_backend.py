@@ -56,10 +56,13 @@ def free_ports(count: int) -> list[int]:
 WORKER_PORTS = 10
 
 
-def node_ports() -> list[str]:
-    names = ("--node-manager-port", "--object-manager-port", "--metrics-export-port",
-             "--dashboard-agent-listen-port", "--dashboard-agent-grpc-port", "--runtime-env-agent-port")
-    ports = free_ports(len(names) + WORKER_PORTS)
+PORT_OPTIONS = ("--node-manager-port", "--object-manager-port", "--metrics-export-port",
+                "--dashboard-agent-listen-port", "--dashboard-agent-grpc-port", "--runtime-env-agent-port")
+PORTS_PER_NODE = len(PORT_OPTIONS) + WORKER_PORTS
+
+
+def node_ports(ports: list[int]) -> list[str]:
+    names = PORT_OPTIONS
     options = [f"{name}={port}" for name, port in zip(names, ports, strict=False)]
     return options + ["--worker-port-list=" + ",".join(map(str, ports[len(names):]))]
 
@@ -98,14 +101,16 @@ def kill_node(node: subprocess.Popen) -> None:
     node.wait(timeout=10)
 
 
-def wait_for_nodes(address: str, count: int, env: dict[str, str]) -> None:
+def wait_for_nodes(cluster: Cluster, count: int) -> None:
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        out = subprocess.run([str(RAY), "status", f"--address={address}"], capture_output=True, text=True, env=env)
+        out = subprocess.run([str(RAY), "status", f"--address={cluster.address}"], capture_output=True, text=True,
+                             env=cluster.env)
         if out.stdout.count("node_") >= count:
             return
         time.sleep(0.5)
-    raise AssertionError(f"the cluster never had {count} nodes: {out.stdout}{out.stderr}")
+    logs = "".join(f"\n--- {log.name}:\n" + log.read_text()[-3000:] for log in sorted(cluster.temp.glob("node*.log")))
+    raise AssertionError(f"the cluster never had {count} nodes: {out.stdout}{out.stderr}{logs}")
 
 
 def wait_for_port(port: int, timeout: float) -> None:
@@ -124,7 +129,9 @@ class Cluster:
     def __init__(self) -> None:
         self.temp = Path(tempfile.mkdtemp(prefix="sr-"))  # short: Ray's socket paths have a length limit
         self.env = {**os.environ, **RAY_ENV}
-        self.port = free_ports(1)[0]
+        # Every port of both nodes chosen at once: chosen one node at a time, the second node could
+        # be handed a port the head has not bound yet.
+        *self.free, self.port = free_ports(2 * PORTS_PER_NODE + 1)
         self.address = f"127.0.0.1:{self.port}"
         self.nodes: list[subprocess.Popen] = []
 
@@ -135,9 +142,11 @@ class Cluster:
         log = open(self.temp / f"node{len(self.nodes)}.log", "w")  # noqa: SIM115 (kept open by the node)
         node = subprocess.Popen(
             [str(RAY), "start", "--block", "--disable-usage-stats", "--include-log-monitor=false",
-             "--node-ip-address=127.0.0.1", f"--object-store-memory={OBJECT_STORE}", *where, *node_ports(), *options],
+             "--node-ip-address=127.0.0.1", f"--object-store-memory={OBJECT_STORE}", *where,
+             *node_ports(self.free[:PORTS_PER_NODE]), *options],
             env=self.env, start_new_session=True, stdout=log, stderr=subprocess.STDOUT)
         self.nodes.append(node)
+        del self.free[:PORTS_PER_NODE]
         return node
 
     def close(self) -> None:
@@ -154,7 +163,7 @@ def cluster():
         cluster.start("--num-cpus=1", head=True)
         wait_for_port(cluster.port, 120)  # the second node starts while the head finishes starting
         cluster.second = cluster.start("--num-cpus=1", '--resources={"second_node": 1}')
-        wait_for_nodes(cluster.address, 2, cluster.env)
+        wait_for_nodes(cluster, 2)
         yield cluster
     finally:
         cluster.close()
