@@ -11,10 +11,11 @@ run_session hands each session to Ray as one task instead of running it here:
   files into a temporary folder; the folder comes back as tar bytes through the object store and
   the driver places it at results/<run>/<env>/<scenario>/ with one rename, so a folder there is
   always a whole session and grade, report and --resume see what a local run writes.
-- bus messages travel through one small actor (RunChannel): workers post their messages in
-  batches, the driver drains them into its local Bus, so the displays see every session as if
-  it ran here. The same actor carries Ctrl-C (and the dashboard's "stop this session") back to
-  the workers, whose runners stop their agents as they do locally.
+- bus messages travel through one small actor (RunChannel), pinned to the driver's node so that
+  no other node's loss takes it along: workers post their messages in batches, the driver
+  drains them into its local Bus, so the displays see every session as if it ran here. The same
+  actor carries Ctrl-C (and the dashboard's "stop this session") back to the workers, whose
+  runners stop their agents as they do locally.
 - code, catalogs and templates reach the workers as Ray's runtime_env working_dir (the
   repository without results, tests or virtualenvs); a scenario travels as its pickled dataclass
   and the bytes of its file. No shared filesystem is assumed.
@@ -125,6 +126,16 @@ def task_options(settings: RaySettings) -> dict[str, Any]:
 
 # --- the channel: bus messages to the driver, stops to the workers -----------------------
 
+def channel_options(ray: Any) -> dict[str, Any]:
+    """The channel lives on the driver's own node: left to Ray it may land on any node, and a lost
+    node would take the channel with it and leave every other session without its driver. The
+    driver's node is the one node the run cannot outlive anyway."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    here = ray.get_runtime_context().get_node_id()
+    return {"num_cpus": 0, "scheduling_strategy": NodeAffinitySchedulingStrategy(node_id=here, soft=False)}
+
+
 class RunChannel:
     """A Ray actor: workers post bus messages, the driver drains them; the driver's stops go the
     other way as the answer to each post."""
@@ -184,7 +195,7 @@ async def _run_remote(config: Config, plan: RunPlan, job: Job, scenario_file: by
                       channel: Any) -> RemoteSession | None:
     import ray
 
-    with tempfile.TemporaryDirectory(prefix="sentinel-ray-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=worker_folder_prefix(job)) as tmp:
         root = Path(tmp)
         scenario_path = root / "scenario" / job.scenario.path.name
         scenario_path.parent.mkdir()
@@ -206,6 +217,12 @@ async def _run_remote(config: Config, plan: RunPlan, job: Job, scenario_file: by
         await relay.post(runner)
         folder = session_dir(runner.run_dir, job)
         return RemoteSession(result, pack(folder), ray.get_runtime_context().get_node_id())
+
+
+def worker_folder_prefix(job: Job) -> str:
+    """The worker's temporary folder names its session, so that on a node `ps` tells which session
+    an agent belongs to (a built-in agent's command line holds its scenario file, kept there)."""
+    return f"sentinel-ray-{job.scenario.environment}+{job.name}+"
 
 
 class WorkerRelay:
@@ -279,7 +296,7 @@ class RayRunner(Runner):
             return
         self._owns_ray = connect(self.config.ray) or self._owns_ray
         ray = import_ray()
-        self._channel = ray.remote(num_cpus=0)(RunChannel).remote()
+        self._channel = ray.remote(RunChannel).options(**channel_options(ray)).remote()
         self._task = ray.remote(run_remote_session).options(**task_options(self.config.ray))
 
     async def run(self):
