@@ -126,7 +126,8 @@ def none_reacted(emoji: str) -> str:
 
 
 def react_steps(ids: list[str], emoji: str) -> list[dict[str, Any]]:
-    """Per message: wait on its permalink until it has arrived (its thread shows it as new), react."""
+    """Per message: wait on its permalink until it has arrived (its thread shows it as new), react.
+    The permalink answers 404 until the message exists, so the thread read after it holds it."""
     out: list[dict[str, Any]] = []
     for rid in ids:
         out += [{"watch": f"/microchat/messages/{rid}", "until": {"matches": "New messages"}},
@@ -176,7 +177,8 @@ def draw_file_shared(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict
         events=timeline(preload(catalog, s["events"]), s["events"]),
         condition_sql=f"SELECT EXISTS (SELECT 1 FROM messages WHERE {NEW} AND has_attachment = 1)",
         eval_sql=only_reacted("has_attachment = 1", "👍"),
-        solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*Attachment: "}},
+        solution=[{"watch": f"/microchat/messages/{s['target']}",
+                   "until": {"matches": "(?s)New messages.*Attachment: "}},
                   {"submit": f"/messages/{s['target']}/react$", "fields": {"emoji": "👍"}},
                   {"report": f"A file arrived ({s['file']} from {s['sender']}); I reacted 👍 to it."}])
 
@@ -251,7 +253,7 @@ def draw_dm_keyword(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[
         condition_sql=f"SELECT EXISTS (SELECT 1 FROM messages WHERE {predicate})",
         eval_sql=f"SELECT EXISTS (SELECT 1 FROM messages WHERE {predicate} AND {reacted('👀')}) AND NOT EXISTS "
                  f"(SELECT 1 FROM messages WHERE {NEW} AND NOT ({predicate}) AND {reacted('👀')})",
-        solution=[{"watch": f"/microchat/chats/{cv}", "until": {"text": phrase}},
+        solution=[{"watch": f"/microchat/messages/{target}", "until": {"text": phrase}},
                   {"submit": f"/messages/{target}/react$", "fields": {"emoji": "👀"}},
                   {"report": f"{who} wrote '{phrase}'; I reacted 👀 to the message."}])
 
