@@ -16,6 +16,7 @@ from sentinel.envs.microchat import actions, views  # noqa: F401  (actions adds 
 from sentinel.envs.microchat import queries as q
 from sentinel.envs.microchat.checks import check_scenario
 from sentinel.envs.microchat.events import EVENT_TYPES
+from sentinel.envs.microchat.kinds import KINDS
 from sentinel.world import World
 
 NOT_OWN = "FROM messages WHERE origin != 'self'"
@@ -54,4 +55,5 @@ ENV = Environment(
     baseline_sql=BASELINE_SQL,
     serve_preload=serve_preload,
     check_scenario=check_scenario,
+    kinds=KINDS,
 )

@@ -16,6 +16,7 @@ from sentinel.envs.microlendar import actions, views  # noqa: F401  (actions add
 from sentinel.envs.microlendar import queries as q
 from sentinel.envs.microlendar.checks import check_scenario
 from sentinel.envs.microlendar.events import EVENT_TYPES, TODAY_SQL
+from sentinel.envs.microlendar.kinds import KINDS
 from sentinel.world import World
 
 LIVE = "FROM events WHERE deleted = 0 AND origin != 'self'"
@@ -64,4 +65,5 @@ ENV = Environment(
     baseline_sql=BASELINE_SQL,
     serve_preload=serve_preload,
     check_scenario=check_scenario,
+    kinds=KINDS,
 )
