@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sentinel.generate import MAX_AT, MIN_AT, Knobs, NoDraw
@@ -153,3 +154,14 @@ def mixed_background(rng: random.Random, density: float, taken: Iterable[float],
         if fits:
             out.append((t, left.pop(fits[rng.randrange(len(fits))])))
     return out
+
+
+def central_time(rng: random.Random, knobs: Knobs, lo: float = MIN_AT, hi: float = MAX_AT) -> int:
+    """`target_time` drawn from the middle half of the knobs' window where the kind's [lo, hi]
+    allows: neighbouring spread strata then never put four targets within 60 s of each other
+    (strata of 29 s, drawn edge to edge, can)."""
+    quarter = (knobs.latest - knobs.earliest) / 4
+    inner = replace(knobs, earliest=knobs.earliest + quarter, latest=knobs.latest - quarter)
+    if max(inner.earliest, lo) <= min(inner.latest, hi):
+        return target_time(rng, inner, lo, hi)
+    return target_time(rng, knobs, lo, hi)

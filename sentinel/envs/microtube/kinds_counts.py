@@ -19,6 +19,7 @@ from sentinel.envs.microtube.kinds_kit import (
     has,
     preload,
     preloaded,
+    room,
     spaced,
     subscribed,
     taxonomy,
@@ -28,7 +29,7 @@ from sentinel.envs.microtube.kinds_kit import (
     video,
 )
 from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import choose, nearest, sample, scenario, target_time, timeline
+from sentinel.generate_kit import central_time, choose, nearest, sample, scenario, timeline
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -66,9 +67,10 @@ def draw_gaming_comments_more(rng: random.Random, catalog: Catalog, knobs: Knobs
     if not rest:
         raise NoDraw(f"no trailing comment on the {cat} videos")
     others = [u for u in comments if comment_video(catalog, u) not in vids]
-    decoys = nearest(rng, others, knobs.decoys, lambda u: float(video(catalog, comment_video(catalog, u))["category"]
+    fits = room(knobs, n, FIRST_READ_S, STEP_S + 1)
+    decoys = nearest(rng, others, fits, lambda u: float(video(catalog, comment_video(catalog, u))["category"]
                                                                 in ("comedy", "film", "sports")), knobs.near_miss)
-    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + (n + len(decoys)) * (STEP_S + 1))
+    at = central_time(rng, knobs, lo=FIRST_READ_S + 2 + (n + len(decoys)) * (STEP_S + 1))
     key = counted(rng, catalog, [*first, choose(rng, rest)], decoys, n, at, FIRST_READ_S,
                   f"new comment on a {cat} video", "decoy: a comment on another video")
     key += fill(rng, catalog, knobs, key, used_by(key),
@@ -113,9 +115,9 @@ def _notification_events(rng: random.Random, catalog: Catalog, knobs: Knobs, n: 
     adds, quiet = notification_units(catalog)
     picked = sample(rng, adds, n + 1, "notifications")
     topics = {catalog.raw("channels")[c]["topic"] for c in subscribed(catalog)}
-    decoys = nearest(rng, quiet, knobs.decoys, lambda u: float(channel(catalog, u[0][1])["topic"] in topics),
-                     knobs.near_miss)
-    at = target_time(rng, knobs, lo=start + 2 + (n + len(decoys)) * (STEP_S + 1))
+    fits = room(knobs, n, start, STEP_S + 1)
+    decoys = nearest(rng, quiet, fits, lambda u: float(channel(catalog, u[0][1])["topic"] in topics), knobs.near_miss)
+    at = central_time(rng, knobs, lo=start + 2 + (n + len(decoys)) * (STEP_S + 1))
     key = counted(rng, catalog, picked, decoys, n, at, start, "new waiting notification",
                   "decoy: an upload without a notification")
     key += fill(rng, catalog, knobs, key, used_by(key), lambda u, t: t > at or not has(u, "new_notification"))
@@ -180,14 +182,14 @@ def takedown_order(rng: random.Random, n: int, removals: int) -> list[str]:
 
 def draw_home_videos_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     n = rng.randint(4, 6)
-    removals = min(knobs.decoys, 3)
+    removals = min(room(knobs, n, FIRST_READ_S, STEP_S + 1), 3)
     uploads = [u for u in units(catalog) if has(u, "new_video")]
     picked = sample(rng, uploads, n + removals + 1, "uploads")
     touched = {video_of(catalog, u) for u in units(catalog) if not has(u, "new_video")}
     gone = sample(rng, [v for v in preloaded(catalog, "videos") if v not in touched],
                   removals, "videos to take down")
     seq = takedown_order(rng, n, removals)
-    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + len(seq) * (STEP_S + 1))
+    at = central_time(rng, knobs, lo=FIRST_READ_S + 2 + len(seq) * (STEP_S + 1))
     times = spaced(rng, len(seq), FIRST_READ_S, at)
     key: list[dict[str, Any]] = []
     arrivals, removed, level = iter(picked), iter(gone), 0

@@ -140,5 +140,11 @@ def counted(rng: random.Random, catalog: Catalog, counted_units: list[Unit], dec
     return out
 
 
+def room(knobs: Knobs, fixed: int, start: float = 4, per: float = 2) -> int:
+    """How many of the `decoys` knob's look-alikes fit before the latest target time, with `fixed`
+    other arrivals and `per` seconds each from `start` on (an early window takes fewer)."""
+    return max(0, min(knobs.decoys, int((knobs.latest - start - 2) // per) - fixed))
+
+
 def used_by(events: list[dict[str, Any]]) -> set[str]:
     return {str(e[FIELDS[e["type"]]]) for e in events if e["type"] in FIELDS}
