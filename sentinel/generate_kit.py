@@ -165,3 +165,18 @@ def central_time(rng: random.Random, knobs: Knobs, lo: float = MIN_AT, hi: float
     if max(inner.earliest, lo) <= min(inner.latest, hi):
         return target_time(rng, inner, lo, hi)
     return target_time(rng, knobs, lo, hi)
+
+
+def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> list[str]:
+    """A seeded order of n + removals − 1 "add" and `removals` "remove" steps whose running total
+    stays under n, so a count reaches +n only with the next addition (the target)."""
+    for _ in range(tries):
+        seq = ["add"] * (n + removals - 1) + ["remove"] * removals
+        rng.shuffle(seq)
+        level, ok = 0, True
+        for step in seq:
+            level += 1 if step == "add" else -1
+            ok = ok and level < n
+        if ok:
+            return seq
+    raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")

@@ -29,7 +29,7 @@ from sentinel.envs.microtube.kinds_kit import (
     video,
 )
 from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import central_time, choose, nearest, sample, scenario, timeline
+from sentinel.generate_kit import central_time, choose, nearest, order_under, sample, scenario, timeline
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -165,21 +165,6 @@ def draw_notifications_more(rng: random.Random, catalog: Catalog, knobs: Knobs) 
 
 # --- home_videos_more ----------------------------------------------------------------------
 
-def takedown_order(rng: random.Random, n: int, removals: int) -> list[str]:
-    """The order of n + removals − 1 arrivals and `removals` take-downs before the target such that
-    the home page never holds n more videos before it."""
-    for _ in range(40):
-        seq = ["video"] * (n + removals - 1) + ["remove"] * removals
-        rng.shuffle(seq)
-        level, ok = 0, True
-        for step in seq:
-            level += 1 if step == "video" else -1
-            ok = ok and level < n
-        if ok:
-            return seq
-    raise NoDraw("no order of arrivals and take-downs stays under the count")
-
-
 def draw_home_videos_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     n = rng.randint(4, 6)
     removals = min(room(knobs, n, FIRST_READ_S, STEP_S + 1), 3)
@@ -188,7 +173,7 @@ def draw_home_videos_more(rng: random.Random, catalog: Catalog, knobs: Knobs) ->
     touched = {video_of(catalog, u) for u in units(catalog) if not has(u, "new_video")}
     gone = sample(rng, [v for v in preloaded(catalog, "videos") if v not in touched],
                   removals, "videos to take down")
-    seq = takedown_order(rng, n, removals)
+    seq = order_under(rng, n, removals)
     at = central_time(rng, knobs, lo=FIRST_READ_S + 2 + len(seq) * (STEP_S + 1))
     times = spaced(rng, len(seq), FIRST_READ_S, at)
     key: list[dict[str, Any]] = []
