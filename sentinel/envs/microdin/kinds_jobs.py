@@ -82,11 +82,15 @@ def skill_jobs(catalog: Catalog, load: dict[str, Any], need: int) -> dict[str, l
     return out
 
 
-def apply_steps(catalog: Catalog, skill: str, n: int) -> list[dict[str, Any]]:
+def apply_steps(catalog: Catalog, skill: str, n: int, jobs: list[str] | None = None) -> list[dict[str, Any]]:
+    """Watch the board for a new posting whose requirements name the skill and apply, n times; with
+    `jobs`, watch each target's own page instead (two targets may arrive seconds apart, faster than
+    one open-and-apply round at high speeds)."""
     tail = f"(?! {LOOKALIKE[skill].split()[-1]})" if skill in LOOKALIKE else ""
-    step = {"watch": JOBS_PAGE, "open_new": "^/microdin/jobs/dj[0-9]+$",
-            "until": {"matches": f"(?si)Requirements(?:(?!About the company).)*{re.escape(skill)}{tail}"}}
-    return [s for _ in range(n) for s in (step, {"submit": "/apply$", "fields": {"phone": PHONE}})]
+    until = {"matches": f"(?si)Requirements(?:(?!About the company).)*{re.escape(skill)}{tail}"}
+    watches = ([{"watch": f"{JOBS_PAGE}/{j}", "until": until} for j in jobs] if jobs else
+               [{"watch": JOBS_PAGE, "open_new": "^/microdin/jobs/dj[0-9]+$", "until": until}] * n)
+    return [s for w in watches for s in (w, {"submit": "/apply$", "fields": {"phone": PHONE}})]
 
 
 def _setup(rng: random.Random, catalog: Catalog, knobs: Knobs, need: int, trailing: int,
@@ -198,7 +202,8 @@ def draw_apply_python_two(rng: random.Random, catalog: Catalog, knobs: Knobs) ->
         events=timeline(s["load"], key),
         condition_sql=f"SELECT (SELECT COUNT(*) FROM jobs WHERE origin = 'event' AND {req_sql(skill)}) >= 2",
         eval_sql=only_applied(targets),
-        solution=[*apply_steps(catalog, skill, 2), {"report": f"Two {skill} roles were posted; I applied to both."}])
+        solution=[*apply_steps(catalog, skill, 2, targets),
+                  {"report": f"Two {skill} roles were posted; I applied to both."}])
 
 
 def _react(rng: random.Random, catalog: Catalog, knobs: Knobs, banned: Collection[str] = ()) -> dict[str, Any]:
@@ -221,7 +226,8 @@ def draw_apply_react_two(rng: random.Random, catalog: Catalog, knobs: Knobs) -> 
         events=timeline(s["load"], key),
         condition_sql=f"SELECT (SELECT COUNT(*) FROM jobs WHERE origin = 'event' AND {req_sql(skill)}) >= 2",
         eval_sql=only_applied(targets, 2),
-        solution=[*apply_steps(catalog, skill, 2), {"report": f"Two {skill} roles were posted; I applied to both."}])
+        solution=[*apply_steps(catalog, skill, 2, targets[:2]),
+                  {"report": f"Two {skill} roles were posted; I applied to both."}])
 
 
 def draw_apply_cobol_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
