@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sentinel.generate import MAX_AT, MIN_AT, Knobs, NoDraw
@@ -138,3 +139,44 @@ def like_text(value: str) -> str:
 
 def _num(value: float) -> float | int:
     return int(value) if float(value).is_integer() else round(float(value), 3)
+
+
+def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
+                     allow: Callable[[Any, int], bool], start: float = 1,
+                     stop: float = TIMELINE_END - 5) -> list[tuple[int, Any]]:
+    """(time, item) pairs for background drawn from a pool mixing several event families: times as
+    `background_times` gives them, each filled with a random pool item that `allow(item, time)`
+    accepts (so a kind can keep a counted family out before its target), each item at most once."""
+    out: list[tuple[int, Any]] = []
+    left = list(pool)
+    for t in background_times(rng, density, taken, start, stop):
+        fits = [i for i, item in enumerate(left) if allow(item, t)]
+        if fits:
+            out.append((t, left.pop(fits[rng.randrange(len(fits))])))
+    return out
+
+
+def central_time(rng: random.Random, knobs: Knobs, lo: float = MIN_AT, hi: float = MAX_AT) -> int:
+    """`target_time` drawn from the middle half of the knobs' window where the kind's [lo, hi]
+    allows: neighbouring spread strata then never put four targets within 60 s of each other
+    (strata of 29 s, drawn edge to edge, can)."""
+    quarter = (knobs.latest - knobs.earliest) / 4
+    inner = replace(knobs, earliest=knobs.earliest + quarter, latest=knobs.latest - quarter)
+    if max(inner.earliest, lo) <= min(inner.latest, hi):
+        return target_time(rng, inner, lo, hi)
+    return target_time(rng, knobs, lo, hi)
+
+
+def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> list[str]:
+    """A seeded order of n + removals − 1 "add" and `removals` "remove" steps whose running total
+    stays under n, so a count reaches +n only with the next addition (the target)."""
+    for _ in range(tries):
+        seq = ["add"] * (n + removals - 1) + ["remove"] * removals
+        rng.shuffle(seq)
+        level, ok = 0, True
+        for step in seq:
+            level += 1 if step == "add" else -1
+            ok = ok and level < n
+        if ok:
+            return seq
+    raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")

@@ -15,6 +15,7 @@ from sentinel.envs.microdin import actions, views  # noqa: F401  (actions adds i
 from sentinel.envs.microdin import queries as q
 from sentinel.envs.microdin.checks import check_scenario
 from sentinel.envs.microdin.events import EVENT_TYPES
+from sentinel.envs.microdin.kinds import KINDS
 from sentinel.world import World
 
 BASELINE_SQL = {
@@ -55,4 +56,5 @@ ENV = Environment(
     baseline_sql=BASELINE_SQL,
     serve_preload=serve_preload,
     check_scenario=check_scenario,
+    kinds=KINDS,
 )

@@ -16,6 +16,7 @@ from sentinel.envs.base import Environment, Header, NavItem
 from sentinel.envs.microtube import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microtube.checks import check_scenario
 from sentinel.envs.microtube.events import EVENT_TYPES
+from sentinel.envs.microtube.kinds import KINDS
 from sentinel.envs.microtube.queries import OPEN_NOTIFICATIONS, open_notification_count
 from sentinel.world import World
 
@@ -58,4 +59,5 @@ ENV = Environment(
     baseline_sql=BASELINE_SQL,
     serve_preload=serve_preload,
     check_scenario=check_scenario,
+    kinds=KINDS,
 )
