@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 MIN_AT, MAX_AT = 10.0, 600.0  # §0.10: the target moment lies in this window
 EARLY_S, LATE_S = 120.0, 480.0  # the suite's spread edges (sentinel.suite_rules)
+SPREAD_SHARE, WINDOW_S = 0.20, 60.0  # ... its share early / late / in one window, and that window
 EARLY_FROM_S = 30.0  # early strata start here: a target at 10 s is within a slow agent's start-up at high speed
 MAX_ATTEMPTS = 12  # draws per scenario before generation gives up with the last problem
 
@@ -189,9 +190,9 @@ def plan_kinds(kinds: Sequence[Kind], count: int, kind: str | None) -> list[Kind
 
 
 def spread_windows(env: str, seed: int, plan: Sequence[Kind]) -> dict[int, tuple[float, float]]:
-    """A target-time window per normal index, so the set keeps §0.10's spread: a quarter of the
-    normal tasks early (under 120 s), a quarter late (over 480 s), the rest between, each one in
-    its own stratum so no 60 s window crowds. Which index gets which stratum is shuffled by seed."""
+    """A target-time window per normal index, so the set keeps §0.10's spread (see _strata): 20%
+    of the normal tasks early (under 120 s), 20% late (over 480 s), the rest between, far enough
+    apart that no 60 s window crowds. Which index gets which window is shuffled by seed."""
     normal = [i for i, k in enumerate(plan) if not k.is_noop]
     n = len(normal)
     if n == 0:
@@ -211,17 +212,45 @@ def spread_windows(env: str, seed: int, plan: Sequence[Kind]) -> dict[int, tuple
 
 
 def _strata(n: int) -> list[tuple[float, float]]:
-    """n target-time strata: ceil(n/4) under 120 s, ceil(n/4) over 480 s, the rest in between."""
+    """n disjoint target-time windows, in time order, that keep §0.10's spread whatever time each
+    draw picks inside its window: at least 20% of them under 120 s and 20% over 480 s, and any
+    L + 1 consecutive windows (L = the 20% a 60 s window may hold) more than 60 s apart, counting
+    whole-second rounding. The windows are as wide as that allows, and centred in the room left."""
     if n == 1:
-        return [(MIN_AT, MAX_AT)]
-    early = late = max(1, math.ceil(n / 4))
-    middle = n - early - late
-    parts = [(EARLY_FROM_S, EARLY_S - 4, early), (EARLY_S + 4, LATE_S - 4, middle), (LATE_S + 4, MAX_AT, late)]
-    out: list[tuple[float, float]] = []
-    for lo, hi, k in parts:
-        step = (hi - lo) / k if k else 0
-        out += [(round(lo + j * step, 1), round(lo + (j + 1) * step, 1)) for j in range(k)]
+        return [(EARLY_FROM_S, MAX_AT)]
+    edge = max(1, math.ceil(SPREAD_SHARE * n))
+    regions = ([(EARLY_FROM_S, EARLY_S - 1)] * edge + [(EARLY_S + 1, LATE_S - 1)] * (n - 2 * edge)
+               + [(LATE_S + 1, MAX_AT)] * edge)
+    gap = (WINDOW_S + 3) / max(1, math.floor(SPREAD_SHARE * n))  # rounding and the ±0.5 s tolerance
+    if _earliest_starts(regions, gap, 0.0) is None:
+        raise SentinelError(f"{n} normal tasks cannot keep §0.10's spread of target times")
+    lo, hi = 0.0, MAX_AT
+    for _ in range(40):  # the widest window that still fits
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _earliest_starts(regions, gap, mid) is not None else (lo, mid)
+    width = lo
+    first = _earliest_starts(regions, gap, width) or []
+    last = _latest_starts(regions, gap, width)
+    return [(round((a + b) / 2, 1), round((a + b) / 2 + width, 1)) for a, b in zip(first, last, strict=True)]
+
+
+def _earliest_starts(regions: Sequence[tuple[float, float]], gap: float, width: float) -> list[float] | None:
+    """Each window as early as its region and the previous window allow; None when one overflows."""
+    out: list[float] = []
+    for low, high in regions:
+        start = max(low, out[-1] + width + gap) if out else low
+        if start + width > high:
+            return None
+        out.append(start)
     return out
+
+
+def _latest_starts(regions: Sequence[tuple[float, float]], gap: float, width: float) -> list[float]:
+    """Each window as late as its region and the next window allow (the mirror of the above)."""
+    out: list[float] = []
+    for _low, high in reversed(regions):
+        out.append(min(high - width, out[-1] - width - gap) if out else high - width)
+    return out[::-1]
 
 
 async def draw_set(env: str, kinds: Sequence[Kind], catalog: Catalog, seed: int, count: int, *,

@@ -3,8 +3,10 @@
 
 import asyncio
 import json
+import math
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
@@ -163,3 +165,23 @@ def test_result_names_the_variant(tmp_path):
               for t in (1, 2)]
     assert [s["variant"] for s in stored] == ["micromail-sender_arrives-s5-000", "micromail-sender_arrives-s5-001"]
     assert {s["scenario_id"] for s in stored} == {"micromail-sender_arrives"}
+
+
+@pytest.mark.parametrize("n", [2, 5, 8, 9, 10, 16, 33, 80])
+def test_target_windows_keep_the_spread_rule_wherever_each_draw_lands(n):
+    """Any whole-second time inside each window (its edges, rounded either way) keeps §0.10's spread."""
+    from sentinel.generate import _strata
+    from sentinel.suite_rules import _window_problems
+
+    windows = _strata(n)
+    assert len(windows) == n and all(a <= b for a, b in windows)
+    edge = max(1, math.ceil(0.2 * n))
+    lows = [math.floor(a) for a, _ in windows]
+    highs = [math.ceil(b) for _, b in windows]
+    closest = [[(highs if (i + k) % 2 else lows)[i] for i in range(n)] for k in (0, 1)]  # neighbours drawn together
+    for times in [lows, highs, *closest]:
+        assert sum(t < 120 for t in times) >= edge and sum(t > 480 for t in times) >= edge
+        assert all(10 <= t <= 600 for t in times)
+        if n >= 5:
+            normal = [SimpleNamespace(condition_at=float(t), id=f"s{i}") for i, t in enumerate(times)]
+            assert _window_problems(normal, "set") == [], times
