@@ -24,6 +24,7 @@ import aiosqlite
 import jinja2
 from aiohttp import web
 
+from sentinel import inline_db
 from sentinel.bus import AgentRequest, Bus, Contacted, EventFired, SessionStarted
 from sentinel.catalog import Catalog
 from sentinel.clock import SimClock
@@ -103,7 +104,9 @@ class Session:
     # --- building ---------------------------------------------------------
     async def setup(self) -> None:
         catalog = self.catalog
-        self._db = await aiosqlite.connect(self._db_path, isolation_level=None)
+        # Statements run on the event loop's thread (sentinel/inline_db.py): no thread hand-off
+        # per statement, so an event is applied the moment its timer fires.
+        self._db = await inline_db.connect(self._db_path, isolation_level=None)
         self._db.row_factory = aiosqlite.Row
         # A live session's database needs no crash durability (a crashed session runs again),
         # and skipping fsync on every commit keeps event writes to a fraction of a millisecond.

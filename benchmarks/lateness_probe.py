@@ -1,0 +1,154 @@
+"""Where event lateness is born: one oracle run in this process, with probes.
+
+Runs `sentinel run --agent oracle` in-process over the given environments and prints, for the
+time sessions run:
+- timer lag: a probe timer armed every 5 ms with loop.call_at, fired how late (the event
+  loop's own delay, before any event is applied);
+- event lateness (events.jsonl: scheduled to applied), split into timer wake-up (the
+  scheduler's task running again) and the apply itself (its database hops);
+- CPU: this process (its main thread and its other threads) and the whole machine, in cores.
+
+    python benchmarks/lateness_probe.py [--trials 5] [--speed 50] [--env micromail,microhood]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sentinel import api  # noqa: E402
+from sentinel.bus import Bus, SessionGraded  # noqa: E402
+from sentinel.summary import percentile  # noqa: E402
+
+PROBE_S = 0.005
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_of(path: str) -> float:
+    """utime + stime, in seconds, of a /proc stat file."""
+    fields = Path(path).read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def machine_busy() -> tuple[float, float]:
+    """(busy, total) jiffies of the whole machine, from /proc/stat."""
+    values = [int(v) for v in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)
+
+
+class Probe:
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.running = True
+
+    def arm(self, loop: asyncio.AbstractEventLoop) -> None:
+        due = loop.time() + PROBE_S
+
+        def fire() -> None:
+            self.lags.append((loop.time() - due) * 1000)
+            if self.running:
+                self.arm(loop)
+        loop.call_at(due, fire)
+
+
+def fmt(values: list[float]) -> str:
+    if not values:
+        return "—"
+    return f"p50 {percentile(values, 50):7.2f}  p99 {percentile(values, 99):7.2f}  max {max(values):7.2f} ms"
+
+
+def instrument(enter: list[float], caught: list[float], hops: list[float]) -> None:
+    """Record, for every event the scheduler applies, how late the apply began; and the wall
+    time of every database hop (a statement through aiosqlite's thread and back)."""
+    import aiosqlite
+
+    from sentinel.session import Session
+    apply = Session._apply_in_transaction
+
+    async def timed_apply(self, event):
+        due = self.clock.wall_for(event.at)
+        if due is not None:
+            task = asyncio.current_task()
+            by_timer = task is not None and task.get_name().startswith("scheduler")
+            (enter if by_timer else caught).append((self.clock.wall() - due) * 1000)
+        await apply(self, event)
+    Session._apply_in_transaction = timed_apply
+    execute = aiosqlite.Connection._execute
+
+    async def timed_execute(self, fn, *args, **kwargs):
+        began = time.monotonic()
+        try:
+            return await execute(self, fn, *args, **kwargs)
+        finally:
+            hops.append((time.monotonic() - began) * 1000)
+    aiosqlite.Connection._execute = timed_execute
+
+
+async def main(args: argparse.Namespace) -> int:
+    import json
+    enter: list[float] = []
+    caught: list[float] = []
+    hops: list[float] = []
+    if args.split:
+        instrument(enter, caught, hops)
+    config, plan = api.prepare_run(agent=args.agent, envs=[args.env], trials=args.trials, speed=args.speed,
+                                   run_name=f"probe-{os.getpid()}", concurrency=args.concurrency)
+    if args.rt:
+        os.sched_setscheduler(0, os.SCHED_RR | os.SCHED_RESET_ON_FORK, os.sched_param(args.rt))
+    bus = Bus()
+    graded = [0, 0]
+
+    def count(message) -> None:
+        if isinstance(message, SessionGraded):
+            graded[0] += 1
+            graded[1] += message.result.success
+    bus.subscribe(count)
+    probe = Probe()
+    loop = asyncio.get_running_loop()
+    probe.arm(loop)
+    cpu0, thread0 = cpu_of("/proc/self/stat"), cpu_of(f"/proc/self/task/{os.getpid()}/stat")
+    busy0, total0 = machine_busy()
+    wall0 = time.monotonic()
+    outcome = await api.execute_async(config, plan, bus)
+    wall = time.monotonic() - wall0
+    probe.running = False
+    cpu, thread = cpu_of("/proc/self/stat") - cpu0, cpu_of(f"/proc/self/task/{os.getpid()}/stat") - thread0
+    busy, total = machine_busy()
+    cores = os.cpu_count() or 1
+    lateness = []
+    for events in outcome.run_dir.glob("*/*/events.jsonl"):
+        lateness += [json.loads(line)["lateness_ms"] for line in events.read_text().splitlines() if line]
+    print(f"sessions {len(outcome.results)}  passed {graded[1]}  run wall {wall:.1f} s  "
+          f"load avg {os.getloadavg()[0]:.1f}")
+    print(f"timer lag (probe)  {fmt(probe.lags)}")
+    print(f"event lateness     {fmt(lateness)}")
+    if args.split:
+        print(f"  by its timer: began late   {fmt(enter)}  ({len(enter)} events)")
+        print(f"  by a page's catch-up: late {fmt(caught)}  ({len(caught)} events)")
+        print(f"  database hop     {fmt(hops)}  ({len(hops)} hops)")
+    print(f"CPU: this process {cpu / wall:.2f} cores (main thread {thread / wall:.2f}, other threads "
+          f"{(cpu - thread) / wall:.2f}); machine {cores * (busy - busy0) / (total - total0):.2f} of {cores} cores")
+    if not args.keep:
+        shutil.rmtree(outcome.run_dir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--agent", default="oracle")
+    parser.add_argument("--env", default="micromail,microhood")
+    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--speed", type=float, default=50)
+    parser.add_argument("--concurrency", type=int, default=0)
+    parser.add_argument("--split", action="store_true", help="time the apply start and every database hop")
+    parser.add_argument("--rt", type=int, default=0, help="experiment: run at this real-time priority")
+    parser.add_argument("--keep", action="store_true", help="keep the run folder")
+    sys.exit(asyncio.run(main(parser.parse_args())))
