@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import os
 import shutil
 import sys
@@ -92,6 +93,37 @@ def instrument(enter: list[float], caught: list[float], hops: list[float]) -> No
     aiosqlite.Connection._execute = timed_execute
 
 
+def suspended_at(coro) -> str:
+    """Where a coroutine waits now (its innermost sentinel frame): the step that just ran ended there."""
+    where = ""
+    while coro is not None and getattr(coro, "cr_frame", None) is not None:
+        code = coro.cr_frame.f_code
+        if "sentinel" in code.co_filename:
+            where = f" → {code.co_name}:{coro.cr_frame.f_lineno}"
+        coro = coro.cr_await
+    return where
+
+
+def watch_callbacks(slow: collections.Counter, durations: list[float], over_ms: float) -> None:
+    """Time every callback the event loop runs; count those over over_ms by what they ran."""
+    run = asyncio.events.Handle._run
+
+    def timed(handle):
+        began = time.perf_counter()
+        try:
+            return run(handle)
+        finally:
+            ms = (time.perf_counter() - began) * 1000
+            durations.append(ms)
+            if ms > over_ms:
+                callback = handle._callback
+                owner = getattr(callback, "__self__", None)
+                coro = getattr(owner, "get_coro", lambda: None)()
+                name = getattr(coro, "__qualname__", None) or getattr(callback, "__qualname__", repr(callback))
+                slow[name + suspended_at(coro)] += 1
+    asyncio.events.Handle._run = timed
+
+
 async def main(args: argparse.Namespace) -> int:
     import json
     enter: list[float] = []
@@ -99,6 +131,10 @@ async def main(args: argparse.Namespace) -> int:
     hops: list[float] = []
     if args.split:
         instrument(enter, caught, hops)
+    slow: collections.Counter = collections.Counter()
+    durations: list[float] = []
+    if args.callbacks:
+        watch_callbacks(slow, durations, args.callbacks)
     config, plan = api.prepare_run(agent=args.agent, envs=[args.env], trials=args.trials, speed=args.speed,
                                    run_name=f"probe-{os.getpid()}", concurrency=args.concurrency)
     if args.rt:
@@ -134,6 +170,10 @@ async def main(args: argparse.Namespace) -> int:
         print(f"  by its timer: began late   {fmt(enter)}  ({len(enter)} events)")
         print(f"  by a page's catch-up: late {fmt(caught)}  ({len(caught)} events)")
         print(f"  database hop     {fmt(hops)}  ({len(hops)} hops)")
+    if args.callbacks:
+        print(f"loop callbacks     {fmt(durations)}  ({len(durations)} callbacks)")
+        for name, count in slow.most_common(12):
+            print(f"  {count:6} over {args.callbacks:g} ms: {name}")
     print(f"CPU: this process {cpu / wall:.2f} cores (main thread {thread / wall:.2f}, other threads "
           f"{(cpu - thread) / wall:.2f}); machine {cores * (busy - busy0) / (total - total0):.2f} of {cores} cores")
     if not args.keep:
@@ -150,5 +190,7 @@ if __name__ == "__main__":
     parser.add_argument("--concurrency", type=int, default=0)
     parser.add_argument("--split", action="store_true", help="time the apply start and every database hop")
     parser.add_argument("--rt", type=int, default=0, help="experiment: run at this real-time priority")
+    parser.add_argument("--callbacks", type=float, default=0, metavar="MS",
+                        help="time every loop callback; list what ran longer than MS")
     parser.add_argument("--keep", action="store_true", help="keep the run folder")
     sys.exit(asyncio.run(main(parser.parse_args())))

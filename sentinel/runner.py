@@ -44,6 +44,7 @@ from sentinel.errors import SentinelError
 from sentinel.files import read_json, remove_temporaries, write_atomic, write_json_atomic
 from sentinel.grading import Outcome, Result, judge, on_time, read_costs
 from sentinel.harness import AgentOutcome, AgentProcess, build_command, check_command
+from sentinel.priority import realtime
 from sentinel.proxy import METERED_FILE, MeteringProxy
 from sentinel.sandbox import Sandbox
 from sentinel.scenario import Scenario
@@ -184,6 +185,7 @@ class Runner:
         self._start_line = StartGate(0)  # ... and their clocks start once every agent opened /start
         self._catalogs: dict[str, Catalog] = {}  # immutable, so shared by every session of an env
         self.start_line_max_s = START_LINE_MAX_S
+        self.realtime = False  # the loop's thread ran at a real-time priority (sentinel/priority.py)
 
     def stop(self) -> None:
         """Stop every session (Ctrl-C): agents end cleanly, sessions not yet begun never start."""
@@ -199,10 +201,13 @@ class Runner:
     async def run(self) -> RunReport:
         # Every session's database thread hands results back to the event loop; a short GIL
         # switch interval keeps those hand-offs (and so event writes) from queueing for ms.
+        # And the loop's thread runs at a real-time priority where the system allows it, so a
+        # machine busy with agents delays the agents, not the timers (sentinel/priority.py).
         previous = sys.getswitchinterval()
         sys.setswitchinterval(GIL_SWITCH_S)
         try:
-            return await self._run()
+            with realtime() as self.realtime:
+                return await self._run()
         finally:
             sys.setswitchinterval(previous)
 
@@ -271,7 +276,7 @@ class Runner:
             "scenarios": [s.id for s in self.plan.scenarios],
             "created": (previous or {}).get("created") or datetime.now(UTC).isoformat(),
             "resumed": datetime.now(UTC).isoformat() if previous else None,
-            "timing": self.config.timing.__dict__,
+            "timing": self.config.timing.__dict__, "realtime_clock": self.realtime,
             "versions": {"sentinel": sentinel.__version__, "python": platform.python_version()},
         })
 
