@@ -310,7 +310,7 @@ class AgentProcess:
             log.exception("terminating the agent failed")
             problem = f"terminating the agent failed: {type(exc).__name__}: {exc}"
         try:
-            write_atomic(self._log_path, self._tail.render())
+            await asyncio.to_thread(write_atomic, self._log_path, self._tail.render())  # off the loop
         except OSError as exc:
             problem = problem or f"cannot write {self._log_path}: {exc}"
         return problem

@@ -263,6 +263,11 @@ class Session:
         self.final_verdict = await self.verdict()
         await self.stop_site()
         await self.close_db()
+        # files in a thread: moving and writing never stall other sessions' timers
+        return await asyncio.to_thread(self._store)
+
+    def _store(self) -> Path:
+        """Move the database into the result folder and write the logs; return its final path."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
         final = self.out_dir / "state.db"
         shutil.move(str(self._db_path), final)
