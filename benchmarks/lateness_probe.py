@@ -4,11 +4,12 @@ Runs `sentinel run --agent oracle` in-process over the given environments and pr
 time sessions run:
 - timer lag: a probe timer armed every 5 ms with loop.call_at, fired how late (the event
   loop's own delay, before any event is applied);
-- event lateness (events.jsonl: scheduled to applied), split into timer wake-up (the
-  scheduler's task running again) and the apply itself (its database hops);
+- event lateness (events.jsonl: scheduled to applied), split (--split) into how late the
+  apply began, by the event's timer or by a page's catch-up, and how long the apply took;
+- with --callbacks MS: every loop callback timed, those over MS counted by what they ran;
 - CPU: this process (its main thread and its other threads) and the whole machine, in cores.
 
-    python benchmarks/lateness_probe.py [--trials 5] [--speed 50] [--env micromail,microhood]
+    python benchmarks/lateness_probe.py [--trials 5] [--speed 50] [--split] [--callbacks 3]
 """
 
 from __future__ import annotations
@@ -66,11 +67,9 @@ def fmt(values: list[float]) -> str:
     return f"p50 {percentile(values, 50):7.2f}  p99 {percentile(values, 99):7.2f}  max {max(values):7.2f} ms"
 
 
-def instrument(enter: list[float], caught: list[float], hops: list[float]) -> None:
-    """Record, for every event the scheduler applies, how late the apply began; and the wall
-    time of every database hop (a statement through aiosqlite's thread and back)."""
-    import aiosqlite
-
+def instrument(enter: list[float], caught: list[float], applies: list[float]) -> None:
+    """Record, for every event applied, how late the apply began (by its timer, or by a page's
+    catch-up) and how long the apply itself took."""
     from sentinel.session import Session
     apply = Session._apply_in_transaction
 
@@ -80,17 +79,10 @@ def instrument(enter: list[float], caught: list[float], hops: list[float]) -> No
             task = asyncio.current_task()
             by_timer = task is not None and task.get_name().startswith("scheduler")
             (enter if by_timer else caught).append((self.clock.wall() - due) * 1000)
+        began = time.perf_counter()
         await apply(self, event)
+        applies.append((time.perf_counter() - began) * 1000)
     Session._apply_in_transaction = timed_apply
-    execute = aiosqlite.Connection._execute
-
-    async def timed_execute(self, fn, *args, **kwargs):
-        began = time.monotonic()
-        try:
-            return await execute(self, fn, *args, **kwargs)
-        finally:
-            hops.append((time.monotonic() - began) * 1000)
-    aiosqlite.Connection._execute = timed_execute
 
 
 def suspended_at(coro) -> str:
@@ -128,17 +120,15 @@ async def main(args: argparse.Namespace) -> int:
     import json
     enter: list[float] = []
     caught: list[float] = []
-    hops: list[float] = []
+    applies: list[float] = []
     if args.split:
-        instrument(enter, caught, hops)
+        instrument(enter, caught, applies)
     slow: collections.Counter = collections.Counter()
     durations: list[float] = []
     if args.callbacks:
         watch_callbacks(slow, durations, args.callbacks)
     config, plan = api.prepare_run(agent=args.agent, envs=[args.env], trials=args.trials, speed=args.speed,
                                    run_name=f"probe-{os.getpid()}", concurrency=args.concurrency)
-    if args.rt:
-        os.sched_setscheduler(0, os.SCHED_RR | os.SCHED_RESET_ON_FORK, os.sched_param(args.rt))
     bus = Bus()
     graded = [0, 0]
 
@@ -169,7 +159,7 @@ async def main(args: argparse.Namespace) -> int:
     if args.split:
         print(f"  by its timer: began late   {fmt(enter)}  ({len(enter)} events)")
         print(f"  by a page's catch-up: late {fmt(caught)}  ({len(caught)} events)")
-        print(f"  database hop     {fmt(hops)}  ({len(hops)} hops)")
+        print(f"  apply itself     {fmt(applies)}")
     if args.callbacks:
         print(f"loop callbacks     {fmt(durations)}  ({len(durations)} callbacks)")
         for name, count in slow.most_common(12):
@@ -189,7 +179,6 @@ if __name__ == "__main__":
     parser.add_argument("--speed", type=float, default=50)
     parser.add_argument("--concurrency", type=int, default=0)
     parser.add_argument("--split", action="store_true", help="time the apply start and every database hop")
-    parser.add_argument("--rt", type=int, default=0, help="experiment: run at this real-time priority")
     parser.add_argument("--callbacks", type=float, default=0, metavar="MS",
                         help="time every loop callback; list what ran longer than MS")
     parser.add_argument("--keep", action="store_true", help="keep the run folder")
