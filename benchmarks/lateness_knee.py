@@ -1,8 +1,9 @@
 """Where one process saturates: the oracle at 10, 50, 100, 200 and 400 sessions at once.
 
 Each size is a separate `sentinel run --ci --agent oracle --speed 50` over MicroMail and
-MicroHood (20 scenarios; 50 sessions are 10 of them, alternating, × 5 trials). Prints one table (sessions, event lateness p50 / p99 / max, run wall against
-the longest session, passed) and writes an SVG plot of lateness p50 and p99 against sessions.
+MicroHood (20 scenarios; 50 sessions are 10 of them, alternating, x 5 trials). Prints one
+table (sessions, event lateness p50 / p99 / max, run wall against the longest session,
+passed) and writes an SVG plot of lateness p50 and p99 against sessions.
 
     python benchmarks/lateness_knee.py [--quick] [--sizes 10,50,100] [--plot docs/lateness_knee.svg]
 
