@@ -75,8 +75,47 @@ async def measure(sessions: int, seconds: float, size: tuple[int, int]) -> None:
         print(f"  key {key!r:8} {statistics.median(values):6.1f} ms of CPU until handled and painted")
 
 
-LIVE_KEYS = ("f", "down", "down", "f", "end", "home", "f", "up", "f", "down")
+LIVE_KEYS = ("f", "down", "up", "f", "down", "up", "f", "down", "f", "up")
 KEY_EVERY_S = 0.3
+
+
+class KeyTimer:
+    """Times a key from the moment the terminal driver hands it over until the first paint after
+    a binding handled it. (Pilot.press waits until the process is idle, which it never is while
+    the runner works in another thread, so it cannot time this.)"""
+
+    def __init__(self, app: DashboardApp):
+        self.app = app
+        self.handled: list[float] = []
+        self.paints: list[float] = []
+        check, display = app._check_bindings, app._display
+
+        async def checked(key: str, priority: bool = False) -> bool:
+            result = await check(key, priority)
+            if result:
+                self.handled.append(time.perf_counter())
+            return result
+
+        def painted(screen, renderable) -> None:
+            self.paints.append(time.perf_counter())
+            display(screen, renderable)
+        app._check_bindings = checked  # type: ignore[method-assign]
+        app._display = painted  # type: ignore[method-assign]
+
+    async def press(self, key: str, timeout: float = 5.0) -> float | None:
+        """Milliseconds from the key to its repaint; None if nothing was repainted."""
+        from textual import events
+        handled = len(self.handled)
+        began = time.perf_counter()
+        assert self.app._driver is not None
+        self.app._driver.send_message(events.Key(key, key if len(key) == 1 else None))
+        while time.perf_counter() - began < timeout:
+            await asyncio.sleep(0.001)
+            if len(self.handled) > handled:
+                after = [t for t in self.paints if t >= self.handled[handled]]
+                if after:
+                    return (after[0] - began) * 1000
+        return None
 
 
 async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None:
@@ -93,17 +132,19 @@ async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None
     runner = make_runner(config, plan, Bus())
     app = DashboardApp(RunState.for_plan(plan, config), runner)
     key_ms: list[float] = []
+    unpainted = 0
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
+        keys = KeyTimer(app)
         began = time.monotonic()
         pressed = 0
         while app.running or time.monotonic() - began < 2:
-            key = LIVE_KEYS[pressed % len(LIVE_KEYS)]
+            ms = await keys.press(LIVE_KEYS[pressed % len(LIVE_KEYS)])
             pressed += 1
-            started = time.perf_counter()
-            await pilot.press(key)
-            await pilot.pause()  # handled, and the screen repainted
-            key_ms.append((time.perf_counter() - started) * 1000)
+            if ms is None:
+                unpainted += 1
+            else:
+                key_ms.append(ms)
             await asyncio.sleep(KEY_EVERY_S)
         wall = time.monotonic() - began
     report = app.report
@@ -114,7 +155,7 @@ async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None
     print(f"dashboard over {len(report.results)} real sessions ({passed} passed), run {wall:.1f} s, "
           f"terminal {size[0]}x{size[1]}, load avg {os.getloadavg()[0]:.1f}")
     print(f"  key press → repaint   p50 {percentile(key_ms, 50):6.1f} ms  p95 {percentile(key_ms, 95):6.1f} ms  "
-          f"max {max(key_ms):6.1f} ms  ({len(key_ms)} keys; goal p95 ≤ 100 ms)")
+          f"max {max(key_ms):6.1f} ms  ({len(key_ms)} keys, {unpainted} without a repaint; goal p95 ≤ 100 ms)")
     print(f"  event lateness        p50 {percentile(lateness, 50):6.2f} ms  p99 {percentile(lateness, 99):6.2f} ms  "
           f"max {max(lateness):6.1f} ms  ({len(lateness)} events)")
     shutil.rmtree(report.run_dir, ignore_errors=True)
