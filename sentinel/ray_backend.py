@@ -330,7 +330,7 @@ class RayRunner(Runner):
             await self._drain()
             out_dir.mkdir(parents=True, exist_ok=True)
             crashed = replace(self._crashed(job.scenario, failure_text(exc)), trial=job.trial)
-            return self._record(out_dir, job.key, crashed)
+            return await self._record(out_dir, job.key, crashed)
         if remote is None:  # stopped before it began
             return None  # type: ignore[return-value]
         await asyncio.to_thread(place, remote.folder_tar, out_dir)

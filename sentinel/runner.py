@@ -45,6 +45,7 @@ from sentinel.errors import SentinelError
 from sentinel.files import read_json, remove_temporaries, write_atomic, write_json_atomic
 from sentinel.grading import Outcome, Result, judge, on_time, read_costs
 from sentinel.harness import AgentOutcome, AgentProcess, build_command, check_command
+from sentinel.priority import realtime
 from sentinel.proxy import METERED_FILE, MeteringProxy
 from sentinel.sandbox import Sandbox
 from sentinel.scenario import Scenario
@@ -189,6 +190,7 @@ class Runner:
         self._start_line = StartGate(0)  # ... and their clocks start once every agent opened /start
         self._catalogs: dict[str, Catalog] = {}  # immutable, so shared by every session of an env
         self.start_line_max_s = START_LINE_MAX_S
+        self.realtime = False  # the loop's thread ran at a real-time priority (sentinel/priority.py)
 
     def stop(self) -> None:
         """Stop every session (Ctrl-C): agents end cleanly, sessions not yet begun never start."""
@@ -204,10 +206,13 @@ class Runner:
     async def run(self) -> RunReport:
         # Every session's database thread hands results back to the event loop; a short GIL
         # switch interval keeps those hand-offs (and so event writes) from queueing for ms.
+        # And the loop's thread runs at a real-time priority where the system allows it, so a
+        # machine busy with agents delays the agents, not the timers (sentinel/priority.py).
         previous = sys.getswitchinterval()
         sys.setswitchinterval(GIL_SWITCH_S)
         try:
-            return await self._run()
+            with realtime() as self.realtime:
+                return await self._run()
         finally:
             sys.setswitchinterval(previous)
 
@@ -278,7 +283,7 @@ class Runner:
             "scenarios": [s.id for s in self.plan.scenarios],
             "created": (previous or {}).get("created") or datetime.now(UTC).isoformat(),
             "resumed": datetime.now(UTC).isoformat() if previous else None,
-            "timing": self.config.timing.__dict__,
+            "timing": self.config.timing.__dict__, "realtime_clock": self.realtime,
             "versions": {"sentinel": sentinel.__version__, "python": platform.python_version()},
         })
 
@@ -310,18 +315,19 @@ class Runner:
             self._start_line.arrive(key)  # an agent that ended without /start holds no one back
         if not session.is_set_up and infra_error:  # it never got going: say why, not what followed
             await session.abort()
-            return self._record(out_dir, key, replace(self._crashed(scenario, infra_error), trial=job.trial))
+            return await self._record(out_dir, key, replace(self._crashed(scenario, infra_error), trial=job.trial))
         try:
             await session.finish()
         except Exception as exc:
             await session.abort()
             write_atomic(out_dir / "harness_error.txt", traceback.format_exc())
             crashed = self._crashed(scenario, f"session could not finish: {exc!r}")
-            return self._record(out_dir, key, replace(crashed, trial=job.trial))
+            return await self._record(out_dir, key, replace(crashed, trial=job.trial))
         # costs.json from the usage logs an agent for the original SentinelBench leaves (if it wrote none)
         await asyncio.to_thread(derive_costs, out_dir / AGENT_FOLDER)
-        result = self._grade(scenario, session, out_dir, agent_outcome, infra_error)
-        return self._record(out_dir, key, replace(result, trial=job.trial, wall_s=round(time.monotonic() - began, 3)))
+        result = await asyncio.to_thread(self._grade, scenario, session, out_dir, agent_outcome, infra_error)
+        wall_s = round(time.monotonic() - began, 3)
+        return await self._record(out_dir, key, replace(result, trial=job.trial, wall_s=wall_s))
 
     async def _drive(self, session: Session, scenario: Scenario, out_dir: Path,
                      stop: asyncio.Event, in_first_wave: bool) -> AgentOutcome:
@@ -331,7 +337,7 @@ class Runner:
             await self._gate.pass_through(session.key)
         if self.plan.command is None:
             return await self._wait_for_person(session, out_dir, stop)
-        with working_folder(out_dir / AGENT_FOLDER, self.config.agent_files_cap_bytes) as work_dir:
+        async with working_folder(out_dir / AGENT_FOLDER, self.config.agent_files_cap_bytes) as work_dir:
             return await self._spawn_and_supervise(session, scenario, out_dir, work_dir, stop)
 
     async def _spawn_and_supervise(self, session: Session, scenario: Scenario, out_dir: Path, work_dir: Path,
@@ -464,9 +470,9 @@ class Runner:
             tool_calls=0, model=None, cost_usd=None, infra_error=error, agent=self.plan.agent,
             speed=self.plan.speed, on_time=None if scenario.is_noop else False)
 
-    def _record(self, out_dir: Path, key: str, result: Result) -> Result:
-        write_results_json(out_dir, result)  # the original SentinelBench's results.json, for its scripts
-        write_json_atomic(out_dir / "result.json", result.to_dict())
+    async def _record(self, out_dir: Path, key: str, result: Result) -> Result:
+        """Write the result (in a thread: file writes never stall other sessions' timers)."""
+        await asyncio.to_thread(_write_result, out_dir, result)
         self.bus.publish(SessionGraded(key=key, result=result))
         return result
 
@@ -481,18 +487,28 @@ def ready_message(session: Session, prompt: str) -> SessionReady:
                         pending=tuple((e.at, e.describe()) for e in session.scheduler.pending))
 
 
-@contextlib.contextmanager
-def working_folder(keep_in: Path, cap_bytes: int):
+def _write_result(out_dir: Path, result: Result) -> None:
+    write_results_json(out_dir, result)  # the original SentinelBench's results.json, for its scripts
+    write_json_atomic(out_dir / "result.json", result.to_dict())
+
+
+@contextlib.asynccontextmanager
+async def working_folder(keep_in: Path, cap_bytes: int):
     """A fresh temporary folder outside the repository for the agent to work in; when the session
-    ends, whatever it holds (up to cap_bytes) is copied to keep_in and the folder is removed."""
+    ends, whatever it holds (up to cap_bytes) is copied to keep_in and the folder is removed, in
+    a thread, so that copying never stalls other sessions' timers."""
     work_dir = Path(tempfile.mkdtemp(prefix=WORK_PREFIX)).resolve()
     try:
         yield work_dir
     finally:
-        try:
-            keep_files(work_dir, keep_in, cap_bytes)
-        finally:
-            shutil.rmtree(work_dir, ignore_errors=True)
+        await asyncio.to_thread(_keep_and_remove, work_dir, keep_in, cap_bytes)
+
+
+def _keep_and_remove(work_dir: Path, keep_in: Path, cap_bytes: int) -> None:
+    try:
+        keep_files(work_dir, keep_in, cap_bytes)
+    finally:
+        shutil.rmtree(work_dir, ignore_errors=True)
 
 
 def keep_files(work_dir: Path, keep_in: Path, cap_bytes: int) -> None:

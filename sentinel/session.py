@@ -24,6 +24,7 @@ import aiosqlite
 import jinja2
 from aiohttp import web
 
+from sentinel import inline_db
 from sentinel.bus import AgentRequest, Bus, Contacted, EventFired, SessionStarted
 from sentinel.catalog import Catalog
 from sentinel.clock import SimClock
@@ -103,7 +104,9 @@ class Session:
     # --- building ---------------------------------------------------------
     async def setup(self) -> None:
         catalog = self.catalog
-        self._db = await aiosqlite.connect(self._db_path, isolation_level=None)
+        # Statements run on the event loop's thread (sentinel/inline_db.py): no thread hand-off
+        # per statement, so an event is applied the moment its timer fires.
+        self._db = await inline_db.connect(self._db_path, isolation_level=None)
         self._db.row_factory = aiosqlite.Row
         # A live session's database needs no crash durability (a crashed session runs again),
         # and skipping fsync on every commit keeps event writes to a fraction of a millisecond.
@@ -262,6 +265,11 @@ class Session:
         self.final_verdict = await self.verdict()
         await self.stop_site()
         await self.close_db()
+        # files in a thread: moving and writing never stall other sessions' timers
+        return await asyncio.to_thread(self._store)
+
+    def _store(self) -> Path:
+        """Move the database into the result folder and write the logs; return its final path."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
         final = self.out_dir / "state.db"
         shutil.move(str(self._db_path), final)

@@ -287,3 +287,11 @@ async def test_lines_are_decoded_and_capped(run: Run) -> None:
     assert outcome.ended_by == "agent_exit"
     assert run.lines == ["y" * 1000, "bad \ufffd byte", "windows", "no newline at the end"]
     assert run.log.endswith(b"windows\r\nno newline at the end")
+
+
+async def test_agent_runs_at_lower_priority(run: Run) -> None:
+    """The agent, started by the reaper once the harness lowered it, runs AGENT_NICENESS below."""
+    from sentinel.harness import AGENT_NICENESS
+    outcome = await run([sys.executable, "-c", "import os; print('nice', os.nice(0))"])
+    assert outcome.exit_code == 0
+    assert run.lines == [f"nice {min(19, os.nice(0) + AGENT_NICENESS)}"]

@@ -11,6 +11,7 @@ each tick; stopping is handed to the runner's loop with call_soon_threadsafe.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import threading
 import webbrowser
@@ -21,6 +22,7 @@ from textual.binding import Binding
 
 from sentinel.bus import Message
 from sentinel.errors import SentinelError
+from sentinel.priority import DISPLAY_PRIORITY, realtime
 from sentinel.runner import Runner, RunReport
 from sentinel.tui.state import RunState
 
@@ -78,6 +80,7 @@ class RunApp(SentinelApp):
         self._thread: threading.Thread | None = None
         self._runner_loop: asyncio.AbstractEventLoop | None = None
         self._end_seen = False
+        self._priority = contextlib.ExitStack()  # the app's thread raised while a run goes on
 
     # --- the runner's thread ---------------------------------------------------
     def start_run(self) -> None:
@@ -97,6 +100,9 @@ class RunApp(SentinelApp):
             gc.collect()
             gc.freeze()
         if self._thread is not None and self.is_running:
+            # The screen's thread just below the runner's loop (sentinel/priority.py): paused by
+            # the OS while holding the interpreter's lock, it would hold up the runner's timers.
+            self._priority.enter_context(realtime(DISPLAY_PRIORITY))
             self._thread.start()
 
     def _run_in_thread(self) -> None:
@@ -173,3 +179,4 @@ class RunApp(SentinelApp):
             await asyncio.to_thread(thread.join)
         if self._unsubscribe:
             self._unsubscribe()
+        self._priority.close()
