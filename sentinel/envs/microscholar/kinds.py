@@ -342,13 +342,14 @@ def draw_papers_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict
     events = [event(t, "new_paper", f"new paper {i + 1} of 5" + (" (the target)" if i == 4 else "") +
                     f" · {title_of(catalog, rid)}", paper_id=rid)
               for i, (t, rid) in enumerate(zip(times["targets"], picked[:5], strict=True))]
-    events += fill(rng, catalog, knobs, [], set(picked), papers=False, times=times["decoys"],
+    used = set(picked)
+    events += fill(rng, catalog, knobs, [], used, papers=False, times=times["decoys"],
                    note="decoy: no new paper")
     events.append(event(rng.randint(min(at + 10, 715), 715), "new_paper", "trailing: a sixth new paper",
                         paper_id=picked[5]))
     taken = [e["at"] for e in events]
-    events += fill(rng, catalog, knobs, taken, set(picked), papers=False, stop=at - 3)
-    events += fill(rng, catalog, knobs, taken, set(picked), start=at + 3)
+    events += fill(rng, catalog, knobs, taken, used, papers=False, stop=at - 3)
+    events += fill(rng, catalog, knobs, taken, used, start=at + 3)
     sql = ("SELECT (SELECT COUNT(*) FROM papers WHERE origin != 'self') >= "
            "CAST((SELECT value FROM session_meta WHERE key = 'baseline_paper_count') AS REAL) + 5")
     return scenario(
