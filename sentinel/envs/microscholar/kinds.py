@@ -50,7 +50,6 @@ SNIPPET = 160  # result rows cut the abstract here: a phrase past it shows only 
 STEP_GAP_S = 12  # multi-target kinds keep their targets this far apart (the oracle acts in between)
 STOP = {"with", "from", "over", "under", "into", "only", "that", "this", "than", "when", "which", "their", "more",
         "most", "also", "each", "both", "what", "these", "those", "where", "while", "after", "before", "about"}
-FIELDS = ("Clinical", "Maritime", "Agricultural", "Seismic", "Planetary", "Archival", "Wildlife", "Urban")
 
 
 def words(text: str) -> list[str]:
@@ -131,15 +130,14 @@ def draw_cite_title(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[
 
 
 def draw_title_absent_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """One word of the source title swapped for a field that no paper has: that title never comes."""
+    """The source title with another title's subject after its last preposition: never indexed."""
     s = _title_setup(rng, catalog, knobs)
     title = s["title"]
-    parts = title.split()
-    spots = [i for i, w in enumerate(parts) if w.isalpha() and len(w) > 3 and w.lower() != s["query"]
-             and w.lower() not in STOP]
-    i = choose(rng, spots, "word to swap")
-    parts[i] = choose(rng, [f for f in FIELDS if f.lower() not in title.lower()])
-    asked = " ".join(parts)
+    head, tail = split_title(title)
+    tails = sorted({t for rid in catalog.raw("papers") if (t := split_title(title_of(catalog, rid))[1]) and t != tail})
+    if not head or not tails:
+        raise NoDraw(f"{title!r} has no subject to swap")
+    asked = f"{head} {choose(rng, tails)}"
     if any(asked.lower() in t for t in all_text(catalog).values()):
         raise NoDraw(f"{asked!r} is in the catalog")
     events = [{**e, "_note": e["_note"].replace("target: the exact title", "near miss: the source task's title, "
@@ -158,17 +156,25 @@ def draw_title_absent_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -
                   {"report": f"The paper {asked} is now indexed."}])
 
 
+def split_title(title: str) -> tuple[str, str]:
+    """"Deep State-Space Models for Electricity Load" → ("Deep State-Space Models for", "Electricity Load")."""
+    m = re.match(r"^(.+ (?:for|in|over|of|from|under|with|on)) ([A-Z][^:?]+)$", title)
+    return (m.group(1), m.group(2)) if m else ("", "")
+
+
 # --- phrases in abstracts: save_phrase, abstract_save_more -----------------------------------
 
 def phrases(catalog: Catalog) -> dict[str, list[str]]:
-    """Two- and three-word phrases of content words → the papers whose abstract holds them."""
+    """Two- and three-word phrases of content words that some title also uses (so they read as a
+    subject, and a title can carry one as a look-alike) → the papers whose abstract holds them."""
+    titles = " | ".join(" ".join(words(r["title"])) for r in catalog.raw("papers").values())
     found: dict[str, set[str]] = {}
     for rid, rec in catalog.raw("papers").items():
         ws = words(rec.get("abstract", ""))
         for n in (2, 3):
             for i in range(len(ws) - n + 1):
                 gram = ws[i:i + n]
-                if all(len(w) > 3 and w not in STOP for w in gram):
+                if all(len(w) > 3 and w not in STOP for w in gram) and " ".join(gram) in titles:
                     found.setdefault(" ".join(gram), set()).add(rid)
     return {p: sorted(ids) for p, ids in sorted(found.items())}
 
@@ -383,6 +389,7 @@ KINDS: tuple[Kind, ...] = tuple(sorted((
     Kind("title_appears", "passive", "absolute", draw_title_appears, Knobs(decoys=2),
          "decoys: papers whose titles share words with the asked title (near_miss: how many)"),
     Kind("title_absent_noop", "noop", "absolute", draw_title_absent_noop, Knobs(decoys=2),
-         "as title_appears; the asked title swaps one word, the source title arrives as the near miss"),
+         "as title_appears; the asked title puts another title's subject after the source title's last "
+         "preposition, and the source title arrives as the near miss"),
     *ALERT_KINDS[1:],
 ), key=lambda k: k.name))
