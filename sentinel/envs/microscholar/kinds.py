@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 HOME = "/microscholar/"
 PAPER_LINK = "^/microscholar/paper/sp\\d+$"
 SNIPPET = 160  # result rows cut the abstract here: a phrase past it shows only on the paper page
-STEP_GAP_S = 12  # multi-target kinds keep their targets this far apart (the oracle acts in between)
+STEP_GAP_S = 3  # multi-target kinds keep their targets this far apart
 STOP = {"with", "from", "over", "under", "into", "only", "that", "this", "than", "when", "which", "their", "more",
         "most", "also", "each", "both", "what", "these", "those", "where", "while", "after", "before", "about"}
 
@@ -268,8 +268,6 @@ def draw_abstract_save_more(rng: random.Random, catalog: Catalog, knobs: Knobs) 
     events += fill(rng, catalog, knobs, [e["at"] for e in events], used,
                    paper_ok=lambda rid: phrase not in paper(catalog, rid)["abstract"].lower())
     like = like_text(phrase)
-    step = {"watch": search_url(f'"{phrase}"'), "open_new": PAPER_LINK,
-            "until": {"matches": f"(?i)Abstract: .*{re.escape(phrase)}"}}
     return scenario(
         description=f"\"{title_of(catalog, first)}\" (its abstract mentions '{phrase}') is in the library from the "
                     f"start. New papers with the phrase in the abstract arrive at {times['targets'][0]} s and {at} s "
@@ -282,11 +280,23 @@ def draw_abstract_save_more(rng: random.Random, catalog: Catalog, knobs: Knobs) 
         condition_sql=f"SELECT (SELECT COUNT(*) FROM papers WHERE origin = 'event' AND abstract LIKE {like}) >= 2",
         eval_sql=f"SELECT (SELECT COUNT(*) FROM papers WHERE origin = 'event' AND saved = 1 AND abstract LIKE {like}) "
                  f">= 2 AND {saved_only_with(phrase)}",
-        solution=[step, {"submit": "/save$"}, step, {"submit": "/save$"},
-                  {"report": f"Two more papers mentioning {phrase} arrived; both are saved."}])
+        solution=save_each(search_url(f'"{phrase}"'), {"matches": f"(?i)Abstract: .*{re.escape(phrase)}"}, targets,
+                           f"Two more papers mentioning {phrase} arrived; both are saved."))
 
 
 # --- authors and counts: save_by_author, papers_more -----------------------------------------
+
+def save_each(url: str, until: dict[str, Any], targets: list[str], report: str) -> list[dict[str, Any]]:
+    """Open every new paper on the watched page until all targets matched, then save each one.
+
+    One watch for all of them: a watch of its own per target would count a target that arrived
+    while the previous one was being saved as already seen (the oracle opens only new links).
+    Save toggles, so each target is opened by the address the watch found and saved once."""
+    steps: list[dict[str, Any]] = [{"watch": url, "open_new": PAPER_LINK, "count": len(targets), "until": until}]
+    for rid in targets:
+        steps += [{"open": f"/microscholar/paper/{rid}"}, {"submit": "/save$"}]
+    return [*steps, {"report": report}]
+
 
 def authors(catalog: Catalog, rid: str) -> list[dict[str, Any]]:
     return list(paper(catalog, rid)["authors"])
@@ -324,7 +334,6 @@ def draw_save_by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> d
     events += fill(rng, catalog, knobs, [e["at"] for e in events], {*picked, *decoys},
                    paper_ok=lambda r: not named(r))
     mine = f"id IN (SELECT paper_id FROM paper_authors WHERE persona_id = {sql_text(pid)})"
-    step = {"watch": search_url(last), "open_new": PAPER_LINK, "until": {"text": name}}
     return scenario(
         description=f"Papers by {name} arrive at {', '.join(str(t) for t in times['targets'])} s among papers by "
                     "look-alike names (a shared surname or first name). Saving any other paper fails the task.",
@@ -336,8 +345,8 @@ def draw_save_by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> d
         condition_sql=f"SELECT (SELECT COUNT(*) FROM papers WHERE origin = 'event' AND {mine}) >= 3",
         eval_sql=f"SELECT (SELECT COUNT(*) FROM papers WHERE origin = 'event' AND saved = 1 AND {mine}) >= 3 AND NOT "
                  f"EXISTS (SELECT 1 FROM papers WHERE saved = 1 AND saved_at > 0 AND NOT ({mine}))",
-        solution=[step, {"submit": "/save$"}, step, {"submit": "/save$"}, step, {"submit": "/save$"},
-                  {"report": f"Three new papers by {name} arrived; I saved all three."}])
+        solution=save_each(search_url(last), {"text": name}, targets,
+                           f"Three new papers by {name} arrived; I saved all three."))
 
 
 def draw_papers_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
