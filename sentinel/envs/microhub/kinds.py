@@ -32,6 +32,7 @@ from sentinel.generate_kit import choose, event, like_text, nearest, sample, sce
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
 
+GLUE = {"a", "an", "the", "to", "of", "in", "on", "for", "and", "or", "is", "it", "at", "by", "as", "be", "we"}
 ISSUE_LINK = "^/microhub/issues/\\d+$"
 FIRST_READ_S = 10
 # Plain words that make poor keywords, and words the issue page shows after the body anyway.
@@ -198,7 +199,7 @@ def shared_terms(catalog: Catalog, phrases: bool) -> dict[str, list[str]]:
         ws = re.findall(r"[a-z][a-z-]*", r["body"].lower())
         if phrases:
             terms |= {" ".join(ws[i:i + n]) for n in (2, 3) for i in range(len(ws) - n + 1)
-                      if ws[i + n - 1] in fit or ws[i] in fit}
+                      if (ws[i + n - 1] in fit or ws[i] in fit) and ws[i] not in GLUE and ws[i + n - 1] not in GLUE}
         else:
             terms |= set(ws) & fit
     out = {}
