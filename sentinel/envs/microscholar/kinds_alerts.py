@@ -110,7 +110,7 @@ def fill(rng: random.Random, catalog: Catalog, knobs: Knobs, taken: list[float],
             count = int(paper(catalog, rid).get("cited_by", 0)) + rng.randint(1, 25)
             out.append(event(t, "citations", note and f"{what}a citation count changes", paper_id=rid,
                              cited_by=count))
-        used.add(out[-1].get("paper_id") or out[-1].get("alert_id"))
+        used.add(str(out[-1].get("paper_id") or out[-1].get("alert_id")))
     return out
 
 
