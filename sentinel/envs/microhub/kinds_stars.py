@@ -10,11 +10,10 @@ the limit exactly at the target time and carry on. checks.py verifies the crossi
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import background_times, choose, event, ids_where, scenario, target_time, timeline
+from sentinel.generate import Kind, Knobs
+from sentinel.generate_kit import background_times, choose, event, ids_where, middle_time, scenario, timeline
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -51,15 +50,7 @@ def issue(catalog: Catalog, iid: str) -> dict[str, Any]:
     return catalog.raw("issues")[iid]
 
 
-def when(rng: random.Random, knobs: Knobs, lo: float = 0, hi: float = 720) -> int:
-    """The target time from the middle half of the knobs' window when [lo, hi] allows (a set's
-    strata then keep their distance: §0.10 spread), else from the whole window."""
-    quarter = (knobs.latest - knobs.earliest) / 4
-    try:
-        return target_time(rng, replace(knobs, earliest=knobs.earliest + quarter, latest=knobs.latest - quarter),
-                           lo, hi)
-    except NoDraw:
-        return target_time(rng, knobs, lo, hi)
+when = middle_time  # the target time: see generate_kit.middle_time
 
 
 def fill(rng: random.Random, catalog: Catalog, knobs: Knobs, taken: list[float], used: set[str], *,

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sentinel.generate import Kind, Knobs, NoDraw
@@ -17,10 +16,10 @@ from sentinel.generate_kit import (
     event,
     ids_where,
     like_text,
+    middle_time,
     nearest,
     sample,
     scenario,
-    target_time,
     timeline,
     times_between,
 )
@@ -114,17 +113,7 @@ def fill(rng: random.Random, catalog: Catalog, knobs: Knobs, taken: list[float],
     return out
 
 
-def when(rng: random.Random, knobs: Knobs, lo: float = 0, hi: float = 720) -> int:
-    """The target time, from the middle half of the knobs' window when the kind's [lo, hi] allows.
-
-    generate hands each normal scenario of a set one stratum of target times; drawing from the
-    stratum's middle keeps four neighbouring early strata out of one 60 s window (§0.10 spread)."""
-    quarter = (knobs.latest - knobs.earliest) / 4
-    try:
-        return target_time(rng, replace(knobs, earliest=knobs.earliest + quarter, latest=knobs.latest - quarter),
-                           lo, hi)
-    except NoDraw:
-        return target_time(rng, knobs, lo, hi)
+when = middle_time  # the target time: see generate_kit.middle_time
 
 
 def sequence(rng: random.Random, n: int, decoys: list[Any], start: float, at: int, gap: int) -> dict[str, list[int]]:
