@@ -61,6 +61,19 @@ def target_time(rng: random.Random, knobs: Knobs, lo: float = MIN_AT, hi: float 
     return int(round(rng.uniform(start, stop))) if stop - start >= 1 else int(round(start))
 
 
+def middle_time(rng: random.Random, knobs: Knobs, lo: float = MIN_AT, hi: float = MAX_AT) -> int:
+    """As target_time, from the middle half of the knobs' window when [lo, hi] allows, else the whole.
+
+    generate hands each normal scenario of a set one stratum of target times; drawing from a
+    stratum's middle keeps neighbouring strata from crowding one 60 s window (§0.10 spread)."""
+    quarter = (knobs.latest - knobs.earliest) / 4
+    try:
+        return target_time(rng, replace(knobs, earliest=knobs.earliest + quarter, latest=knobs.latest - quarter),
+                           lo, hi)
+    except NoDraw:
+        return target_time(rng, knobs, lo, hi)
+
+
 def times_between(rng: random.Random, n: int, start: float, stop: float) -> list[int]:
     """n distinct whole seconds strictly inside (start, stop), spread in n strata so they read as a sequence."""
     if n <= 0:

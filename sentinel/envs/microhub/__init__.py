@@ -16,6 +16,7 @@ from sentinel.envs.base import Environment, Header, NavItem
 from sentinel.envs.microhub import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microhub.checks import check_scenario
 from sentinel.envs.microhub.events import EVENT_TYPES
+from sentinel.envs.microhub.kinds import KINDS
 from sentinel.envs.microhub.queries import header_counts, repo_header
 from sentinel.envs.microhub.stars import repo_numbers
 
@@ -75,4 +76,5 @@ ENV = Environment(
     serve_preload=serve_preload,
     finalize=finalize,
     check_scenario=check_scenario,
+    kinds=KINDS,
 )

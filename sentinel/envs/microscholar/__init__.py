@@ -15,6 +15,7 @@ from typing import Any
 from sentinel.envs.base import Environment, Header, NavItem
 from sentinel.envs.microscholar import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microscholar.events import EVENT_TYPES
+from sentinel.envs.microscholar.kinds import KINDS
 from sentinel.world import World
 
 NOT_SELF = "origin != 'self'"
@@ -48,4 +49,5 @@ ENV = Environment(
     header=header,
     baseline_sql=BASELINE_SQL,
     serve_preload=serve_preload,
+    kinds=KINDS,
 )
