@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sentinel.generate import MAX_AT, MIN_AT, Knobs, NoDraw
@@ -59,19 +58,6 @@ def target_time(rng: random.Random, knobs: Knobs, lo: float = MIN_AT, hi: float 
     if start > stop:
         raise NoDraw(f"no target time fits [{knobs.earliest:g}, {knobs.latest:g}] and [{lo:g}, {hi:g}]")
     return int(round(rng.uniform(start, stop))) if stop - start >= 1 else int(round(start))
-
-
-def middle_time(rng: random.Random, knobs: Knobs, lo: float = MIN_AT, hi: float = MAX_AT) -> int:
-    """As target_time, from the middle half of the knobs' window when [lo, hi] allows, else the whole.
-
-    generate hands each normal scenario of a set one stratum of target times; drawing from a
-    stratum's middle keeps neighbouring strata from crowding one 60 s window (§0.10 spread)."""
-    quarter = (knobs.latest - knobs.earliest) / 4
-    try:
-        return target_time(rng, replace(knobs, earliest=knobs.earliest + quarter, latest=knobs.latest - quarter),
-                           lo, hi)
-    except NoDraw:
-        return target_time(rng, knobs, lo, hi)
 
 
 def times_between(rng: random.Random, n: int, start: float, stop: float) -> list[int]:
@@ -167,17 +153,6 @@ def mixed_background(rng: random.Random, density: float, taken: Iterable[float],
         if fits:
             out.append((t, left.pop(fits[rng.randrange(len(fits))])))
     return out
-
-
-def central_time(rng: random.Random, knobs: Knobs, lo: float = MIN_AT, hi: float = MAX_AT) -> int:
-    """`target_time` drawn from the middle half of the knobs' window where the kind's [lo, hi]
-    allows: neighbouring spread strata then never put four targets within 60 s of each other
-    (strata of 29 s, drawn edge to edge, can)."""
-    quarter = (knobs.latest - knobs.earliest) / 4
-    inner = replace(knobs, earliest=knobs.earliest + quarter, latest=knobs.latest - quarter)
-    if max(inner.earliest, lo) <= min(inner.latest, hi):
-        return target_time(rng, inner, lo, hi)
-    return target_time(rng, knobs, lo, hi)
 
 
 def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> list[str]:

@@ -30,7 +30,7 @@ from sentinel.envs.microdin.kinds_kit import (
     units,
 )
 from sentinel.generate import Kind, Knobs
-from sentinel.generate_kit import central_time, order_under, sample, scenario, timeline
+from sentinel.generate_kit import order_under, sample, scenario, target_time, timeline
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -52,7 +52,7 @@ def _board(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]
     picked = sample(rng, jobs, n + closes + extra, "postings")
     gone = sample(rng, load["jobs"], closes, "postings to close")
     seq = order_under(rng, n, closes)
-    at = central_time(rng, knobs, lo=4 + len(seq) * (STEP_S + 1))
+    at = target_time(rng, knobs, lo=4 + len(seq) * (STEP_S + 1))
     times = spaced(rng, len(seq), 1, at)
     key: list[dict[str, Any]] = []
     arriving, closing, level = iter(picked), iter(gone), 0
@@ -120,7 +120,7 @@ def draw_invitations_threshold(rng: random.Random, catalog: Catalog, knobs: Knob
     notes = catalog.raw("notifications")
     looks = [u for u in of(pool, "new_notification") if notes[u[1]]["kind"] in ("connection", "profile_view")]
     decoys = sample(rng, looks, min(room(knobs, n, 1, STEP_S + 1), len(looks)), "connection notifications")
-    at = central_time(rng, knobs, lo=4 + (n + len(decoys)) * (STEP_S + 1))
+    at = target_time(rng, knobs, lo=4 + (n + len(decoys)) * (STEP_S + 1))
     picked = sample(rng, of(pool, "new_invitation"), n + 2, "invitations")
     key = counted(rng, catalog, picked, decoys, n, at, 1, "new pending invitation",
                   "decoy: a connection or profile-view notification, not an invitation", trailing=2)
@@ -148,7 +148,7 @@ def draw_notifications_more(rng: random.Random, catalog: Catalog, knobs: Knobs) 
     looks = of(pool, "new_message") + of(pool, "new_invitation")
     decoys = sample(rng, looks, room(knobs, n, FIRST_READ_S, STEP_S + 1), "messages and invitations")
     decoys = sorted(decoys, key=lambda u: (u[0] != "new_message", u[1]))
-    at = central_time(rng, knobs, lo=FIRST_READ_S + 2 + (n + len(decoys)) * (STEP_S + 1))
+    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + (n + len(decoys)) * (STEP_S + 1))
     picked = sample(rng, of(pool, "new_notification"), n + 1, "notifications")
     key = counted(rng, catalog, picked, decoys, n, at, FIRST_READ_S, "new unread notification",
                   "decoy: another badge rises (Messaging or My Network)")
@@ -178,7 +178,7 @@ def draw_posts_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[
     notes = catalog.raw("notifications")
     looks = [u for u in of(pool, "new_notification") if notes[u[1]]["kind"] in ("like", "comment", "mention")]
     decoys = sample(rng, looks, min(room(knobs, n, FIRST_READ_S, STEP_S + 1), len(looks)), "post notifications")
-    at = central_time(rng, knobs, lo=FIRST_READ_S + 2 + (n + len(decoys)) * (STEP_S + 1))
+    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + (n + len(decoys)) * (STEP_S + 1))
     burst = max(FIRST_READ_S, at - rng.randint((n + len(decoys)) * (STEP_S + 1) + 2, 90))
     picked = sample(rng, of(pool, "new_post"), n + 3, "posts")
     key = counted(rng, catalog, picked, decoys, n, at, burst, "new post",

@@ -22,7 +22,7 @@ from sentinel.envs.microdin.kinds_kit import (
     unit_event,
 )
 from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import central_time, choose, nearest, sample, scenario, sql_text, timeline
+from sentinel.generate_kit import choose, nearest, sample, scenario, sql_text, target_time, timeline
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -110,7 +110,7 @@ def _setup(rng: random.Random, catalog: Catalog, knobs: Knobs, need: int, traili
     k = room(knobs, need, FIRST_READ_S, 3)
     decoys = nearest(rng, others, k, lambda j: 2.0 * mentions(catalog, j, skill)
                      + len(words(requirements(catalog, j)) & mine) / max(1, len(mine)), knobs.near_miss)
-    at = central_time(rng, knobs, lo=FIRST_READ_S + 2 + (need - 1) * TARGET_GAP_S + len(decoys))
+    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + (need - 1) * TARGET_GAP_S + len(decoys))
     first = spaced(rng, need - 1, FIRST_READ_S, at - TARGET_GAP_S + 1, TARGET_GAP_S)
     key = [unit_event(("new_job", j), t, f"target {i + 1} of {need}: asks for {skill} (detail page only) · "
                                          f"{job(catalog, j)['title']}")

@@ -13,7 +13,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from sentinel.generate import Kind, Knobs
-from sentinel.generate_kit import background_times, choose, event, ids_where, middle_time, scenario, timeline
+from sentinel.generate_kit import background_times, choose, event, ids_where, scenario, target_time, timeline
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -50,7 +50,7 @@ def issue(catalog: Catalog, iid: str) -> dict[str, Any]:
     return catalog.raw("issues")[iid]
 
 
-when = middle_time  # the target time: see generate_kit.middle_time
+when = target_time  # the target time: see generate_kit.target_time
 
 
 def fill(rng: random.Random, catalog: Catalog, knobs: Knobs, taken: list[float], used: set[str], *,

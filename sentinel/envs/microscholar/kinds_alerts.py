@@ -16,10 +16,10 @@ from sentinel.generate_kit import (
     event,
     ids_where,
     like_text,
-    middle_time,
     nearest,
     sample,
     scenario,
+    target_time,
     timeline,
     times_between,
 )
@@ -113,7 +113,7 @@ def fill(rng: random.Random, catalog: Catalog, knobs: Knobs, taken: list[float],
     return out
 
 
-when = middle_time  # the target time: see generate_kit.middle_time
+when = target_time  # the target time: see generate_kit.target_time
 
 
 def sequence(rng: random.Random, n: int, decoys: list[Any], start: float, at: int, gap: int) -> dict[str, list[int]]:

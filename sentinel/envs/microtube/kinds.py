@@ -33,7 +33,7 @@ from sentinel.envs.microtube.kinds_kit import (
 )
 from sentinel.envs.microtube.kinds_uploads import UPLOAD_KINDS
 from sentinel.generate import Kind, Knobs
-from sentinel.generate_kit import central_time, choose, nearest, scenario, sql_text, timeline, times_between
+from sentinel.generate_kit import choose, nearest, scenario, sql_text, target_time, timeline, times_between
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -74,7 +74,7 @@ def _comment_setup(rng: random.Random, catalog: Catalog, knobs: Knobs, spare: in
         return (u[0][1] in named) + 0.6 * prefix + 0.3 * (video(catalog, comments[u[0][1]]["video_id"])["category"]
                                                           == video(catalog, comments[target]["video_id"])["category"])
     decoys = nearest(rng, others, min(room(knobs, 0), len(others) - spare), score, knobs.near_miss)
-    at = central_time(rng, knobs, lo=4 + 2 * len(decoys))
+    at = target_time(rng, knobs, lo=4 + 2 * len(decoys))
     key = [e for t, u in zip(times_between(rng, len(decoys), 0, at), decoys, strict=True)
            for e in unit_events(u, t, f"decoy: {about(catalog, u)}: {comments[u[0][1]]['body']!r}, not {game}")]
     return {"game": game, "target": target, "video": comments[target]["video_id"], "at": at, "key": key,

@@ -29,7 +29,7 @@ from sentinel.envs.microtube.kinds_kit import (
     video,
 )
 from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import central_time, choose, nearest, order_under, sample, scenario, timeline
+from sentinel.generate_kit import choose, nearest, order_under, sample, scenario, target_time, timeline
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -70,7 +70,7 @@ def draw_gaming_comments_more(rng: random.Random, catalog: Catalog, knobs: Knobs
     fits = room(knobs, n, FIRST_READ_S, STEP_S + 1)
     decoys = nearest(rng, others, fits, lambda u: float(video(catalog, comment_video(catalog, u))["category"]
                                                                 in ("comedy", "film", "sports")), knobs.near_miss)
-    at = central_time(rng, knobs, lo=FIRST_READ_S + 2 + (n + len(decoys)) * (STEP_S + 1))
+    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + (n + len(decoys)) * (STEP_S + 1))
     key = counted(rng, catalog, [*first, choose(rng, rest)], decoys, n, at, FIRST_READ_S,
                   f"new comment on a {cat} video", "decoy: a comment on another video")
     key += fill(rng, catalog, knobs, key, used_by(key),
@@ -117,7 +117,7 @@ def _notification_events(rng: random.Random, catalog: Catalog, knobs: Knobs, n: 
     topics = {catalog.raw("channels")[c]["topic"] for c in subscribed(catalog)}
     fits = room(knobs, n, start, STEP_S + 1)
     decoys = nearest(rng, quiet, fits, lambda u: float(channel(catalog, u[0][1])["topic"] in topics), knobs.near_miss)
-    at = central_time(rng, knobs, lo=start + 2 + (n + len(decoys)) * (STEP_S + 1))
+    at = target_time(rng, knobs, lo=start + 2 + (n + len(decoys)) * (STEP_S + 1))
     key = counted(rng, catalog, picked, decoys, n, at, start, "new waiting notification",
                   "decoy: an upload without a notification")
     key += fill(rng, catalog, knobs, key, used_by(key), lambda u, t: t > at or not has(u, "new_notification"))
@@ -174,7 +174,7 @@ def draw_home_videos_more(rng: random.Random, catalog: Catalog, knobs: Knobs) ->
     gone = sample(rng, [v for v in preloaded(catalog, "videos") if v not in touched],
                   removals, "videos to take down")
     seq = order_under(rng, n, removals)
-    at = central_time(rng, knobs, lo=FIRST_READ_S + 2 + len(seq) * (STEP_S + 1))
+    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + len(seq) * (STEP_S + 1))
     times = spaced(rng, len(seq), FIRST_READ_S, at)
     key: list[dict[str, Any]] = []
     arrivals, removed, level = iter(picked), iter(gone), 0

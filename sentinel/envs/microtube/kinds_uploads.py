@@ -29,7 +29,7 @@ from sentinel.envs.microtube.kinds_kit import (
     used_by,
 )
 from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import central_time, choose, nearest, sample, scenario, timeline, times_between
+from sentinel.generate_kit import choose, nearest, sample, scenario, target_time, timeline, times_between
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -72,7 +72,7 @@ def _sub_count(rng: random.Random, catalog: Catalog, knobs: Knobs, n: int) -> tu
     fits = room(knobs, n, FIRST_READ_S, STEP_S + 1)
     decoys = nearest(rng, looks, fits, lambda u: float(topic_of(catalog, u) in topics) +
                      float(u[0][0] == "new_notification"), knobs.near_miss)
-    at = central_time(rng, knobs, lo=FIRST_READ_S + 2 + (n + len(decoys)) * (STEP_S + 1))
+    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + (n + len(decoys)) * (STEP_S + 1))
     key = counted(rng, catalog, picked, decoys, n, at, FIRST_READ_S, "subscribed upload",
                   "decoy: not an upload of a subscribed channel")
     key += fill(rng, catalog, knobs, key, used_by(key),
@@ -144,7 +144,7 @@ def _like_setup(rng: random.Random, catalog: Catalog, knobs: Knobs, asked: str |
     decoys = nearest(rng, looks, room(knobs, 0), lambda u: 1.0 * (topic_of(catalog, u) in banned) +
                      0.6 * (u[0][0] == "new_notification") + 0.4 * (has(u, "new_video") and is_sub(catalog, u[0][1])),
                      knobs.near_miss)
-    at = central_time(rng, knobs, lo=4 + 2 * len(decoys))
+    at = target_time(rng, knobs, lo=4 + 2 * len(decoys))
     until = min(at + int(knobs.hold_s), 712)
     if until - at < 10:
         raise NoDraw("no room for the take-down after the target")
