@@ -27,6 +27,7 @@ from sentinel.envs.microhood.kinds_base import (
     preload,
     start_of,
     stocks,
+    target_at,
     taxonomy,
 )
 from sentinel.envs.microhood.kinds_price import (
@@ -45,7 +46,7 @@ from sentinel.envs.microhood.kinds_relative import (
 )
 from sentinel.envs.microhood.prices import cents
 from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import event, nearest, sample, scenario, target_time, timeline, times_between
+from sentinel.generate_kit import event, nearest, sample, scenario, timeline, times_between
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -72,7 +73,7 @@ def _rally(rng: random.Random, catalog: Catalog, knobs: Knobs, goal: float, marg
     while value_at(catalog, f_near) >= goal - 0.5 * gap:
         f_near -= 0.0005
     f_ease = f_near - rng.uniform(0.008, 0.02)
-    at = target_time(rng, knobs, lo=30)
+    at = target_at(rng, knobs, lo=30)
     (a, _), (n, _), (e, _) = phases(FLAT_UNTIL_S, at - 2, 3)
     lift = goal + margin_of * rng.uniform(0.002, 0.01) - value_at(catalog, f_ease)
     bigger = [s for s, k in owned.items() if k * start_of(catalog, s) * f_ease * 0.15 >= lift]
@@ -163,7 +164,7 @@ def draw_news_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[s
     fresh = [x for x in ids if x not in loaded]
     n = rng.randint(2, 5)
     counted = sample(rng, fresh, n + 1, "new articles")
-    at = target_time(rng, knobs, lo=FLAT_UNTIL_S + 4 * n)
+    at = target_at(rng, knobs, lo=FLAT_UNTIL_S + 4 * n)
     times = times_between(rng, n - 1 + knobs.decoys, FLAT_UNTIL_S - 1, at - 2)
     slots = list(range(len(times)))
     rng.shuffle(slots)

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from sentinel.envs.microhood.prices import cents
-from sentinel.generate import Knobs, NoDraw
-from sentinel.generate_kit import background_times, choose, event, nearest
+from sentinel.generate import EARLY_FROM_S, EARLY_S, Knobs, NoDraw
+from sentinel.generate_kit import background_times, choose, event, nearest, target_time
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -63,6 +64,19 @@ def alike(catalog: Catalog, a: str, b: str) -> float:
 def lookalikes(rng: random.Random, catalog: Catalog, knobs: Knobs, symbol: str, exclude: set[str]) -> list[str]:
     pool = [s for s in stocks(catalog) if s != symbol and s not in exclude]
     return nearest(rng, pool, knobs.decoys, lambda s: alike(catalog, symbol, s), knobs.near_miss)
+
+
+def target_at(rng: random.Random, knobs: Knobs, lo: float) -> int:
+    """The target time in the knobs' window (and after `lo`). An early window (the spread's
+    strata under 120 s) is narrowed to its half away from the early band's middle: four early
+    targets drawn anywhere in their strata can crowd one 60 s window (3 of 4 draws in ~30%)."""
+    start, stop = max(knobs.earliest, lo), knobs.latest
+    if stop <= EARLY_S and stop - start >= 8:
+        if (start + stop) / 2 < (EARLY_FROM_S + EARLY_S) / 2:
+            stop = (start + stop) / 2
+        else:
+            start = (start + stop) / 2
+    return target_time(rng, replace(knobs, earliest=start, latest=stop), lo)
 
 
 # --- wording ------------------------------------------------------------------------------
@@ -120,7 +134,7 @@ def decoy_moves(rng: random.Random, catalog: Catalog, decoys: list[str], symbol:
                 rising: bool, before: int, what: str) -> list[dict[str, Any]]:
     """Each look-alike moves past the target's level (or by the same share, if its price is far
     from it) before the target does: a watcher of the wrong ticker sees its condition first."""
-    out = []
+    out: list[dict[str, Any]] = []
     start_s = start_of(catalog, symbol)
     if not decoys:
         return out
@@ -147,11 +161,12 @@ def preload(news: list[str] | None = None, waypoints: dict[str, list[list[float]
 
 
 def background(rng: random.Random, catalog: Catalog, knobs: Knobs, taken: list[float], avoid: set[str],
-               preloaded_news: list[str], news_from: float = 0, movers: list[str] | None = None) -> list[dict[str, Any]]:
+               preloaded_news: list[str], news_from: float = 0,
+               movers: list[str] | None = None) -> list[dict[str, Any]]:
     """Unrelated events at the density knob: articles not preloaded (from `news_from` on) and
     price moves of symbols outside `avoid`, never overlapping on one symbol."""
     times = background_times(rng, knobs.density, taken, start=2, stop=END_S - 5)
-    named = {s for s in avoid}
+    named = set(avoid)
     news = [nid for nid, r in catalog.raw("news").items()
             if nid not in preloaded_news and r.get("symbol") not in named]
     rng.shuffle(news)

@@ -31,12 +31,13 @@ from sentinel.envs.microhood.kinds_base import (
     preload,
     start_of,
     stocks,
+    target_at,
     taxonomy,
     title,
 )
 from sentinel.envs.microhood.prices import cents
 from sentinel.generate import Knobs, NoDraw
-from sentinel.generate_kit import choose, scenario, sql_text, target_time, timeline
+from sentinel.generate_kit import choose, scenario, sql_text, timeline
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -89,11 +90,11 @@ def rising(rng: random.Random, knobs: Knobs, symbol: str, start: float, level: f
 
 
 def _threshold_setup(rng: random.Random, catalog: Catalog, knobs: Knobs, pool: list[str], transient: bool,
-                     what: str, exclude: set[str] = frozenset(), earliest: float = 30) -> dict[str, Any]:
+                     what: str, exclude: frozenset[str] = frozenset(), earliest: float = 30) -> dict[str, Any]:
     symbol = choose(rng, [s for s in pool if s not in exclude], "stock")
     start = start_of(catalog, symbol)
     level = nice_above(rng, start, 0.04, 0.10)
-    at = target_time(rng, knobs, lo=earliest)
+    at = target_at(rng, knobs, lo=earliest)
     until = hold(knobs, at) if transient else None
     decoys = lookalikes(rng, catalog, knobs, symbol, set(exclude))
     key = decoy_moves(rng, catalog, decoys, symbol, level, True, at, f"not {symbol}")

@@ -21,13 +21,14 @@ from sentinel.envs.microhood.kinds_base import (
     phases,
     preload,
     start_of,
+    target_at,
     taxonomy,
     title,
 )
 from sentinel.envs.microhood.kinds_price import PRICE, hold, near_gap, order_steps, stock_page, unheld
 from sentinel.envs.microhood.prices import cents
 from sentinel.generate import Knobs, NoDraw
-from sentinel.generate_kit import choose, event, scenario, sql_text, target_time, timeline
+from sentinel.generate_kit import choose, event, scenario, sql_text, timeline
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -43,7 +44,7 @@ def draw_buy_the_dip(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict
     line = 0.90 * high
     limit = floor_cents(line)
     near = round(ceil_cents(line) + near_gap(knobs, line), 2)
-    at = target_time(rng, knobs, lo=DIP_EARLIEST)
+    at = target_at(rng, knobs, lo=DIP_EARLIEST)
     until = hold(knobs, at)
     n = rng.randint(2, 5)
     decoys = lookalikes(rng, catalog, knobs, symbol, set())
@@ -93,7 +94,7 @@ def draw_take_profit(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict
     shares, start = owned[symbol], start_of(catalog, symbol)
     pct = rng.randint(4, 8)
     factor = 1 + pct / 100
-    at = target_time(rng, knobs, lo=PROFIT_EARLIEST)
+    at = target_at(rng, knobs, lo=PROFIT_EARLIEST)
     t_news = rng.randint(max(FLAT_UNTIL_S + 14, at - 220), max(FLAT_UNTIL_S + 14, at - 24))
     ref = cents(start * (factor + rng.uniform(0.005, 0.03)))  # the page's "today" figure is past pct already
     line = ref * factor
