@@ -33,8 +33,8 @@ from sentinel.generate_kit import choose, event, scenario, sql_text, timeline
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
 
-DIP_EARLIEST = 45
-PROFIT_EARLIEST = 52
+DIP_EARLIEST = 30
+PROFIT_EARLIEST = 40
 
 
 def draw_buy_the_dip(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
@@ -95,7 +95,7 @@ def draw_take_profit(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict
     pct = rng.randint(4, 8)
     factor = 1 + pct / 100
     at = target_at(rng, knobs, lo=PROFIT_EARLIEST)
-    t_news = rng.randint(max(FLAT_UNTIL_S + 14, at - 220), max(FLAT_UNTIL_S + 14, at - 24))
+    t_news = rng.randint(max(FLAT_UNTIL_S + 10, at - 220), max(FLAT_UNTIL_S + 10, at - 16))
     ref = cents(start * (factor + rng.uniform(0.005, 0.03)))  # the page's "today" figure is past pct already
     line = ref * factor
     near = floor_cents(line - near_gap(knobs, line))
