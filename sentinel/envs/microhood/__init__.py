@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from sentinel.envs.base import Environment, NavItem
 from sentinel.envs.microhood.checks import check_scenario
 from sentinel.envs.microhood.events import DEFAULT_BUYING_POWER, EVENT_TYPES
+from sentinel.envs.microhood.kinds import KINDS
 from sentinel.envs.microhood.prices import PriceBook, portfolio_numbers
 from sentinel.envs.microhood.views import routes
 
@@ -68,4 +69,5 @@ ENV = Environment(
     serve_preload=serve_preload,
     finalize=finalize,
     check_scenario=check_scenario,
+    kinds=KINDS,
 )
