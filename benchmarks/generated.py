@@ -7,7 +7,10 @@ of normal tasks at its best time), each strategy as one run, and prints one tabl
 table as benchmarks/guessing.py) with a verdict line per rule.
 
     python benchmarks/generated.py --env micromail --count 100 --seed 1 --speed 50 [--concurrency 25]
-                                   [--ladder 30:630:60] [--keep DIR]
+                                   [--waiters-concurrency 0] [--ladder 30:630:60] [--keep DIR]
+
+The oracle runs --concurrency sessions at once (it reads pages all the time); eager, silent and
+blind barely use the CPU and run --waiters-concurrency at once (default: all).
 """
 
 from __future__ import annotations
@@ -30,7 +33,10 @@ from sentinel.runner import Runner, RunPlan  # noqa: E402
 from sentinel.scenario import load_scenario  # noqa: E402
 
 
-def run_strategies(folder: Path, agents: list[str], speed: float, concurrency: int) -> dict[str, list]:
+def run_strategies(folder: Path, agents: list[str], speed: float, concurrency: int,
+                   waiters_concurrency: int = 0) -> dict[str, list]:
+    """One run per agent; the oracle (which reads pages all the time) at `concurrency` sessions at
+    once, the others (which sleep, or report at once) at `waiters_concurrency` (0: all at once)."""
     config = load_config(None)
     scenarios = tuple(load_scenario(p) for p in sorted(folder.glob("*.yaml")))
     stamp = f"{datetime.now():%Y%m%d-%H%M%S}"
@@ -39,7 +45,7 @@ def run_strategies(folder: Path, agents: list[str], speed: float, concurrency: i
         command = builtin_command(agent)
         assert command is not None
         plan = RunPlan(name=f"gen-{stamp}-{agent.replace(':', '')}", agent=agent, command=command, speed=speed,
-                       scenarios=scenarios, concurrency=concurrency)
+                       scenarios=scenarios, concurrency=concurrency if agent == "oracle" else waiters_concurrency)
         report = asyncio.run(Runner(config, plan).run())
         print(f"  {agent:12} {report.run_dir}  {report.wall_s:6.1f} s", flush=True)
         found[agent] = report.results
@@ -74,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--speed", type=float, default=50.0)
     parser.add_argument("--concurrency", type=int, default=25)
+    parser.add_argument("--waiters-concurrency", type=int, default=0,
+                        help="sessions at once for eager, silent and blind, which barely use the CPU (0: all)")
     parser.add_argument("--ladder", type=ladder, default=ladder("30:630:60"))
     parser.add_argument("--keep", type=Path, help="generate into this folder (kept) instead of a temporary one")
     args = parser.parse_args(argv)
@@ -85,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
             print(line)
         agents = ["oracle", "eager", "silent", *(blind_name(t) for t in args.ladder)]
         print(f"running {len(agents)} strategies on {len(made.files)} generated scenarios at speed {args.speed:g} …")
-        results = run_strategies(folder, agents, args.speed, args.concurrency)
+        results = run_strategies(folder, agents, args.speed, args.concurrency, args.waiters_concurrency)
     except SentinelError as exc:
         print(f"generated.py: {exc}", file=sys.stderr)
         return 2
