@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from sentinel.envs.microchat import kinds as k
-from sentinel.envs.microchat.kinds_count import counting, fill
+from sentinel.envs.microchat import kinds_react as k
 from sentinel.generate import Kind, Knobs
+from sentinel.generate_count import counting, fill
 from sentinel.generate_kit import scenario, timeline
 
 if TYPE_CHECKING:

@@ -7,9 +7,9 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from sentinel.envs.microchat.kinds_count import counting, fill, free_times
-from sentinel.envs.microlendar import kinds as k
+from sentinel.envs.microlendar import kinds_invite as k
 from sentinel.generate import Kind, Knobs
+from sentinel.generate_count import counting, fill, free_times
 from sentinel.generate_kit import choose, like_text, nearest, scenario, target_time, timeline
 
 if TYPE_CHECKING:

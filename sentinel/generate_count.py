@@ -3,7 +3,7 @@ n-th at the target time, look-alikes between them, one counted arrival trailing,
 background that cannot change the count before the target.
 
 Generic over the event shape: callers pass `make(at, item_id, note)` that builds one event.
-Pure: no aiohttp. (A candidate for sentinel.generate_kit once other environments need it.)
+Pure: no aiohttp; any environment with counting kinds can use it (it lived in MicroChat at first).
 """
 
 from __future__ import annotations
