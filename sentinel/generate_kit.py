@@ -102,6 +102,11 @@ def timeline(preload: Mapping[str, Any], events: Iterable[dict[str, Any]]) -> li
     return [{"at": 0, "type": "preload", **preload}, *(e for _, e in rest)]
 
 
+def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
+    """A scenario's taxonomy block (ENVIRONMENTS §0.3)."""
+    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
+
+
 def scenario(*, prompt: str, description: str, condition_at: float | None, taxonomy: Mapping[str, Any],
              events: list[dict[str, Any]], condition_sql: str, solution: list[dict[str, Any]],
              eval_sql: str | None = None, start_page: str | None = None,

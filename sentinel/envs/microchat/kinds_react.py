@@ -16,7 +16,17 @@ from typing import TYPE_CHECKING, Any
 
 from sentinel.generate import Knobs, NoDraw
 from sentinel.generate_count import counting, fill, free_times
-from sentinel.generate_kit import choose, event, like_text, nearest, scenario, sql_text, target_time, timeline
+from sentinel.generate_kit import (
+    choose,
+    event,
+    like_text,
+    nearest,
+    scenario,
+    sql_text,
+    target_time,
+    taxonomy,  # noqa: F401  (kinds of this environment use it from here)
+    timeline,
+)
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -103,10 +113,6 @@ def background(catalog: Catalog, spoils=lambda r: False) -> list[str]:
     """Background arrivals: non-preloaded messages and answered calls that cannot decide the task."""
     pool = new_only(catalog, lambda r: not spoils(r))
     return pool + [c for c, r in catalog.raw("calls").items() if r.get("_role") != "filler" and not r["missed"]]
-
-
-def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
-    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
 
 
 def reacted(emoji: str) -> str:

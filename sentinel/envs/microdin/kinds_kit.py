@@ -13,7 +13,12 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sentinel.generate import Knobs, NoDraw
-from sentinel.generate_kit import event, mixed_background, times_between
+from sentinel.generate_kit import (
+    event,
+    mixed_background,
+    taxonomy,  # noqa: F401  (kinds of this environment use it from here)
+    times_between,
+)
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -109,10 +114,6 @@ def free_times(rng: random.Random, n: int, start: float, stop: float, taken: Seq
 def room(knobs: Knobs, fixed: int, start: float = 4, per: float = 2) -> int:
     """How many of the `decoys` knob's look-alikes fit before the latest target time."""
     return max(0, min(knobs.decoys, int((knobs.latest - start - 2) // per) - fixed))
-
-
-def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
-    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
 
 
 def counted(rng: random.Random, catalog: Catalog, picked: list[Unit], decoys: list[Unit], n: int, at: int,

@@ -9,7 +9,12 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from sentinel.generate import Knobs
-from sentinel.generate_kit import background_times, choose, event
+from sentinel.generate_kit import (
+    background_times,
+    choose,
+    event,
+    taxonomy,  # noqa: F401  (kinds of this environment use it from here)
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -30,10 +35,6 @@ FIELD = {"new_track": "track_id", "new_playlist": "playlist_id", "withdraw_track
 
 def baseline(metric: str) -> str:
     return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
-
-
-def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
-    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
 
 
 def preload(**changes: Any) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from sentinel.generate_kit import (
     choose,
     event,
     target_time,
+    taxonomy,  # noqa: F401  (kinds of this environment use it from here)
     times_between,
 )
 
@@ -53,10 +54,6 @@ FIELD = {etype: fld for etype, (_, fld) in COLLECTIONS.items()}
 
 def baseline(metric: str) -> str:
     return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
-
-
-def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
-    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
 
 
 # --- catalog views ------------------------------------------------------------------------

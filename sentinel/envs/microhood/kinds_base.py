@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 from sentinel.envs.microhood.prices import cents
 from sentinel.generate import Knobs, NoDraw
-from sentinel.generate_kit import background_times, choose, event, nearest, target_time
+from sentinel.generate_kit import (
+    background_times,
+    choose,
+    event,
+    nearest,
+    target_time,
+    taxonomy,  # noqa: F401  (kinds of this environment use it from here)
+)
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -95,10 +102,6 @@ def floor_cents(value: float) -> float:
 
 def ceil_cents(value: float) -> float:
     return math.ceil(value * 100 - 1e-6) / 100
-
-
-def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
-    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
 
 
 # --- price moves ----------------------------------------------------------------------------

@@ -13,7 +13,16 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from sentinel.generate import Kind, Knobs
-from sentinel.generate_kit import background_times, choose, event, ids_where, scenario, target_time, timeline
+from sentinel.generate_kit import (
+    background_times,
+    choose,
+    event,
+    ids_where,
+    scenario,
+    target_time,
+    taxonomy,  # noqa: F401  (kinds of this environment use it from here)
+    timeline,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -35,10 +44,6 @@ def preload(issues: Iterable[str] = PRELOAD_ISSUES, stars: Iterable[tuple[float,
         out["initial_stars"] = initial
     out["star_waypoints"] = [[t, v] for t, v in stars]
     return out
-
-
-def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
-    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
 
 
 def issue_arrivals(catalog: Catalog, where: Callable[[dict[str, Any]], bool] = lambda r: True,

@@ -17,7 +17,16 @@ from typing import TYPE_CHECKING, Any
 
 from sentinel.generate import Knobs, NoDraw
 from sentinel.generate_count import fill, free_times
-from sentinel.generate_kit import choose, event, like_text, scenario, sql_text, target_time, timeline
+from sentinel.generate_kit import (
+    choose,
+    event,
+    like_text,
+    scenario,
+    sql_text,
+    target_time,
+    taxonomy,  # noqa: F401  (kinds of this environment use it from here)
+    timeline,
+)
 
 if TYPE_CHECKING:
     from sentinel.catalog import Catalog
@@ -93,10 +102,6 @@ def sample_or_all(rng: random.Random, items: list[str], n: int) -> list[str]:
 
 def is_task(r: dict[str, Any]) -> bool:
     return "task" in r
-
-
-def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
-    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
 
 
 def with_bg(rng, catalog, knobs, key, at, harmless, anything=lambda r: True):

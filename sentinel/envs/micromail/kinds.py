@@ -26,6 +26,7 @@ from sentinel.generate_kit import (
     scenario,
     sql_text,
     target_time,
+    taxonomy,  # noqa: F401  (kinds of this environment use it from here)
     timeline,
     times_between,
 )
@@ -94,10 +95,6 @@ def fill(rng: random.Random, catalog: Catalog, knobs: Knobs, taken: list[float],
 
 def preload() -> dict[str, Any]:
     return {"emails": list(PRELOAD)}
-
-
-def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
-    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
 
 
 def subject(catalog: Catalog, rid: str) -> str:

@@ -20,6 +20,7 @@ from sentinel.generate_kit import (
     sample,
     scenario,
     target_time,
+    taxonomy,  # noqa: F401  (kinds of this environment use it from here)
     timeline,
     times_between,
 )
@@ -47,10 +48,6 @@ PLACES = ("seismology", "marine biology", "astronomy", "agriculture", "archaeolo
 def preload(saved: Iterable[str] = SAVED, extra: Iterable[str] = ()) -> dict[str, Any]:
     papers = [*PRELOAD, *(rid for rid in extra if rid not in PRELOAD)]
     return {"papers": papers, "saved": list(dict.fromkeys(saved)), "alerts": list(PRELOAD_ALERTS)}
-
-
-def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
-    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
 
 
 def scholar_arrivals(catalog: Catalog, where: Callable[[dict[str, Any]], bool] = lambda r: True,

@@ -12,6 +12,7 @@ from sentinel.generate_kit import (
     event,
     ids_where,
     mixed_background,
+    taxonomy,  # noqa: F401  (kinds of this environment use it from here)
     times_between,
 )
 
@@ -104,10 +105,6 @@ def fill(rng: random.Random, catalog: Catalog, knobs: Knobs, key: list[dict[str,
     pool = [u for u in units(catalog) if not ids(u) & used]
     picked = mixed_background(rng, knobs.density, [e["at"] for e in key], pool, allow)
     return [e for t, u in picked for e in unit_events(u, t, None)]
-
-
-def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
-    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
 
 
 def spaced(rng: random.Random, n: int, start: float, stop: float) -> list[int]:
