@@ -11,7 +11,6 @@ times, conditions that pass) run in sentinel.suite_rules when a whole environmen
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -26,7 +25,6 @@ from sentinel.scenario import Problem, Scenario, ScenarioError, expand_self, loa
 from sentinel.session import COMMON_SCHEMA
 from sentinel.suite_rules import suite_problems, suite_split
 
-REPLAYS_AT_ONCE = 6  # replays validated side by side (each has its own database and thread)
 READ_ACTIONS = {sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION}
 
 
@@ -60,7 +58,7 @@ async def validate_all(config: Config, paths: list[Path] | None = None,
             if whole:
                 suite.append(scenario)
     loaded = [s for s in slots if isinstance(s, Scenario)]
-    found = iter(await validate_many(loaded, config))
+    found = iter([await validate_scenario(s, config) for s in loaded])
     problems = [p for slot in slots for p in (next(found) if isinstance(slot, Scenario) else slot)]
     checked = len(slots)
     if suite:
@@ -68,21 +66,6 @@ async def validate_all(config: Config, paths: list[Path] | None = None,
         if summary is not None:
             summary += suite_split(suite)
     return checked, problems
-
-
-async def validate_many(scenarios: list[Scenario], config: Config) -> list[list[Problem]]:
-    """validate_scenario over many scenarios, a few at a time, answers in the given order.
-
-    Each replay spends most of its wall time waiting for its database thread; overlapping a few
-    replays keeps both the interpreter and SQLite busy instead of taking turns.
-    """
-    gate = asyncio.Semaphore(REPLAYS_AT_ONCE)
-
-    async def one(scenario: Scenario) -> list[Problem]:
-        async with gate:
-            return await validate_scenario(scenario, config)
-
-    return list(await asyncio.gather(*(one(s) for s in scenarios)))
 
 
 def expand_path(path: Path) -> list[Path]:
