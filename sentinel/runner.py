@@ -27,7 +27,8 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,10 +46,11 @@ from sentinel.errors import SentinelError
 from sentinel.files import read_json, remove_temporaries, write_atomic, write_json_atomic
 from sentinel.grading import Outcome, Result, judge, on_time, read_costs
 from sentinel.harness import AgentOutcome, AgentProcess, build_command, check_command
-from sentinel.priority import realtime
+from sentinel.priority import realtime, worker_pool
 from sentinel.proxy import METERED_FILE, MeteringProxy
 from sentinel.sandbox import Sandbox
 from sentinel.scenario import Scenario
+from sentinel.scheduler import DueBoard
 from sentinel.sentinelbench import write_results_json
 from sentinel.session import Session
 from sentinel.summary import Summary, summarize
@@ -189,6 +191,7 @@ class Runner:
         self._gate = StartGate(0)  # agents of the first wave spawn once every session is set up
         self._start_line = StartGate(0)  # ... and their clocks start once every agent opened /start
         self._catalogs: dict[str, Catalog] = {}  # immutable, so shared by every session of an env
+        self.board = DueBoard()  # every session's next event, so any page can apply what is due
         self.start_line_max_s = START_LINE_MAX_S
         self.realtime = False  # the loop's thread ran at a real-time priority (sentinel/priority.py)
 
@@ -211,10 +214,26 @@ class Runner:
         previous = sys.getswitchinterval()
         sys.setswitchinterval(GIL_SWITCH_S)
         try:
-            with realtime() as self.realtime:
+            with realtime() as self.realtime, self._raised_workers():
                 return await self._run()
         finally:
             sys.setswitchinterval(previous)
+
+    @contextlib.contextmanager
+    def _raised_workers(self) -> Iterator[None]:
+        """With the loop raised, its off-loop work (asyncio.to_thread) runs on threads started
+        up front and raised just below it (sentinel/priority.py says why)."""
+        if not self.realtime:
+            yield
+            return
+        loop = asyncio.get_running_loop()
+        pool = worker_pool()
+        loop.set_default_executor(pool)
+        try:
+            yield
+        finally:
+            pool.shutdown(wait=False)
+            loop.set_default_executor(ThreadPoolExecutor(thread_name_prefix="asyncio"))
 
     async def _run(self) -> RunReport:
         self._prepare_run_dir()
@@ -298,7 +317,7 @@ class Runner:
         env = get_environment(scenario.environment)
         catalog = self._catalogs.setdefault(env.name, Catalog.of(env, self.config.catalogs_dir))
         session = Session(scenario, env, self.config, out_dir=out_dir, speed=self.plan.speed, bus=self.bus,
-                          templates=self.templates, key=key, catalog=catalog)
+                          templates=self.templates, key=key, catalog=catalog, board=self.board)
         in_first_wave = self._gate.join(key)
         if in_first_wave and self._start_line.join(key):
             session.start_line = lambda: self._wait_at_start_line(key)

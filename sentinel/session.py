@@ -34,7 +34,7 @@ from sentinel.errors import SentinelError
 from sentinel.files import write_jsonl_atomic
 from sentinel.grading import Verdict, open_read_only, verdict_on
 from sentinel.scenario import Event, Scenario
-from sentinel.scheduler import FiredEvent, Scheduler
+from sentinel.scheduler import DueBoard, FiredEvent, Scheduler
 from sentinel.web.app import create_app
 from sentinel.world import World, iso, open_page_reader
 
@@ -69,7 +69,7 @@ class Session:
                  out_dir: Path, speed: float | None = None, clock: SimClock | None = None,
                  bus: Bus | None = None, templates: jinja2.Environment | None = None,
                  world_start: datetime | None = None, key: str | None = None,
-                 catalog: Catalog | None = None):
+                 catalog: Catalog | None = None, board: DueBoard | None = None):
         self.scenario = scenario
         self.environment = environment
         self.config = config
@@ -80,6 +80,9 @@ class Session:
         self.key = key or f"{scenario.environment}/{scenario.short_id}"
         self.templates = templates
         self.catalog = catalog or Catalog.of(environment, config.catalogs_dir)
+        # Shared by every session of a run, so a page of one session applies events due in any
+        # (sentinel/scheduler.py); on the session's own clock's wall time.
+        self.board = board or DueBoard(self.clock.wall)
         self.world_start = world_start or datetime.now(UTC)
         self.start_page = scenario.start_page
         self.started = asyncio.Event()
@@ -127,7 +130,8 @@ class Session:
                 await self.world.set_meta(key, value)
         self.world.reader = open_page_reader(self._db_path)
         self.scheduler = Scheduler(self.clock, self.scenario.timeline, self._apply_in_transaction,
-                                   self.config.timing.event_timeline_end, on_fired=self._on_fired)
+                                   self.config.timing.event_timeline_end, on_fired=self._on_fired,
+                                   board=self.board)
         self.app = create_app(self.world, self.environment, self, self.templates)
         self.is_set_up = True
 
@@ -187,7 +191,9 @@ class Session:
 
     async def catch_up(self) -> None:
         """Before a handler reads the world: apply every event due by now, so a timer that
-        fires late never shows a stale page."""
+        fires late never shows a stale page; and, while at it, every event due by now in the
+        other sessions of the run (the board), so no timer waits behind a burst of pages."""
+        await self.board.fire_due()
         if self.is_set_up:
             await self.scheduler.fire_due()
 

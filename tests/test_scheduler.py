@@ -6,7 +6,7 @@ import pytest
 
 from sentinel.clock import ManualTime, SimClock
 from sentinel.scenario import Event
-from sentinel.scheduler import Scheduler
+from sentinel.scheduler import DueBoard, Scheduler
 
 
 def make(events, speed=10.0, end=720):
@@ -104,3 +104,57 @@ async def test_run_waits_while_paused_and_reaims_on_advance():
     clock.advance(300)
     await asyncio.wait_for(task, 1)
     assert applied == [300]
+
+
+async def test_the_board_lets_any_caller_fire_what_is_due_in_every_scheduler():
+    wall = ManualTime(1000.0)
+    board = DueBoard(wall)
+    applied = []
+
+    def scheduler(name, events):
+        clock = SimClock(10.0, wall=wall)
+
+        async def apply(event):
+            applied.append((name, event.type))
+        return clock, Scheduler(clock, events, apply, 720, board=board)
+
+    clock_a, a = scheduler("a", [Event(at=10, type="a1", index=1), Event(at=30, type="a2", index=2)])
+    clock_b, b = scheduler("b", [Event(at=20, type="b1", index=1)])
+    clock_a.start()
+    clock_b.start()
+    runs = [asyncio.create_task(s.run()) for s in (a, b)]
+    await asyncio.sleep(0)  # each run() aims its timer and puts its next event on the board
+    wall.advance(1.5)  # sim 15: a1 is due; the loop's own timers are not (wall time is manual)
+    await board.fire_due()
+    assert applied == [("a", "a1")]
+    await board.fire_due()  # nothing more due: no second apply
+    wall.advance(1.6)  # sim 31: a2 and b1 are due
+    await board.fire_due()
+    assert sorted(applied[1:]) == [("a", "a2"), ("b", "b1")]
+    assert a.pending == b.pending == []
+    for task in runs:  # with nothing pending, each run() ends and takes itself off the board
+        task.cancel()
+    await asyncio.gather(*runs, return_exceptions=True)
+    wall.advance(100)
+    await board.fire_due()
+    assert len(applied) == 3
+
+
+async def test_the_board_skips_a_frozen_scheduler():
+    wall = ManualTime(0.0)
+    board = DueBoard(wall)
+    clock = SimClock(10.0, wall=wall)
+    applied = []
+
+    async def apply(event):
+        applied.append(event.type)
+    scheduler = Scheduler(clock, [Event(at=10, type="a", index=1)], apply, 720, board=board)
+    clock.start()
+    run = asyncio.create_task(scheduler.run())
+    await asyncio.sleep(0)
+    clock.freeze()  # the agent reported at sim 0: the event must never apply
+    await asyncio.sleep(0)
+    wall.advance(5)
+    await board.fire_due()
+    assert applied == []
+    await run
