@@ -26,7 +26,7 @@ from pathlib import Path
 
 from sentinel.agents import MODEL_AGENTS, builtin_command, builtin_names
 from sentinel.bus import Bus
-from sentinel.config import BACKENDS, Config, check_speed, load_config
+from sentinel.config import BACKENDS, Config, check_speed, load_config, sessions_at_once
 from sentinel.errors import SentinelError
 from sentinel.grading import Result
 from sentinel.harness import check_command
@@ -129,10 +129,13 @@ def prepare_run(*, agent: str | None = None, cmd: str | list[str] | None = None,
     check_run_name(run_name)
     drawn = variants_for(loaded, scenarios, run_name, seed, trials, resume) if variants and seed is not None else {}
     plan = RunPlan(name=run_name, agent=name, command=command, speed=speed, scenarios=tuple(scenarios),
-                   concurrency=concurrency if concurrency is not None else loaded.concurrency,
+                   concurrency=0,
                    resume=resume, trials=trials, model=model, meter=meter, sandbox=sandbox,
                    variants=drawn, variant_seed=seed if variants else None)
-    return loaded, plan
+    asked = concurrency if concurrency is not None else loaded.concurrency
+    if asked is None and loaded.backend != "local":
+        asked = 0  # a cluster places sessions by the resources each reserves
+    return loaded, replace(plan, concurrency=sessions_at_once(asked, len(plan.jobs())))
 
 
 def variants_for(config: Config, scenarios: list[Scenario], run_name: str, seed: int, trials: int,

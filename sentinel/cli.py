@@ -19,6 +19,7 @@ from rich.console import Console
 from sentinel import api
 from sentinel.agents import builtin_names
 from sentinel.bus import Bus
+from sentinel.config import SESSIONS_PER_CORE
 from sentinel.display import PlainLines, RichProgress, grade_tables
 from sentinel.errors import SentinelError
 from sentinel.export import grade_csv, grade_json
@@ -118,7 +119,8 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=float, help="sim seconds per wall second (default from config)")
     parser.add_argument("--env", action="append", help="only this environment (repeatable, or comma separated)")
     parser.add_argument("--task", action="append", help="only this scenario id or short id (repeatable)")
-    parser.add_argument("--concurrency", type=int, help="sessions at once (default: all selected)")
+    parser.add_argument("--concurrency", type=int,
+                        help=f"sessions at once; 0: all (default: all, up to {SESSIONS_PER_CORE} per CPU core)")
     parser.add_argument("--run", dest="run_name", help="run name: results go to results/<name>/")
     parser.add_argument("--resume", action="store_true", help="continue a run: keep finished sessions")
     parser.add_argument("--trials", type=int, default=1, metavar="K",
@@ -162,6 +164,11 @@ def prepare(args: argparse.Namespace) -> tuple[Any, Any]:
     config, plan = api.prepare_run(**selection(args))
     for notice in config.notices:
         print(f"sentinel: {notice}", file=sys.stderr)
+    sessions = len(plan.jobs())
+    if args.concurrency is None and config.concurrency is None and 0 < plan.concurrency < sessions:
+        print(f"sentinel: {sessions} sessions, {plan.concurrency} at a time ({SESSIONS_PER_CORE} per core of this "
+              f"machine: more polling agents would starve each other of CPU); --concurrency N to choose",
+              file=sys.stderr)
     return config, plan
 
 

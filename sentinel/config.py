@@ -7,6 +7,7 @@ the file, the key and the reason.
 
 from __future__ import annotations
 
+import os
 import shlex
 import tomllib
 from dataclasses import dataclass, field, replace
@@ -59,7 +60,7 @@ class Config:
     results_dir: Path = Path("results")
     agent_log_cap_bytes: int = 1_000_000
     agent_files_cap_bytes: int = 50_000_000  # what is kept of an agent's working folder, at most
-    concurrency: int = 0  # 0: every selected session at once
+    concurrency: int | None = None  # sessions at once; 0: all; None: automatic (sessions_at_once)
     agent_cmd: str | list[str] | None = None
     prices: dict[str, Price] = field(default_factory=dict)
     scenarios_dir: Path = REPO_ROOT / "scenarios"
@@ -202,8 +203,9 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
                        "scenarios_dir", "backend"}:
             raise SentinelError(f"{path}: run.{key}: unknown key")
     speed = check_speed(_number(path, "run.speed", run.get("speed", 1.0)), where=f"{path}: run.speed")
-    concurrency = run.get("concurrency", 0)
-    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 0:
+    concurrency = run.get("concurrency")
+    if concurrency is not None and (isinstance(concurrency, bool) or not isinstance(concurrency, int)
+                                    or concurrency < 0):
         raise SentinelError(f"{path}: run.concurrency: expected a whole number ≥ 0")
     agent_cmd = raw.get("agent", {}).get("cmd")
     if agent_cmd is not None and not _is_command(agent_cmd):
@@ -264,3 +266,19 @@ def check_speed(speed: float, where: str = "--speed") -> float:
     if not 0 < speed <= MAX_SPEED:
         raise SentinelError(f"{where}: speed must be > 0 and at most {MAX_SPEED:g}, got {speed:g}")
     return speed
+
+
+SESSIONS_PER_CORE = 50  # polling agents one process carries at speed 50 (README "Where one process saturates")
+
+
+def sessions_at_once(concurrency: int | None, sessions: int, cores: int | None = None) -> int:
+    """How many sessions run at once (0: all). Asked for (`concurrency` not None), as asked;
+    otherwise all of them up to SESSIONS_PER_CORE per core of this machine, past which a
+    hundred polling agents starve each other of CPU and react late for reasons of the
+    machine, not of the agent."""
+    if concurrency is not None:
+        return concurrency
+    if cores is None:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    limit = SESSIONS_PER_CORE * max(1, cores)
+    return 0 if sessions <= limit else limit

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from sentinel.config import load_config
+from sentinel.config import SESSIONS_PER_CORE, load_config, sessions_at_once
 from sentinel.errors import SentinelError
 
 
@@ -207,3 +207,31 @@ def test_a_bad_ray_table_gets_one_clear_line(tmp_path, text, message):
     path.write_text(text)
     with pytest.raises(SentinelError, match=message):
         load_config(path)
+
+
+def test_sessions_at_once_is_all_up_to_a_limit_per_core_unless_asked():
+    assert sessions_at_once(None, 100, cores=2) == 0  # 100 fit on two cores: all at once
+    assert sessions_at_once(None, 200, cores=2) == 2 * SESSIONS_PER_CORE  # waves of 100
+    assert sessions_at_once(None, 200, cores=8) == 0
+    assert sessions_at_once(0, 1000, cores=1) == 0  # asked for all at once
+    assert sessions_at_once(7, 1000, cores=1) == 7
+
+
+def test_concurrency_in_the_config_file(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text("[run]\nconcurrency = 0\n")
+    assert load_config(path).concurrency == 0
+    assert load_config().concurrency is None  # absent: automatic
+    path.write_text("[run]\nconcurrency = -2\n")
+    with pytest.raises(SentinelError, match="run.concurrency"):
+        load_config(path)
+
+
+def test_a_run_larger_than_the_machine_carries_goes_in_waves_and_says_so(tmp_path):
+    from sentinel import api
+    _, plan = api.prepare_run(agent="silent", trials=3, speed=50)  # 300 sessions
+    cores = len(os.sched_getaffinity(0))
+    expected = 0 if 300 <= SESSIONS_PER_CORE * cores else SESSIONS_PER_CORE * cores
+    assert plan.concurrency == expected
+    _, plan = api.prepare_run(agent="silent", trials=3, speed=50, concurrency=0)
+    assert plan.concurrency == 0
