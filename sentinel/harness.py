@@ -27,6 +27,7 @@ from typing import Any
 from sentinel.errors import SentinelError
 from sentinel.files import write_atomic
 from sentinel.sandbox import Sandbox, contained
+from sentinel.spawn import start_process
 
 PLACEHOLDERS = ("__TASK_URL__", "__TASK_PROMPT__", "__BASE_DIR__", "__SCENARIO_FILE__")
 
@@ -258,7 +259,10 @@ class AgentProcess:
             command = [os.path.abspath(command[0]), *command[1:]]
         argv = contained(command, grace=term_grace * REAPER_SHARE, sandbox=sandbox)
         try:
-            await loop.subprocess_exec(lambda: protocol, argv[0], *argv[1:], **options)
+            # Started on a worker thread where the system allows (sentinel/spawn.py): the loop's
+            # thread would otherwise wait for the child to reach exec.
+            if await start_process(argv, protocol, **options) is None:
+                await loop.subprocess_exec(lambda: protocol, argv[0], *argv[1:], **options)
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the command
             if isinstance(exc, OSError) and exc.strerror:
                 message = f"cannot start agent: {exc.strerror}: {exc.filename or command}"
