@@ -1,7 +1,9 @@
 """Where one process saturates: the oracle at 10, 50, 100, 200 and 400 sessions at once.
 
-Each size is a separate `sentinel run --ci --agent oracle --speed 50` over MicroMail and
-MicroHood (20 scenarios; 50 sessions are 10 of them, alternating, x 5 trials). Prints one
+Each size is a separate `sentinel run --ci --agent oracle --speed 50 --concurrency 0` over
+MicroMail and MicroHood (20 scenarios; 50 sessions are 10 of them, alternating, x 5 trials),
+all at once even past the runner's default of 50 per core, which is where that default comes
+from. Prints one
 table (sessions, event lateness p50 / p99 / max, run wall against the longest session,
 passed) and writes an SVG plot of lateness p50 and p99 against sessions.
 
@@ -49,7 +51,7 @@ def selection(sessions: int) -> list[str]:
 def measure(sessions: int, speed: float, results: Path) -> dict:
     name = f"knee-{sessions}-{os.getpid()}"
     command = [sys.executable, "-m", "sentinel.cli", "run", "--ci", "--agent", "oracle", "--speed", f"{speed:g}",
-               "--run", name, *selection(sessions)]
+               "--concurrency", "0", "--run", name, *selection(sessions)]  # all at once: the knee itself
     began = time.monotonic()
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     run_dir = results / name
