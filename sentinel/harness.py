@@ -20,6 +20,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -242,9 +243,12 @@ class AgentProcess:
     async def spawn(cls, command: str | list[str], *, cwd: Path, env: dict[str, str],
                     log_path: Path, log_cap_bytes: int,
                     on_line: Callable[[str], None] | None = None,
-                    term_grace: float = 3.0, sandbox: Sandbox | None = None) -> AgentProcess:
+                    term_grace: float = 3.0, sandbox: Sandbox | None = None,
+                    spawner: Executor | None = None) -> AgentProcess:
         """Start the agent in its own process group, stdin from /dev/null, output merged, contained
-        so that nothing it starts outlives it (sentinel/sandbox.py: a subreaper, or bubblewrap)."""
+        so that nothing it starts outlives it (sentinel/sandbox.py: a subreaper, or bubblewrap).
+        spawner: threads to start it from, outliving it (sentinel/spawn.py); without, the
+        loop's thread starts it."""
         loop = asyncio.get_running_loop()
         protocol = _PipeProtocol()
         # Under the reaper, no code runs in the forked child: the reaper sets its own death signal
@@ -261,7 +265,7 @@ class AgentProcess:
         try:
             # Started on a worker thread where the system allows (sentinel/spawn.py): the loop's
             # thread would otherwise wait for the child to reach exec.
-            if await start_process(argv, protocol, **options) is None:
+            if await start_process(argv, protocol, spawner, **options) is None:
                 await loop.subprocess_exec(lambda: protocol, argv[0], *argv[1:], **options)
         except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the command
             if isinstance(exc, OSError) and exc.strerror:

@@ -59,6 +59,7 @@ from sentinel.summary import Summary, summarize
 from sentinel.web.render import make_templates
 
 GIL_SWITCH_S = 0.0005
+SPAWNERS = 2  # threads that start agents: each start waits there until the child reaches exec
 START_LINE_MAX_S = 15.0  # longest a first-wave agent's /start waits for the others to boot
 AGENT_FOLDER = "agent"  # inside a session's result folder: what the agent left in its working folder
 WORK_PREFIX = "sentinel-"  # the agent's temporary working folder, under the system temp dir
@@ -207,6 +208,7 @@ class Runner:
         self._catalogs: dict[str, Catalog] = {}  # immutable, so shared by every session of an env
         self.board = DueBoard()  # every session's next event, so any page can apply what is due
         self._heap_frozen = False
+        self._spawner: ThreadPoolExecutor | None = None  # while run() runs: starts the agents
         self.start_line_max_s = START_LINE_MAX_S
         self.realtime = False  # the loop's thread ran at a real-time priority (sentinel/priority.py)
 
@@ -236,19 +238,22 @@ class Runner:
 
     @contextlib.contextmanager
     def _raised_workers(self) -> Iterator[None]:
-        """With the loop raised, its off-loop work (asyncio.to_thread) runs on threads started
-        up front and raised just below it (sentinel/priority.py says why)."""
-        if not self.realtime:
-            yield
-            return
+        """Threads that start this run's agents (they outlive every agent: sentinel/spawn.py),
+        and with the loop raised, its off-loop work (asyncio.to_thread) on threads started up
+        front and raised just below it (sentinel/priority.py says why)."""
+        self._spawner = worker_pool(SPAWNERS)
+        pool = worker_pool() if self.realtime else None
         loop = asyncio.get_running_loop()
-        pool = worker_pool()
-        loop.set_default_executor(pool)
+        if pool is not None:
+            loop.set_default_executor(pool)
         try:
             yield
         finally:
-            pool.shutdown(wait=False)
-            loop.set_default_executor(ThreadPoolExecutor(thread_name_prefix="asyncio"))
+            self._spawner.shutdown(wait=False)
+            self._spawner = None
+            if pool is not None:
+                pool.shutdown(wait=False)
+                loop.set_default_executor(ThreadPoolExecutor(thread_name_prefix="asyncio"))
 
     async def _run(self) -> RunReport:
         self._prepare_run_dir()
@@ -398,7 +403,7 @@ class Runner:
                 command, cwd=work_dir, env={**environ, **extra_env}, log_path=out_dir / "agent.log",
                 log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
                 on_line=lambda line: self.bus.publish(AgentOutput(key=session.key, line=line)),
-                sandbox=self._sandbox(scenario, work_dir) if self.plan.sandbox else None)
+                sandbox=self._sandbox(scenario, work_dir) if self.plan.sandbox else None, spawner=self._spawner)
             deadline_s = self.config.deadline_wall_s(self.plan.speed)
             return await process.supervise(
                 started=session.started, startup_timeout=self.config.timing.startup_timeout_s,

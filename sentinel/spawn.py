@@ -8,6 +8,11 @@ child is started on a worker thread (subprocess.Popen, which waits there instead
 loop then only attaches to it: its output pipe through the loop's own pipe transport, its exit
 through a pid file descriptor (Linux 5.3+), with no thread per process either.
 
+The thread that starts a process must outlive it: the agent's reaper asks Linux to kill it
+when its parent dies (PR_SET_PDEATHSIG), and its parent is that thread, not the process. So
+the caller passes its own executor, one that lasts as long as the agents it starts (the
+runner's, shut down only when every session of the run has ended).
+
 `start_process` hands the caller's SubprocessProtocol what asyncio's own transport would give
 it: connection_made, pipe_data_received(1, ...), pipe_connection_lost(1, ...), process_exited.
 Where pid file descriptors are missing it returns None, and the caller uses asyncio's way.
@@ -21,6 +26,7 @@ import functools
 import os
 import signal
 import subprocess
+from concurrent.futures import Executor
 from typing import Any
 
 
@@ -133,14 +139,15 @@ def _kill_started(starting: asyncio.Future) -> None:
         process.wait()
 
 
-async def start_process(argv: list[str], protocol: asyncio.SubprocessProtocol,
+async def start_process(argv: list[str], protocol: asyncio.SubprocessProtocol, executor: Executor | None,
                         **options: Any) -> SpawnedProcess | None:
-    """Start argv (Popen options, stdout=PIPE) on a worker thread; None where pid file
-    descriptors are missing (the caller then uses loop.subprocess_exec)."""
-    if not pidfd_works():
+    """Start argv (Popen options, stdout=PIPE) on one of the executor's threads; None without
+    an executor or where pid file descriptors are missing (the caller then uses
+    loop.subprocess_exec)."""
+    if executor is None or not pidfd_works():
         return None
     loop = asyncio.get_running_loop()
-    starting = loop.run_in_executor(None, functools.partial(subprocess.Popen, argv, **options))
+    starting = loop.run_in_executor(executor, functools.partial(subprocess.Popen, argv, **options))
     try:
         process = await asyncio.shield(starting)
     except asyncio.CancelledError:  # the run is stopping: end the process once it exists
