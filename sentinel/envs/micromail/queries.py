@@ -6,6 +6,7 @@ only loop and print.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sentinel.envs.micromail.events import split_addresses
@@ -83,37 +84,58 @@ class AddressBook:
         return ", ".join(people) if people else "(no recipients)"
 
 
-def markers(row: Any) -> list[tuple[str, str]]:
-    """Text markers of a list row: (text, css class)."""
+def markers(row: Any) -> tuple[tuple[str, str], ...]:
+    """Text markers of a list row: (text, css classes)."""
     out = []
+    if row["folder"] == "drafts":
+        out.append(("Draft", "tag"))
     if not row["is_read"]:
-        out.append(("Unread", "unread"))
+        out.append(("Unread", "tag unread"))
     if row["is_flagged"]:
-        out.append(("Flagged", ""))
+        out.append(("Flagged", "tag"))
     if row["is_pinned"]:
-        out.append(("Pinned", ""))
+        out.append(("Pinned", "tag"))
     if row["is_external"]:
-        out.append(("External", ""))
+        out.append(("External", "tag"))
     if row["importance"] == "high":
-        out.append(("! High", "high"))
+        out.append(("! High", "tag high"))
     if row["has_attachment"]:
-        out.append(("📎 Attachment", ""))
-    return out
+        out.append(("📎 Attachment", "tag"))
+    return tuple(out)
 
 
-def list_row(row: Any, book: AddressBook) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class ListRow:
+    """One message of a list, everything the row prints (attributes: a template reads them
+    without the dict fallback of Jinja's attribute lookup)."""
+
+    id: str
+    href: str
+    who: str
+    subject: str
+    preview: str
+    created_at: str
+    is_read: bool
+    markers: tuple[tuple[str, str], ...]
+    folder: str
+
+
+def list_row(row: Any, book: AddressBook | None, href: str) -> ListRow:
+    """A list row; book (names of recipients) is needed only for Sent and Drafts rows."""
     outgoing = row["folder"] in ("sent", "drafts")
-    return {
-        "id": row["id"],
-        "who": ("To: " + book.short_names(row["to_list"])) if outgoing else row["sender_name"],
-        "subject": row["subject"] or "(no subject)",
-        "preview": preview(row["body"]),
-        "created_at": row["created_at"],
-        "is_read": bool(row["is_read"]),
-        "markers": markers(row),
-        "folder": FOLDER_LABELS[row["folder"]],
-        "draft": row["folder"] == "drafts",
-    }
+    if outgoing and book is None:
+        raise ValueError("Sent and Drafts rows name their recipients: load the address book")
+    return ListRow(
+        id=row["id"],
+        href=href,
+        who=("To: " + book.short_names(row["to_list"])) if book is not None and outgoing else row["sender_name"],
+        subject=row["subject"] or "(no subject)",
+        preview=preview(row["body"]),
+        created_at=row["created_at"],
+        is_read=bool(row["is_read"]),
+        markers=markers(row),
+        folder=FOLDER_LABELS[row["folder"]],
+    )
 
 
 def _like(term: str) -> str:
