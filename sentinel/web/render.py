@@ -139,7 +139,9 @@ def build_chrome(request: web.Request, environment: Environment, header: Header)
 
 
 async def render(request: web.Request, template: str, context: dict[str, Any] | None = None,
-                 status: int = 200) -> web.Response:
+                 status: int = 200, header: Header | None = None) -> web.Response:
+    """The page, rendered with the layout's context. header: the environment's header when the
+    view already computed it from the same reads (else it is read here)."""
     world = request.app[WORLD]
     environment = request.app[ENVIRONMENT]
     flash = None
@@ -151,7 +153,7 @@ async def render(request: web.Request, template: str, context: dict[str, Any] | 
         "layout": request.app[LAYOUT],
         "env_css": request.app[ENV_CSS],
         "me": world.self_persona,
-        "chrome": build_chrome(request, environment, await environment.header(world)),
+        "chrome": build_chrome(request, environment, header or await environment.header(world)),
         "url": make_url(request),
         "status_line": flash,
         "now": world.now_dt(),
@@ -159,9 +161,9 @@ async def render(request: web.Request, template: str, context: dict[str, Any] | 
         "query": request.query.get("q", ""),
     }
     page.update(context or {})
-    response = aiohttp_jinja2.render_template(template, request, page, status=status)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    text = request.app[aiohttp_jinja2.APP_KEY].get_template(template).render(page)
+    return web.Response(body=text.encode(), status=status, content_type="text/html", charset="utf-8",
+                        headers={"Cache-Control": "no-cache"})
 
 
 # --- filters ---------------------------------------------------------------

@@ -6,9 +6,9 @@ only loop and print.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
+from sentinel.envs.base import Header
 from sentinel.envs.micromail.events import split_addresses
 from sentinel.world import World
 
@@ -35,20 +35,32 @@ def preview(body: str) -> str:
     return folded if len(folded) <= PREVIEW_CHARS else folded[:PREVIEW_CHARS].rstrip() + "…"
 
 
-async def folder_counts(world: World) -> dict[str, dict[str, int]]:
-    counts = {f: {"total": 0, "unread": 0} for f in FOLDERS}
+async def mailbox_counts(world: World) -> dict[str, dict[str, int]]:
+    """Per folder, in one pass over the mailbox: total, unread, flagged and mentions (the
+    header's folder counters and a folder page's filter counters)."""
+    counts = {f: {"total": 0, "unread": 0, "flagged": 0, "mentions": 0} for f in FOLDERS}
     for row in await world.fetch_all(
-            "SELECT folder, COUNT(*) AS total, SUM(is_read = 0) AS unread FROM emails GROUP BY folder"):
-        counts[row["folder"]] = {"total": row["total"], "unread": row["unread"] or 0}
+            "SELECT folder, COUNT(*), SUM(is_read = 0), SUM(is_flagged), SUM(mentions_me) FROM emails GROUP BY folder"):
+        counts[row[0]] = {"total": row[1], "unread": row[2] or 0, "flagged": row[3] or 0, "mentions": row[4] or 0}
     return counts
 
 
-async def filter_counts(world: World, folder: str) -> dict[str, int]:
-    row = await world.fetch_one(
-        "SELECT COUNT(*), SUM(is_read = 0), SUM(is_flagged), SUM(mentions_me) FROM emails WHERE folder = ?",
-        (folder,))
-    assert row is not None
-    return {"all": row[0], "unread": row[1] or 0, "flagged": row[2] or 0, "mentions": row[3] or 0}
+def filter_counts(counts: dict[str, dict[str, int]], folder: str) -> dict[str, int]:
+    """How many messages of the folder each filter shows (FILTERS' keys)."""
+    return {"all": counts[folder]["total"], **{key: counts[folder][key] for key in ("unread", "flagged", "mentions")}}
+
+
+class SidebarFolder(NamedTuple):
+    key: str
+    label: str  # "Inbox (3)": Inbox shows its unread count, the other folders their totals
+
+
+def header(counts: dict[str, dict[str, int]]) -> Header:
+    """The inbox unread count (also the title's "(N) ") and the folder sidebar's counters."""
+    unread = counts["inbox"]["unread"]
+    folders = tuple(SidebarFolder(key, f"{FOLDER_LABELS[key]} ({unread if key == 'inbox' else counts[key]['total']})")
+                    for key in FOLDERS)
+    return Header(unread=unread, extra={"folders": folders})
 
 
 class AddressBook:
@@ -104,10 +116,10 @@ def markers(row: Any) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-@dataclass(frozen=True, slots=True)
-class ListRow:
-    """One message of a list, everything the row prints (attributes: a template reads them
-    without the dict fallback of Jinja's attribute lookup)."""
+class ListRow(NamedTuple):
+    """One message of a list, everything the row prints. Immutable, read by attribute (Jinja
+    tries an attribute first: a dict's keys cost a failed lookup each), and a tuple, so a page
+    of them is built without a frozen dataclass's per-field setattr."""
 
     id: str
     href: str

@@ -36,20 +36,20 @@ async def folder_view(request: web.Request) -> web.StreamResponse:
     filter_key = choice_param(request.query, "filter", tuple(q.FILTERS), "all",
                               "Unknown filter: choose All, Unread, Flagged or Mentions.")
     condition = q.FILTERS[filter_key][1]
+    mailbox = await q.mailbox_counts(world)  # the header's counters and the filters', one query
+    counts = q.filter_counts(mailbox, folder)
     book = await q.AddressBook.load(world) if folder in ("sent", "drafts") else None  # recipients' names
     url = make_url(request)
-    listing = await paged(request, per_page=q.PER_PAGE, params=(folder,),
-                          count_sql=f"SELECT COUNT(*) FROM emails WHERE folder = ?{condition}",
+    listing = await paged(request, per_page=q.PER_PAGE, params=(folder,), total=counts[filter_key],
                           rows_sql=f"SELECT {q.ROW_COLUMNS} FROM emails WHERE folder = ?{condition} ORDER BY {q.ORDER}",
                           row=lambda r: q.list_row(r, book, url("message", id=r["id"])))
-    counts = await q.filter_counts(world, folder)
     filters = [(f"{label} ({counts[key]})", url("folder", folder=folder, query={"filter": key if key != "all" else ""}),
                 key == filter_key) for key, (label, _) in q.FILTERS.items()]
     return await render(request, "micromail/folder.html", {
         "folder": folder, "folder_label": q.FOLDER_LABELS[folder], "filters": filters, "list": listing,
         "bulk_ops": BULK_OP_LABELS, "bulk_action": url("bulk"),
         "empty_text": "No messages." if filter_key == "all" else "No messages match this filter.",
-    })
+    }, header=q.header(mailbox))
 
 
 async def message_row(request: web.Request) -> web.StreamResponse:
