@@ -7,7 +7,7 @@ world's current time for relative timestamps.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,7 +18,10 @@ from weakref import WeakKeyDictionary
 
 import aiohttp_jinja2
 import jinja2
+import markupsafe
 from aiohttp import web
+from jinja2.compiler import CodeGenerator, Frame
+from jinja2.nodes import Expr
 from markupsafe import Markup, escape
 
 from sentinel.envs.base import Environment, Header
@@ -32,10 +35,43 @@ MAX_URLS = 4096  # remembered links per app
 _URLS: WeakKeyDictionary[web.Application, dict[tuple, str]] = WeakKeyDictionary()
 
 
+# markupsafe's C escaper of plain text (markupsafe 2.1+); without it, output uses `escape` itself
+_escape_text: Callable[[str], str] = getattr(markupsafe, "_escape_inner", None) or escape
+
+
+def escape_output(value: Any) -> str:
+    """What autoescaping does to `{{ value }}`, without wrapping each piece in a Markup: the
+    piece goes straight into the page, so its type never matters. Markup and other objects with
+    __html__ print as they are; everything else is converted to text and escaped (&, <, >, ",
+    ') by markupsafe's own escaper. markupsafe.escape spends most of its time building the
+    Markup (0.38 µs a value against 0.03 µs of escaping), and a list page prints hundreds."""
+    if value.__class__ is str:
+        return _escape_text(value)
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return _escape_text(str(value))
+
+
+class _OutputCodeGenerator(CodeGenerator):
+    """Compiles `{{ … }}` in autoescaped templates to `environment.escape_output(…)` instead of
+    `escape(…)`; everything else (and the non-autoescaped case) is Jinja's own code."""
+
+    def _output_child_pre(self, node: Expr, frame: Frame, finalize: Any) -> None:
+        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile:
+            self.write("environment.escape_output(")
+        else:
+            super()._output_child_pre(node, frame, finalize)
+
+
+class PageTemplates(jinja2.Environment):
+    code_generator_class = _OutputCodeGenerator
+    escape_output = staticmethod(escape_output)
+
+
 def make_templates(extra_dirs: tuple[Path, ...] = ()) -> jinja2.Environment:
     """The Jinja environment shared by every session of a process (autoescaped). extra_dirs:
     template folders of environments kept outside web/templates (searched after it)."""
-    env = jinja2.Environment(
+    env = PageTemplates(
         loader=jinja2.FileSystemLoader([str(TEMPLATES_DIR), *map(str, extra_dirs)]),
         autoescape=jinja2.select_autoescape(["html"], default=True),
         undefined=jinja2.StrictUndefined,
