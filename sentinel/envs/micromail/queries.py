@@ -6,6 +6,7 @@ only loop and print.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from sentinel.envs.base import Header
@@ -98,22 +99,17 @@ class AddressBook:
 
 def markers(row: Any) -> tuple[tuple[str, str], ...]:
     """Text markers of a list row: (text, css classes)."""
-    out = []
-    if row["folder"] == "drafts":
-        out.append(("Draft", "tag"))
-    if not row["is_read"]:
-        out.append(("Unread", "tag unread"))
-    if row["is_flagged"]:
-        out.append(("Flagged", "tag"))
-    if row["is_pinned"]:
-        out.append(("Pinned", "tag"))
-    if row["is_external"]:
-        out.append(("External", "tag"))
-    if row["importance"] == "high":
-        out.append(("! High", "tag high"))
-    if row["has_attachment"]:
-        out.append(("📎 Attachment", "tag"))
-    return tuple(out)
+    return _markers(row["folder"] == "drafts", not row["is_read"], bool(row["is_flagged"]), bool(row["is_pinned"]),
+                    bool(row["is_external"]), row["importance"] == "high", bool(row["has_attachment"]))
+
+
+@lru_cache(maxsize=128)  # seven flags: at most 128 distinct answers, each built once
+def _markers(draft: bool, unread: bool, flagged: bool, pinned: bool, external: bool, high: bool,
+             attachment: bool) -> tuple[tuple[str, str], ...]:
+    shown = ((draft, "Draft", "tag"), (unread, "Unread", "tag unread"), (flagged, "Flagged", "tag"),
+             (pinned, "Pinned", "tag"), (external, "External", "tag"), (high, "! High", "tag high"),
+             (attachment, "📎 Attachment", "tag"))
+    return tuple((text, classes) for on, text, classes in shown if on)
 
 
 class ListRow(NamedTuple):
