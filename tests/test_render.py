@@ -88,7 +88,8 @@ def test_page_templates_escape_output_exactly_as_jinja_does():
 def test_when_filter_prints_the_when_macro():
     templates = render.make_templates()
     now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    by_macro = templates.from_string('{% import "common/macros.html" as m %}{{ m.when(t, now) }}')
     for moment in ("2026-03-02T08:05:00Z", "2026-02-20T08:05:00Z", datetime(2026, 3, 2, 8, 59, 30, tzinfo=UTC)):
-        macro = templates.from_string('{% import "common/macros.html" as m %}{{ m.when(t, now) }}').render(t=moment, now=now)
+        macro = by_macro.render(t=moment, now=now)
         assert templates.from_string("{{ t | when(now) }}").render(t=moment, now=now) == macro
         assert macro.startswith("<time datetime=")
