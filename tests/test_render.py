@@ -58,3 +58,38 @@ def test_cached_time_filters_give_fresh_results():
         assert fulltime("2026-03-02T08:05:00Z") == "Mon 2 Mar 2026, 08:05 UTC"
         assert reltime("2026-03-02T08:05:00Z", now) == "55 min ago"
         assert reltime("2026-03-02T08:05:00Z", datetime(2026, 3, 3, 9, 0, tzinfo=UTC)) == "yesterday"
+
+
+def test_page_templates_escape_output_exactly_as_jinja_does():
+    """The compiled `{{ … }}` of page templates prints what Jinja's own autoescape prints, for
+    text, numbers, markup, None, in macros, includes of blocks and filter blocks; an undefined
+    name still fails loudly; a template with autoescape off is left alone."""
+    import jinja2
+    import pytest
+    from markupsafe import Markup
+
+    source = ('{% macro cell(v) %}<td title="{{ v }}">{{ v }}</td>{% endmacro %}'
+              '{% for v in values %}<p>{{ v }}</p>{{ cell(v) }}{% endfor %}'
+              '{% set block %}<b>{{ values[0] }}</b>{% endset %}{{ block }}'
+              '{% filter upper %}{{ values[0] }}{% endfilter %}{{ values | join(", ") }}'
+              '{% autoescape false %}{{ values[0] }}{% endautoescape %}')
+    values = ['<script>alert("x")</script> & \'q\'', 42, 1.5, None, Markup("<em>ok</em>"), "plain ♥ text"]
+    ours = render.make_templates().from_string(source).render(values=values)
+    jinjas = jinja2.Environment(autoescape=True).from_string(source).render(values=values)
+    assert ours == jinjas
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &#39;q&#39;" in ours and "<em>ok</em>" in ours
+    assert "<script>" in ours  # only where autoescape was switched off in the template
+    compiled = render.make_templates().compile(source, raw=True)
+    assert "environment.escape_output(" in compiled  # the fast path is really the one in use
+    with pytest.raises(jinja2.UndefinedError):
+        render.make_templates().from_string("{{ missing }}").render()
+
+
+def test_when_filter_prints_the_when_macro():
+    templates = render.make_templates()
+    now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    by_macro = templates.from_string('{% import "common/macros.html" as m %}{{ m.when(t, now) }}')
+    for moment in ("2026-03-02T08:05:00Z", "2026-02-20T08:05:00Z", datetime(2026, 3, 2, 8, 59, 30, tzinfo=UTC)):
+        macro = by_macro.render(t=moment, now=now)
+        assert templates.from_string("{{ t | when(now) }}").render(t=moment, now=now) == macro
+        assert macro.startswith("<time datetime=")

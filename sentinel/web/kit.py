@@ -91,18 +91,23 @@ def no_such_page(page: int, pages: int) -> web.HTTPNotFound:
 
 def list_base(request: web.Request) -> str:
     """The current URL without its page parameter, ready for "page=N" to be appended."""
+    if not request.query:
+        return f"{request.path}?"
     others = [(k, v) for k, v in request.query.items() if k != "page"]
     query = str(request.rel_url.with_query(others).query_string)
     return f"{request.path}?{query}&" if query else f"{request.path}?"
 
 
-async def paged(request: web.Request, *, count_sql: str, rows_sql: str, params: Sequence[Any] = (),
-                per_page: int = 20, row: Callable[[Any], Any] = dict) -> Paged:
-    """Count, then fetch one page: rows_sql gets " LIMIT ? OFFSET ?" appended. A page past
-    the last answers 404; a bad page number 400."""
+async def paged(request: web.Request, *, rows_sql: str, count_sql: str | None = None, total: int | None = None,
+                params: Sequence[Any] = (), per_page: int = 20, row: Callable[[Any], Any] = dict) -> Paged:
+    """Count (count_sql, or the total the caller already knows), then fetch one page: rows_sql
+    gets " LIMIT ? OFFSET ?" appended. A page past the last answers 404; a bad page number 400."""
     world = world_of(request)
     page = page_number(request)
-    total = int(await world.fetch_value(count_sql, tuple(params)) or 0)
+    if total is None:
+        if count_sql is None:
+            raise TypeError("paged() needs count_sql or total")
+        total = int(await world.fetch_value(count_sql, tuple(params)) or 0)
     result = Paged([], total, page, per_page, list_base(request))
     if page > result.pages:
         raise no_such_page(page, result.pages)

@@ -7,7 +7,7 @@ world's current time for relative timestamps.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,7 +18,11 @@ from weakref import WeakKeyDictionary
 
 import aiohttp_jinja2
 import jinja2
+import markupsafe
 from aiohttp import web
+from jinja2.compiler import CodeGenerator, Frame
+from jinja2.nodes import Expr
+from markupsafe import Markup, escape
 
 from sentinel.envs.base import Environment, Header
 from sentinel.web.keys import ENV_CSS, ENVIRONMENT, LAYOUT, WORLD
@@ -31,10 +35,43 @@ MAX_URLS = 4096  # remembered links per app
 _URLS: WeakKeyDictionary[web.Application, dict[tuple, str]] = WeakKeyDictionary()
 
 
+# markupsafe's C escaper of plain text (markupsafe 2.1+); without it, output uses `escape` itself
+_escape_text: Callable[[str], str] = getattr(markupsafe, "_escape_inner", None) or escape
+
+
+def escape_output(value: Any) -> str:
+    """What autoescaping does to `{{ value }}`, without wrapping each piece in a Markup: the
+    piece goes straight into the page, so its type never matters. Markup and other objects with
+    __html__ print as they are; everything else is converted to text and escaped (&, <, >, ",
+    ') by markupsafe's own escaper. markupsafe.escape spends most of its time building the
+    Markup (0.38 µs a value against 0.03 µs of escaping), and a list page prints hundreds."""
+    if value.__class__ is str:
+        return _escape_text(value)
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return _escape_text(str(value))
+
+
+class _OutputCodeGenerator(CodeGenerator):
+    """Compiles `{{ … }}` in autoescaped templates to `environment.escape_output(…)` instead of
+    `escape(…)`; everything else (and the non-autoescaped case) is Jinja's own code."""
+
+    def _output_child_pre(self, node: Expr, frame: Frame, finalize: Any) -> None:
+        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile:
+            self.write("environment.escape_output(")
+        else:
+            super()._output_child_pre(node, frame, finalize)
+
+
+class PageTemplates(jinja2.Environment):
+    code_generator_class = _OutputCodeGenerator
+    escape_output = staticmethod(escape_output)
+
+
 def make_templates(extra_dirs: tuple[Path, ...] = ()) -> jinja2.Environment:
     """The Jinja environment shared by every session of a process (autoescaped). extra_dirs:
     template folders of environments kept outside web/templates (searched after it)."""
-    env = jinja2.Environment(
+    env = PageTemplates(
         loader=jinja2.FileSystemLoader([str(TEMPLATES_DIR), *map(str, extra_dirs)]),
         autoescape=jinja2.select_autoescape(["html"], default=True),
         undefined=jinja2.StrictUndefined,
@@ -45,6 +82,7 @@ def make_templates(extra_dirs: tuple[Path, ...] = ()) -> jinja2.Environment:
     )
     env.filters["reltime"] = reltime
     env.filters["fulltime"] = fulltime
+    env.filters["when"] = when
     env.filters["money"] = money
     env.filters["signed_money"] = signed_money
     env.filters["percent"] = percent
@@ -137,7 +175,9 @@ def build_chrome(request: web.Request, environment: Environment, header: Header)
 
 
 async def render(request: web.Request, template: str, context: dict[str, Any] | None = None,
-                 status: int = 200) -> web.Response:
+                 status: int = 200, header: Header | None = None) -> web.Response:
+    """The page, rendered with the layout's context. header: the environment's header when the
+    view already computed it from the same reads (else it is read here)."""
     world = request.app[WORLD]
     environment = request.app[ENVIRONMENT]
     flash = None
@@ -149,7 +189,7 @@ async def render(request: web.Request, template: str, context: dict[str, Any] | 
         "layout": request.app[LAYOUT],
         "env_css": request.app[ENV_CSS],
         "me": world.self_persona,
-        "chrome": build_chrome(request, environment, await environment.header(world)),
+        "chrome": build_chrome(request, environment, header or await environment.header(world)),
         "url": make_url(request),
         "status_line": flash,
         "now": world.now_dt(),
@@ -157,9 +197,9 @@ async def render(request: web.Request, template: str, context: dict[str, Any] | 
         "query": request.query.get("q", ""),
     }
     page.update(context or {})
-    response = aiohttp_jinja2.render_template(template, request, page, status=status)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
+    text = request.app[aiohttp_jinja2.APP_KEY].get_template(template).render(page)
+    return web.Response(body=text.encode(), status=status, content_type="text/html", charset="utf-8",
+                        headers={"Cache-Control": "no-cache"})
 
 
 # --- filters ---------------------------------------------------------------
@@ -195,6 +235,19 @@ def reltime(value: str | datetime, now: datetime) -> str:
 def fulltime(value: str | datetime) -> str:
     moment = _moment(value)
     return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M} UTC"
+
+
+@lru_cache(maxsize=8192)
+def _time_attributes(value: str | datetime) -> str:
+    return f'datetime="{escape(value)}" title="{escape(fulltime(value))}"'
+
+
+def when(value: str | datetime, now: datetime) -> Markup:
+    """`{{ created_at | when(now) }}`: a <time> element with the relative time as its text and
+    the full date-time in its title. The same markup as the `when` macro of common/macros.html,
+    without a macro call per row (a list prints dozens). Its parts are escaped; reltime's own
+    text ("3 min ago", "Mar 3") is letters, digits and spaces."""
+    return Markup(f"<time {_time_attributes(value)}>{reltime(value, now)}</time>")
 
 
 def money(value: float) -> str:

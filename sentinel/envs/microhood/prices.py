@@ -96,9 +96,12 @@ async def buying_power(world: World) -> float:
     return float(value or 0.0)
 
 
-async def portfolio_numbers(world: World, book: PriceBook) -> dict[str, float]:
-    """buying_power, positions_value and portfolio_value at the book's time (cents)."""
+async def portfolio_numbers(world: World, book: PriceBook, holdings: list | None = None) -> dict[str, float]:
+    """buying_power, positions_value and portfolio_value at the book's time (cents). holdings:
+    holdings_rows(world), when the caller has already read them."""
     cash = await buying_power(world)
-    positions = round(sum(row["shares"] * book.price(row["symbol"]) for row in await holdings_rows(world)), 2)
+    if holdings is None:
+        holdings = await holdings_rows(world)
+    positions = round(sum(row["shares"] * book.price(row["symbol"]) for row in holdings), 2)
     return {"buying_power": round(cash, 2), "positions_value": positions,
             "portfolio_value": round(cash + positions, 2)}

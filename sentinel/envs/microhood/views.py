@@ -7,7 +7,7 @@ a PriceBook at the moment of the request; templates only print what is computed 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from aiohttp import web
 
@@ -16,7 +16,7 @@ from sentinel.envs.microhood import trading
 from sentinel.envs.microhood.chart import price_chart
 from sentinel.envs.microhood.prices import PriceBook, buying_power, change, holdings_rows, portfolio_numbers
 from sentinel.web.kit import done, fetch_or_404, form_of, paged, text_param, url_for, world_of
-from sentinel.web.render import render
+from sentinel.web.render import make_url, render
 
 DASHBOARD_NEWS = 8
 NEWS_PER_PAGE = 20
@@ -59,25 +59,69 @@ def quote(book: PriceBook, symbol: str) -> dict[str, Any]:
     return {"price": book.price(symbol), "change": delta, "change_pct": pct}
 
 
+# --- rows a page lists: immutable, read by attribute, links included ------------
+
+class NewsItem(NamedTuple):
+    source: str
+    created_at: str
+    headline: str
+    symbol: str | None
+    href: str | None  # the stock's page; None for market-wide news
+
+
+class HoldingRow(NamedTuple):
+    symbol: str
+    name: str
+    href: str
+    shares: int
+    price: float
+    value: float
+    avg_cost: float
+    gain: float
+    gain_pct: float
+
+
+class QuoteRow(NamedTuple):
+    symbol: str
+    name: str
+    href: str
+    price: float
+    change: float
+    change_pct: float
+
+
+def news_items(request: web.Request, rows: list) -> list[NewsItem]:
+    url = make_url(request)
+    return [NewsItem(r["source"], r["created_at"], r["headline"], r["symbol"],
+                     url("stock", symbol=r["symbol"]) if r["symbol"] else None) for r in rows]
+
+
 # --- views -----------------------------------------------------------------------
 
 @routes.get("/", "home")
 async def dashboard(request: web.Request) -> web.Response:
     world = world_of(request)
+    url = make_url(request)
     book = await PriceBook.load(world)
-    numbers = await portfolio_numbers(world, book)
+    held = await holdings_rows(world)
+    numbers = await portfolio_numbers(world, book, held)
     start_value = await start_portfolio_value(world, book)
     delta, pct = change(numbers["portfolio_value"], start_value)
-    holdings = [{**dict(row), **position(book.price(row["symbol"]), row["shares"], row["avg_cost"])}
-                for row in await holdings_rows(world)]
+    holdings = []
+    for row in held:
+        p = position(book.price(row["symbol"]), row["shares"], row["avg_cost"])
+        holdings.append(HoldingRow(row["symbol"], row["name"], url("stock", symbol=row["symbol"]), p["shares"],
+                                   p["price"], p["value"], p["avg_cost"], p["gain"], p["gain_pct"]))
     watch = await world.fetch_all("SELECT w.symbol, s.name FROM watchlist w JOIN stocks s ON s.symbol = w.symbol "
                                   "ORDER BY w.created_at, w.rowid")
-    watchlist = [{"symbol": w["symbol"], "name": w["name"], **quote(book, w["symbol"])} for w in watch]
-    headlines = await world.fetch_all("SELECT * FROM news ORDER BY created_at DESC, rowid DESC LIMIT ?",
-                                      (DASHBOARD_NEWS,))
+    watchlist = [QuoteRow(w["symbol"], w["name"], url("stock", symbol=w["symbol"]), book.price(w["symbol"]),
+                          *book.change(w["symbol"])) for w in watch]
+    headlines = await world.fetch_all("SELECT source, created_at, headline, symbol FROM news"
+                                      " ORDER BY created_at DESC, rowid DESC LIMIT ?", (DASHBOARD_NEWS,))
     return await render(request, "microhood/dashboard.html", {
         **numbers, "change": delta, "change_pct": pct, "holdings": holdings,
-        "watchlist": watchlist, "news": headlines})
+        "watchlist": watchlist, "news": news_items(request, headlines), "news_href": url("news"),
+        "search_href": url("search")})
 
 
 @routes.get("/stock/{symbol}", "stock")
@@ -90,8 +134,8 @@ async def stock_page(request: web.Request) -> web.Response:
     held = await world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = ?", (symbol,))
     mine = None if held is None else position(book.price(symbol), held["shares"], held["avg_cost"])
     watched = await world.fetch_value("SELECT 1 FROM watchlist WHERE symbol = ?", (symbol,)) is not None
-    stock_news = await world.fetch_all("SELECT * FROM news WHERE symbol = ? ORDER BY created_at DESC, rowid DESC",
-                                       (symbol,))
+    stock_news = news_items(request, await world.fetch_all(
+        "SELECT * FROM news WHERE symbol = ? ORDER BY created_at DESC, rowid DESC", (symbol,)))
     return await render(request, "microhood/stock.html", {
         "stock": stock, **quote(book, symbol), "high": high, "low": low, "position": mine,
         "watched": watched, "news": stock_news,
@@ -206,4 +250,4 @@ async def orders(request: web.Request) -> web.Response:
 async def news(request: web.Request) -> web.Response:
     listing = await paged(request, per_page=NEWS_PER_PAGE, count_sql="SELECT COUNT(*) FROM news",
                           rows_sql="SELECT * FROM news ORDER BY created_at DESC, rowid DESC")
-    return await render(request, "microhood/news.html", {"list": listing, "news": listing.rows})
+    return await render(request, "microhood/news.html", {"list": listing, "news": news_items(request, listing.rows)})

@@ -34,11 +34,7 @@ BASELINE_SQL = {
 async def header(world: World) -> Header:
     """The inbox unread count (also the title's "(N) ") and the folder sidebar's counters:
     Inbox shows its unread count, the other folders their totals."""
-    counts = await q.folder_counts(world)
-    unread = counts["inbox"]["unread"]
-    folders = [{"key": key, "label": f"{q.FOLDER_LABELS[key]} ({unread if key == 'inbox' else counts[key]['total']})"}
-               for key in q.FOLDERS]
-    return Header(unread=unread, extra={"folders": folders})
+    return q.header(await q.mailbox_counts(world))
 
 
 def serve_preload(catalog: Any) -> dict[str, Any]:

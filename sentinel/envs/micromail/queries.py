@@ -6,8 +6,10 @@ only loop and print.
 
 from __future__ import annotations
 
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
+from sentinel.envs.base import Header
 from sentinel.envs.micromail.events import split_addresses
 from sentinel.world import World
 
@@ -34,20 +36,32 @@ def preview(body: str) -> str:
     return folded if len(folded) <= PREVIEW_CHARS else folded[:PREVIEW_CHARS].rstrip() + "…"
 
 
-async def folder_counts(world: World) -> dict[str, dict[str, int]]:
-    counts = {f: {"total": 0, "unread": 0} for f in FOLDERS}
+async def mailbox_counts(world: World) -> dict[str, dict[str, int]]:
+    """Per folder, in one pass over the mailbox: total, unread, flagged and mentions (the
+    header's folder counters and a folder page's filter counters)."""
+    counts = {f: {"total": 0, "unread": 0, "flagged": 0, "mentions": 0} for f in FOLDERS}
     for row in await world.fetch_all(
-            "SELECT folder, COUNT(*) AS total, SUM(is_read = 0) AS unread FROM emails GROUP BY folder"):
-        counts[row["folder"]] = {"total": row["total"], "unread": row["unread"] or 0}
+            "SELECT folder, COUNT(*), SUM(is_read = 0), SUM(is_flagged), SUM(mentions_me) FROM emails GROUP BY folder"):
+        counts[row[0]] = {"total": row[1], "unread": row[2] or 0, "flagged": row[3] or 0, "mentions": row[4] or 0}
     return counts
 
 
-async def filter_counts(world: World, folder: str) -> dict[str, int]:
-    row = await world.fetch_one(
-        "SELECT COUNT(*), SUM(is_read = 0), SUM(is_flagged), SUM(mentions_me) FROM emails WHERE folder = ?",
-        (folder,))
-    assert row is not None
-    return {"all": row[0], "unread": row[1] or 0, "flagged": row[2] or 0, "mentions": row[3] or 0}
+def filter_counts(counts: dict[str, dict[str, int]], folder: str) -> dict[str, int]:
+    """How many messages of the folder each filter shows (FILTERS' keys)."""
+    return {"all": counts[folder]["total"], **{key: counts[folder][key] for key in ("unread", "flagged", "mentions")}}
+
+
+class SidebarFolder(NamedTuple):
+    key: str
+    label: str  # "Inbox (3)": Inbox shows its unread count, the other folders their totals
+
+
+def header(counts: dict[str, dict[str, int]]) -> Header:
+    """The inbox unread count (also the title's "(N) ") and the folder sidebar's counters."""
+    unread = counts["inbox"]["unread"]
+    folders = tuple(SidebarFolder(key, f"{FOLDER_LABELS[key]} ({unread if key == 'inbox' else counts[key]['total']})")
+                    for key in FOLDERS)
+    return Header(unread=unread, extra={"folders": folders})
 
 
 class AddressBook:
@@ -83,37 +97,53 @@ class AddressBook:
         return ", ".join(people) if people else "(no recipients)"
 
 
-def markers(row: Any) -> list[tuple[str, str]]:
-    """Text markers of a list row: (text, css class)."""
-    out = []
-    if not row["is_read"]:
-        out.append(("Unread", "unread"))
-    if row["is_flagged"]:
-        out.append(("Flagged", ""))
-    if row["is_pinned"]:
-        out.append(("Pinned", ""))
-    if row["is_external"]:
-        out.append(("External", ""))
-    if row["importance"] == "high":
-        out.append(("! High", "high"))
-    if row["has_attachment"]:
-        out.append(("📎 Attachment", ""))
-    return out
+def markers(row: Any) -> tuple[tuple[str, str], ...]:
+    """Text markers of a list row: (text, css classes)."""
+    return _markers(row["folder"] == "drafts", not row["is_read"], bool(row["is_flagged"]), bool(row["is_pinned"]),
+                    bool(row["is_external"]), row["importance"] == "high", bool(row["has_attachment"]))
 
 
-def list_row(row: Any, book: AddressBook) -> dict[str, Any]:
+@lru_cache(maxsize=128)  # seven flags: at most 128 distinct answers, each built once
+def _markers(draft: bool, unread: bool, flagged: bool, pinned: bool, external: bool, high: bool,
+             attachment: bool) -> tuple[tuple[str, str], ...]:
+    shown = ((draft, "Draft", "tag"), (unread, "Unread", "tag unread"), (flagged, "Flagged", "tag"),
+             (pinned, "Pinned", "tag"), (external, "External", "tag"), (high, "! High", "tag high"),
+             (attachment, "📎 Attachment", "tag"))
+    return tuple((text, classes) for on, text, classes in shown if on)
+
+
+class ListRow(NamedTuple):
+    """One message of a list, everything the row prints. Immutable, read by attribute (Jinja
+    tries an attribute first: a dict's keys cost a failed lookup each), and a tuple, so a page
+    of them is built without a frozen dataclass's per-field setattr."""
+
+    id: str
+    href: str
+    who: str
+    subject: str
+    preview: str
+    created_at: str
+    is_read: bool
+    markers: tuple[tuple[str, str], ...]
+    folder: str
+
+
+def list_row(row: Any, book: AddressBook | None, href: str) -> ListRow:
+    """A list row; book (names of recipients) is needed only for Sent and Drafts rows."""
     outgoing = row["folder"] in ("sent", "drafts")
-    return {
-        "id": row["id"],
-        "who": ("To: " + book.short_names(row["to_list"])) if outgoing else row["sender_name"],
-        "subject": row["subject"] or "(no subject)",
-        "preview": preview(row["body"]),
-        "created_at": row["created_at"],
-        "is_read": bool(row["is_read"]),
-        "markers": markers(row),
-        "folder": FOLDER_LABELS[row["folder"]],
-        "draft": row["folder"] == "drafts",
-    }
+    if outgoing and book is None:
+        raise ValueError("Sent and Drafts rows name their recipients: load the address book")
+    return ListRow(
+        id=row["id"],
+        href=href,
+        who=("To: " + book.short_names(row["to_list"])) if book is not None and outgoing else row["sender_name"],
+        subject=row["subject"] or "(no subject)",
+        preview=preview(row["body"]),
+        created_at=row["created_at"],
+        is_read=bool(row["is_read"]),
+        markers=markers(row),
+        folder=FOLDER_LABELS[row["folder"]],
+    )
 
 
 def _like(term: str) -> str:

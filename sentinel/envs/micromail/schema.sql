@@ -27,6 +27,8 @@ CREATE TABLE emails (
     origin         TEXT NOT NULL CHECK (origin IN ('preload', 'event', 'self'))
 );
 CREATE INDEX emails_folder ON emails (folder, is_pinned, created_at);
+-- Every page's folder counters (queries.mailbox_counts) read this index alone, not the table.
+CREATE INDEX emails_counts ON emails (folder, is_read, is_flagged, mentions_me);
 
 CREATE TABLE attachments (
     id          TEXT PRIMARY KEY,             -- catalog id (f001…) or u-<n> for forwarded copies

@@ -12,7 +12,7 @@ from sentinel.envs.base import Routes
 from sentinel.envs.micromail import queries as q
 from sentinel.envs.micromail.compose import MODES, Draft, prefill
 from sentinel.web.kit import BadInput, choice_param, fetch_or_404, mark_seen, paged, text_param, url_for, world_of
-from sentinel.web.render import render
+from sentinel.web.render import make_url, render
 
 GONE = "This message no longer exists."
 MAX_QUERY = 200
@@ -36,18 +36,20 @@ async def folder_view(request: web.Request) -> web.StreamResponse:
     filter_key = choice_param(request.query, "filter", tuple(q.FILTERS), "all",
                               "Unknown filter: choose All, Unread, Flagged or Mentions.")
     condition = q.FILTERS[filter_key][1]
-    book = await q.AddressBook.load(world)
-    listing = await paged(request, per_page=q.PER_PAGE, params=(folder,),
-                          count_sql=f"SELECT COUNT(*) FROM emails WHERE folder = ?{condition}",
+    mailbox = await q.mailbox_counts(world)  # the header's counters and the filters', one query
+    counts = q.filter_counts(mailbox, folder)
+    book = await q.AddressBook.load(world) if folder in ("sent", "drafts") else None  # recipients' names
+    url = make_url(request)
+    listing = await paged(request, per_page=q.PER_PAGE, params=(folder,), total=counts[filter_key],
                           rows_sql=f"SELECT {q.ROW_COLUMNS} FROM emails WHERE folder = ?{condition} ORDER BY {q.ORDER}",
-                          row=lambda r: q.list_row(r, book))
-    counts = await q.filter_counts(world, folder)
-    filters = [(f"{label} ({counts[key]})", key, key == filter_key) for key, (label, _) in q.FILTERS.items()]
+                          row=lambda r: q.list_row(r, book, url("message", id=r["id"])))
+    filters = [(f"{label} ({counts[key]})", url("folder", folder=folder, query={"filter": key if key != "all" else ""}),
+                key == filter_key) for key, (label, _) in q.FILTERS.items()]
     return await render(request, "micromail/folder.html", {
         "folder": folder, "folder_label": q.FOLDER_LABELS[folder], "filters": filters, "list": listing,
-        "bulk_ops": BULK_OP_LABELS,
+        "bulk_ops": BULK_OP_LABELS, "bulk_action": url("bulk"),
         "empty_text": "No messages." if filter_key == "all" else "No messages match this filter.",
-    })
+    }, header=q.header(mailbox))
 
 
 async def message_row(request: web.Request) -> web.StreamResponse:
@@ -116,10 +118,11 @@ async def search_view(request: web.Request) -> web.StreamResponse:
     listing = None
     if query:
         book = await q.AddressBook.load(world)
+        url = make_url(request)
         where, params = q.search_where(query)
         listing = await paged(request, per_page=q.PER_PAGE, params=params,
                               count_sql=f"SELECT COUNT(*) FROM emails WHERE {where}",
                               rows_sql=f"SELECT {q.ROW_COLUMNS} FROM emails WHERE {where}"
                                        " ORDER BY created_at DESC, rowid DESC",
-                              row=lambda r: q.list_row(r, book))
+                              row=lambda r: q.list_row(r, book, url("message", id=r["id"])))
     return await render(request, "micromail/search.html", {"query": query, "list": listing})
