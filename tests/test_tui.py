@@ -15,6 +15,7 @@ from sentinel.runner import Runner, finished_result
 from sentinel.tui.dashboard import DashboardApp
 from sentinel.tui.simulate import START_WALL, SimulatedRun
 from sentinel.tui.state import CONTACTED, GRADED, RUNNING, WAITING, RunState
+from sentinel.tui.textview import TextView
 
 SIZE = (160, 40)
 
@@ -44,7 +45,8 @@ def cells(app: DashboardApp) -> dict[str, list[str]]:
 
 
 def text_of(app, selector: str) -> str:
-    return str(app.query_one(selector, Static).render())
+    widget = app.query_one(selector)
+    return widget.plain if isinstance(widget, TextView) else str(app.query_one(selector, Static).render())
 
 
 # --- the state, without Textual ---------------------------------------------------------
