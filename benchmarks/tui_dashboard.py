@@ -25,9 +25,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from textual._compositor import CompositorUpdate
 
@@ -118,6 +121,7 @@ class KeyTimer:
         self.handled: list[float] = []
         self.shown: Callable[[], bool] | None = None
         self.shown_at: float | None = None
+        self.seen = asyncio.Event()
         check, display = app._check_bindings, app._display
 
         async def checked(key: str, priority: bool = False) -> bool:
@@ -132,6 +136,7 @@ class KeyTimer:
             display(screen, renderable)
             if self.shown is not None and self.shown_at is None and self.shown():
                 self.shown_at = time.perf_counter()
+                self.seen.set()
         app._check_bindings = checked  # type: ignore[method-assign]
         app._display = painted  # type: ignore[method-assign]
 
@@ -139,20 +144,27 @@ class KeyTimer:
         """Milliseconds from the key to the paint that shows it; None if none did in time."""
         from textual import events
         self.shown, self.shown_at = shown, None
+        self.seen.clear()
         began = time.perf_counter()
         assert self.app._driver is not None
         character = {"slash": "/"}.get(key, key if len(key) == 1 else None)
         self.app._driver.send_message(events.Key(key, character))
-        while time.perf_counter() - began < timeout:
-            await asyncio.sleep(0.001)
-            if self.shown_at is not None:
-                return (self.shown_at - began) * 1000
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.seen.wait(), timeout)  # no polling: it would load the thread
+        return None if self.shown_at is None else (self.shown_at - began) * 1000
+
+
+def thread_cpu_s(native_id: int | None) -> float | None:
+    """CPU seconds (user + system) a thread of this process has used, from /proc; None if gone."""
+    try:
+        fields = Path(f"/proc/self/task/{native_id}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, TypeError):
         return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None:
     import json
-    import os
     import shutil
 
     from sentinel import api
@@ -168,9 +180,12 @@ async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         keys = KeyTimer(app)
-        began = time.monotonic()
+        began, screen_cpu = time.monotonic(), time.thread_time()
+        runner_cpu: float | None = None
         pressed = 0
         while app.running or time.monotonic() - began < 2:
+            if app._thread is not None and app.running:
+                runner_cpu = thread_cpu_s(app._thread.native_id) or runner_cpu
             ms = await keys.press(*next_key(app, pressed))
             pressed += 1
             if ms is None:
@@ -179,6 +194,7 @@ async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None
                 key_ms.append(ms)
             await asyncio.sleep(KEY_EVERY_S)
         wall = time.monotonic() - began
+        screen_cpu = time.thread_time() - screen_cpu
     report = app.report
     assert report is not None, app.error
     lateness = [json.loads(line)["lateness_ms"] for events in report.run_dir.glob("*/*/events.jsonl")
@@ -190,6 +206,8 @@ async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None
           f"max {max(key_ms):6.1f} ms  ({len(key_ms)} keys, {unpainted} without a repaint; goal p95 ≤ 100 ms)")
     print(f"  event lateness        p50 {percentile(lateness, 50):6.2f} ms  p99 {percentile(lateness, 99):6.2f} ms  "
           f"max {max(lateness):6.1f} ms  ({len(lateness)} events)")
+    print(f"  CPU                   the screen's thread {screen_cpu / wall:.2f} cores, the runner's thread "
+          f"{(runner_cpu or 0) / wall:.2f} cores (its last reading)")
     shutil.rmtree(report.run_dir, ignore_errors=True)
 
 
