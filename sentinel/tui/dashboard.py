@@ -70,7 +70,7 @@ class DashboardApp(RunApp):
         self.state.take_dirty()
         visible = self.state.visible(self.state_filter, self.search)
         self.rows.set_rows([(view.key, self._cells(view)) for view in visible])
-        self.refresh_view(force=True)
+        self._show_selected(force=True)
 
     def refresh_view(self, force: bool = False) -> None:
         """One tick: update the rows that changed or whose clock runs, the detail, the totals."""
@@ -85,7 +85,11 @@ class DashboardApp(RunApp):
                for key in dirty):
             self.rebuild_rows()  # a session came into the filter or went out of it
             return
-        selected = rows.selected_key
+        self._show_selected(force, dirty)
+
+    def _show_selected(self, force: bool = False, dirty: frozenset[str] | set[str] = frozenset()) -> None:
+        """The detail of the selected session (if it changed or its clock runs) and the totals."""
+        selected = self.rows.selected_key
         if selected is not None and (force or selected in dirty or self.state.sessions[selected].state != GRADED):
             self._show("#detail", session_detail(self.state.sessions[selected], self.state))
         elif selected is None:
@@ -131,7 +135,8 @@ class DashboardApp(RunApp):
         return self.rows.selected_key
 
     def on_row_list_highlighted(self, event: RowList.Highlighted) -> None:
-        self.refresh_view(force=True)
+        if self.query("#sessions"):
+            self._show_selected(force=True)  # a cursor move changes no row: only the detail
 
     # --- keys ------------------------------------------------------------------
     def action_cycle_filter(self) -> None:
