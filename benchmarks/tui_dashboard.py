@@ -13,10 +13,13 @@ takes until the screen has handled it and painted the result.
 
 With --live it drives the app `sentinel tui` runs, with its runner: real sessions (the oracle
 over MicroMail and MicroHood, --trials 5 at speed 50: 100 sessions) in the runner's thread,
-the dashboard in this one. Keys are pressed throughout the run (filter, cursor moves, search
-open and closed) and each is timed from the press until the app has handled it and repainted
+the dashboard in this one, its heap frozen as `sentinel tui` does. A key is pressed every 0.3 s
+throughout the run (cursor moves, filters, a search typed and cleared), each chosen so that it
+changes the screen, and each is timed from the press to the first paint that shows its effect
 (wall time, p50 / p95 / max); at the end the event lateness of the run's events.jsonl is
-printed, measured while the dashboard ran.
+printed, measured while the dashboard ran, and the CPU of the screen's and the runner's
+threads. Compare the lateness with `python benchmarks/lateness_probe.py --trials 5` run just
+before or after (the same sessions without the dashboard).
 
     python benchmarks/tui_dashboard.py --live [--trials 5] [--speed 50]
 """
