@@ -13,10 +13,13 @@ takes until the screen has handled it and painted the result.
 
 With --live it drives the app `sentinel tui` runs, with its runner: real sessions (the oracle
 over MicroMail and MicroHood, --trials 5 at speed 50: 100 sessions) in the runner's thread,
-the dashboard in this one. Keys are pressed throughout the run (filter, cursor moves, search
-open and closed) and each is timed from the press until the app has handled it and repainted
+the dashboard in this one, its heap frozen as `sentinel tui` does. A key is pressed every 0.3 s
+throughout the run (cursor moves, filters, a search typed and cleared), each chosen so that it
+changes the screen, and each is timed from the press to the first paint that shows its effect
 (wall time, p50 / p95 / max); at the end the event lateness of the run's events.jsonl is
-printed, measured while the dashboard ran.
+printed, measured while the dashboard ran, and the CPU of the screen's and the runner's
+threads. Compare the lateness with `python benchmarks/lateness_probe.py --trials 5` run just
+before or after (the same sessions without the dashboard).
 
     python benchmarks/tui_dashboard.py --live [--trials 5] [--speed 50]
 """
@@ -25,14 +28,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import statistics
 import time
+from collections.abc import Callable
+from pathlib import Path
+
+from textual._compositor import CompositorUpdate
 
 from sentinel.summary import percentile
 from sentinel.tui.base import REFRESH_S
 from sentinel.tui.dashboard import DashboardApp
 from sentinel.tui.simulate import START_WALL, SimulatedRun
-from sentinel.tui.state import RunState
+from sentinel.tui.state import FILTERS, RunState
 
 
 async def measure(sessions: int, seconds: float, size: tuple[int, int]) -> None:
@@ -75,19 +84,47 @@ async def measure(sessions: int, seconds: float, size: tuple[int, int]) -> None:
         print(f"  key {key!r:8} {statistics.median(values):6.1f} ms of CPU until handled and painted")
 
 
-LIVE_KEYS = ("f", "down", "up", "f", "down", "up", "f", "down", "f", "up")
 KEY_EVERY_S = 0.3
 
 
+def next_key(app: DashboardApp, pressed: int) -> tuple[str, Callable[[], bool]]:
+    """The key to press next and the test that the screen shows its effect. Every key changes
+    the screen (a cursor move never runs into an end of the list, a filter or search always
+    changes the summary), so the paint it waits for is that key's and not an unrelated tick's."""
+    if app.typing is not None:
+        return "escape", lambda: app.typing is None and "search:" not in str(app._shown["#summary"][0])
+    rows = app.rows
+    count = len(rows.texts())
+    kind = pressed % 4
+    if kind in (1, 2) and count >= 2:
+        target = rows.cursor + 1 if rows.cursor < count - 1 else rows.cursor - 1
+        key = "down" if target > rows.cursor else "up"
+
+        def moved() -> bool:
+            selected = rows.selected_key
+            detail = app._shown.get("#detail")
+            return rows.cursor == target and selected is not None and detail is not None and \
+                str(detail[0]).startswith(app.state.sessions[selected].scenario_id or selected)
+        return key, moved
+    if kind == 3:  # open the search box; the next key closes it
+        return "slash", lambda: app.typing is not None and "search:" in str(app._shown["#summary"][0])
+    wanted = FILTERS[(FILTERS.index(app.state_filter) + 1) % len(FILTERS)]
+    return "f", lambda: app.state_filter == wanted and f"filter {wanted}" in str(app._shown["#summary"][0])
+
+
 class KeyTimer:
-    """Times a key from the moment the terminal driver hands it over until the first paint after
-    a binding handled it. (Pilot.press waits until the process is idle, which it never is while
-    the runner works in another thread, so it cannot time this.)"""
+    """Times a key from the moment the terminal driver hands it over until the first paint that
+    shows its effect. (Pilot.press waits until the process is idle, which it never is while the
+    runner works in another thread, so it cannot time this.) The app runs headless, which skips
+    turning each paint into terminal escape codes: the paint hook does that work too (into a
+    string that is thrown away), so a paint costs what it costs in a terminal."""
 
     def __init__(self, app: DashboardApp):
         self.app = app
         self.handled: list[float] = []
-        self.paints: list[float] = []
+        self.shown: Callable[[], bool] | None = None
+        self.shown_at: float | None = None
+        self.seen = asyncio.Event()
         check, display = app._check_bindings, app._display
 
         async def checked(key: str, priority: bool = False) -> bool:
@@ -97,30 +134,40 @@ class KeyTimer:
             return result
 
         def painted(screen, renderable) -> None:
-            self.paints.append(time.perf_counter())
+            if isinstance(renderable, CompositorUpdate):
+                renderable.render_segments(app.console)
             display(screen, renderable)
+            if self.shown is not None and self.shown_at is None and self.shown():
+                self.shown_at = time.perf_counter()
+                self.seen.set()
         app._check_bindings = checked  # type: ignore[method-assign]
         app._display = painted  # type: ignore[method-assign]
 
-    async def press(self, key: str, timeout: float = 5.0) -> float | None:
-        """Milliseconds from the key to its repaint; None if nothing was repainted."""
+    async def press(self, key: str, shown: Callable[[], bool], timeout: float = 5.0) -> float | None:
+        """Milliseconds from the key to the paint that shows it; None if none did in time."""
         from textual import events
-        handled = len(self.handled)
+        self.shown, self.shown_at = shown, None
+        self.seen.clear()
         began = time.perf_counter()
         assert self.app._driver is not None
-        self.app._driver.send_message(events.Key(key, key if len(key) == 1 else None))
-        while time.perf_counter() - began < timeout:
-            await asyncio.sleep(0.001)
-            if len(self.handled) > handled:
-                after = [t for t in self.paints if t >= self.handled[handled]]
-                if after:
-                    return (after[0] - began) * 1000
+        character = {"slash": "/"}.get(key, key if len(key) == 1 else None)
+        self.app._driver.send_message(events.Key(key, character))
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.seen.wait(), timeout)  # no polling: it would load the thread
+        return None if self.shown_at is None else (self.shown_at - began) * 1000
+
+
+def thread_cpu_s(native_id: int | None) -> float | None:
+    """CPU seconds (user + system) a thread of this process has used, from /proc; None if gone."""
+    try:
+        fields = Path(f"/proc/self/task/{native_id}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, TypeError):
         return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None:
     import json
-    import os
     import shutil
 
     from sentinel import api
@@ -130,16 +177,19 @@ async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None
     config, plan = api.prepare_run(agent="oracle", envs=["micromail,microhood"], trials=trials, speed=speed,
                                    run_name=f"tui-live-{os.getpid()}")
     runner = make_runner(config, plan, Bus())
-    app = DashboardApp(RunState.for_plan(plan, config), runner)
+    app = DashboardApp(RunState.for_plan(plan, config), runner, freeze_heap=True)  # as `sentinel tui`
     key_ms: list[float] = []
     unpainted = 0
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         keys = KeyTimer(app)
-        began = time.monotonic()
+        began, screen_cpu = time.monotonic(), time.thread_time()
+        runner_cpu: float | None = None
         pressed = 0
         while app.running or time.monotonic() - began < 2:
-            ms = await keys.press(LIVE_KEYS[pressed % len(LIVE_KEYS)])
+            if app._thread is not None and app.running:
+                runner_cpu = thread_cpu_s(app._thread.native_id) or runner_cpu
+            ms = await keys.press(*next_key(app, pressed))
             pressed += 1
             if ms is None:
                 unpainted += 1
@@ -147,6 +197,7 @@ async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None
                 key_ms.append(ms)
             await asyncio.sleep(KEY_EVERY_S)
         wall = time.monotonic() - began
+        screen_cpu = time.thread_time() - screen_cpu
     report = app.report
     assert report is not None, app.error
     lateness = [json.loads(line)["lateness_ms"] for events in report.run_dir.glob("*/*/events.jsonl")
@@ -158,6 +209,8 @@ async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None
           f"max {max(key_ms):6.1f} ms  ({len(key_ms)} keys, {unpainted} without a repaint; goal p95 ≤ 100 ms)")
     print(f"  event lateness        p50 {percentile(lateness, 50):6.2f} ms  p99 {percentile(lateness, 99):6.2f} ms  "
           f"max {max(lateness):6.1f} ms  ({len(lateness)} events)")
+    print(f"  CPU                   the screen's thread {screen_cpu / wall:.2f} cores, the runner's thread "
+          f"{(runner_cpu or 0) / wall:.2f} cores (its last reading)")
     shutil.rmtree(report.run_dir, ignore_errors=True)
 
 

@@ -9,15 +9,17 @@ message. Running and quitting are RunApp's (base.py).
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Input, Static
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Footer, Static
 
 from sentinel.runner import Runner
 from sentinel.tui.base import RunApp, SentinelApp
 from sentinel.tui.rows import RowList, header_text
 from sentinel.tui.state import CONTACTED, FILTERS, GRADED, RUNNING, RunState, SessionView
+from sentinel.tui.textview import TextView
 from sentinel.tui.widgets import mark_cell, session_detail, state_cell, totals_line
 
 COLUMNS = (("environment", 12, "left"), ("session", 22, "left"), ("state", 9, "left"),
@@ -38,6 +40,7 @@ class DashboardApp(RunApp):
         super().__init__(state, runner, freeze_heap)
         self.state_filter = "all"
         self.search = ""
+        self.typing: str | None = None  # the search being typed after `/`, None when not typing
         self._shown: dict[str, tuple[Text, int | None]] = {}  # what _show last put in each Static
 
     def compose(self) -> ComposeResult:
@@ -45,10 +48,8 @@ class DashboardApp(RunApp):
         with Horizontal(id="body"):
             with Vertical(id="sessions-pane"):
                 yield Static(header_text(COLUMNS), id="sessions-head")
-                yield RowList(COLUMNS, id="sessions")
-            with VerticalScroll(id="detail-pane"):
-                yield Static(id="detail")
-        yield Input(placeholder="search sessions (Enter to apply, Escape to clear)", id="search")
+                yield RowList(COLUMNS, id="sessions", key_filter=self._search_key)
+            yield TextView(id="detail", key_filter=self._search_key)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -69,10 +70,12 @@ class DashboardApp(RunApp):
         self.state.take_dirty()
         visible = self.state.visible(self.state_filter, self.search)
         self.rows.set_rows([(view.key, self._cells(view)) for view in visible])
-        self.refresh_view(force=True)
+        self._show_selected(force=True)
 
     def refresh_view(self, force: bool = False) -> None:
         """One tick: update the rows that changed or whose clock runs, the detail, the totals."""
+        if not self.query("#sessions"):  # the screen is closing
+            return
         dirty = self.state.take_dirty()
         rows = self.rows
         for view in self.state.sessions.values():
@@ -82,7 +85,11 @@ class DashboardApp(RunApp):
                for key in dirty):
             self.rebuild_rows()  # a session came into the filter or went out of it
             return
-        selected = rows.selected_key
+        self._show_selected(force, dirty)
+
+    def _show_selected(self, force: bool = False, dirty: frozenset[str] | set[str] = frozenset()) -> None:
+        """The detail of the selected session (if it changed or its clock runs) and the totals."""
+        selected = self.rows.selected_key
         if selected is not None and (force or selected in dirty or self.state.sessions[selected].state != GRADED):
             self._show("#detail", session_detail(self.state.sessions[selected], self.state))
         elif selected is None:
@@ -90,18 +97,23 @@ class DashboardApp(RunApp):
         self._show("#summary", self._summary())
 
     def _show(self, selector: str, text: Text) -> None:
-        """Put text in a Static, laying the screen out again only if its height changes: a layout
-        repaints every widget (~50 ms a frame over 100 sessions), and the detail's sim clock and
-        the totals change at every tick without changing their height."""
+        """Put text in the detail pane (a TextView: repaints only its changed lines) or in a
+        Static, laying the screen out again only if the Static's height changes: a layout
+        repaints every widget, and the totals change at every tick without changing height."""
         found = self.query(selector)
         if not found:  # the screen is closing
+            return
+        shown = self._shown.get(selector)
+        if shown is not None and shown[0] == text:
+            return
+        view = found.first()
+        if isinstance(view, TextView):
+            self._shown[selector] = (text, None)
+            view.update(text)
             return
         static = found.first(Static)
         width = static.content_region.width
         height = len(text.wrap(self.app.console, width)) if width > 0 else None
-        shown = self._shown.get(selector)
-        if shown is not None and shown[0] == text:
-            return
         self._shown[selector] = (text, height)
         static.update(text, layout=height is None or shown is None or shown[1] != height)
 
@@ -112,6 +124,9 @@ class DashboardApp(RunApp):
     def _summary(self) -> Text:
         line = totals_line(self.state, self.state.totals())
         line.append(f"  filter {self.state_filter}" + (f" '{self.search}'" if self.search else ""), style="dim")
+        if self.typing is not None:
+            line.append("  search: ", style="bold").append(f"{self.typing}▏", style="reverse")
+            line.append(" Enter applies, Escape clears", style="dim")
         if self.quitting:
             line.append("  stopping agents…", style="bold yellow")
         return line
@@ -120,7 +135,8 @@ class DashboardApp(RunApp):
         return self.rows.selected_key
 
     def on_row_list_highlighted(self, event: RowList.Highlighted) -> None:
-        self.refresh_view(force=True)
+        if self.query("#sessions"):
+            self._show_selected(force=True)  # a cursor move changes no row: only the detail
 
     # --- keys ------------------------------------------------------------------
     def action_cycle_filter(self) -> None:
@@ -128,24 +144,28 @@ class DashboardApp(RunApp):
         self.rebuild_rows()
 
     def action_search(self) -> None:
-        box = self.query_one("#search", Input)
-        box.add_class("shown")
-        box.focus()
+        """Start typing a search; it is shown in the summary bar (no box appears: showing one
+        would lay the whole screen out again, twice per search)."""
+        self.typing = self.search
+        self._show("#summary", self._summary())
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.search = event.value.strip()
-        self._close_search()
-
-    def on_key(self, event) -> None:
-        if event.key == "escape" and self.query_one("#search", Input).has_focus:
-            self.search = ""
-            self.query_one("#search", Input).value = ""
-            self._close_search()
-
-    def _close_search(self) -> None:
-        self.query_one("#search", Input).remove_class("shown")
-        self.rows.focus()
-        self.rebuild_rows()
+    def _search_key(self, event: events.Key) -> bool:
+        """While a search is typed, every key (but Ctrl-C) edits it instead of acting; True if
+        the key was taken."""
+        if self.typing is None:
+            return False
+        if event.key == "enter":
+            self.search, self.typing = self.typing.strip(), None
+            self.rebuild_rows()
+        elif event.key == "escape":
+            self.search, self.typing = "", None
+            self.rebuild_rows()
+        elif event.key == "backspace":
+            self.typing = self.typing[:-1]
+        elif event.character is not None and event.is_printable:
+            self.typing += event.character
+        self._show("#summary", self._summary())
+        return True
 
     def action_open_selected(self) -> None:
         key = self.selected_key()

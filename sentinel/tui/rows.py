@@ -2,17 +2,22 @@
 
 Why not DataTable: any cell update there invalidates every cached cell, so a frame in which a
 hundred sim clocks move re-renders every visible cell (~100 ms of CPU per frame on a small
-machine). RowList is drawn line by line (Textual's line API) and keeps one rendered strip per
-row, rebuilt only when that row's text changes; a frame costs one strip per changed visible
-row. See benchmarks/tui_dashboard.py for the figures.
+machine). RowList is drawn line by line (Textual's line API): only the rows in the viewport are drawn,
+each from one strip per row, rebuilt only when that row's text changes and built straight from
+its cells' strings (no rich Text measuring, cropping and rendering: a row is a handful of
+segments). A frame costs one strip per changed visible row. See benchmarks/tui_dashboard.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from rich.cells import cell_len, set_cell_size
+from rich.console import Console
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
@@ -21,6 +26,8 @@ from textual.strip import Strip
 
 Cells = tuple[Text | str, ...]
 GAP = 2  # spaces between columns
+_PLAIN = Style()
+_CONSOLE = Console(width=1000, color_system="truecolor", legacy_windows=False)  # renders the odd many-styled cell
 
 
 def row_text(cells: Cells, columns: Sequence[tuple[str, int, str]]) -> Text:
@@ -33,6 +40,35 @@ def row_text(cells: Cells, columns: Sequence[tuple[str, int, str]]) -> Text:
         line.append(" " * GAP if n else "")
         line.append_text(text)
     return line
+
+
+def row_strip(cells: Cells, columns: Sequence[tuple[str, int, str]]) -> Strip:
+    """The strip row_text would render, built directly: one segment per cell and per gap.
+    A cell with more than one style (spans) goes the long way, through row_text."""
+    if any(isinstance(cell, Text) and cell.spans for cell in cells):
+        return Strip(list(row_text(cells, columns).render(_CONSOLE)))
+    segments = []
+    for n, ((_, width, justify), cell) in enumerate(zip(columns, cells, strict=False)):
+        if n:
+            segments.append(Segment(" " * GAP, _PLAIN))
+        plain = cell.plain if isinstance(cell, Text) else str(cell)
+        style = cell.style if isinstance(cell, Text) else ""
+        segments.append(Segment(fit(plain, width, justify), Style.parse(style) if isinstance(style, str) else style))
+    return Strip(segments).simplify()
+
+
+def fit(plain: str, width: int, justify: str) -> str:
+    """plain cut (with an ellipsis) or padded to exactly `width` cells."""
+    plain = plain.replace("\n", " ")
+    length = cell_len(plain)
+    if length > width:
+        return set_cell_size(plain, width - 1) + "…"
+    pad = " " * (width - length)
+    if justify == "right":
+        return pad + plain
+    if justify == "center":
+        return pad[: len(pad) // 2] + plain + pad[len(pad) // 2:]
+    return plain + pad
 
 
 def header_text(columns: Sequence[tuple[str, int, str]]) -> Text:
@@ -59,9 +95,12 @@ class RowList(ScrollView, can_focus=True):
             super().__init__()
             self.key = key
 
-    def __init__(self, columns: Sequence[tuple[str, int, str]], **kwargs):
-        """columns: (label, width, justify) of each column."""
+    def __init__(self, columns: Sequence[tuple[str, int, str]],
+                 key_filter: Callable[[events.Key], bool] | None = None, **kwargs):
+        """columns: (label, width, justify) of each column. key_filter sees every key first and
+        returns True for those it took (they then reach no binding)."""
         super().__init__(**kwargs)
+        self.key_filter = key_filter
         self.columns = tuple(columns)
         self.cursor = 0
         self._keys: list[str] = []
@@ -76,10 +115,26 @@ class RowList(ScrollView, can_focus=True):
         self._keys = [key for key, _ in rows]
         self._cells = dict(rows)
         self._strips.clear()
-        self.virtual_size = Size(self._width, len(self._keys))
+        self._fit_height()
         self.cursor = self._keys.index(selected) if selected in self._cells else 0
         self.refresh()
         self._cursor_moved()
+
+    def _fit_height(self) -> None:
+        """The scrollable height: the rows, but never less than the list's own height, so a
+        filter that leaves a screenful or less changes no size (which would lay the whole
+        screen out again) and shows no scrollbar."""
+        size = Size(self._width, max(len(self._keys), self.scrollable_content_region.height))
+        if size != self.virtual_size:
+            self.virtual_size = size
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit_height()
+
+    def on_key(self, event: events.Key) -> None:
+        if self.key_filter is not None and self.key_filter(event):
+            event.stop()
+            event.prevent_default()
 
     def update_row(self, key: str, cells: Cells) -> None:
         """Change a row's cells; it is redrawn only if its text changed."""
@@ -109,8 +164,7 @@ class RowList(ScrollView, can_focus=True):
         key = self._keys[index]
         strip = self._strips.get(key)
         if strip is None:
-            segments = list(row_text(self._cells[key], self.columns).render(self.app.console))
-            strip = self._strips[key] = Strip(segments).simplify()
+            strip = self._strips[key] = row_strip(self._cells[key], self.columns)
         style = self.rich_style
         if index == self.cursor:
             style += self.get_component_rich_style("rowlist--cursor")
