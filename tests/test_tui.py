@@ -204,27 +204,3 @@ async def test_a_hundred_sessions_fit_in_the_table_and_their_rows_follow_the_mes
         expected = {v.key: [v.state, v.mark] for v in state.sessions.values()}
         assert {k: [r[2], r[4].replace(" (kept)", "")] for k, r in rows.items()} == expected
         assert sum(1 for r in rows.values() if r[2] == GRADED) > 50
-
-
-async def test_the_heap_is_frozen_again_once_the_first_wave_has_started():
-    import gc
-
-    simulated = SimulatedRun(6)
-    now = [START_WALL]
-    state = RunState(simulated.rows(), speed=50.0, deadline_wall_s=42.0, concurrency=4, now=lambda: now[0])
-    app = DashboardApp(state, freeze_heap=True)
-    try:
-        async with app.run_test(size=SIZE) as pilot:
-            frozen = gc.get_freeze_count()
-            for message in simulated.messages(START_WALL + 0.22):  # sessions 0-2 started: not a wave yet
-                state.apply(message)
-            app.tick()
-            assert gc.get_freeze_count() == frozen and not app._wave_frozen
-            for message in simulated.messages(START_WALL + 0.5):
-                if message.wall > START_WALL + 0.22:
-                    state.apply(message)
-            app.tick()
-            assert app._wave_frozen and gc.get_freeze_count() > frozen
-            await pilot.pause()
-    finally:
-        gc.unfreeze()

@@ -80,7 +80,6 @@ class RunApp(SentinelApp):
         self._thread: threading.Thread | None = None
         self._runner_loop: asyncio.AbstractEventLoop | None = None
         self._end_seen = False
-        self._wave_frozen = False  # the first wave's heap moved out of the collector's sight
         self._priority = contextlib.ExitStack()  # the app's thread raised while a run goes on
 
     # --- the runner's thread ---------------------------------------------------
@@ -142,7 +141,6 @@ class RunApp(SentinelApp):
 
     def tick(self) -> None:
         self.drain()
-        self._freeze_first_wave()
         self.refresh_view()
         if self._thread is not None and not self.running and not self._end_seen:
             self._end_seen = True
@@ -152,20 +150,6 @@ class RunApp(SentinelApp):
                 self.exit(return_code=self.exit_code())
             else:
                 self.run_finished()
-
-    def _freeze_first_wave(self) -> None:
-        """Once the first wave of sessions has started, freeze the heap again: their worlds,
-        sites and agents' pipes live as long as they run, and a full collection that walks
-        them takes 50-75 ms, holding the interpreter's lock (so the runner's timers) that long.
-        No collection first (it would be such a pause); what is garbage at this moment stays
-        until the process ends, once."""
-        if not self.freeze_heap or self._wave_frozen or self.state.started_wall is None:
-            return
-        totals = self.state.totals()
-        wave = min(self.state.concurrency or len(self.state.sessions), len(self.state.sessions))
-        if totals.running + totals.passed + totals.failed + totals.infra_errors >= wave or not totals.waiting:
-            self._wave_frozen = True
-            gc.freeze()
 
     def exit_code(self) -> int:
         return 130 if self.runner is not None and self.runner.stopping else 0
