@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
-from aiohttp import web
+from render_profile import bare_site  # noqa: E402 (a sibling script: one bare handler for both)
 
 from sentinel.config import load_config
 from sentinel.envs import get_environment
@@ -157,18 +157,6 @@ async def cached_site(work: Path) -> tuple[Session, str]:
     return session, url + INBOX
 
 
-async def bare_site(body: bytes) -> tuple[web.AppRunner, str]:
-    async def page(request: web.Request) -> web.Response:
-        return web.Response(body=body, content_type="text/html", charset="utf-8")
-    app = web.Application()
-    app.router.add_get(INBOX, page)
-    runner = web.AppRunner(app, access_log=None, handle_signals=False)
-    await runner.setup()
-    await web.TCPSite(runner, "127.0.0.1", 0).start()
-    host, port = runner.addresses[0][:2]
-    return runner, f"http://{host}:{port}{INBOX}"
-
-
 def html_layout_free(page: str) -> str:
     """A page with the whitespace a browser ignores taken out: between tags, runs inside text
     (one space left) and around the names of a class attribute. Template changes may move
@@ -211,7 +199,8 @@ async def measure(args: argparse.Namespace) -> None:
             await same_page(servers[f"{env_name} before"][0], servers[f"{env_name} after"][0], env_name == "micromail")
         async with aiohttp.ClientSession() as client, client.get(cached_url) as first:
             body, tag = await first.read(), first.headers["ETag"]
-        runner, bare_url = await bare_site(body)
+        runner, bare_root = await bare_site(INBOX, body)
+        bare_url = str(bare_root) + INBOX
         print(f"inbox {len(body) / 1024:.1f} KB; wrk -c{args.connections}, {args.seconds} s a run, "
               f"{args.rounds} rounds; baseline {args.baseline}")
         here = os.getpid()
