@@ -344,3 +344,15 @@ def test_cmd_pwd_prints_a_folder_outside_the_repository(tmp_path):
                              capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "built-in agents only" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_compile_templates_compiles_the_run_s_environments_and_the_shared_ones_only():
+    from sentinel.envs import template_dirs
+    from sentinel.runner import compile_templates
+    from sentinel.web.render import make_templates
+
+    templates = make_templates(template_dirs())
+    compile_templates(templates, {"micromail"})
+    compiled = {key[1] for key in templates.cache}
+    assert "micromail/folder.html" in compiled and "base.html" in compiled and "common/macros.html" in compiled
+    assert not any(name.startswith("microhood/") for name in compiled)
