@@ -41,6 +41,7 @@ from sentinel.agents import builtin_command
 from sentinel.agents.usage import derive_costs
 from sentinel.bus import AgentOutput, Bus, RunFinished, RunStarted, SessionGraded, SessionReady, SessionSkipped
 from sentinel.catalog import Catalog
+from sentinel.collector import collections_between_events
 from sentinel.config import REPO_ROOT, Config
 from sentinel.envs import environments as all_environments
 from sentinel.envs import get_environment, template_dirs
@@ -59,7 +60,6 @@ from sentinel.summary import Summary, summarize
 from sentinel.web.render import make_templates
 
 GIL_SWITCH_S = 0.0001
-FULL_GC_SPACING = 10  # during a run, a full collection after ten times as many younger ones
 SPAWNERS = 2  # threads that start agents: each start waits there until the child reaches exec
 START_LINE_MAX_S = 15.0  # longest a first-wave agent's /start waits for the others to boot
 AGENT_FOLDER = "agent"  # inside a session's result folder: what the agent left in its working folder
@@ -231,17 +231,12 @@ class Runner:
         # machine busy with agents delays the agents, not the timers (sentinel/priority.py).
         previous = sys.getswitchinterval()
         sys.setswitchinterval(GIL_SWITCH_S)
-        # A full garbage collection holds the interpreter (so every session's timers) for
-        # 10-50 ms over a run's heap; the heap that lives as long as the run is frozen at the
-        # start line, and full collections of what is left come a tenth as often.
-        thresholds = gc.get_threshold()
-        gc.set_threshold(thresholds[0], thresholds[1], thresholds[2] * FULL_GC_SPACING)
         try:
             with realtime() as self.realtime, self._raised_workers():
-                return await self._run()
+                async with collections_between_events(self.board):
+                    return await self._run()
         finally:
             sys.setswitchinterval(previous)
-            gc.set_threshold(*thresholds)
 
     @contextlib.contextmanager
     def _raised_workers(self) -> Iterator[None]:

@@ -65,6 +65,10 @@ class DueBoard:
         elif previous is not None and previous <= self._soonest:
             self._soonest = min(self._due.values())
 
+    def quiet_for(self) -> float:
+        """Wall seconds until the next event of any scheduler falls due (inf if none)."""
+        return self._soonest - self.wall()
+
     async def fire_due(self) -> None:
         """Apply every event due by now, in every scheduler on the board that is not already
         applying (a busy one is being served by its own task)."""
