@@ -56,6 +56,9 @@ class Contact:
     message: str | None = None
 
 
+SETUP_SLICE = 25  # preload events applied between two turns of the loop while a session is built
+
+
 @dataclass
 class RequestStats:
     requests: int = 0  # the agent's own requests (no live refreshes, no static files)
@@ -118,10 +121,13 @@ class Session:
         await self._db.execute("PRAGMA synchronous = OFF")
         await self._db.executescript(COMMON_SCHEMA + self.environment.schema.read_text(encoding="utf-8"))
         self.world = World(self.environment.name, self._db, catalog, self.clock, self.world_start)
+        await asyncio.sleep(0)  # building a world runs on the loop's thread: let due timers in
         async with self.world.write() as db:
             await self._load_personas(db, catalog)
-            for event in self.scenario.preload:
+            for count, event in enumerate(self.scenario.preload, 1):
                 await self._apply(event)
+                if count % SETUP_SLICE == 0:
+                    await asyncio.sleep(0)
             self.baselines = await self.environment.baselines(self.world)
             meta: dict[str, object] = {f"baseline_{k}": v for k, v in self.baselines.items()}
             meta.update(speed_factor=self.speed, self_id=self.world.self_persona["id"],
