@@ -23,16 +23,29 @@ OVERDUE = 10  # collect regardless once this many times the usual amount is due
 NEVER = 1 << 30  # a threshold the interpreter's count of younger collections never reaches
 
 
+class _Settings:
+    """The collector's thresholds belong to the process, and runners may overlap in one (tests,
+    the Python API): the first run to start turns full collections off, the last to end turns
+    them back on as they were."""
+    runs = 0
+    saved: tuple[int, int, int] = gc.get_threshold()
+
+
 @contextlib.asynccontextmanager
 async def collections_between_events(board: DueBoard) -> AsyncIterator[None]:
-    young, middle, full = gc.get_threshold()
+    if _Settings.runs == 0:
+        _Settings.saved = gc.get_threshold()
+    _Settings.runs += 1
+    young, middle, full = _Settings.saved
     gc.set_threshold(young, middle, NEVER)
     task = asyncio.create_task(_collect_when_quiet(board, full), name="full collections")
     try:
         yield
     finally:
         task.cancel()
-        gc.set_threshold(young, middle, full)
+        _Settings.runs -= 1
+        if _Settings.runs == 0:
+            gc.set_threshold(*_Settings.saved)
 
 
 async def _collect_when_quiet(board: DueBoard, due: int) -> None:
