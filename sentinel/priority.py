@@ -55,11 +55,7 @@ def realtime(priority: int = REALTIME_PRIORITY) -> Iterator[bool]:
     before = _policy()
     raised = False
     if before is not None and before[0] == os.SCHED_OTHER:
-        try:
-            os.sched_setscheduler(0, os.SCHED_RR | os.SCHED_RESET_ON_FORK, os.sched_param(priority))
-            raised = True
-        except (OSError, AttributeError):  # not permitted (an ordinary user), or no such policy
-            pass
+        raised = raise_this_thread(priority)
     try:
         yield raised
     finally:
@@ -73,7 +69,7 @@ def raise_this_thread(priority: int) -> bool:
     creates at normal priority); return whether it is."""
     try:
         os.sched_setscheduler(0, os.SCHED_RR | os.SCHED_RESET_ON_FORK, os.sched_param(priority))
-    except (OSError, AttributeError):
+    except (OSError, AttributeError):  # not permitted (an ordinary user), or no such policy
         return False
     return True
 

@@ -72,9 +72,9 @@ class DueBoard:
     async def fire_due(self) -> None:
         """Apply every event due by now, in every scheduler on the board that is not already
         applying (a busy one is being served by its own task)."""
-        if self.wall() < self._soonest:
-            return
         now = self.wall()
+        if now < self._soonest:
+            return
         for scheduler in [s for s, due in self._due.items() if due <= now]:
             if not scheduler.busy:
                 await scheduler.fire_due()

@@ -30,6 +30,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 
+@functools.cache  # what the kernel offers does not change while the process runs
 def pidfd_works() -> bool:
     if not hasattr(os, "pidfd_open"):
         return False
