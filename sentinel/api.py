@@ -128,14 +128,14 @@ def prepare_run(*, agent: str | None = None, cmd: str | list[str] | None = None,
     run_name = run_name or f"{name}-{datetime.now():%Y%m%d-%H%M%S}"
     check_run_name(run_name)
     drawn = variants_for(loaded, scenarios, run_name, seed, trials, resume) if variants and seed is not None else {}
-    plan = RunPlan(name=run_name, agent=name, command=command, speed=speed, scenarios=tuple(scenarios),
-                   concurrency=0,
-                   resume=resume, trials=trials, model=model, meter=meter, sandbox=sandbox,
-                   variants=drawn, variant_seed=seed if variants else None)
     asked = concurrency if concurrency is not None else loaded.concurrency
     if asked is None and loaded.backend != "local":
         asked = 0  # a cluster places sessions by the resources each reserves
-    return loaded, replace(plan, concurrency=sessions_at_once(asked, len(plan.jobs())))
+    plan = RunPlan(name=run_name, agent=name, command=command, speed=speed, scenarios=tuple(scenarios),
+                   concurrency=sessions_at_once(asked, len(scenarios) * trials),
+                   resume=resume, trials=trials, model=model, meter=meter, sandbox=sandbox,
+                   variants=drawn, variant_seed=seed if variants else None)
+    return loaded, plan
 
 
 def variants_for(config: Config, scenarios: list[Scenario], run_name: str, seed: int, trials: int,
