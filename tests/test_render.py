@@ -93,3 +93,5 @@ def test_when_filter_prints_the_when_macro():
         macro = by_macro.render(t=moment, now=now)
         assert templates.from_string("{{ t | when(now) }}").render(t=moment, now=now) == macro
         assert macro.startswith("<time datetime=")
+    assert by_macro.render(t="2026-03-02T08:05:00Z", now=now) == \
+        '<time datetime="2026-03-02T08:05:00Z" title="Mon 2 Mar 2026, 08:05 UTC">55 min ago</time>'
