@@ -12,16 +12,18 @@ takes until the screen has handled it and painted the result.
     python benchmarks/tui_dashboard.py [--sessions 100] [--seconds 45] [--size 160x48]
 
 With --live it drives the app `sentinel tui` runs, with its runner: real sessions (the oracle
-over MicroMail and MicroHood, --trials 5 at speed 50: 100 sessions) in the runner's thread,
-the dashboard in this one, its heap frozen as `sentinel tui` does. A key is pressed every 0.3 s
-throughout the run (cursor moves, filters, a search typed and cleared), each chosen so that it
-changes the screen, and each is timed from the press to the first paint that shows its effect
-(wall time, p50 / p95 / max); at the end the event lateness of the run's events.jsonl is
-printed, measured while the dashboard ran, and the CPU of the screen's and the runner's
-threads. Compare the lateness with `python benchmarks/lateness_probe.py --trials 5` run just
-before or after (the same sessions without the dashboard).
+over MicroMail and MicroHood, --trials 5 at speed 50: 100 sessions) in the runner's own process
+(a RunnerProcess, as `sentinel tui` has; --in-thread puts the runner in a thread of this
+process instead, as before), the dashboard in this one, its heap frozen as `sentinel tui` does.
+A key is pressed every 0.3 s throughout the run (cursor moves, filters, a search typed and
+cleared), each chosen so that it changes the screen, and each is timed from the press to the
+first paint that shows its effect (wall time, p50 / p95 / max); at the end the event lateness
+of the run's events.jsonl is printed, measured while the dashboard ran, and the CPU of the
+screen's thread and of the runner (its process, or its thread). Compare the lateness with
+`python benchmarks/lateness_probe.py --trials 5` run just before or after (the same sessions
+without the dashboard).
 
-    python benchmarks/tui_dashboard.py --live [--trials 5] [--speed 50]
+    python benchmarks/tui_dashboard.py --live [--trials 5] [--speed 50] [--in-thread]
 """
 
 from __future__ import annotations
@@ -157,26 +159,36 @@ class KeyTimer:
         return None if self.shown_at is None else (self.shown_at - began) * 1000
 
 
-def thread_cpu_s(native_id: int | None) -> float | None:
-    """CPU seconds (user + system) a thread of this process has used, from /proc; None if gone."""
+def cpu_s(stat: str) -> float | None:
+    """CPU seconds (user + system) of a thread or process, from its /proc stat file; None if gone."""
     try:
-        fields = Path(f"/proc/self/task/{native_id}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, TypeError):
+        fields = Path(stat).read_text().rsplit(")", 1)[1].split()
+    except OSError:
         return None
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None:
+def runner_stat(app: DashboardApp) -> str | None:
+    """The /proc stat file of the runner: its process, or (in a thread) its thread."""
+    process = getattr(app.runner, "_process", None)
+    if process is not None:
+        return f"/proc/{process.pid}/stat"
+    thread = app._thread
+    return None if thread is None or thread.native_id is None else f"/proc/self/task/{thread.native_id}/stat"
+
+
+async def measure_live(trials: int, speed: float, size: tuple[int, int], in_thread: bool) -> None:
     import json
     import shutil
 
     from sentinel import api
     from sentinel.bus import Bus
     from sentinel.ray_backend import make_runner
+    from sentinel.runner_process import RunnerProcess
 
     config, plan = api.prepare_run(agent="oracle", envs=["micromail,microhood"], trials=trials, speed=speed,
                                    run_name=f"tui-live-{os.getpid()}")
-    runner = make_runner(config, plan, Bus())
+    runner = make_runner(config, plan, Bus()) if in_thread else RunnerProcess(config, plan)
     app = DashboardApp(RunState.for_plan(plan, config), runner, freeze_heap=True)  # as `sentinel tui`
     key_ms: list[float] = []
     unpainted = 0
@@ -187,8 +199,8 @@ async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None
         runner_cpu: float | None = None
         pressed = 0
         while app.running or time.monotonic() - began < 2:
-            if app._thread is not None and app.running:
-                runner_cpu = thread_cpu_s(app._thread.native_id) or runner_cpu
+            stat = runner_stat(app) if app.running else None
+            runner_cpu = (cpu_s(stat) if stat else None) or runner_cpu
             ms = await keys.press(*next_key(app, pressed))
             pressed += 1
             if ms is None:
@@ -209,7 +221,8 @@ async def measure_live(trials: int, speed: float, size: tuple[int, int]) -> None
           f"max {max(key_ms):6.1f} ms  ({len(key_ms)} keys, {unpainted} without a repaint; goal p95 ≤ 100 ms)")
     print(f"  event lateness        p50 {percentile(lateness, 50):6.2f} ms  p99 {percentile(lateness, 99):6.2f} ms  "
           f"max {max(lateness):6.1f} ms  ({len(lateness)} events)")
-    print(f"  CPU                   the screen's thread {screen_cpu / wall:.2f} cores, the runner's thread "
+    where = "thread" if in_thread else "process"
+    print(f"  CPU                   the screen's thread {screen_cpu / wall:.2f} cores, the runner's {where} "
           f"{(runner_cpu or 0) / wall:.2f} cores (its last reading)")
     shutil.rmtree(report.run_dir, ignore_errors=True)
 
@@ -222,10 +235,12 @@ def main() -> None:
     parser.add_argument("--live", action="store_true", help="real sessions run by the app's runner")
     parser.add_argument("--trials", type=int, default=5, help="with --live: trials of the 20 scenarios")
     parser.add_argument("--speed", type=float, default=50, help="with --live: speed factor")
+    parser.add_argument("--in-thread", action="store_true",
+                        help="with --live: the runner in a thread of this process, not its own process")
     args = parser.parse_args()
     columns, rows = (int(v) for v in args.size.split("x"))
     if args.live:
-        asyncio.run(measure_live(args.trials, args.speed, (columns, rows)))
+        asyncio.run(measure_live(args.trials, args.speed, (columns, rows), args.in_thread))
     else:
         asyncio.run(measure(args.sessions, args.seconds, (columns, rows)))
 

@@ -12,6 +12,7 @@ from textual.widgets import Static
 
 from sentinel.bus import Bus
 from sentinel.runner import Runner, finished_result
+from sentinel.runner_process import RunnerProcess
 from sentinel.tui.dashboard import DashboardApp
 from sentinel.tui.simulate import START_WALL, SimulatedRun
 from sentinel.tui.state import CONTACTED, GRADED, RUNNING, WAITING, RunState
@@ -97,6 +98,8 @@ def test_filters_pick_sessions_by_state_and_text():
 
 
 # --- the app over real runs ---------------------------------------------------------------
+# With a Runner in the app's process (as `sentinel play` has), or a RunnerProcess (as
+# `sentinel tui` has): its stop keys then cross into the child process.
 
 async def test_rows_update_as_a_real_run_progresses_and_keys_filter_them(tmp_path):
     config = make_config(tmp_path)
@@ -130,7 +133,7 @@ async def test_rows_update_as_a_real_run_progresses_and_keys_filter_them(tmp_pat
 async def test_quitting_mid_run_stops_agents_keeps_finished_results_and_resume_continues(tmp_path):
     config = make_config(tmp_path)
     plan = make_plan("oracle", "tui")
-    app = DashboardApp(RunState.for_plan(plan, config), Runner(config, plan, Bus()))
+    app = DashboardApp(RunState.for_plan(plan, config), RunnerProcess(config, plan))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: cells(app)["microhood/rise"][4] == "pass")
         assert cells(app)["microhood/rise_noop"][2] == RUNNING
@@ -155,7 +158,7 @@ async def test_keys_stop_one_session_and_open_its_url(tmp_path, monkeypatch):
     monkeypatch.setattr("webbrowser.get", lambda: browsers[0])
     config = make_config(tmp_path)
     plan = make_plan("silent", "tui")  # every session lasts until its deadline
-    app = DashboardApp(RunState.for_plan(plan, config), Runner(config, plan, Bus()))
+    app = DashboardApp(RunState.for_plan(plan, config), RunnerProcess(config, plan))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: all(row[2] == RUNNING for row in cells(app).values()))
         await pilot.press("down")  # the second row: rise_buy
@@ -180,7 +183,7 @@ async def test_a_run_that_cannot_start_ends_the_app_with_its_reason(tmp_path):
     (config.results_dir / "tui").mkdir(parents=True)
     (config.results_dir / "tui" / "run.json").write_text("{}")
     plan = make_plan("oracle", "tui")
-    app = DashboardApp(RunState.for_plan(plan, config), Runner(config, plan, Bus()))
+    app = DashboardApp(RunState.for_plan(plan, config), RunnerProcess(config, plan))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: not app.is_running)
     assert app.return_code == 2 and "pass --resume" in app.error

@@ -3,9 +3,11 @@ a Runner and shows a RunState fed by the runner's bus.
 
 The runner runs in its own thread with its own event loop, so drawing the screen never
 delays a session's event timers (measured: with the runner in the app's loop, event lateness
-p99 went from ~40 ms to ~220 ms for ten sessions). Bus messages cross over through a deque
-(append and popleft are thread-safe) and are applied to the RunState on the app's side at
-each tick; stopping is handed to the runner's loop with call_soon_threadsafe.
+p99 went from ~40 ms to ~220 ms for ten sessions). `sentinel tui` goes one step further and
+gives it a RunnerProcess (sentinel/runner_process.py): the thread then only relays the
+messages of a runner in another process. Bus messages cross over through a deque (append and
+popleft are thread-safe) and are applied to the RunState on the app's side at each tick;
+stopping is handed to the runner's loop with call_soon_threadsafe.
 """
 
 from __future__ import annotations
@@ -24,9 +26,11 @@ from sentinel.bus import Message
 from sentinel.errors import SentinelError
 from sentinel.priority import DISPLAY_PRIORITY, realtime
 from sentinel.runner import Runner, RunReport
+from sentinel.runner_process import RunnerProcess
 from sentinel.tui.state import RunState
 
 REFRESH_S = 0.25  # how often a running screen redraws
+RunDriver = Runner | RunnerProcess  # what a RunApp drives: a runner here, or one in its own process
 
 
 class SentinelApp(App):
@@ -65,7 +69,7 @@ class RunApp(SentinelApp):
     Quitting while the run goes on stops every agent cleanly (Runner.stop) and leaves once the
     runner has written every finished result, so `--resume` continues the run."""
 
-    def __init__(self, state: RunState, runner: Runner | None = None, freeze_heap: bool = False):
+    def __init__(self, state: RunState, runner: RunDriver | None = None, freeze_heap: bool = False):
         """freeze_heap: gc.freeze() the heap before the run begins (the commands set it; tests
         leave it off, since it would keep their earlier garbage for the rest of the session)."""
         super().__init__()

@@ -70,19 +70,23 @@ def find_scenario(config: Config, wanted: str) -> Scenario:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
-    from sentinel.bus import Bus
     from sentinel.display import grade_tables
-    from sentinel.ray_backend import RayRunner, make_runner
+    from sentinel.ray_backend import import_ray
+    from sentinel.runner_process import RunnerProcess
     from sentinel.tui.dashboard import DashboardApp
     from sentinel.tui.state import RunState
 
     config, plan = prepare(args)
-    runner = make_runner(config, plan, Bus())
-    if isinstance(runner, RayRunner):
-        runner.connect()  # from this thread: the dashboard runs the runner in another
+    if config.backend == "ray":
+        import_ray()  # a missing extra is said here, before the screen opens
+    # The sessions run in a process of their own, so drawing never delays their events
+    # (sentinel/runner_process.py says why and how).
+    runner = RunnerProcess(config, plan)
     app = DashboardApp(RunState.for_plan(plan, config), runner, freeze_heap=True)
     app.run()
     code = app.return_code or 0
+    if runner.output:
+        print(runner.output, end="" if runner.output.endswith("\n") else "\n", file=sys.stderr)
     if app.error:
         raise SentinelError(app.error)
     if app.report is not None and app.report.summary is not None:

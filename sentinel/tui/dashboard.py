@@ -15,8 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer, Static
 
-from sentinel.runner import Runner
-from sentinel.tui.base import RunApp, SentinelApp
+from sentinel.tui.base import RunApp, RunDriver, SentinelApp
 from sentinel.tui.rows import RowList, header_text
 from sentinel.tui.state import CONTACTED, FILTERS, GRADED, RUNNING, RunState, SessionView
 from sentinel.tui.textview import TextView
@@ -36,7 +35,7 @@ class DashboardApp(RunApp):
         *SentinelApp.BINDINGS,
     ]
 
-    def __init__(self, state: RunState, runner: Runner | None = None, freeze_heap: bool = False):
+    def __init__(self, state: RunState, runner: RunDriver | None = None, freeze_heap: bool = False):
         super().__init__(state, runner, freeze_heap)
         self.state_filter = "all"
         self.search = ""
