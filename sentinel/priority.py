@@ -10,10 +10,12 @@ thread run the moment its timer expires.
 Only that one thread is raised, with SCHED_RESET_ON_FORK, so the agents it starts and the
 threads it creates run at normal priority. Linux caps real-time threads at 95% of each second
 (sched_rt_runtime_us), so even a loop that never slept could not lock the machine up.
-A dashboard drawing in another thread of the same process is raised too, one step below
-(DISPLAY_PRIORITY): at normal priority the operating system could pause it while it holds the
-interpreter's lock, and the runner's loop would wait for the lock as long as it is paused
-(measured: event lateness p99 450 ms at 20 sessions, and 1.4 s from a key press to its repaint).
+A screen's thread is raised too, below the runner (DISPLAY_PRIORITY), so a key repaints at
+once on a machine busy with agents. Where the runner shares the screen's process (`sentinel
+play`) it matters more: at normal priority the operating system could pause the screen's thread
+while it holds the interpreter's lock, and the runner's loop would wait for the lock as long as
+it is paused (measured: event lateness p99 450 ms at 20 sessions, and 1.4 s from a key press to
+its repaint). `sentinel tui` runs its sessions in a process of their own (runner_process.py).
 
 The loop hands slow work (a finished session's files, grading) to worker threads, and those
 must not hold it up either: a thread the loop creates makes it wait until the OS first runs the
