@@ -191,7 +191,6 @@ def child_main(message_fd: int) -> int:
     frames = os.fdopen(message_fd, "wb")
     config, plan = pickle.loads(_read_exactly(0, HEADER.unpack(_read_exactly(0, HEADER.size))[0]))
     bus = Bus()
-    runner = make_runner(config, plan, bus)
     unsubscribe = None
 
     def forward(message) -> None:
@@ -202,7 +201,7 @@ def child_main(message_fd: int) -> int:
             unsubscribe()
     unsubscribe = bus.subscribe(forward)
 
-    async def drive() -> RunReport:
+    async def drive(runner) -> RunReport:
         loop = asyncio.get_running_loop()
         _Commands(runner, loop)
         for sig in (signal.SIGTERM, signal.SIGHUP):
@@ -210,9 +209,10 @@ def child_main(message_fd: int) -> int:
         return await runner.run()
 
     try:
+        runner = make_runner(config, plan, bus)
         if isinstance(runner, RayRunner):
             runner.connect()
-        outcome: tuple[str, Any] = ("report", asyncio.run(drive()))
+        outcome: tuple[str, Any] = ("report", asyncio.run(drive(runner)))
     except SentinelError as exc:
         outcome = ("error", str(exc))
     except Exception as exc:  # say why on the screen; the whole traceback goes to the output

@@ -3,8 +3,10 @@ its errors and its output come back; a closed stdin stops it as Ctrl-C would."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import os
+import signal
 import subprocess
 import sys
 
@@ -12,7 +14,7 @@ import pytest
 from test_runner import make_config, processes_working_in
 from test_runner import plan as make_plan
 
-from sentinel.bus import RunFinished, RunStarted, SessionGraded
+from sentinel.bus import RunFinished, RunStarted, SessionGraded, SessionStarted
 from sentinel.errors import SentinelError
 from sentinel.runner import finished_result
 from sentinel.runner_process import RunnerProcess, read_frame, write_frame
@@ -91,4 +93,22 @@ def test_when_the_screens_process_goes_away_the_child_stops_and_keeps_its_result
     assert any(r.success for r in value.results)
     assert finished_result(config.results_dir / "orphan" / first).success
     assert finished_result(config.results_dir / "orphan" / "microhood" / "rise_noop") is None  # stopped
+    assert not processes_working_in(tmp_path)
+
+
+
+async def test_a_child_killed_mid_run_ends_the_run_with_an_error_not_a_hang(tmp_path):
+    config = make_config(tmp_path)
+    runner = RunnerProcess(config, make_plan("silent", "killed"))  # sessions last to their deadline
+
+    def kill_once_started(message) -> None:
+        if isinstance(message, SessionStarted) and runner._process is not None:
+            os.kill(runner._process.pid, signal.SIGKILL)
+    runner.bus.subscribe(kill_once_started)
+    with pytest.raises(SentinelError, match=r"exit code -9\) without a report"):
+        await runner.run()
+    for _ in range(100):  # the agents die with their runner (sentinel/reaper.py)
+        if not processes_working_in(tmp_path):
+            break
+        await asyncio.sleep(0.05)
     assert not processes_working_in(tmp_path)
