@@ -67,13 +67,19 @@ class PageTemplates(jinja2.Environment):
     code_generator_class = _OutputCodeGenerator
     escape_output = staticmethod(escape_output)
 
+    def make_globals(self, d: Mapping[str, Any] | None) -> Any:
+        """A template's globals as one plain dict, not Jinja's ChainMap over the environment's:
+        each render (and each include) copies them into a new context, and copying a ChainMap
+        runs in Python (~3 µs a copy). Nothing adds globals once templates are loaded."""
+        return {**self.globals, **(d or {})}
+
 
 def make_templates(extra_dirs: tuple[Path, ...] = ()) -> jinja2.Environment:
     """The Jinja environment shared by every session of a process (autoescaped). extra_dirs:
     template folders of environments kept outside web/templates (searched after it)."""
     env = PageTemplates(
         loader=jinja2.FileSystemLoader([str(TEMPLATES_DIR), *map(str, extra_dirs)]),
-        autoescape=jinja2.select_autoescape(["html"], default=True),
+        autoescape=True,  # every page template, and every template made from a string
         undefined=jinja2.StrictUndefined,
         enable_async=False,
         auto_reload=False,  # templates are compiled once per process: no stat per page
