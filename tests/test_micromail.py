@@ -503,3 +503,16 @@ async def test_unread_threshold_is_visible_only_from_condition_at(env_session):
     await s.advance_to(at)
     p = await s.page("/micromail/folder/inbox")
     assert number(r"Inbox \((\d+)\)", p.text) == 10 and p.text.startswith("(10) ")
+
+
+def test_preview_folds_whitespace_of_long_bodies_as_of_short_ones():
+    """The preview folds only a prefix of a long body; the text is that of folding all of it."""
+    from sentinel.envs.micromail.queries import PREVIEW_CHARS, preview
+
+    def folded_whole(body: str) -> str:
+        text = " ".join(body.split())
+        return text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS].rstrip() + "…"
+    bodies = ["", "short", "word " * 19 + "x", "a" * 100, "a" * 101, " " * 399 + "tail", " " * 500 + "late words " * 30,
+              ("b \n\t" * 200) + "c", "word " * 300, "x" * 399 + "  y" + " " * 900 + "z"]
+    for body in bodies:
+        assert preview(body) == folded_whole(body), body[:40]

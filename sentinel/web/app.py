@@ -29,7 +29,7 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 def create_app(world: World, environment: Environment, hooks: SiteHooks,
                templates: jinja2.Environment | None = None) -> web.Application:
-    app = web.Application(middlewares=[request_log, error_pages, current_world, etags])
+    app = web.Application(middlewares=[serve_page])
     app[WORLD] = world
     app[ENVIRONMENT] = environment
     app[HOOKS] = hooks
@@ -89,11 +89,29 @@ async def contact_post(request: web.Request) -> web.StreamResponse:
 
 
 @web.middleware
-async def request_log(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Log every request with its status and size; live refreshes are marked apart."""
+async def serve_page(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Around every request, in one layer (each aiohttp middleware is a coroutine and a call
+    per request): error pages, the world brought up to date, ETags, and the request log.
+
+    - Unknown pages get a 404 inside the environment's chrome, bad input a 400, a crash a plain
+      500 page; redirects and other HTTP answers pass through.
+    - The request is logged with its status and size; live refreshes are marked apart."""
+    hooks = request.app[HOOKS]
     status, size = 500, 0
     try:
-        response = await handler(request)
+        try:
+            response = await _current_page(request, handler, hooks)
+        except BadInput as exc:
+            response = await _error_page(request, 400, str(exc))
+        except web.HTTPNotFound as exc:
+            response = await _error_page(request, 404, _custom_text(exc) or "This page does not exist.")
+        except web.HTTPMethodNotAllowed:
+            response = await _error_page(request, 405, "This page does not accept that kind of request.")
+        except web.HTTPException:
+            raise
+        except Exception:
+            log.exception("error while serving %s %s", request.method, request.path)
+            response = await _error_page(request, 500, "Something went wrong on this page.")
         status = response.status
         body = getattr(response, "body", b"") or b""
         size = response.body_length if isinstance(response, web.FileResponse) else len(body)
@@ -102,25 +120,7 @@ async def request_log(request: web.Request, handler: Handler) -> web.StreamRespo
         status = exc.status
         raise
     finally:
-        request.app[HOOKS].log_request(request.method, request.path_qs, status, size, is_live(request))
-
-
-@web.middleware
-async def error_pages(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Unknown pages get a 404 inside the environment's chrome; crashes a plain 500 page."""
-    try:
-        return await handler(request)
-    except BadInput as exc:
-        return await _error_page(request, 400, str(exc))
-    except web.HTTPNotFound as exc:
-        return await _error_page(request, 404, _custom_text(exc) or "This page does not exist.")
-    except web.HTTPMethodNotAllowed:
-        return await _error_page(request, 405, "This page does not accept that kind of request.")
-    except web.HTTPException:
-        raise
-    except Exception:
-        log.exception("error while serving %s %s", request.method, request.path)
-        return await _error_page(request, 500, "Something went wrong on this page.")
+        hooks.log_request(request.method, request.path_qs, status, size, is_live(request))
 
 
 def _custom_text(exc: web.HTTPException) -> str | None:
@@ -133,39 +133,34 @@ async def _error_page(request: web.Request, status: int, message: str) -> web.Re
     return await render(request, "common/error.html", {"message": message, "code": status}, status=status)
 
 
-@web.middleware
-async def current_world(request: web.Request, handler: Handler) -> web.StreamResponse:
+async def _current_page(request: web.Request, handler: Handler, hooks: SiteHooks) -> web.StreamResponse:
     """Every event due by now is applied before the handler reads the world; once a page has
-    been rendered, a clock held at sim 0 since /start starts running (DESIGN §2.3–2.4)."""
-    if request.path.startswith("/static/") or request.path == "/start":
+    been rendered, a clock held at sim 0 since /start starts running (DESIGN §2.3–2.4).
+
+    Pages carry an ETag of their bytes; a conditional GET of an unchanged page answers 304, and
+    while the world's version and clock step hold, without rendering (sentinel.web.cache)."""
+    path = request.path
+    if path.startswith("/static/") or path == "/start":
         return await handler(request)
-    hooks = request.app[HOOKS]
     await hooks.catch_up()
     try:
-        return await handler(request)
+        cache = request.app[PAGE_CACHE]
+        slot = (request.path_qs, is_live(request))
+        key = page_key(request)
+        if key is not None and (page := cache.get(slot, key)) is not None:
+            if request.headers.get("If-None-Match") == page.tag:
+                return not_modified(page.tag)
+            return from_cache(page)
+        response = await handler(request)
+        body = getattr(response, "body", None)
+        if request.method != "GET" or response.status != 200 or not isinstance(body, bytes):
+            return response
+        tag = etag_of(body)
+        if key is not None and page_key(request) == key:  # nothing changed while it rendered
+            cache.put(slot, CachedPage(key, body, tag, response.content_type, response.charset))
+        if request.headers.get("If-None-Match") == tag:
+            return not_modified(tag)
+        response.headers["ETag"] = tag
+        return response
     finally:
         hooks.page_served()
-
-
-@web.middleware
-async def etags(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """An ETag of the page's bytes; a conditional GET of an unchanged page answers 304, and
-    while the world's version and clock step hold, without rendering (sentinel.web.cache)."""
-    cache = request.app[PAGE_CACHE]
-    slot = (request.path_qs, is_live(request))
-    key = page_key(request)
-    if key is not None and (page := cache.get(slot, key)) is not None:
-        if request.headers.get("If-None-Match") == page.tag:
-            return not_modified(page.tag)
-        return from_cache(page)
-    response = await handler(request)
-    body = getattr(response, "body", None)
-    if request.method != "GET" or response.status != 200 or not isinstance(body, bytes):
-        return response
-    tag = etag_of(body)
-    if key is not None and page_key(request) == key:  # nothing changed while it rendered
-        cache.put(slot, CachedPage(key, body, tag, response.content_type, response.charset))
-    if request.headers.get("If-None-Match") == tag:
-        return not_modified(tag)
-    response.headers["ETag"] = tag
-    return response

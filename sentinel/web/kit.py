@@ -84,6 +84,21 @@ class Paged:
     def pages(self) -> int:
         return max(1, (self.total + self.per_page - 1) // self.per_page)
 
+    @property
+    def first(self) -> int:
+        """The position of the page's first row in the list (0 for an empty list)."""
+        return (self.page - 1) * self.per_page + 1 if self.total else 0
+
+    @property
+    def last(self) -> int:
+        return min(self.page * self.per_page, self.total)
+
+    @property
+    def page_links(self) -> tuple[tuple[int, str | None], ...]:
+        """Every page number with its link; None for the page shown."""
+        base, here = self.base, self.page
+        return tuple((n, None if n == here else f"{base}page={n}") for n in range(1, self.pages + 1))
+
 
 def no_such_page(page: int, pages: int) -> web.HTTPNotFound:
     return web.HTTPNotFound(text=f"There is no page {page} here; the last page is {pages}.")

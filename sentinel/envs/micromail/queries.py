@@ -6,7 +6,6 @@ only loop and print.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from sentinel.envs.base import Header
@@ -26,14 +25,23 @@ FILTERS = {  # key → (label, extra SQL condition)
 PER_PAGE = 25
 PREVIEW_CHARS = 100
 ORDER = "is_pinned DESC, created_at DESC, rowid DESC"
-ROW_COLUMNS = ("id, folder, sender_name, sender_email, to_list, subject, body, importance,"
-               " is_external, mentions_me, has_attachment, is_read, is_flagged, is_pinned, created_at")
+# What a list row reads, in the order list_row unpacks it (only what the row shows).
+ROW_COLUMNS = ("id, folder, sender_name, to_list, subject, body, importance, is_external, has_attachment,"
+               " is_read, is_flagged, is_pinned, created_at")
 
 
 def preview(body: str) -> str:
-    """The first 100 characters of the body with whitespace folded (the list's only body text)."""
-    folded = " ".join(body.split())
-    return folded if len(folded) <= PREVIEW_CHARS else folded[:PREVIEW_CHARS].rstrip() + "…"
+    """The first 100 characters of the body with whitespace folded (the list's only body text).
+    Folding a prefix of the body gives a prefix of the folded body, so when a prefix already
+    folds to more than 100 characters the rest of a long body is never split."""
+    folded = " ".join(body[:4 * PREVIEW_CHARS].split())
+    if len(folded) <= PREVIEW_CHARS:
+        if len(body) <= 4 * PREVIEW_CHARS:
+            return folded
+        folded = " ".join(body.split())  # mostly whitespace: fold all of it
+        if len(folded) <= PREVIEW_CHARS:
+            return folded
+    return folded[:PREVIEW_CHARS].rstrip() + "…"
 
 
 async def mailbox_counts(world: World) -> dict[str, dict[str, int]]:
@@ -97,19 +105,17 @@ class AddressBook:
         return ", ".join(people) if people else "(no recipients)"
 
 
-def markers(row: Any) -> tuple[tuple[str, str], ...]:
-    """Text markers of a list row: (text, css classes)."""
-    return _markers(row["folder"] == "drafts", not row["is_read"], bool(row["is_flagged"]), bool(row["is_pinned"]),
-                    bool(row["is_external"]), row["importance"] == "high", bool(row["has_attachment"]))
+_MARKERS = (("Draft", "tag"), ("Unread", "tag unread"), ("Flagged", "tag"), ("Pinned", "tag"),
+            ("External", "tag"), ("! High", "tag high"), ("📎 Attachment", "tag"))
+# Every combination of the seven markers, indexed by a bit mask (bit i: _MARKERS[i] shows)
+_MARKER_SETS = tuple(tuple(m for i, m in enumerate(_MARKERS) if mask >> i & 1) for mask in range(1 << len(_MARKERS)))
 
 
-@lru_cache(maxsize=128)  # seven flags: at most 128 distinct answers, each built once
-def _markers(draft: bool, unread: bool, flagged: bool, pinned: bool, external: bool, high: bool,
-             attachment: bool) -> tuple[tuple[str, str], ...]:
-    shown = ((draft, "Draft", "tag"), (unread, "Unread", "tag unread"), (flagged, "Flagged", "tag"),
-             (pinned, "Pinned", "tag"), (external, "External", "tag"), (high, "! High", "tag high"),
-             (attachment, "📎 Attachment", "tag"))
-    return tuple((text, classes) for on, text, classes in shown if on)
+def markers(draft: bool, unread: bool, flagged: bool, pinned: bool, external: bool, high: bool,
+            attachment: bool) -> tuple[tuple[str, str], ...]:
+    """Text markers of a list row, in this order: (text, css classes)."""
+    return _MARKER_SETS[draft | unread << 1 | flagged << 2 | pinned << 3 | external << 4 | high << 5
+                        | attachment << 6]
 
 
 class ListRow(NamedTuple):
@@ -129,21 +135,21 @@ class ListRow(NamedTuple):
 
 
 def list_row(row: Any, book: AddressBook | None, href: str) -> ListRow:
-    """A list row; book (names of recipients) is needed only for Sent and Drafts rows."""
-    outgoing = row["folder"] in ("sent", "drafts")
-    if outgoing and book is None:
-        raise ValueError("Sent and Drafts rows name their recipients: load the address book")
-    return ListRow(
-        id=row["id"],
-        href=href,
-        who=("To: " + book.short_names(row["to_list"])) if book is not None and outgoing else row["sender_name"],
-        subject=row["subject"] or "(no subject)",
-        preview=preview(row["body"]),
-        created_at=row["created_at"],
-        is_read=bool(row["is_read"]),
-        markers=markers(row),
-        folder=FOLDER_LABELS[row["folder"]],
-    )
+    """A list row from a row of ROW_COLUMNS; book (names of recipients) is needed only for
+    Sent and Drafts rows. The row is unpacked once (a name lookup on sqlite3.Row compares
+    column names each time, and a row prints a dozen of them)."""
+    (email_id, folder, sender_name, to_list, subject, body, importance, external, attachment, is_read, flagged,
+     pinned, created_at) = row
+    if folder in ("sent", "drafts"):
+        if book is None:
+            raise ValueError("Sent and Drafts rows name their recipients: load the address book")
+        who = "To: " + book.short_names(to_list)
+    else:
+        who = sender_name
+    return ListRow(email_id, href, who, subject or "(no subject)", preview(body), created_at, bool(is_read),
+                   markers(folder == "drafts", not is_read, bool(flagged), bool(pinned), bool(external),
+                           importance == "high", bool(attachment)),
+                   FOLDER_LABELS[folder])
 
 
 def _like(term: str) -> str:
