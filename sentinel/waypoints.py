@@ -13,7 +13,16 @@ from collections.abc import Callable, Iterable, Sequence
 def value_at(points: Iterable[Sequence[float]], t: float, start_value: float) -> float:
     """The value at sim time t. Before the first point the path runs from (0, start_value);
     after the last point it holds. Points at equal times make a step."""
-    ordered = sorted(((float(p[0]), float(p[1])) for p in points), key=lambda p: p[0])
+    return interpolate(in_time_order(points), t, start_value)
+
+
+def in_time_order(points: Iterable[Sequence[float]]) -> tuple[tuple[float, float], ...]:
+    """The points as (float, float) pairs sorted by time; points at equal times keep their order."""
+    return tuple(sorted(((float(p[0]), float(p[1])) for p in points), key=lambda p: p[0]))
+
+
+def interpolate(ordered: Sequence[tuple[float, float]], t: float, start_value: float) -> float:
+    """value_at for points already in_time_order (a path read many times sorts them once)."""
     prev_t, prev_v = 0.0, float(start_value)
     for point_t, point_v in ordered:
         if t < point_t:
@@ -35,7 +44,7 @@ def first_crossing(points: Iterable[Sequence[float]], start_value: float, thresh
                    rising: bool, until: float) -> float | None:
     """Earliest sim time in [0, until] at which the value reaches the threshold
     (>= when rising, <= when falling), or None."""
-    ordered = sorted(((float(p[0]), float(p[1])) for p in points), key=lambda p: p[0])
+    ordered = list(in_time_order(points))
     reached = (lambda v: v >= threshold) if rising else (lambda v: v <= threshold)
     prev_t, prev_v = 0.0, float(start_value)
     if reached(prev_v):

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sentinel.waypoints import value_at
+from sentinel.waypoints import in_time_order, interpolate
 
 if TYPE_CHECKING:
     from sentinel.world import World
@@ -32,12 +32,16 @@ def change(now: float, start: float) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class Path:
-    """One symbol's price path: (0, start) then its waypoints, held after the last one."""
+    """One symbol's price path: (0, start) then its waypoints, held after the last one.
+    `points` are kept in time order (sorted once here: a page reads a dozen prices)."""
     start: float
     points: tuple[Point, ...]
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "points", in_time_order(self.points))
+
     def raw(self, t: float) -> float:
-        return value_at(self.points, t, self.start)
+        return interpolate(self.points, t, self.start)
 
     def price(self, t: float) -> float:
         return cents(self.raw(t))
@@ -46,44 +50,61 @@ class Path:
         """The path's vertices over [0, until], ending at (until, value): a piecewise-linear
         path is drawn exactly by these, and its high and low are among them."""
         out = [(0.0, self.start)]
-        out += [(t, v) for t, v in sorted(self.points, key=lambda p: p[0]) if t <= until]
+        out += [(t, v) for t, v in self.points if t <= until]
         out.append((until, self.raw(until)))
         return out
 
 
 class PriceBook:
-    def __init__(self, paths: dict[str, Path], t: float):
-        self.paths = paths
+    """Prices at time t. A Path is built only for the symbols read (a page reads a dozen of 50)."""
+
+    def __init__(self, starts: dict[str, float], points: dict[str, list[Point]], t: float,
+                 paths: dict[str, Path] | None = None):
+        self.starts = starts
+        self.points = points
         self.t = t
+        self._paths = {} if paths is None else paths  # shared with books of the same moment's paths
 
     @classmethod
     async def load(cls, world: World, t: float | None = None) -> PriceBook:
-        starts = {row["symbol"]: row["start_price"]
-                  for row in await world.fetch_all("SELECT symbol, start_price FROM stocks")}
-        points: dict[str, list[Point]] = {symbol: [] for symbol in starts}
-        for row in await world.fetch_all("SELECT symbol, t, price FROM price_waypoints ORDER BY seq"):
-            points.setdefault(row["symbol"], []).append((row["t"], row["price"]))
-        paths = {s: Path(starts[s], tuple(points[s])) for s in starts}
-        return cls(paths, world.now() if t is None else t)
+        starts: dict[str, float] = dict(await world.fetch_all("SELECT symbol, start_price FROM stocks"))
+        points: dict[str, list[Point]] = {}
+        for symbol, at, price in await world.fetch_all("SELECT symbol, t, price FROM price_waypoints ORDER BY seq"):
+            points.setdefault(symbol, []).append((at, price))
+        return cls(starts, points, world.now() if t is None else t)
+
+    def at(self, t: float) -> PriceBook:
+        """The same paths read at another time."""
+        return PriceBook(self.starts, self.points, t, self._paths)
+
+    @property
+    def symbols(self) -> list[str]:
+        return list(self.starts)
+
+    def path(self, symbol: str) -> Path:
+        path = self._paths.get(symbol)
+        if path is None:
+            path = self._paths[symbol] = Path(self.starts[symbol], tuple(self.points.get(symbol, ())))
+        return path
 
     def __contains__(self, symbol: str) -> bool:
-        return symbol in self.paths
+        return symbol in self.starts
 
     def price(self, symbol: str) -> float:
-        return self.paths[symbol].price(self.t)
+        return self.path(symbol).price(self.t)
 
     def start(self, symbol: str) -> float:
-        return self.paths[symbol].start
+        return self.starts[symbol]
 
     def change(self, symbol: str) -> tuple[float, float]:
         return change(self.price(symbol), self.start(symbol))
 
     def high_low(self, symbol: str) -> tuple[float, float]:
-        values = [v for _, v in self.paths[symbol].corners(self.t)]
+        values = [v for _, v in self.path(symbol).corners(self.t)]
         return cents(max(values)), cents(min(values))
 
     def corners(self, symbol: str) -> list[Point]:
-        return self.paths[symbol].corners(self.t)
+        return self.path(symbol).corners(self.t)
 
 
 async def holdings_rows(world: World) -> list:

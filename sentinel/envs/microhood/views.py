@@ -43,7 +43,7 @@ async def start_portfolio_value(world, book: PriceBook) -> float:
     stored = await world.fetch_value("SELECT value FROM session_meta WHERE key = 'baseline_portfolio_value'")
     if stored is not None:
         return float(stored)
-    return (await portfolio_numbers(world, PriceBook(book.paths, 0.0)))["portfolio_value"]
+    return (await portfolio_numbers(world, book.at(0.0)))["portfolio_value"]
 
 
 def position(price: float, shares: int, avg_cost: float) -> dict[str, Any]:
