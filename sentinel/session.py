@@ -49,6 +49,17 @@ PERSONA_COLUMNS = ("id", "name", "username", "email", "title", "company", "locat
                    "avatar_color", "is_self")
 
 
+def create_database(path: Path, schema: Path) -> None:
+    """A session's database file with its tables, in WAL mode (it stays so): pages read on the
+    loop's thread (World.reader) while the writer writes."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.executescript(COMMON_SCHEMA + schema.read_text(encoding="utf-8"))
+    finally:
+        db.close()
+
+
 @dataclass
 class Contact:
     sim: float  # sim seconds at the first GET of /contact
@@ -112,14 +123,14 @@ class Session:
         catalog = self.catalog
         # Statements run on the event loop's thread (sentinel/inline_db.py): no thread hand-off
         # per statement, so an event is applied the moment its timer fires.
+        # The tables are made on a worker thread (SQLite lets the loop run meanwhile): a session
+        # of a later wave is built while others run, and its 2-5 ms of DDL held their timers.
+        await asyncio.to_thread(create_database, self._db_path, self.environment.schema)
         self._db = await inline_db.connect(self._db_path, isolation_level=None)
         self._db.row_factory = aiosqlite.Row
         # A live session's database needs no crash durability (a crashed session runs again),
         # and skipping fsync on every commit keeps event writes to a fraction of a millisecond.
-        # WAL lets pages read on the loop's thread (World.reader) while the writer writes.
-        await self._db.execute("PRAGMA journal_mode = WAL")
         await self._db.execute("PRAGMA synchronous = OFF")
-        await self._db.executescript(COMMON_SCHEMA + self.environment.schema.read_text(encoding="utf-8"))
         self.world = World(self.environment.name, self._db, catalog, self.clock, self.world_start)
         await asyncio.sleep(0)  # building a world runs on the loop's thread: let due timers in
         async with self.world.write() as db:
@@ -134,10 +145,12 @@ class Session:
                         world_start=iso(self.world.world_start), scenario_id=self.scenario.id)
             for key, value in meta.items():
                 await self.world.set_meta(key, value)
+        await asyncio.sleep(0)
         self.world.reader = open_page_reader(self._db_path)
         self.scheduler = Scheduler(self.clock, self.scenario.timeline, self._apply_in_transaction,
                                    self.config.timing.event_timeline_end, on_fired=self._on_fired,
                                    board=self.board)
+        await asyncio.sleep(0)
         self.app = create_app(self.world, self.environment, self, self.templates)
         self.is_set_up = True
 
@@ -163,6 +176,7 @@ class Session:
 
     async def start_site(self, port: int = 0) -> str:
         """Serve the app on 127.0.0.1 (a free port unless one is given); return the base URL."""
+        await asyncio.sleep(0)  # let timers due since setup's last step in (a later wave runs among others)
         self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port, reuse_address=False)
