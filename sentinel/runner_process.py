@@ -104,6 +104,9 @@ class RunnerProcess:
                 self._process = subprocess.Popen(
                     [sys.executable, "-m", "sentinel.runner_process", str(write_fd)],
                     stdin=subprocess.PIPE, stdout=log, stderr=log, pass_fds=(write_fd,))
+            except OSError:
+                os.close(read_fd)
+                raise
             finally:
                 os.close(write_fd)
             with os.fdopen(read_fd, "rb") as frames:
@@ -114,6 +117,7 @@ class RunnerProcess:
                     self._command(line)
                 outcome = await asyncio.to_thread(self._receive, frames)
             code = await asyncio.to_thread(self._process.wait)
+            self._process.stdin.close()
             log.seek(0)
             self.output = log.read().decode(errors="replace")
         return self._report(outcome, code)
