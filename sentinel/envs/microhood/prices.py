@@ -95,6 +95,8 @@ class PriceBook:
         return symbol in self.starts
 
     def price(self, symbol: str) -> float:
+        if symbol not in self.points:  # no waypoints: the path holds its start price (no Path to build)
+            return cents(float(self.starts[symbol]))
         return self.path(symbol).price(self.t)
 
     def start(self, symbol: str) -> float:
