@@ -71,7 +71,7 @@ class PriceBook:
         """Every stock's path; or, given the start prices of the symbols a page shows (read with
         its own rows), only the waypoints are read: a path depends on its symbol's rows alone."""
         if starts is None:
-            starts = dict(await world.fetch_all("SELECT symbol, start_price FROM stocks"))
+            starts = {sym: start for sym, start in await world.fetch_all("SELECT symbol, start_price FROM stocks")}
         points: dict[str, list[Point]] = {}
         for symbol, at, price in await world.fetch_all("SELECT symbol, t, price FROM price_waypoints ORDER BY seq"):
             points.setdefault(symbol, []).append((at, price))
