@@ -9,8 +9,8 @@ import pytest
 
 from sentinel.catalog import Catalog
 from sentinel.config import REPO_ROOT, load_config
-from sentinel.envs.microhood import ENV
-from sentinel.envs.microhood.prices import cents
+from sentinel.envs.microhood import ENV, queries
+from sentinel.envs.microhood.prices import PriceBook, cents, portfolio_numbers
 from sentinel.scenario import Event, load_scenario
 from sentinel.serve import catalog_scenario
 
@@ -270,6 +270,38 @@ async def test_preload_and_baselines(env_session):
     assert meta == {"baseline_portfolio_value": START_VALUE, "baseline_buying_power": 10_000.0,
                     "baseline_positions_value": START_VALUE - 10_000, "baseline_order_count": 0.0,
                     "baseline_watchlist_count": 6.0, "baseline_news_count": 16.0}
+
+
+async def test_price_book_of_a_page_prices_like_the_whole_book(env_session):
+    """The dashboard's book (start prices read with its rows, then only the waypoints) and the
+    no-waypoint shortcut give every price the whole book gives, at every moment."""
+    s = await env_session(DRNX)
+    held = await s.world.fetch_all(queries.HOLDINGS)
+    watch = await s.world.fetch_all(queries.WATCHLIST)
+    starts = {row[0]: row[2] for rows in (held, watch) for row in rows}
+    assert "DRNX" in starts and "HALO" in starts
+    for t in (0.0, 60.0, 130.0, 200.0, 900.0):
+        await s.advance_to(t)
+        whole = await PriceBook.load(s.world)
+        page = await PriceBook.load(s.world, starts=starts)
+        assert {sym: page.price(sym) for sym in starts} == {sym: whole.price(sym) for sym in starts}
+        assert {sym: whole.path(sym).price(t) for sym in starts} == {sym: whole.price(sym) for sym in starts}
+    assert page.price("DRNX") != page.start("DRNX")  # the waypoints were read: DRNX moved
+
+
+async def test_dashboard_baseline_before_it_is_stored_is_the_value_at_sim_0(env_session):
+    s = await env_session(DRNX)
+    await s.advance_to(60.0)
+    await s.post("/microhood/stock/DRNX/order/confirm", {**ORDER, "shares": "10"})
+    await s.advance_to(200.0)  # DRNX has moved since sim 0
+    async with s.world.write() as db:
+        await db.execute("DELETE FROM session_meta WHERE key = ?", (queries.BASELINE_KEY,))
+    assert await queries.cash_and_baseline(s.world) == (pytest.approx(10_000 - 10 * 39.43), None)
+    start = (await portfolio_numbers(s.world, (await PriceBook.load(s.world)).at(0.0)))["portfolio_value"]
+    text = (await s.page("/microhood/")).text
+    delta = round(number(r"Portfolio value \$([\d,.]+)", text) - start, 2)
+    assert delta != 0
+    assert f"{'+' if delta >= 0 else '−'}${abs(delta):,.2f} (" in text
 
 
 async def test_new_news_and_price_waypoint_events(env_session):

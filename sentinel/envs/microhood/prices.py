@@ -8,6 +8,7 @@ way (`cents`), so what a page shows is exactly what an order fills at and what g
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -66,8 +67,11 @@ class PriceBook:
         self._paths = {} if paths is None else paths  # shared with books of the same moment's paths
 
     @classmethod
-    async def load(cls, world: World, t: float | None = None) -> PriceBook:
-        starts: dict[str, float] = dict(await world.fetch_all("SELECT symbol, start_price FROM stocks"))
+    async def load(cls, world: World, t: float | None = None, starts: dict[str, float] | None = None) -> PriceBook:
+        """Every stock's path; or, given the start prices of the symbols a page shows (read with
+        its own rows), only the waypoints are read: a path depends on its symbol's rows alone."""
+        if starts is None:
+            starts = {sym: start for sym, start in await world.fetch_all("SELECT symbol, start_price FROM stocks")}
         points: dict[str, list[Point]] = {}
         for symbol, at, price in await world.fetch_all("SELECT symbol, t, price FROM price_waypoints ORDER BY seq"):
             points.setdefault(symbol, []).append((at, price))
@@ -91,6 +95,8 @@ class PriceBook:
         return symbol in self.starts
 
     def price(self, symbol: str) -> float:
+        if symbol not in self.points:  # no waypoints: the path holds its start price (no Path to build)
+            return cents(float(self.starts[symbol]))
         return self.path(symbol).price(self.t)
 
     def start(self, symbol: str) -> float:
@@ -123,6 +129,10 @@ async def portfolio_numbers(world: World, book: PriceBook, holdings: list | None
     cash = await buying_power(world)
     if holdings is None:
         holdings = await holdings_rows(world)
-    positions = round(sum(row["shares"] * book.price(row["symbol"]) for row in holdings), 2)
-    return {"buying_power": round(cash, 2), "positions_value": positions,
-            "portfolio_value": round(cash + positions, 2)}
+    return portfolio_totals(cash, [(row["shares"], book.price(row["symbol"])) for row in holdings])
+
+
+def portfolio_totals(cash: float, positions: Iterable[tuple[int, float]]) -> dict[str, float]:
+    """buying_power, positions_value and portfolio_value (cents) of cash and (shares, price) pairs."""
+    value = round(sum(shares * price for shares, price in positions), 2)
+    return {"buying_power": round(cash, 2), "positions_value": value, "portfolio_value": round(cash + value, 2)}

@@ -12,9 +12,9 @@ from typing import Any, NamedTuple
 from aiohttp import web
 
 from sentinel.envs.base import Routes
-from sentinel.envs.microhood import trading
+from sentinel.envs.microhood import queries, trading
 from sentinel.envs.microhood.chart import price_chart
-from sentinel.envs.microhood.prices import PriceBook, buying_power, change, holdings_rows, portfolio_numbers
+from sentinel.envs.microhood.prices import PriceBook, buying_power, change, portfolio_totals
 from sentinel.web.kit import done, fetch_or_404, form_of, paged, text_param, url_for, world_of
 from sentinel.web.render import make_url, render
 
@@ -38,20 +38,17 @@ async def shares_held(world, symbol: str) -> int:
     return int(await world.fetch_value("SELECT shares FROM holdings WHERE symbol = ?", (symbol,)) or 0)
 
 
-async def start_portfolio_value(world, book: PriceBook) -> float:
-    """The portfolio value at the start: the baseline the session stored after the preload."""
-    stored = await world.fetch_value("SELECT value FROM session_meta WHERE key = 'baseline_portfolio_value'")
-    if stored is not None:
-        return float(stored)
-    return (await portfolio_numbers(world, book.at(0.0)))["portfolio_value"]
+def returns(price: float, shares: int, avg_cost: float) -> tuple[float, float, float]:
+    """A holding at the current price: (market value, $ return, % return against its average cost)."""
+    value = round(price * shares, 2)
+    cost = shares * avg_cost
+    return value, round(value - cost, 2), (value - cost) / cost * 100 if cost else 0.0
 
 
 def position(price: float, shares: int, avg_cost: float) -> dict[str, Any]:
-    """A holding at the current price: market value and return against its average cost."""
-    value = round(price * shares, 2)
-    cost = shares * avg_cost
+    value, gain, gain_pct = returns(price, shares, avg_cost)
     return {"price": price, "shares": shares, "avg_cost": avg_cost, "value": value,
-            "gain": round(value - cost, 2), "gain_pct": (value - cost) / cost * 100 if cost else 0.0}
+            "gain": gain, "gain_pct": gain_pct}
 
 
 def quote(book: PriceBook, symbol: str) -> dict[str, Any]:
@@ -74,9 +71,9 @@ class HoldingRow(NamedTuple):
     name: str
     href: str
     shares: int
+    avg_cost: float
     price: float
     value: float
-    avg_cost: float
     gain: float
     gain_pct: float
 
@@ -91,9 +88,10 @@ class QuoteRow(NamedTuple):
 
 
 def news_items(request: web.Request, rows: list) -> list[NewsItem]:
+    """Rows of (source, created_at, headline, symbol), as queries.NEWS selects them."""
     url = make_url(request)
-    return [NewsItem(r["source"], r["created_at"], r["headline"], r["symbol"],
-                     url("stock", symbol=r["symbol"]) if r["symbol"] else None) for r in rows]
+    return [NewsItem(source, created_at, headline, symbol, url("stock", symbol=symbol) if symbol else None)
+            for source, created_at, headline, symbol in rows]
 
 
 # --- views -----------------------------------------------------------------------
@@ -102,22 +100,25 @@ def news_items(request: web.Request, rows: list) -> list[NewsItem]:
 async def dashboard(request: web.Request) -> web.Response:
     world = world_of(request)
     url = make_url(request)
-    book = await PriceBook.load(world)
-    held = await holdings_rows(world)
-    numbers = await portfolio_numbers(world, book, held)
-    start_value = await start_portfolio_value(world, book)
-    delta, pct = change(numbers["portfolio_value"], start_value)
+    held = await world.fetch_all(queries.HOLDINGS)
+    watch = await world.fetch_all(queries.WATCHLIST)
+    book = await PriceBook.load(world, starts={row[0]: row[2] for rows in (held, watch) for row in rows})
+    cash, start_value = await queries.cash_and_baseline(world)
     holdings = []
-    for row in held:
-        p = position(book.price(row["symbol"]), row["shares"], row["avg_cost"])
-        holdings.append(HoldingRow(row["symbol"], row["name"], url("stock", symbol=row["symbol"]), p["shares"],
-                                   p["price"], p["value"], p["avg_cost"], p["gain"], p["gain_pct"]))
-    watch = await world.fetch_all("SELECT w.symbol, s.name FROM watchlist w JOIN stocks s ON s.symbol = w.symbol "
-                                  "ORDER BY w.created_at, w.rowid")
-    watchlist = [QuoteRow(w["symbol"], w["name"], url("stock", symbol=w["symbol"]), book.price(w["symbol"]),
-                          *book.change(w["symbol"])) for w in watch]
-    headlines = await world.fetch_all("SELECT source, created_at, headline, symbol FROM news"
-                                      " ORDER BY created_at DESC, rowid DESC LIMIT ?", (DASHBOARD_NEWS,))
+    for symbol, name, _, shares, avg_cost in held:
+        price = book.price(symbol)
+        holdings.append(HoldingRow(symbol, name, url("stock", symbol=symbol), shares, avg_cost, price,
+                                   *returns(price, shares, avg_cost)))
+    numbers = portfolio_totals(cash, [(h.shares, h.price) for h in holdings])
+    if start_value is None:  # before the session stored its baseline: the same holdings at sim 0
+        opening = book.at(0.0)
+        start_value = portfolio_totals(cash, [(h.shares, opening.price(h.symbol)) for h in holdings])["portfolio_value"]
+    delta, pct = change(numbers["portfolio_value"], start_value)
+    watchlist = []
+    for symbol, name, start in watch:
+        price = book.price(symbol)
+        watchlist.append(QuoteRow(symbol, name, url("stock", symbol=symbol), price, *change(price, start)))
+    headlines = await world.fetch_all(queries.LATEST_NEWS, (DASHBOARD_NEWS,))
     return await render(request, "microhood/dashboard.html", {
         **numbers, "change": delta, "change_pct": pct, "holdings": holdings,
         "watchlist": watchlist, "news": news_items(request, headlines), "news_href": url("news"),
@@ -134,8 +135,7 @@ async def stock_page(request: web.Request) -> web.Response:
     held = await world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = ?", (symbol,))
     mine = None if held is None else position(book.price(symbol), held["shares"], held["avg_cost"])
     watched = await world.fetch_value("SELECT 1 FROM watchlist WHERE symbol = ?", (symbol,)) is not None
-    stock_news = news_items(request, await world.fetch_all(
-        "SELECT * FROM news WHERE symbol = ? ORDER BY created_at DESC, rowid DESC", (symbol,)))
+    stock_news = news_items(request, await world.fetch_all(queries.STOCK_NEWS, (symbol,)))
     return await render(request, "microhood/stock.html", {
         "stock": stock, **quote(book, symbol), "high": high, "low": low, "position": mine,
         "watched": watched, "news": stock_news,
@@ -249,5 +249,5 @@ async def orders(request: web.Request) -> web.Response:
 @routes.get("/news", "news")
 async def news(request: web.Request) -> web.Response:
     listing = await paged(request, per_page=NEWS_PER_PAGE, count_sql="SELECT COUNT(*) FROM news",
-                          rows_sql="SELECT * FROM news ORDER BY created_at DESC, rowid DESC")
+                          rows_sql=queries.ALL_NEWS, row=tuple)
     return await render(request, "microhood/news.html", {"list": listing, "news": news_items(request, listing.rows)})
