@@ -119,9 +119,9 @@ def markers(draft: bool, unread: bool, flagged: bool, pinned: bool, external: bo
 
 
 class ListRow(NamedTuple):
-    """One message of a list, everything the row prints. Immutable, read by attribute (Jinja
-    tries an attribute first: a dict's keys cost a failed lookup each), and a tuple, so a page
-    of them is built without a frozen dataclass's per-field setattr."""
+    """One message of a list, everything the row prints. Immutable, and a tuple: a page of them
+    is built without a frozen dataclass's per-field setattr, and the list templates unpack it in
+    their for loop, in this field order (no attribute lookup per printed cell)."""
 
     id: str
     href: str
