@@ -516,3 +516,19 @@ def test_preview_folds_whitespace_of_long_bodies_as_of_short_ones():
               ("b \n\t" * 200) + "c", "word " * 300, "x" * 399 + "  y" + " " * 900 + "z"]
     for body in bodies:
         assert preview(body) == folded_whole(body), body[:40]
+
+
+async def test_mailbox_counts_match_a_count_per_folder_and_filter(env_session):
+    from sentinel.envs.micromail import queries as q
+    s = await env_session(CC)
+    async with s.world.write() as db:  # flags in folders that have none preloaded
+        await db.execute("UPDATE emails SET is_flagged = 1, mentions_me = 1, is_read = 0"
+                         " WHERE rowid IN (SELECT rowid FROM emails WHERE folder = 'junk' LIMIT 3)")
+        await db.execute("UPDATE emails SET folder = 'trash' WHERE rowid IN"
+                         " (SELECT rowid FROM emails WHERE folder = 'archive' LIMIT 2)")
+    counts = await q.mailbox_counts(s.world)
+    for folder in q.FOLDERS:
+        for key, (_, condition) in q.FILTERS.items():
+            expected = await value(s, f"SELECT COUNT(*) FROM emails WHERE folder = ?{condition}", (folder,))
+            assert q.filter_counts(counts, folder)[key] == expected, (folder, key)
+    assert counts["trash"]["total"] == 2 and counts["junk"]["mentions"] >= 3

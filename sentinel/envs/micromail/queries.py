@@ -46,11 +46,21 @@ def preview(body: str) -> str:
 
 async def mailbox_counts(world: World) -> dict[str, dict[str, int]]:
     """Per folder, in one pass over the mailbox: total, unread, flagged and mentions (the
-    header's folder counters and a folder page's filter counters)."""
+    header's folder counters and the filters' counters of a folder page). SQLite counts each
+    combination of the flags over its covering index (a dozen groups; cheaper than four sums
+    per row) and the groups are added up here."""
     counts = {f: {"total": 0, "unread": 0, "flagged": 0, "mentions": 0} for f in FOLDERS}
-    for row in await world.fetch_all(
-            "SELECT folder, COUNT(*), SUM(is_read = 0), SUM(is_flagged), SUM(mentions_me) FROM emails GROUP BY folder"):
-        counts[row[0]] = {"total": row[1], "unread": row[2] or 0, "flagged": row[3] or 0, "mentions": row[4] or 0}
+    for folder, is_read, flagged, mentions, n in await world.fetch_all(
+            "SELECT folder, is_read, is_flagged, mentions_me, COUNT(*) FROM emails"
+            " GROUP BY folder, is_read, is_flagged, mentions_me"):
+        into = counts[folder]
+        into["total"] += n
+        if not is_read:
+            into["unread"] += n
+        if flagged:
+            into["flagged"] += n
+        if mentions:
+            into["mentions"] += n
     return counts
 
 
@@ -119,9 +129,9 @@ def markers(draft: bool, unread: bool, flagged: bool, pinned: bool, external: bo
 
 
 class ListRow(NamedTuple):
-    """One message of a list, everything the row prints. Immutable, read by attribute (Jinja
-    tries an attribute first: a dict's keys cost a failed lookup each), and a tuple, so a page
-    of them is built without a frozen dataclass's per-field setattr."""
+    """One message of a list, everything the row prints. Immutable, and a tuple: a page of them
+    is built without a frozen dataclass's per-field setattr, and the list templates unpack it in
+    their for loop, in this field order (no attribute lookup per printed cell)."""
 
     id: str
     href: str
