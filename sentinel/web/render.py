@@ -258,7 +258,9 @@ _HOURS = tuple(f"{n} h ago" for n in range(24))
 _DAYS = ("", "yesterday", *(f"{n} days ago" for n in range(2, 7)))
 
 
-def _relative(seconds: float, date: str) -> str:
+def _relative(known: _Moment, now: datetime) -> str:
+    """reltime's text for a moment already looked up."""
+    seconds = (now - known.moment).total_seconds()
     if seconds < 60:
         return "just now"
     whole = int(seconds)  # positive here: truncating is flooring
@@ -267,13 +269,12 @@ def _relative(seconds: float, date: str) -> str:
     if whole < 86400:
         return _HOURS[whole // 3600]
     days = whole // 86400
-    return _DAYS[days] if days < 7 else date
+    return _DAYS[days] if days < 7 else known.date
 
 
 def reltime(value: str | datetime, now: datetime) -> str:
     """'just now', 'N min ago', 'N h ago', 'yesterday', 'N days ago', then 'Mar 3'."""
-    known = _moment_of(value)
-    return _relative((now - known.moment).total_seconds(), known.date)
+    return _relative(_moment_of(value), now)
 
 
 @lru_cache(maxsize=8192)
@@ -289,7 +290,7 @@ def when(value: str | datetime, now: datetime) -> Markup:
     text ("3 min ago", "Mar 3") is letters, digits and spaces, so the result is built as Markup
     directly (Markup(text) would first ask the text for an __html__ it cannot have)."""
     known = _moment_of(value)
-    text = known.time_open + _relative((now - known.moment).total_seconds(), known.date) + "</time>"
+    text = known.time_open + _relative(known, now) + "</time>"
     return str.__new__(Markup, text)
 
 
