@@ -47,6 +47,7 @@ CREATE TABLE session_meta (key TEXT PRIMARY KEY, value TEXT);
 """
 PERSONA_COLUMNS = ("id", "name", "username", "email", "title", "company", "location", "bio",
                    "avatar_color", "is_self")
+SETUP_SLICE = 25  # preload events applied between two turns of the loop while a session is built
 
 
 def create_database(path: Path, schema: Path) -> None:
@@ -65,9 +66,6 @@ class Contact:
     sim: float  # sim seconds at the first GET of /contact
     wall_s: float  # wall seconds after clock start
     message: str | None = None
-
-
-SETUP_SLICE = 25  # preload events applied between two turns of the loop while a session is built
 
 
 @dataclass
@@ -121,11 +119,11 @@ class Session:
     # --- building ---------------------------------------------------------
     async def setup(self) -> None:
         catalog = self.catalog
-        # Statements run on the event loop's thread (sentinel/inline_db.py): no thread hand-off
-        # per statement, so an event is applied the moment its timer fires.
         # The tables are made on a worker thread (SQLite lets the loop run meanwhile): a session
         # of a later wave is built while others run, and its 2-5 ms of DDL held their timers.
         await asyncio.to_thread(create_database, self._db_path, self.environment.schema)
+        # Every other statement runs on the event loop's thread (sentinel/inline_db.py): no
+        # thread hand-off per statement, so an event is applied the moment its timer fires.
         self._db = await inline_db.connect(self._db_path, isolation_level=None)
         self._db.row_factory = aiosqlite.Row
         # A live session's database needs no crash durability (a crashed session runs again),
