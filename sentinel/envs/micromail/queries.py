@@ -6,6 +6,7 @@ only loop and print.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from sentinel.envs.base import Header
@@ -144,10 +145,10 @@ class ListRow(NamedTuple):
     folder: str
 
 
-def list_row(row: Any, book: AddressBook | None, href: str) -> ListRow:
+def list_row(row: Any, book: AddressBook | None, url: Callable[..., str]) -> ListRow:
     """A list row from a row of ROW_COLUMNS; book (names of recipients) is needed only for
-    Sent and Drafts rows. The row is unpacked once (a name lookup on sqlite3.Row compares
-    column names each time, and a row prints a dozen of them)."""
+    Sent and Drafts rows, url (a page's make_url) links the message. The row is unpacked once
+    (a name lookup on sqlite3.Row compares column names each time, and a row prints a dozen)."""
     (email_id, folder, sender_name, to_list, subject, body, importance, external, attachment, is_read, flagged,
      pinned, created_at) = row
     if folder in ("sent", "drafts"):
@@ -156,7 +157,8 @@ def list_row(row: Any, book: AddressBook | None, href: str) -> ListRow:
         who = "To: " + book.short_names(to_list)
     else:
         who = sender_name
-    return ListRow(email_id, href, who, subject or "(no subject)", preview(body), created_at, bool(is_read),
+    return ListRow(email_id, url("message", id=email_id), who, subject or "(no subject)", preview(body), created_at,
+                   bool(is_read),
                    markers(folder == "drafts", not is_read, bool(flagged), bool(pinned), bool(external),
                            importance == "high", bool(attachment)),
                    FOLDER_LABELS[folder])

@@ -42,7 +42,7 @@ async def folder_view(request: web.Request) -> web.StreamResponse:
     url = make_url(request)
     listing = await paged(request, per_page=q.PER_PAGE, params=(folder,), total=counts[filter_key],
                           rows_sql=f"SELECT {q.ROW_COLUMNS} FROM emails WHERE folder = ?{condition} ORDER BY {q.ORDER}",
-                          row=lambda r: q.list_row(r, book, url("message", id=r["id"])))
+                          row=lambda r: q.list_row(r, book, url))
     filters = [(f"{label} ({counts[key]})", url("folder", folder=folder, query={"filter": key if key != "all" else ""}),
                 key == filter_key) for key, (label, _) in q.FILTERS.items()]
     return await render(request, "micromail/folder.html", {
@@ -124,5 +124,5 @@ async def search_view(request: web.Request) -> web.StreamResponse:
                               count_sql=f"SELECT COUNT(*) FROM emails WHERE {where}",
                               rows_sql=f"SELECT {q.ROW_COLUMNS} FROM emails WHERE {where}"
                                        " ORDER BY created_at DESC, rowid DESC",
-                              row=lambda r: q.list_row(r, book, url("message", id=r["id"])))
+                              row=lambda r: q.list_row(r, book, url))
     return await render(request, "micromail/search.html", {"query": query, "list": listing})
