@@ -35,8 +35,8 @@ import os
 import statistics
 import time
 from collections.abc import Callable
-from pathlib import Path
 
+from lateness_probe import cpu_of  # a sibling script: one reader of /proc stat files
 from textual._compositor import CompositorUpdate
 
 from sentinel.summary import percentile
@@ -160,12 +160,10 @@ class KeyTimer:
 
 
 def cpu_s(stat: str) -> float | None:
-    """CPU seconds (user + system) of a thread or process, from its /proc stat file; None if gone."""
-    try:
-        fields = Path(stat).read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds of a thread or process from its /proc stat file; None once it is gone."""
+    with contextlib.suppress(OSError):
+        return cpu_of(stat)
+    return None
 
 
 def runner_stat(app: DashboardApp) -> str | None:
