@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
+from lateness_probe import cpu_of  # sibling script: one reader of /proc stat files
 from render_profile import bare_site  # noqa: E402 (a sibling script: one bare handler for both)
 
 from sentinel.config import load_config
@@ -92,8 +93,7 @@ def cpu_seconds(pid: int) -> float:
                 total += int((task / "schedstat").read_text().split()[0])
         return total / 1e9
     except (FileNotFoundError, ValueError):  # no schedstat (kernel without schedstats): ticks
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_of(f"/proc/{pid}/stat")
 
 
 async def wrk(url: str, pid: int, seconds: float, connections: int, header: str | None = None) -> Run:
