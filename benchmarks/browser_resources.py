@@ -29,9 +29,10 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sentinel.agents import BUILTIN_AGENTS
-from sentinel.config import load_config
-from sentinel.runner import Runner, RunPlan
-from sentinel.scenario import load_scenario
+from sentinel.core.config import load_config
+from sentinel.core.scenario import load_scenario
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
 
 AGENT = "browser-wait_for"
 AGENT_MARK = b"--browser\x00chromium"  # in the command line of every browser agent

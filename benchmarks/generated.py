@@ -27,10 +27,11 @@ from guessing import Row, best_blind, blind_name, ladder, print_table, tally  # 
 
 from sentinel import api  # noqa: E402
 from sentinel.agents import builtin_command  # noqa: E402
-from sentinel.config import check_speed, load_config  # noqa: E402
-from sentinel.errors import SentinelError  # noqa: E402
-from sentinel.runner import Runner, RunPlan  # noqa: E402
-from sentinel.scenario import load_scenario  # noqa: E402
+from sentinel.core.config import check_speed, load_config  # noqa: E402
+from sentinel.core.errors import SentinelError  # noqa: E402
+from sentinel.core.scenario import load_scenario  # noqa: E402
+from sentinel.run.plan import RunPlan  # noqa: E402
+from sentinel.run.runner import Runner  # noqa: E402
 
 
 def run_strategies(folder: Path, agents: list[str], speed: float, concurrency: int,

@@ -27,12 +27,14 @@ from datetime import datetime
 from pathlib import Path
 
 from sentinel.agents import builtin_command, parse_blind
-from sentinel.config import check_speed, load_config
-from sentinel.errors import SentinelError
-from sentinel.files import read_json
-from sentinel.grading import Result
-from sentinel.runner import Runner, RunPlan, load_results
-from sentinel.scenario import load_scenario, scenario_files
+from sentinel.core.config import check_speed, load_config
+from sentinel.core.errors import SentinelError
+from sentinel.core.files import read_json
+from sentinel.core.grading import Result
+from sentinel.core.scenario import load_scenario, scenario_files
+from sentinel.outputs.results import load_results
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
 
 GUESSERS = ("eager", "silent", "deadline")
 BLIND_ON_TIME_LIMIT = 0.15  # ENVIRONMENTS §0.10: blind at its best time, at most this share on time

@@ -27,8 +27,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sentinel.plots import Series, scatter_svg  # noqa: E402
-from sentinel.summary import percentile  # noqa: E402
+from sentinel.core.summary import percentile  # noqa: E402
+from sentinel.outputs.plots import Series, scatter_svg  # noqa: E402
 
 ENVS = ("micromail", "microhood")
 SIZES = (10, 50, 100, 200, 400)

@@ -26,8 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sentinel import api  # noqa: E402
-from sentinel.bus import Bus, SessionGraded  # noqa: E402
-from sentinel.summary import percentile  # noqa: E402
+from sentinel.core.bus import Bus, SessionGraded  # noqa: E402
+from sentinel.core.summary import percentile  # noqa: E402
 
 PROBE_S = 0.005
 TICK = os.sysconf("SC_CLK_TCK")
@@ -70,7 +70,7 @@ def fmt(values: list[float]) -> str:
 def instrument(enter: list[float], caught: list[float], applies: list[float]) -> None:
     """Record, for every event applied, how late the apply began (by its timer, or by a page's
     catch-up) and how long the apply itself took."""
-    from sentinel.session import Session
+    from sentinel.session.live import Session
     apply = Session._apply_in_transaction
 
     async def timed_apply(self, event):

@@ -26,10 +26,10 @@ from pathlib import Path
 from aiohttp import web
 from yarl import URL
 
-from sentinel.config import load_config
+from sentinel.core.config import load_config
 from sentinel.envs import get_environment
 from sentinel.serve import catalog_scenario
-from sentinel.session import Session
+from sentinel.session.live import Session
 from sentinel.web.cache import PageCache
 from sentinel.web.keys import PAGE_CACHE
 

@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from sentinel.summary import percentile
+from sentinel.core.summary import percentile
 
 
 def main(run_dir: Path) -> int:

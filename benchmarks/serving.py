@@ -34,10 +34,10 @@ import aiohttp
 from lateness_probe import cpu_of  # sibling script: one reader of /proc stat files
 from render_profile import bare_site  # noqa: E402 (a sibling script: one bare handler for both)
 
-from sentinel.config import load_config
+from sentinel.core.config import load_config
 from sentinel.envs import get_environment
 from sentinel.serve import catalog_scenario
-from sentinel.session import Session
+from sentinel.session.live import Session
 
 REPO = Path(__file__).resolve().parents[1]
 BASELINE = "06f8e56"  # main when the serving work began: one aiosqlite hop per query
@@ -51,10 +51,10 @@ RENDER_SERVER = """
 import asyncio, sys
 from datetime import UTC, datetime
 from pathlib import Path
-from sentinel.config import load_config
+from sentinel.core.config import load_config
 from sentinel.envs import get_environment
 from sentinel.serve import catalog_scenario
-from sentinel.session import Session
+from sentinel.session.live import Session
 from sentinel.web.cache import PageCache
 from sentinel.web.keys import PAGE_CACHE
 

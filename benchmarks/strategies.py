@@ -28,12 +28,14 @@ from pathlib import Path
 import yaml
 
 from sentinel.agents import BUILTIN_AGENTS
-from sentinel.config import load_config
-from sentinel.grading import Result
-from sentinel.plots import Series, scatter_svg
-from sentinel.runner import Runner, RunPlan, load_results
-from sentinel.scenario import load_scenario, scenario_files
-from sentinel.summary import summarize
+from sentinel.core.config import load_config
+from sentinel.core.grading import Result
+from sentinel.core.scenario import load_scenario, scenario_files
+from sentinel.core.summary import summarize
+from sentinel.outputs.plots import Series, scatter_svg
+from sentinel.outputs.results import load_results
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
 
 STRATEGIES = ("sleep", "wait_for")
 

@@ -39,7 +39,7 @@ from collections.abc import Callable
 from lateness_probe import cpu_of  # a sibling script: one reader of /proc stat files
 from textual._compositor import CompositorUpdate
 
-from sentinel.summary import percentile
+from sentinel.core.summary import percentile
 from sentinel.tui.base import REFRESH_S
 from sentinel.tui.dashboard import DashboardApp
 from sentinel.tui.simulate import START_WALL, SimulatedRun
@@ -180,9 +180,9 @@ async def measure_live(trials: int, speed: float, size: tuple[int, int], in_thre
     import shutil
 
     from sentinel import api
-    from sentinel.bus import Bus
-    from sentinel.ray_backend import make_runner
-    from sentinel.runner_process import RunnerProcess
+    from sentinel.core.bus import Bus
+    from sentinel.run.ray_backend import make_runner
+    from sentinel.run.runner_process import RunnerProcess
 
     config, plan = api.prepare_run(agent="oracle", envs=["micromail,microhood"], trials=trials, speed=speed,
                                    run_name=f"tui-live-{os.getpid()}")

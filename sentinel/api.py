@@ -4,15 +4,15 @@
 
     outcome = api.run(agent="oracle", envs=["microhood"], speed=50, run_name="hood-oracle")
     print(outcome.summary.overall.rate, outcome.summary.reaction_p50)
-    for result in outcome.results:            # sentinel.grading.Result, frozen dataclasses
+    for result in outcome.results:            # sentinel.core.grading.Result, frozen dataclasses
         print(result.scenario_id, result.success, result.reaction_s)
     api.report([outcome.run_dir])             # the HTML report; returns its path
     checked = api.validate()                  # every scenario file; checked.problems lists what is wrong
 
-Every function checks its choices as the CLI does and raises sentinel.errors.SentinelError
+Every function checks its choices as the CLI does and raises sentinel.core.errors.SentinelError
 with the same one-line messages. `run` starts its own event loop; from code that already runs
 one (a notebook, an async app) await `run_async` instead. `config` is a sentinel.toml or
-eval_config.yaml path, or a loaded sentinel.config.Config (default: the repository's).
+eval_config.yaml path, or a loaded sentinel.core.config.Config (default: the repository's).
 """
 
 from __future__ import annotations
@@ -25,17 +25,19 @@ from datetime import datetime
 from pathlib import Path
 
 from sentinel.agents import MODEL_AGENTS, builtin_command, builtin_names
-from sentinel.bus import Bus
-from sentinel.config import BACKENDS, Config, check_speed, load_config, sessions_at_once
-from sentinel.errors import SentinelError
-from sentinel.grading import Result
-from sentinel.harness import check_command
-from sentinel.ray_backend import make_runner
-from sentinel.runner import Runner, RunPlan, load_results
-from sentinel.sandbox import bwrap_program
-from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
-from sentinel.summary import Summary, summarize
-from sentinel.validate import Problem
+from sentinel.checks.validate import Problem
+from sentinel.core.bus import Bus
+from sentinel.core.config import BACKENDS, Config, check_speed, load_config, sessions_at_once
+from sentinel.core.errors import SentinelError
+from sentinel.core.grading import Result
+from sentinel.core.scenario import Scenario, ScenarioError, load_scenario, scenario_files
+from sentinel.core.summary import Summary, summarize
+from sentinel.outputs.results import load_results
+from sentinel.run.plan import RunPlan
+from sentinel.run.ray_backend import make_runner
+from sentinel.run.runner import Runner
+from sentinel.session.harness import check_command
+from sentinel.session.sandbox import bwrap_program
 
 MAX_TRIALS = 100
 SHELL_WORDS = {"cd", "exec", "export", "set", ".", "source", "eval", "if", "for", "while", "("}
@@ -142,7 +144,7 @@ def variants_for(config: Config, scenarios: list[Scenario], run_name: str, seed:
                  resume: bool) -> dict[str, tuple[Scenario, ...]]:
     """--variants: a generated variant per trial of each scenario that is a kind, written under
     results/<run>/variants/ (drawn again identically on --resume)."""
-    from sentinel.generate_io import trial_variants
+    from sentinel.checks.drafts import trial_variants
 
     run_dir = config.results_dir / run_name
     if (run_dir / "run.json").exists() and not resume:
@@ -231,7 +233,7 @@ def with_backend(config: Config, backend: str | None, address: str | None, sessi
     """The config with the backend options of a run applied (each None keeps the config's)."""
     if backend is None and address is None and session_cpus is None and session_memory_mb is None:
         if config.backend == "ray":
-            from sentinel.ray_backend import import_ray
+            from sentinel.run.ray_backend import import_ray
 
             import_ray()
         return config
@@ -250,7 +252,7 @@ def with_backend(config: Config, backend: str | None, address: str | None, sessi
         memory_mb=session_memory_mb if session_memory_mb is not None else config.ray.memory_mb,
         max_retries=config.ray.max_retries)
     if backend == "ray":
-        from sentinel.ray_backend import import_ray
+        from sentinel.run.ray_backend import import_ray
 
         import_ray()  # not installed: one clear line before anything starts
     return replace(config, backend=backend, ray=ray)
@@ -275,7 +277,7 @@ def grade(run_name: str | Path, config: ConfigSource = None) -> RunOutcome:
 
 def report(run_dirs: list[str | Path], out: str | Path | None = None, config: ConfigSource = None) -> Path:
     """Write the HTML report of one run (or a comparison of several); return its path."""
-    from sentinel.report import write_report
+    from sentinel.outputs.report import write_report
 
     loaded = get_config(config)
     dirs = [find_run_dir(loaded, str(d)) for d in run_dirs]
@@ -293,7 +295,7 @@ def find_run_dir(config: Config, run: str) -> Path:
 
 async def validate_async(paths: list[str | Path] | None = None, config: ConfigSource = None) -> Validation:
     """Check scenario files (default: every one under the scenarios folder)."""
-    from sentinel.validate import validate_all
+    from sentinel.checks.validate import validate_all
 
     files = [Path(p) for p in paths] if paths else None
     split: list[str] = []
@@ -319,8 +321,8 @@ def generate(env: str, seed: int, count: int, out: str | Path, kind: str | None 
              knobs: list[str] | None = None, force: bool = False, config: ConfigSource = None) -> Generated:
     """`sentinel generate`: draw `count` validated scenarios of `env` (optionally one kind) with
     `seed` and write them to `out` (existing files only with force). knobs: ["decoys=4", ...]."""
-    from sentinel.generate import parse_knobs
-    from sentinel.generate_io import generate_set, write_set
+    from sentinel.checks.drafts import generate_set, write_set
+    from sentinel.core.kinds import parse_knobs
 
     loaded = get_config(config)
     overrides = parse_knobs(knobs or [])

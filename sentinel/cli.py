@@ -18,14 +18,14 @@ from rich.console import Console
 
 from sentinel import api
 from sentinel.agents import builtin_names
-from sentinel.bus import Bus
-from sentinel.config import SESSIONS_PER_CORE
+from sentinel.core.bus import Bus
+from sentinel.core.config import SESSIONS_PER_CORE
+from sentinel.core.errors import SentinelError
 from sentinel.display import PlainLines, RichProgress, grade_tables
-from sentinel.errors import SentinelError
-from sentinel.export import grade_csv, grade_json
-from sentinel.junit import write_junit
-from sentinel.runner import finished_sessions
-from sentinel.sentinelbench import grade_report
+from sentinel.outputs.export import grade_csv, grade_json
+from sentinel.outputs.junit import write_junit
+from sentinel.outputs.results import finished_sessions
+from sentinel.outputs.sentinelbench import grade_report
 
 
 def make_console() -> Console:
@@ -100,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8400, help="port of the first environment (next ones count up)")
     serve.add_argument("--config", type=Path)
     serve.set_defaults(func=cmd_serve)
+    add_report(sub)
     for module in COMMAND_MODULES:
         importlib.import_module(module).add_commands(sub)
     return parser
@@ -107,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Feature packages that bring their own subcommands: each module has add_commands(subparsers)
 # and imports anything heavy (Textual, ...) inside its command functions, not at import time.
-COMMAND_MODULES: tuple[str, ...] = ("sentinel.report.commands", "sentinel.tui.commands", "sentinel.sweep")
+COMMAND_MODULES: tuple[str, ...] = ("sentinel.tui.commands", "sentinel.sweep")
 
 
 def add_selection(parser: argparse.ArgumentParser) -> None:
@@ -267,6 +268,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     config = api.get_config(args.config)
     return asyncio.run(serve(config, args.env, args.port))
+
+
+
+def add_report(subparsers) -> None:
+    report = subparsers.add_parser("report", help="write a self-contained HTML report of one or more runs")
+    report.add_argument("runs", nargs="+", metavar="RUN", help="run names (under the results folder) or paths")
+    report.add_argument("--out", type=Path, help="where to write the HTML (default: RUN/report.html, or "
+                                                 "report-A-vs-B.html beside the runs when comparing)")
+    report.add_argument("--config", type=Path)
+    report.set_defaults(func=cmd_report)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    path = api.report(args.runs, out=args.out, config=args.config)
+    print(f"report: {path}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -11,9 +11,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from sentinel.bus import Contacted, Message, RunFinished, RunStarted, SessionGraded, SessionSkipped, SessionStarted
-from sentinel.grading import Result
-from sentinel.summary import Group, Summary
+from sentinel.core.bus import Contacted, Message, RunFinished, RunStarted, SessionGraded, SessionSkipped, SessionStarted
+from sentinel.core.grading import Result
+from sentinel.core.summary import Group, Summary
 
 
 def result_line(result: Result) -> str:
@@ -134,7 +134,7 @@ def on_time_mark(result: Result) -> str:
 
 
 def pass_k_table(summary: Summary) -> Table:
-    """pass@k and pass^k for each k (sentinel/trials.py says how they are estimated)."""
+    """pass@k and pass^k for each k (sentinel/outputs/trials.py says how they are estimated)."""
     table = Table(title="Repeated trials")
     for column in ("k", "pass@k (any of k passes)", "pass^k (all k pass)", "scenarios"):
         table.add_column(column, justify="right")

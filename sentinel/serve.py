@@ -12,13 +12,13 @@ import signal
 import tempfile
 from pathlib import Path
 
-from sentinel.catalog import Catalog
-from sentinel.config import Config
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import Config
+from sentinel.core.environment import Environment
+from sentinel.core.errors import SentinelError
+from sentinel.core.scenario import Event, Scenario, Taxonomy
 from sentinel.envs import environments, get_environment
-from sentinel.envs.base import Environment
-from sentinel.errors import SentinelError
-from sentinel.scenario import Event, Scenario, Taxonomy
-from sentinel.session import Session
+from sentinel.session.live import Session
 
 
 def catalog_scenario(env: Environment, config: Config) -> Scenario:

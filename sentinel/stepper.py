@@ -24,16 +24,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sentinel.bus import AgentOutput, Bus
-from sentinel.config import Config
+from sentinel.core.bus import AgentOutput, Bus
+from sentinel.core.config import Config
+from sentinel.core.errors import SentinelError
+from sentinel.core.grading import Verdict
+from sentinel.core.scenario import Scenario, full_prompt
 from sentinel.envs import get_environment
-from sentinel.errors import SentinelError
-from sentinel.grading import Verdict
-from sentinel.harness import AgentOutcome, AgentProcess, build_command
-from sentinel.runner import full_prompt
-from sentinel.scenario import Scenario
-from sentinel.session import Session
-from sentinel.world import World
+from sentinel.session.harness import AgentOutcome, AgentProcess, build_command
+from sentinel.session.live import Session
+from sentinel.world.state import World
 
 AGENT_NEVER_ENDS_S = 10 * 365 * 24 * 3600.0  # no deadline while a person steps the clock
 

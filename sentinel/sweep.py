@@ -19,7 +19,7 @@ import sys
 from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING
 
-from sentinel.errors import SentinelError
+from sentinel.core.errors import SentinelError
 
 if TYPE_CHECKING:
     from sentinel.api import RunOutcome
@@ -59,7 +59,7 @@ def add_commands(subparsers) -> None:
 
 
 def parse_speeds(text: str) -> list[float]:
-    from sentinel.config import check_speed
+    from sentinel.core.config import check_speed
 
     try:
         speeds = [float(part) for part in text.split(",") if part.strip()]
@@ -74,10 +74,10 @@ def parse_speeds(text: str) -> list[float]:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     from sentinel import api
-    from sentinel.bus import Bus
     from sentinel.cli import make_console, prepare
+    from sentinel.core.bus import Bus
+    from sentinel.core.files import write_json_atomic
     from sentinel.display import PlainLines, RichProgress
-    from sentinel.files import write_json_atomic
 
     if args.speed is not None:
         raise SentinelError("sweep: give the speed factors with --speeds (a list), not --speed")

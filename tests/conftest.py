@@ -11,11 +11,11 @@ import pytest
 from fake_openai import fake_server  # noqa: F401 (a fixture, shared by the LLM and proxy tests)
 
 from sentinel.agents.browse import Page, parse_page
-from sentinel.config import REPO_ROOT, load_config
+from sentinel.core.config import REPO_ROOT, load_config
+from sentinel.core.environment import Environment
+from sentinel.core.scenario import Scenario, load_scenario
 from sentinel.envs import get_environment
-from sentinel.envs.base import Environment
-from sentinel.scenario import Scenario, load_scenario
-from sentinel.session import Session
+from sentinel.session.live import Session
 
 WORLD_START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 

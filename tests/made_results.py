@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sentinel.config import REPO_ROOT
-from sentinel.files import write_json_atomic
-from sentinel.grading import Result
+from sentinel.core.config import REPO_ROOT
+from sentinel.core.files import write_json_atomic
+from sentinel.core.grading import Result
 
 TEST_SCENARIOS = REPO_ROOT / "tests" / "data" / "scenarios"
 

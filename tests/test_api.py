@@ -6,9 +6,9 @@ import pytest
 from made_results import write_test_config as write_config
 
 from sentinel import api
-from sentinel.bus import Bus, SessionGraded
-from sentinel.errors import SentinelError
-from sentinel.grading import Result
+from sentinel.core.bus import Bus, SessionGraded
+from sentinel.core.errors import SentinelError
+from sentinel.core.grading import Result
 
 
 def test_run_from_code_with_trials_then_load_and_report(tmp_path):

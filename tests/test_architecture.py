@@ -1,14 +1,94 @@
-"""The layering DESIGN §6 asks for: a pure core that never imports the web or display stacks,
-and `sentinel run` that never loads Textual."""
+"""The layering of docs/protocol.md#architecture: packages that show the layers, imports that only
+point down, a pure core that never imports the web or display stacks, and `sentinel run` that
+never loads Textual."""
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-CORE = ["scenario", "solution", "clock", "scheduler", "waypoints", "grading", "summary", "trials", "bus",
-        "config", "catalog", "files"]
+PACKAGE = Path(__file__).resolve().parents[1] / "sentinel"
+
+# Each layer and the layers it may import (besides itself). Lower layers never import higher ones.
+LAYERS: dict[str, set[str]] = {
+    "core": set(),
+    "world": {"core"},
+    "web": {"core", "world"},
+    "generation": {"core"},
+    "envs": {"core", "world", "web", "generation"},
+    "agents": {"core"},
+    "outputs": {"core"},
+    "session": {"core", "world", "web", "envs"},
+    "checks": {"core", "world", "web", "generation", "envs", "session"},
+    "run": {"core", "world", "web", "envs", "agents", "outputs", "session"},
+}
+EDGE_MODULES = {"cli", "api", "serve", "stepper", "sweep", "display", "tui"}  # may import any layer
+MAX_TOP_LEVEL_MODULES = 12
+
+CORE = sorted(p.stem for p in (PACKAGE / "core").glob("*.py") if p.stem != "__init__")
 EDGE_PACKAGES = ("aiohttp", "textual", "jinja2", "aiosqlite", "rich")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer_of(module: str) -> str:
+    if module == "sentinel":
+        return "root"  # the package itself: its name and version, importable from anywhere
+    top = module.split(".")[1]
+    return "edge" if top in EDGE_MODULES else top
+
+
+def runtime_imports(path: Path) -> set[str]:
+    """The sentinel modules a file imports when it runs: imports under `if TYPE_CHECKING:` are
+    annotations only and create no dependency."""
+    tree = ast.parse(path.read_text())
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            skipped.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "sentinel":
+            found.update([node.module] if node.module != "sentinel" else [f"sentinel.{a.name}" for a in node.names])
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == "sentinel")
+    return found
+
+
+def test_every_package_is_a_known_layer():
+    packages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert packages <= set(LAYERS) | EDGE_MODULES
+
+
+def test_at_most_a_dozen_modules_sit_directly_in_the_package():
+    assert len(list(PACKAGE.glob("*.py"))) <= MAX_TOP_LEVEL_MODULES
+
+
+def test_imports_only_point_down_the_layers():
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        here = layer_of(module_name(path))
+        if here in ("edge", "root"):
+            continue
+        for target in runtime_imports(path):
+            there = layer_of(target)
+            if there not in (here, "root") and there not in LAYERS[here]:
+                wrong.append(f"{module_name(path)} ({here}) imports {target} ({there})")
+    assert wrong == []
+
+
+def test_the_layer_check_sees_a_wrong_import(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("from typing import TYPE_CHECKING\nimport sentinel.run.runner\n"
+                   "if TYPE_CHECKING:\n    from sentinel.world.state import World\n")
+    assert runtime_imports(bad) == {"sentinel.run.runner"}
 
 
 def loaded_after_import(statement: str) -> set[str]:
@@ -19,7 +99,12 @@ def loaded_after_import(statement: str) -> set[str]:
 
 @pytest.mark.parametrize("module", CORE)
 def test_core_module_imports_no_edge_package(module):
-    assert loaded_after_import(f"import sentinel.{module}") & set(EDGE_PACKAGES) == set()
+    assert loaded_after_import(f"import sentinel.core.{module}") & set(EDGE_PACKAGES) == set()
+
+
+@pytest.mark.parametrize("module", ["sentinel.generation.kit", "sentinel.generation.draw", "sentinel.outputs.results"])
+def test_generation_and_results_import_no_edge_package(module):
+    assert loaded_after_import(f"import {module}") & set(EDGE_PACKAGES) == set()
 
 
 def test_the_cli_does_not_load_textual_until_a_screen_is_asked_for():

@@ -9,10 +9,11 @@ import pytest
 from made_results import TEST_SCENARIOS
 
 from sentinel.agents import blind_command, builtin_command, parse_blind
-from sentinel.config import load_config
-from sentinel.errors import SentinelError
-from sentinel.runner import Runner, RunPlan
-from sentinel.scenario import load_scenario, scenario_files
+from sentinel.core.config import load_config
+from sentinel.core.errors import SentinelError
+from sentinel.core.scenario import load_scenario, scenario_files
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
 
 SPEED = 20.0  # condition_at 60 sim s = 3 wall s: room enough to tell early, on time and late apart
 

@@ -25,9 +25,10 @@ from test_runner import DATA, make_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.agents.usage import image_tokens, png_size
-from sentinel.config import Price
-from sentinel.runner import Runner, RunPlan
-from sentinel.scenario import load_scenario
+from sentinel.core.config import Price
+from sentinel.core.scenario import load_scenario
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
 
 SPEED = 50.0  # condition_at 60 sim s = 1.2 wall s: time for Chromium to start and settle
 PROFILE = re.compile(r"profile (\S+)")

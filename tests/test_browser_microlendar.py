@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from conftest import check_views_in_browser, wait_for_text
 
-from sentinel.config import load_config
+from sentinel.core.config import load_config
 from sentinel.envs import get_environment
 from sentinel.serve import catalog_scenario
 

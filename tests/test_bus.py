@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from sentinel.bus import Bus, Contacted, RunStarted, SessionMessage, SessionStarted
+from sentinel.core.bus import Bus, Contacted, RunStarted, SessionMessage, SessionStarted
 from sentinel.display import PlainLines
 
 

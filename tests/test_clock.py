@@ -2,7 +2,7 @@
 
 import pytest
 
-from sentinel.clock import ManualTime, SimClock
+from sentinel.core.clock import ManualTime, SimClock
 
 
 def test_not_started_clock_stays_at_zero():

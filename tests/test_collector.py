@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import gc
 
-from sentinel.clock import ManualTime
-from sentinel.collector import CHECK_S, collections_between_events
-from sentinel.scheduler import DueBoard
+from sentinel.core.clock import ManualTime
+from sentinel.core.scheduler import DueBoard
+from sentinel.session.collector import CHECK_S, collections_between_events
 
 
 def make_young_collections(count: int) -> None:

@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from sentinel.config import SESSIONS_PER_CORE, load_config, sessions_at_once
-from sentinel.errors import SentinelError
+from sentinel.core.config import SESSIONS_PER_CORE, load_config, sessions_at_once
+from sentinel.core.errors import SentinelError
 
 
 def test_defaults_match_the_design():
@@ -121,7 +121,7 @@ def test_base_dir_is_the_folder_of_the_config_as_the_original_repo_root_was(tmp_
 
 
 def test_the_placeholders_left_are_the_runners_to_fill(tmp_path):
-    from sentinel.harness import build_command
+    from sentinel.session.harness import build_command
 
     path = tmp_path / "eval_config.yaml"
     path.write_text("agent_subprocess: agent --url __TASK_URL__ --prompt __TASK_PROMPT__\n")

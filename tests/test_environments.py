@@ -18,14 +18,15 @@ import pytest
 from microtodo import ENV as MICROTODO
 
 from sentinel.agents import BUILTIN_AGENTS
-from sentinel.catalog import Catalog
-from sentinel.config import load_config
+from sentinel.checks.validate import static_checks, validate_scenario
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import load_config
+from sentinel.core.environment import Environment
+from sentinel.core.scenario import Event, Scenario, load_scenario, scenario_files
 from sentinel.envs import EXTRA_VARIABLE, environments
-from sentinel.envs.base import Environment
-from sentinel.runner import Runner, RunPlan
-from sentinel.scenario import Event, Scenario, load_scenario, scenario_files
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
 from sentinel.serve import catalog_scenario
-from sentinel.validate import static_checks, validate_scenario
 
 ALL = [*environments().values(), MICROTODO]
 GARBAGE = ["", "\x00", "%FF", "-1", "1e999", "x" * 5000, "<script>alert(1)</script>", "'; DROP TABLE x; --",

@@ -46,9 +46,10 @@ async def test_sessions_at_once_never_see_each_others_data(tmp_path):
 
     from made_results import TEST_SCENARIOS
 
-    from sentinel.config import REPO_ROOT, load_config
-    from sentinel.runner import Runner, RunPlan
-    from sentinel.scenario import load_scenario, scenario_files
+    from sentinel.core.config import REPO_ROOT, load_config
+    from sentinel.core.scenario import load_scenario, scenario_files
+    from sentinel.run.plan import RunPlan
+    from sentinel.run.runner import Runner
 
     config = load_config()
     config = replace(config, results_dir=tmp_path / "results", scenarios_dir=TEST_SCENARIOS,
@@ -81,8 +82,8 @@ async def test_a_catalog_record_without_a_field_is_one_clear_error(env_session, 
     import pytest
     from test_environments import MICROTODO, whole_catalog
 
-    from sentinel.errors import SentinelError
-    from sentinel.scenario import Event
+    from sentinel.core.errors import SentinelError
+    from sentinel.core.scenario import Event
 
     monkeypatch.setenv("SENTINEL_ENVIRONMENTS", "microtodo")
     (tmp_path / "tasks.jsonl").write_text('{"id": "td001", "notes": "no title"}\n')

@@ -11,13 +11,13 @@ from types import SimpleNamespace
 import pytest
 
 from sentinel import api
+from sentinel.checks.drafts import generate_set
 from sentinel.cli import main
-from sentinel.config import load_config
+from sentinel.core.config import load_config
+from sentinel.core.errors import SentinelError
+from sentinel.core.kinds import Kind, Knobs, check_kinds, parse_knobs
+from sentinel.core.scenario import load_scenario
 from sentinel.envs import environments
-from sentinel.errors import SentinelError
-from sentinel.generate import Kind, Knobs, check_kinds, parse_knobs
-from sentinel.generate_io import generate_set
-from sentinel.scenario import load_scenario
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -27,7 +27,7 @@ def envs_with_kinds():
 
 
 def test_generate_is_pure_core():
-    code = "import sys, sentinel.generate, sentinel.generate_kit; print(' '.join(sorted(sys.modules)))"
+    code = "import sys, sentinel.core.kinds, sentinel.generation.kit; print(' '.join(sorted(sys.modules)))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert not {m.split(".")[0] for m in loaded} & {"aiohttp", "textual", "aiosqlite", "jinja2"}
 
@@ -170,8 +170,8 @@ def test_result_names_the_variant(tmp_path):
 @pytest.mark.parametrize("n", [2, 5, 8, 9, 10, 16, 33, 80])
 def test_target_windows_keep_the_spread_rule_wherever_each_draw_lands(n):
     """Any whole-second time inside each window (its edges, rounded either way) keeps §0.10's spread."""
-    from sentinel.generate import _strata
-    from sentinel.suite_rules import _window_problems
+    from sentinel.core.suite_rules import _window_problems
+    from sentinel.generation.draw import _strata
 
     windows = _strata(n)
     assert len(windows) == n and all(a <= b for a, b in windows)

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from sentinel.config import Price
-from sentinel.grading import Outcome, Result, Verdict, judge, on_time, read_costs, read_verdict, truthy
-from sentinel.scenario import Scenario, Taxonomy
+from sentinel.core.config import Price
+from sentinel.core.grading import Outcome, Result, Verdict, judge, on_time, read_costs, read_verdict, truthy
+from sentinel.core.scenario import Scenario, Taxonomy
 
 
 def scenario(condition_at=100.0, eval_sql="SELECT 1", activity="passive"):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from made_results import make_result, write_run
 
-from sentinel.files import write_json_atomic
+from sentinel.core.files import write_json_atomic
 
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "guessing.py"
 

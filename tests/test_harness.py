@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from sentinel.errors import SentinelError
-from sentinel.harness import REAPER_SHARE, AgentOutcome, AgentProcess, build_command, check_command
+from sentinel.core.errors import SentinelError
+from sentinel.session.harness import REAPER_SHARE, AgentOutcome, AgentProcess, build_command, check_command
 
 AGENTS = Path(__file__).parent / "agents"
 GRACE = 0.5
@@ -291,7 +291,7 @@ async def test_lines_are_decoded_and_capped(run: Run) -> None:
 
 async def test_agent_runs_at_lower_priority(run: Run) -> None:
     """The agent, started by the reaper once the harness lowered it, runs AGENT_NICENESS below."""
-    from sentinel.harness import AGENT_NICENESS
+    from sentinel.session.harness import AGENT_NICENESS
     outcome = await run([sys.executable, "-c", "import os; print('nice', os.nice(0))"])
     assert outcome.exit_code == 0
     assert run.lines == [f"nice {min(19, os.nice(0) + AGENT_NICENESS)}"]

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 from conftest import BrowserTab
 from test_environments import MICROTODO, crawl, env, route_of, whole_catalog  # noqa: F401  (env: a fixture)
 
-from sentinel.scenario import Event
+from sentinel.core.scenario import Event
 
 PAYLOADS = [
     '<script>window.__pwned = "script"</script>',

@@ -8,7 +8,7 @@ import threading
 import aiosqlite
 import pytest
 
-from sentinel import inline_db
+from sentinel.world import inline_db
 
 
 async def test_keeps_the_aiosqlite_api(tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from made_results import make_result, write_test_config
 
-from sentinel.junit import junit_xml
+from sentinel.outputs.junit import junit_xml
 
 
 def test_one_case_per_session_with_failures_and_errors():

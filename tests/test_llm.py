@@ -14,8 +14,9 @@ from test_runner import DATA, SPEED, make_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.agents.llm import ChatClient, Endpoint, LLMError, parse_completion
-from sentinel.runner import Runner, RunPlan
-from sentinel.scenario import load_scenario
+from sentinel.core.scenario import load_scenario
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
 
 MESSAGES = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from sentinel.catalog import Catalog
-from sentinel.config import load_config
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import load_config
 from sentinel.envs.microchat import ENV
 
 FILE = "scenarios/microchat/file_shared.yaml"

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from sentinel.config import REPO_ROOT, load_config
+from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.envs.microdin import ENV
 from sentinel.serve import catalog_scenario
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
-from sentinel.catalog import Catalog
-from sentinel.config import load_config
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import load_config
+from sentinel.core.scenario import load_scenario
 from sentinel.envs.microfy import ENV
-from sentinel.scenario import load_scenario
 
 LYRIC = "scenarios/microfy/lyric_like.yaml"
 FOLLOW = "scenarios/microfy/follow_new_artists.yaml"

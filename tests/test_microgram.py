@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from sentinel.catalog import Catalog
-from sentinel.config import load_config
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import load_config
 from sentinel.envs.microgram import ENV
 
 LIKE = "scenarios/microgram/like_next_three.yaml"

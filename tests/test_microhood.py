@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from sentinel.catalog import Catalog
-from sentinel.config import REPO_ROOT, load_config
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import REPO_ROOT, load_config
+from sentinel.core.scenario import Event, load_scenario
 from sentinel.envs.microhood import ENV, queries
 from sentinel.envs.microhood.prices import PriceBook, cents, portfolio_numbers
-from sentinel.scenario import Event, load_scenario
 from sentinel.serve import catalog_scenario
 
 DRNX = "tests/data/env_scenarios/microhood/drnx_waves.yaml"  # DRNX ramps; VLTA, NEOX, HALO stay flat

@@ -5,12 +5,12 @@ import random
 
 import pytest
 
-from sentinel.catalog import Catalog
-from sentinel.config import load_config
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import load_config
+from sentinel.core.kinds import Knobs
 from sentinel.envs import environments
 from sentinel.envs.microhood.kinds import KINDS, value_at
 from sentinel.envs.microhood.kinds_base import BUYING_POWER, held
-from sentinel.generate import Knobs
 
 ENV = environments()["microhood"]
 BY_NAME = {k.name: k for k in KINDS}

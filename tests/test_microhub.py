@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from sentinel.catalog import Catalog
-from sentinel.config import REPO_ROOT, load_config
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import REPO_ROOT, load_config
+from sentinel.core.scenario import Event, load_scenario
 from sentinel.envs.microhub import ENV
-from sentinel.scenario import Event, load_scenario
 from sentinel.serve import catalog_scenario
 
 TOTP = "tests/data/env_scenarios/microhub/comment_on_totp.yaml"  # issues arrive, iss028 locked at 390

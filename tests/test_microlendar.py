@@ -10,7 +10,7 @@ from datetime import date
 
 import pytest
 
-from sentinel.config import REPO_ROOT, load_config
+from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.envs import get_environment
 from sentinel.envs.microlendar import calendar as cal
 from sentinel.serve import catalog_scenario

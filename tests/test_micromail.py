@@ -9,12 +9,12 @@ import re
 
 import pytest
 
-from sentinel.catalog import Catalog
-from sentinel.config import REPO_ROOT, load_config
+from sentinel.checks.validate import static_checks
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import REPO_ROOT, load_config
+from sentinel.core.scenario import Event, load_scenario
 from sentinel.envs.micromail import ENV
-from sentinel.scenario import Event, load_scenario
 from sentinel.serve import catalog_scenario
-from sentinel.validate import static_checks
 
 CC = "scenarios/micromail/cc_three_more.yaml"
 SENDER = "scenarios/micromail/sender_arrives.yaml"

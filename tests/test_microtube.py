@@ -6,10 +6,10 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from sentinel.catalog import Catalog
-from sentinel.config import load_config
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import load_config
+from sentinel.core.scenario import Event, load_scenario
 from sentinel.envs.microtube import ENV
-from sentinel.scenario import Event, load_scenario
 
 LIKE = "scenarios/microtube/like_followed_upload.yaml"
 KEYWORD = "scenarios/microtube/comment_keyword.yaml"

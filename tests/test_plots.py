@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from sentinel.plots import (
+from sentinel.outputs.plots import (
     PALETTE,
     Series,
     bars_svg,

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from sentinel.priority import realtime
+from sentinel.session.priority import realtime
 
 
 def policy_name(policy: int) -> str:
@@ -35,7 +35,7 @@ def test_raises_only_this_thread_and_restores_it():
 
 
 def test_worker_pool_threads_are_all_started_and_raised():
-    from sentinel.priority import WORKER_PRIORITY, worker_pool
+    from sentinel.session.priority import WORKER_PRIORITY, worker_pool
     with realtime() as raised:
         if not raised:
             pytest.skip("this user may not use real-time priorities")

@@ -10,8 +10,8 @@ from aiohttp import web
 from fake_openai import FakeOpenAI, Reply, error, tool
 from test_llm import BUY_SCRIPT, llm_config, llm_plan, price_judge
 
-from sentinel.proxy import METERED_FILE, MeteringProxy
-from sentinel.runner import Runner
+from sentinel.run.runner import Runner
+from sentinel.session.proxy import METERED_FILE, MeteringProxy
 
 BODY = {"model": "fake-model", "messages": [{"role": "user", "content": "hi"}],
         "tools": [{"type": "function", "function": {"name": "open"}}]}

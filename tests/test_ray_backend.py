@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from sentinel import api
-from sentinel.errors import SentinelError
+from sentinel.core.errors import SentinelError
 
 pytest.importorskip("ray")
 
@@ -190,14 +190,14 @@ def session_files(run_dir: Path) -> dict[str, set[str]]:
 
 
 def agents_on(node: subprocess.Popen) -> list[int]:
-    """Agent processes (the built-in agents, under sentinel.reaper) running in a node's session."""
+    """Agent processes (the built-in agents, under sentinel.session.reaper) running in a node's session."""
     found = []
     for pid in session_pids(node.pid):
         try:
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
         except OSError:
             continue
-        if b"sentinel.agents" in cmdline or b"sentinel.reaper" in cmdline:
+        if b"sentinel.agents" in cmdline or b"sentinel.session.reaper" in cmdline:
             found.append(pid)
     return found
 
@@ -226,8 +226,8 @@ def wait_until(predicate, timeout: float, what: str, run: subprocess.Popen | Non
 
 
 async def test_sessions_spread_over_both_nodes_and_write_what_a_local_run_writes(cluster, tmp_path, monkeypatch):
-    from sentinel.ray_backend import RayRunner
-    from sentinel.runner import Runner
+    from sentinel.run.ray_backend import RayRunner
+    from sentinel.run.runner import Runner
 
     for key, value in RAY_ENV.items():
         monkeypatch.setenv(key, value)

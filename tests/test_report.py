@@ -16,12 +16,14 @@ from conftest import ARTIFACTS
 from made_results import TEST_SCENARIOS, make_result, write_run, write_test_config
 
 from sentinel.agents import BUILTIN_AGENTS
-from sentinel.config import load_config
-from sentinel.plots import PALETTE
-from sentinel.report import load_runs, render_report, write_report
-from sentinel.runner import Runner, RunPlan, load_results
-from sentinel.scenario import load_scenario, scenario_files
-from sentinel.summary import Summary, summarize
+from sentinel.core.config import load_config
+from sentinel.core.scenario import load_scenario, scenario_files
+from sentinel.core.summary import Summary, summarize
+from sentinel.outputs.plots import PALETTE
+from sentinel.outputs.report import load_runs, render_report, write_report
+from sentinel.outputs.results import load_results
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
 
 SPEED = 200.0
 
@@ -228,7 +230,7 @@ def test_on_time_chart_has_a_curve_per_run_that_steps_at_each_delay(tmp_path):
                                          make_result("microhood-b", False)])
     config = replace(load_config(), scenarios_dir=TEST_SCENARIOS)
     runs = load_runs([fast, late], config)
-    from sentinel.report.charts import on_time_chart, tau_corners
+    from sentinel.outputs.report.charts import on_time_chart, tau_corners
 
     assert tau_corners(runs[1].results) == [0.0, 300.0, 600.0]
     chart = on_time_chart(runs, 60.0)

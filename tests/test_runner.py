@@ -15,11 +15,13 @@ from made_results import TEST_SCENARIOS
 from made_results import write_test_config as write_config
 
 from sentinel.agents import BUILTIN_AGENTS
-from sentinel.bus import Bus, SessionGraded, SessionReady, SessionSkipped, SessionStarted
-from sentinel.config import load_config
-from sentinel.errors import SentinelError
-from sentinel.runner import Runner, RunPlan, load_results
-from sentinel.scenario import load_scenario, scenario_files
+from sentinel.core.bus import Bus, SessionGraded, SessionReady, SessionSkipped, SessionStarted
+from sentinel.core.config import load_config
+from sentinel.core.errors import SentinelError
+from sentinel.core.scenario import load_scenario, scenario_files
+from sentinel.outputs.results import load_results
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
 
 DATA = TEST_SCENARIOS
 SPEED = 200.0  # condition_at 60 sim s = 0.3 wall s; deadline 600/200 + 2 = 5 wall s
@@ -348,7 +350,7 @@ def test_cmd_pwd_prints_a_folder_outside_the_repository(tmp_path):
 
 def test_compile_templates_compiles_the_run_s_environments_and_the_shared_ones_only():
     from sentinel.envs import template_dirs
-    from sentinel.runner import compile_templates
+    from sentinel.run.plan import compile_templates
     from sentinel.web.render import make_templates
 
     templates = make_templates(template_dirs())

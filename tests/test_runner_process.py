@@ -14,10 +14,10 @@ import pytest
 from test_runner import make_config, processes_working_in
 from test_runner import plan as make_plan
 
-from sentinel.bus import RunFinished, RunStarted, SessionGraded, SessionStarted
-from sentinel.errors import SentinelError
-from sentinel.runner import finished_result
-from sentinel.runner_process import RunnerProcess, read_frame, write_frame
+from sentinel.core.bus import RunFinished, RunStarted, SessionGraded, SessionStarted
+from sentinel.core.errors import SentinelError
+from sentinel.outputs.results import finished_result
+from sentinel.run.runner_process import RunnerProcess, read_frame, write_frame
 
 
 def test_frames_carry_values_in_order_and_a_cut_frame_ends_the_stream():
@@ -75,7 +75,7 @@ def test_when_the_screens_process_goes_away_the_child_stops_and_keeps_its_result
     config = make_config(tmp_path)
     plan = make_plan("oracle", "orphan")
     read_fd, write_fd = os.pipe()
-    child = subprocess.Popen([sys.executable, "-m", "sentinel.runner_process", str(write_fd)],
+    child = subprocess.Popen([sys.executable, "-m", "sentinel.run.runner_process", str(write_fd)],
                              stdin=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=(write_fd,))
     os.close(write_fd)
     assert child.stdin is not None
@@ -107,7 +107,7 @@ async def test_a_child_killed_mid_run_ends_the_run_with_an_error_not_a_hang(tmp_
     runner.bus.subscribe(kill_once_started)
     with pytest.raises(SentinelError, match=r"exit code -9\) without a report"):
         await runner.run()
-    for _ in range(100):  # the agents die with their runner (sentinel/reaper.py)
+    for _ in range(100):  # the agents die with their runner (sentinel/session/reaper.py)
         if not processes_working_in(tmp_path):
             break
         await asyncio.sleep(0.05)

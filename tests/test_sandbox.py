@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from made_results import TEST_SCENARIOS
 
-from sentinel.config import REPO_ROOT, load_config
-from sentinel.errors import SentinelError
-from sentinel.runner import Runner, RunPlan
-from sentinel.sandbox import BWRAP_MISSING, Sandbox, sandboxed
-from sentinel.scenario import load_scenario
+from sentinel.core.config import REPO_ROOT, load_config
+from sentinel.core.errors import SentinelError
+from sentinel.core.scenario import load_scenario
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
+from sentinel.session.sandbox import BWRAP_MISSING, Sandbox, sandboxed
 
 AGENTS = Path(__file__).parent / "agents"
 # The repository (and with it a virtual environment inside it) is hidden in the sandbox, so the

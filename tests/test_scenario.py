@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from sentinel.scenario import SELF_SQL, ScenarioError, load_scenario
+from sentinel.core.scenario import SELF_SQL, ScenarioError, load_scenario
 
 GOOD = """
 id: micromail-demo

@@ -4,9 +4,9 @@ import asyncio
 
 import pytest
 
-from sentinel.clock import ManualTime, SimClock
-from sentinel.scenario import Event
-from sentinel.scheduler import DueBoard, Scheduler
+from sentinel.core.clock import ManualTime, SimClock
+from sentinel.core.scenario import Event
+from sentinel.core.scheduler import DueBoard, Scheduler
 
 
 def make(events, speed=10.0, end=720):

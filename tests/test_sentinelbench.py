@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 from made_results import TEST_SCENARIOS, make_result, write_run
 
-from sentinel.config import REPO_ROOT, load_config
-from sentinel.runner import Runner, RunPlan, finished_sessions
-from sentinel.scenario import load_scenario, scenario_files
-from sentinel.sentinelbench import RESULTS_FIELDS, grade_report, results_record
+from sentinel.core.config import REPO_ROOT, load_config
+from sentinel.core.scenario import load_scenario, scenario_files
+from sentinel.outputs.results import finished_sessions
+from sentinel.outputs.sentinelbench import RESULTS_FIELDS, grade_report, results_record
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
 
 AGENT = REPO_ROOT / "tests" / "agents" / "usage_logger.py"
 SPEED = 200.0  # rise: condition_at 60 sim s = 0.3 wall s
@@ -105,7 +107,7 @@ def test_grade_report_with_nothing_measured_and_repeated_trials(tmp_path):
 
 
 def test_the_format_module_stays_out_of_the_web_and_display_stacks():
-    code = "import sys, sentinel.sentinelbench; print(' '.join(sys.modules))"
+    code = "import sys, sentinel.outputs.sentinelbench; print(' '.join(sys.modules))"
     loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
                  .stdout.split())
     assert not loaded & {"aiohttp", "textual", "jinja2", "aiosqlite", "rich"}

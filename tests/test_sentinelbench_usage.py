@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 from sentinel.agents.usage import derive_costs, usage_logs
-from sentinel.config import Price
-from sentinel.grading import read_costs
+from sentinel.core.config import Price
+from sentinel.core.grading import read_costs
 
 
 def call(prompt: int, completion: int, total: int | None = None, reasoning: int | None = None,

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
-from sentinel.clock import ManualTime, SimClock
-from sentinel.config import REPO_ROOT, load_config
+from sentinel.core.clock import ManualTime, SimClock
+from sentinel.core.config import REPO_ROOT, load_config
+from sentinel.core.scenario import load_scenario
+from sentinel.core.scheduler import DueBoard
 from sentinel.envs import get_environment
-from sentinel.scenario import load_scenario
-from sentinel.scheduler import DueBoard
-from sentinel.session import Session
+from sentinel.session.live import Session
 
 HOOD = "scenarios/microhood/price_target.yaml"  # eval_sql reads current_prices, which only finalize writes
 

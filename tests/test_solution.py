@@ -1,6 +1,6 @@
 """The oracle's solution language: parsing, problems, and predicates on page text."""
 
-from sentinel.solution import parse_solution
+from sentinel.core.solution import parse_solution
 
 
 def parse(raw):

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from sentinel.spawn import pidfd_works, start_process
+from sentinel.session.spawn import pidfd_works, start_process
 
 pytestmark = pytest.mark.skipif(not pidfd_works(), reason="no pid file descriptors here")
 

@@ -8,9 +8,9 @@ import aiohttp
 import pytest
 
 from sentinel.agents import BUILTIN_AGENTS
-from sentinel.config import REPO_ROOT, load_config
-from sentinel.errors import SentinelError
-from sentinel.scenario import load_scenario
+from sentinel.core.config import REPO_ROOT, load_config
+from sentinel.core.errors import SentinelError
+from sentinel.core.scenario import load_scenario
 from sentinel.stepper import Stepper, diff_tables
 
 RISE = REPO_ROOT / "tests" / "data" / "scenarios" / "microhood" / "rise.yaml"

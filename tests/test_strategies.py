@@ -16,9 +16,10 @@ from sentinel.agents.judges import RuleJudge, Watch, diff_lines, read_verdict
 from sentinel.agents.planners import describe_condition, tools_for
 from sentinel.agents.strategy import DROPPED_PAGE, Conversation
 from sentinel.agents.usage import Meter, estimate_prompt_tokens
-from sentinel.runner import Runner, RunPlan
-from sentinel.scenario import load_scenario, scenario_files
-from sentinel.solution import parse_solution
+from sentinel.core.scenario import load_scenario, scenario_files
+from sentinel.core.solution import parse_solution
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
 
 FAST = ["--sleep-s", "0.5", "--reload-s", "0.2"]  # the test scenarios last a few wall seconds
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from made_results import make_result
 
-from sentinel.summary import on_time_curve, passed_within, summarize
+from sentinel.core.summary import on_time_curve, passed_within, summarize
 
 
 def noop(name: str, success: bool = True):

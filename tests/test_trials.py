@@ -12,10 +12,10 @@ from fractions import Fraction
 import pytest
 from made_results import make_result, write_run
 
+from sentinel.core.summary import summarize
+from sentinel.core.trials import pass_at_k, pass_hat_k, pass_table, trial_counts
 from sentinel.display import grade_tables
-from sentinel.export import grade_csv, grade_json
-from sentinel.summary import summarize
-from sentinel.trials import pass_at_k, pass_hat_k, pass_table, trial_counts
+from sentinel.outputs.export import grade_csv, grade_json
 
 
 def test_pass_at_k_is_the_unbiased_estimator():

@@ -10,9 +10,10 @@ from test_runner import make_config, processes_working_in
 from test_runner import plan as make_plan
 from textual.widgets import Static
 
-from sentinel.bus import Bus
-from sentinel.runner import Runner, finished_result
-from sentinel.runner_process import RunnerProcess
+from sentinel.core.bus import Bus
+from sentinel.outputs.results import finished_result
+from sentinel.run.runner import Runner
+from sentinel.run.runner_process import RunnerProcess
 from sentinel.tui.dashboard import DashboardApp
 from sentinel.tui.simulate import START_WALL, SimulatedRun
 from sentinel.tui.state import CONTACTED, GRADED, RUNNING, WAITING, RunState

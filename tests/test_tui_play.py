@@ -10,8 +10,10 @@ from test_runner import plan as make_plan
 from test_tui import FakeBrowser, wait_until
 from textual.widgets import Static
 
-from sentinel.bus import Bus
-from sentinel.runner import Runner, RunPlan, load_results
+from sentinel.core.bus import Bus
+from sentinel.outputs.results import load_results
+from sentinel.run.plan import RunPlan
+from sentinel.run.runner import Runner
 from sentinel.tui.play import PlayApp
 from sentinel.tui.state import RunState
 

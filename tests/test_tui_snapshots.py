@@ -6,9 +6,9 @@ from __future__ import annotations
 from conftest import WORLD_START
 from test_stepper import RISE
 
-from sentinel.bus import SessionReady, SessionStarted
-from sentinel.config import load_config
-from sentinel.scenario import load_scenario
+from sentinel.core.bus import SessionReady, SessionStarted
+from sentinel.core.config import load_config
+from sentinel.core.scenario import load_scenario
 from sentinel.stepper import Stepper
 from sentinel.tui.dashboard import DashboardApp
 from sentinel.tui.play import PlayApp

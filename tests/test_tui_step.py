@@ -9,8 +9,8 @@ from test_tui import wait_until
 from textual.widgets import Static
 
 from sentinel.agents import BUILTIN_AGENTS
-from sentinel.config import load_config
-from sentinel.scenario import load_scenario
+from sentinel.core.config import load_config
+from sentinel.core.scenario import load_scenario
 from sentinel.stepper import Stepper
 from sentinel.tui.step import StepApp
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from sentinel.config import REPO_ROOT, load_config
-from sentinel.scenario import load_scenario
-from sentinel.suite_rules import suite_problems, suite_split
-from sentinel.validate import validate_all
+from sentinel.checks.validate import validate_all
+from sentinel.core.config import REPO_ROOT, load_config
+from sentinel.core.scenario import load_scenario
+from sentinel.core.suite_rules import suite_problems, suite_split
 
 RISE = (REPO_ROOT / "tests/data/scenarios/microhood/rise.yaml").read_text()
 PRELOAD = '  - {at: 0, type: preload, stocks: "*", price_waypoints: {CHPX: [[10, 500]]}}\n'
@@ -93,9 +93,9 @@ def test_cli_prints_one_line_per_problem_and_exits_1(tmp_path):
 def test_microhood_checks_take_the_timeline_end_from_the_timing_they_are_given():
     from dataclasses import replace
 
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.scenario import load_scenario
     from sentinel.envs.microhood.checks import check_scenario
-    from sentinel.scenario import load_scenario
 
     config = load_config()
     scenario = load_scenario(REPO_ROOT / "scenarios/microhood/price_target.yaml")

@@ -1,6 +1,6 @@
 import pytest
 
-from sentinel.waypoints import (
+from sentinel.core.waypoints import (
     SHOWN,
     first_crossing,
     first_shown_crossing,

@@ -6,11 +6,11 @@ import asyncio
 
 import pytest
 
-from sentinel.clock import ManualTime, SimClock
-from sentinel.config import REPO_ROOT, load_config
+from sentinel.core.clock import ManualTime, SimClock
+from sentinel.core.config import REPO_ROOT, load_config
+from sentinel.core.scenario import load_scenario
 from sentinel.envs import get_environment
-from sentinel.scenario import load_scenario
-from sentinel.session import Session
+from sentinel.session.live import Session
 
 RISE = "tests/data/scenarios/microhood/rise.yaml"
 

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 import aiosqlite
 import pytest
 
-from sentinel.catalog import Catalog
-from sentinel.clock import SimClock
-from sentinel.config import load_config
-from sentinel.world import World, WriteReentered, open_page_reader
+from sentinel.core.catalog import Catalog
+from sentinel.core.clock import SimClock
+from sentinel.core.config import load_config
+from sentinel.world.state import World, WriteReentered, open_page_reader
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import sys
 
-from sentinel.errors import SentinelError
+from sentinel.core.errors import SentinelError
 
 BUILTIN_AGENTS: dict[str, list[str]] = {
     "oracle": [sys.executable, "-m", "sentinel.agents.oracle", "__TASK_URL__", "--scenario", "__SCENARIO_FILE__"],

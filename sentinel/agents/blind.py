@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from sentinel.agents.oracle import Oracle, load_steps
-from sentinel.solution import Step
+from sentinel.core.solution import Step
 
 FALLBACK_REPORT = "Reporting at the time I chose, without having looked."
 

@@ -22,7 +22,7 @@ from typing import Protocol
 from sentinel.agents.browse import Line
 from sentinel.agents.llm import ChatClient, LLMError
 from sentinel.agents.usage import Meter, estimate_prompt_tokens, estimate_tokens
-from sentinel.solution import Step
+from sentinel.core.solution import Step
 
 MAX_DIFF_LINES = 60
 JUDGE_SYSTEM = (

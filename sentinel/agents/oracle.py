@@ -19,7 +19,7 @@ from pathlib import Path
 import yaml
 
 from sentinel.agents.browse import Browser, Page
-from sentinel.solution import Step, parse_solution
+from sentinel.core.solution import Step, parse_solution
 
 DEFAULT_POLL_S = 0.2
 

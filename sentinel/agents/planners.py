@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from sentinel.agents.judges import RuleJudge, Watch
 from sentinel.agents.llm import ChatClient, Completion, ToolCall, assistant_message
 from sentinel.agents.usage import Meter, estimate_image_tokens, estimate_prompt_tokens, estimate_tokens
-from sentinel.solution import Predicate, Step
+from sentinel.core.solution import Predicate, Step
 
 STRATEGIES = ("sleep", "wait_for")
 

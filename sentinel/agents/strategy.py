@@ -262,7 +262,7 @@ def build(settings: Settings, browser: PageDriver, clock: Clock) -> tuple[Planne
 def load_solution(path: Path | None):
     import yaml
 
-    from sentinel.solution import parse_solution
+    from sentinel.core.solution import parse_solution
 
     if path is None:
         raise SystemExit("the rule-based planner needs --scenario (or pass --model to use an LLM)")

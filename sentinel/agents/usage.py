@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sentinel.files import write_json_atomic
+from sentinel.core.files import write_json_atomic
 
 CHARS_PER_TOKEN = 4
 TOKENS_PER_MESSAGE = 4  # role and separators of the chat format

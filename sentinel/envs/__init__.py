@@ -12,8 +12,8 @@ import importlib
 import os
 from pathlib import Path
 
-from sentinel.envs.base import Environment
-from sentinel.errors import SentinelError
+from sentinel.core.environment import Environment
+from sentinel.core.errors import SentinelError
 
 BUILT_IN = (
     "micromail",

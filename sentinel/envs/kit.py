@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from sentinel.envs.base import EventType
+from sentinel.core.environment import EventType
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
-    from sentinel.scenario import Event
-    from sentinel.world import World
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.scenario import Event
+    from sentinel.world.state import World
 
 AGE_OFFSET = "age_offset_minutes"
 

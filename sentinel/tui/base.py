@@ -4,7 +4,7 @@ a Runner and shows a RunState fed by the runner's bus.
 The runner runs in its own thread with its own event loop, so drawing the screen never
 delays a session's event timers (measured: with the runner in the app's loop, event lateness
 p99 went from ~40 ms to ~220 ms for ten sessions). `sentinel tui` goes one step further and
-gives it a RunnerProcess (sentinel/runner_process.py): the thread then only relays the
+gives it a RunnerProcess (sentinel/run/runner_process.py): the thread then only relays the
 messages of a runner in another process. Bus messages cross over through a deque (append and
 popleft are thread-safe) and are applied to the RunState on the app's side at each tick;
 stopping is handed to the runner's loop with call_soon_threadsafe.
@@ -22,11 +22,12 @@ from collections import deque
 from textual.app import App
 from textual.binding import Binding
 
-from sentinel.bus import Message
-from sentinel.errors import SentinelError
-from sentinel.priority import DISPLAY_PRIORITY, realtime
-from sentinel.runner import Runner, RunReport
-from sentinel.runner_process import RunnerProcess
+from sentinel.core.bus import Message
+from sentinel.core.errors import SentinelError
+from sentinel.run.plan import RunReport
+from sentinel.run.runner import Runner
+from sentinel.run.runner_process import RunnerProcess
+from sentinel.session.priority import DISPLAY_PRIORITY, realtime
 from sentinel.tui.state import RunState
 
 REFRESH_S = 0.25  # how often a running screen redraws
@@ -104,7 +105,7 @@ class RunApp(SentinelApp):
             gc.collect()
             gc.freeze()
         if self._thread is not None and self.is_running:
-            # The screen's thread just below the runner's loop (sentinel/priority.py): paused by
+            # The screen's thread just below the runner's loop (sentinel/session/priority.py): paused by
             # the OS while holding the interpreter's lock, it would hold up the runner's timers.
             self._priority.enter_context(realtime(DISPLAY_PRIORITY))
             self._thread.start()

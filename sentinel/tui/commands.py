@@ -13,9 +13,9 @@ from pathlib import Path
 
 from sentinel import api
 from sentinel.cli import add_selection, make_console, prepare
-from sentinel.config import Config, check_speed
-from sentinel.errors import SentinelError
-from sentinel.scenario import Scenario, ScenarioError, load_scenario, scenario_files
+from sentinel.core.config import Config, check_speed
+from sentinel.core.errors import SentinelError
+from sentinel.core.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 
 PLAY_STARTUP_TIMEOUT_S = 1800.0  # a person may take a while to open the task URL
 
@@ -71,8 +71,8 @@ def find_scenario(config: Config, wanted: str) -> Scenario:
 
 def cmd_tui(args: argparse.Namespace) -> int:
     from sentinel.display import grade_tables
-    from sentinel.ray_backend import import_ray
-    from sentinel.runner_process import RunnerProcess
+    from sentinel.run.ray_backend import import_ray
+    from sentinel.run.runner_process import RunnerProcess
     from sentinel.tui.dashboard import DashboardApp
     from sentinel.tui.state import RunState
 
@@ -80,7 +80,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
     if config.backend == "ray":
         import_ray()  # a missing extra is said here, before the screen opens
     # The sessions run in a process of their own, so drawing never delays their events
-    # (sentinel/runner_process.py says why and how).
+    # (sentinel/run/runner_process.py says why and how).
     runner = RunnerProcess(config, plan)
     app = DashboardApp(RunState.for_plan(plan, config), runner, freeze_heap=True)
     app.run()
@@ -116,8 +116,9 @@ def cmd_step(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from sentinel.bus import Bus
-    from sentinel.runner import Runner, RunPlan, session_dir
+    from sentinel.core.bus import Bus
+    from sentinel.run.plan import RunPlan
+    from sentinel.run.runner import Runner
     from sentinel.tui.play import PlayApp
     from sentinel.tui.state import RunState, result_text
 
@@ -131,7 +132,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     api.check_run_name(name)
     plan = RunPlan(name=name, agent="human", command=None, speed=speed, scenarios=(scenario,), resume=args.resume)
     runner = Runner(config, plan, Bus())
-    result_path = session_dir(runner.run_dir, plan.jobs()[0]) / "result.json"
+    result_path = plan.jobs()[0].dir_in(runner.run_dir) / "result.json"
     app = PlayApp(RunState.for_plan(plan, config), runner, str(result_path), freeze_heap=True)
     app.run()
     code = app.return_code or 0

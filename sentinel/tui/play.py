@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from sentinel.runner import Runner
+from sentinel.run.runner import Runner
 from sentinel.tui.base import RunApp, SentinelApp
 from sentinel.tui.state import RunState, SessionView, result_text
 from sentinel.tui.widgets import MARK_STYLES, heading

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sentinel.bus import (
+from sentinel.core.bus import (
     AgentOutput,
     AgentRequest,
     Contacted,
@@ -20,7 +20,7 @@ from sentinel.bus import (
     SessionReady,
     SessionStarted,
 )
-from sentinel.grading import Result
+from sentinel.core.grading import Result
 
 ENVIRONMENTS = ("micromail", "microhood", "microchat", "microhub")
 START_WALL = 1_000_000.0  # the made-up run starts at this time.time()

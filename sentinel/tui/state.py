@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sentinel.bus import (
+from sentinel.core.bus import (
     AgentOutput,
     AgentRequest,
     Contacted,
@@ -28,8 +28,8 @@ from sentinel.bus import (
     SessionSkipped,
     SessionStarted,
 )
-from sentinel.grading import Result
-from sentinel.summary import percentile
+from sentinel.core.grading import Result
+from sentinel.core.summary import percentile
 
 WAITING, RUNNING, CONTACTED, GRADED = "waiting", "running", "contacted", "graded"
 FILTERS = ("all", "active", "failed", "passed")  # `f` cycles through them

@@ -18,8 +18,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label, Static
 
-from sentinel.bus import AgentOutput, AgentRequest, Contacted, Message
-from sentinel.errors import SentinelError
+from sentinel.core.bus import AgentOutput, AgentRequest, Contacted, Message
+from sentinel.core.errors import SentinelError
 from sentinel.stepper import RowChange, Step, Stepper
 from sentinel.tui.base import SentinelApp
 from sentinel.tui.widgets import DETAIL_EVENTS, DETAIL_OUTPUT, event_lines, heading

@@ -16,12 +16,12 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
-from sentinel.envs.base import Environment
+from sentinel.core.environment import Environment
 from sentinel.web.cache import CachedPage, PageCache, etag_of, from_cache, not_modified, page_key
 from sentinel.web.keys import ENV_CSS, ENVIRONMENT, HOOKS, LAYOUT, PAGE_CACHE, WORLD, SiteHooks
 from sentinel.web.kit import BadInput
 from sentinel.web.render import STATIC_DIR, is_live, layout_for, make_templates, render
-from sentinel.world import World
+from sentinel.world.state import World
 
 log = logging.getLogger("sentinel.web")
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Protocol
 from aiohttp import web
 
 if TYPE_CHECKING:
-    from sentinel.envs.base import Environment
+    from sentinel.core.environment import Environment
     from sentinel.web.cache import PageCache
-    from sentinel.world import World
+    from sentinel.world.state import World
 
 
 class SiteHooks(Protocol):
-    """What the site reports to its session (sentinel.session.Session implements it)."""
+    """What the site reports to its session (sentinel.session.live.Session implements it)."""
 
     start_page: str
 

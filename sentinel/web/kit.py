@@ -20,7 +20,7 @@ from multidict import MultiDictProxy
 
 from sentinel.web.keys import ENVIRONMENT, WORLD
 from sentinel.web.render import is_live, local_path, make_url, render
-from sentinel.world import World
+from sentinel.world.state import World
 
 MAX_PAGE = 10_000
 PAGE_ERROR = "The page number must be a whole number from 1."

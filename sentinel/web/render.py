@@ -24,9 +24,9 @@ from jinja2.compiler import CodeGenerator, Frame
 from jinja2.nodes import Expr, Output
 from markupsafe import Markup, escape
 
-from sentinel.envs.base import Environment, Header
+from sentinel.core.environment import Environment, Header
 from sentinel.web.keys import ENV_CSS, ENVIRONMENT, LAYOUT, WORLD
-from sentinel.world import parse_iso
+from sentinel.world.state import parse_iso
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "web" / "templates"
 STATIC_DIR = Path(__file__).resolve().parents[2] / "web" / "static"

@@ -8,12 +8,12 @@ from typing import Any
 
 from aiohttp import web
 
-from sentinel.envs.base import Environment, EventType, Header, NavItem, Routes
+from sentinel.core.environment import Environment, EventType, Header, NavItem, Routes
+from sentinel.core.scenario import Event
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
-from sentinel.scenario import Event
 from sentinel.web.kit import done, fetch_or_404, form_of, mark_seen, paged, toggle, url_for
 from sentinel.web.render import render
-from sentinel.world import World
+from sentinel.world.state import World
 
 HERE = Path(__file__).parent
 GONE = "This task no longer exists."

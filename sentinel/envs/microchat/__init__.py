@@ -11,13 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microchat import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microchat import queries as q
 from sentinel.envs.microchat.checks import check_scenario
 from sentinel.envs.microchat.events import EVENT_TYPES
 from sentinel.envs.microchat.kinds import KINDS
-from sentinel.world import World
+from sentinel.world.state import World
 
 NOT_OWN = "FROM messages WHERE origin != 'self'"
 BASELINE_SQL = {

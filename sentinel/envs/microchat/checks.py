@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
-    from sentinel.config import Timing
-    from sentinel.scenario import Scenario
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.config import Timing
+    from sentinel.core.scenario import Scenario
 
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
     """A message is deleted only after it arrived (validate checks that arrivals come after 0)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sentinel.core.kinds import Kind, Knobs
 from sentinel.envs.microchat.kinds_passive import PASSIVE_KINDS
 from sentinel.envs.microchat.kinds_react import (
     draw_dm_keyword,
@@ -11,7 +12,6 @@ from sentinel.envs.microchat.kinds_react import (
     draw_mentions_three_more,
     draw_urgent_three_more,
 )
-from sentinel.generate import Kind, Knobs
 
 KINDS: tuple[Kind, ...] = (
     Kind("dm_keyword", "active", "absolute", draw_dm_keyword, Knobs(decoys=4),

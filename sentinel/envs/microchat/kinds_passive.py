@@ -9,13 +9,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Kind, Knobs
 from sentinel.envs.microchat import kinds_react as k
-from sentinel.generate import Kind, Knobs
-from sentinel.generate_count import counting, fill
-from sentinel.generate_kit import scenario, timeline
+from sentinel.generation.counting import counting, fill
+from sentinel.generation.kit import scenario, timeline
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 CALLS = "/microchat/calls"
 BASELINE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL)"

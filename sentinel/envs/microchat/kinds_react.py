@@ -14,9 +14,9 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from sentinel.generate import Knobs, NoDraw
-from sentinel.generate_count import counting, fill, free_times
-from sentinel.generate_kit import (
+from sentinel.core.kinds import Knobs, NoDraw
+from sentinel.generation.counting import counting, fill, free_times
+from sentinel.generation.kit import (
     choose,
     event,
     like_text,
@@ -29,7 +29,7 @@ from sentinel.generate_kit import (
 )
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 SELF = "p000"
 ME = "@Alex Morgan"

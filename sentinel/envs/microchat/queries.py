@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sentinel.world import World
+from sentinel.world.state import World
 
 PER_PAGE = 25
 PREVIEW = 60  # characters of the last message a conversation row shows

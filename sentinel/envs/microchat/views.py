@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from sentinel.envs.base import Routes
+from sentinel.core.environment import Routes
 from sentinel.envs.microchat import queries as q
 from sentinel.web.kit import choice_param, fetch_or_404, mark_seen, paged, paged_list, text_param, url_for, world_of
 from sentinel.web.render import render

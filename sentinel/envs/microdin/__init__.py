@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microdin import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microdin import queries as q
 from sentinel.envs.microdin.checks import check_scenario
 from sentinel.envs.microdin.events import EVENT_TYPES
 from sentinel.envs.microdin.kinds import KINDS
-from sentinel.world import World
+from sentinel.world.state import World
 
 BASELINE_SQL = {
     "post_count": "SELECT COUNT(*) FROM posts WHERE origin != 'self'",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Kind, Knobs
 from sentinel.envs.microdin.kinds_jobs import JOB_KINDS
 from sentinel.envs.microdin.kinds_kit import (
     FIRST_READ_S,
@@ -29,11 +30,10 @@ from sentinel.envs.microdin.kinds_kit import (
     unit_event,
     units,
 )
-from sentinel.generate import Kind, Knobs
-from sentinel.generate_kit import order_under, sample, scenario, target_time, timeline
+from sentinel.generation.kit import order_under, sample, scenario, target_time, timeline
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 BASE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL)"
 READ_AFTER_MINUTES = 24 * 60  # events.py: preloaded notifications older than a day are read

@@ -10,6 +10,7 @@ import re
 from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.envs.microdin.kinds_kit import (
     FIRST_READ_S,
     PHONE,
@@ -21,11 +22,10 @@ from sentinel.envs.microdin.kinds_kit import (
     taxonomy,
     unit_event,
 )
-from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import choose, nearest, sample, scenario, sql_text, target_time, timeline
+from sentinel.generation.kit import choose, nearest, sample, scenario, sql_text, target_time, timeline
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 SKILLS = ("Kubernetes", "API documentation", "Python", "React", "Terraform", "Docker", "TypeScript", "Java",
           "SQL", "Excel", "Looker", "Figma", "Salesforce", "Tableau", "Airflow", "Django", "PostgreSQL",

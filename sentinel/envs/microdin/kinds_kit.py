@@ -12,8 +12,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sentinel.generate import Knobs, NoDraw
-from sentinel.generate_kit import (
+from sentinel.core.kinds import Knobs, NoDraw
+from sentinel.generation.kit import (
     event,
     mixed_background,
     taxonomy,  # noqa: F401  (kinds of this environment use it from here)
@@ -21,7 +21,7 @@ from sentinel.generate_kit import (
 )
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 FIELDS = {"new_post": "post_id", "new_invitation": "invitation_id", "new_message": "message_id",
           "new_notification": "notification_id", "new_job": "job_id", "close_job": "job_id"}

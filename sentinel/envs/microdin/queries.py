@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sentinel.world import World
+from sentinel.world.state import World
 
 FEED_PER_PAGE = 10
 JOBS_PER_PAGE = 15

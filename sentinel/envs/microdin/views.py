@@ -11,7 +11,7 @@ from typing import Any
 
 from aiohttp import web
 
-from sentinel.envs.base import Routes
+from sentinel.core.environment import Routes
 from sentinel.envs.microdin import queries as q
 from sentinel.web.kit import fetch_or_404, mark_seen, paged, text_param, url_for, world_of
 from sentinel.web.render import render

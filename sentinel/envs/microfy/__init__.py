@@ -12,13 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microfy import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microfy.checks import check_scenario
 from sentinel.envs.microfy.events import EVENT_TYPES
 from sentinel.envs.microfy.kinds import KINDS
 from sentinel.envs.microfy.queries import sidebar
-from sentinel.world import World
+from sentinel.world.state import World
 
 BASELINE_SQL = {
     "track_count": "SELECT COUNT(*) FROM tracks WHERE origin != 'self'",

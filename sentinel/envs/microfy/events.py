@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sentinel.envs.base import EventType
+from sentinel.core.environment import EventType
 from sentinel.envs.kit import preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.scenario import Event
-    from sentinel.world import World
+    from sentinel.core.scenario import Event
+    from sentinel.world.state import World
 
 COLLECTIONS = {"artists": "artists", "moods": "moods", "tracks": "tracks", "playlists": "playlists"}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.envs.microfy.kinds_base import (
     FIRST_READ_S,
     HOME,
@@ -34,11 +35,10 @@ from sentinel.envs.microfy.kinds_lyrics import (
     draw_lyric_like_second,
     draw_lyric_play_more,
 )
-from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import choose, sample, scenario, sql_text, target_time, timeline, times_between
+from sentinel.generation.kit import choose, sample, scenario, sql_text, target_time, timeline, times_between
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 
 def act_on(title: str, action: str, extra: tuple[str, ...] = ()) -> list[dict[str, Any]]:

@@ -8,8 +8,8 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from sentinel.generate import Knobs
-from sentinel.generate_kit import (
+from sentinel.core.kinds import Knobs
+from sentinel.generation.kit import (
     background_times,
     choose,
     event,
@@ -19,7 +19,7 @@ from sentinel.generate_kit import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 HOME = "/microfy/"
 PRELOAD: dict[str, Any] = {
@@ -118,7 +118,7 @@ def fill(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dict[s
 
 def trail_times(rng: random.Random, n: int, at: float) -> list[int]:
     """n trailing moments after the target, spread to the end of the timeline."""
-    from sentinel.generate_kit import times_between
+    from sentinel.generation.kit import times_between
     return times_between(rng, n, at + 4, 716)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Knobs
 from sentinel.envs.microfy.kinds_base import (
     FIRST_READ_S,
     HOME,
@@ -24,11 +25,10 @@ from sentinel.envs.microfy.kinds_base import (
     unique_title,
     words,
 )
-from sentinel.generate import Knobs
-from sentinel.generate_kit import choose, event, like_text, nearest, scenario, target_time, timeline, times_between
+from sentinel.generation.kit import choose, event, like_text, nearest, scenario, target_time, timeline, times_between
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 COMMON = {"about", "after", "again", "along", "every", "never", "still", "there", "their", "where", "while", "until",
           "under", "through", "would", "could"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sentinel.world import World
+from sentinel.world.state import World
 
 HIT_PLAYS = 2_000_000  # the HIT tag: over 2M global plays
 TRACK_COLUMNS = ("t.id, t.title, t.artist_id, a.name AS artist, t.album, t.album_id, t.duration_s, t.genre,"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from sentinel.envs.base import Routes
+from sentinel.core.environment import Routes
 from sentinel.envs.microfy import queries as q
 from sentinel.web.kit import fetch_or_404, paged, paged_list, text_param, world_of
 from sentinel.web.render import render

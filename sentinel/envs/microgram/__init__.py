@@ -11,12 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microgram import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microgram import queries as q
 from sentinel.envs.microgram.events import EVENT_TYPES, SERVE_FOLLOWED
 from sentinel.envs.microgram.kinds import KINDS
-from sentinel.world import World
+from sentinel.world.state import World
 
 NOT_SELF = "origin != 'self'"
 BASELINE_SQL = {

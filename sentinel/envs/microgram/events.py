@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sentinel.envs.base import EventType
+from sentinel.core.environment import EventType
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
-    from sentinel.scenario import Event
-    from sentinel.world import World
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.scenario import Event
+    from sentinel.world.state import World
 
 # The accounts the self user follows when `sentinel serve` shows the whole catalog (the
 # scenarios list theirs in the preload's `followed`).

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.envs.microgram.kinds_base import (
     ACTIVITY,
     COLLECTIONS,
@@ -36,11 +37,10 @@ from sentinel.envs.microgram.kinds_social import (
     draw_dm_merger_noop,
     draw_stories_three,
 )
-from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import choose, nearest, sample, scenario, sql_text, target_time, timeline, times_between
+from sentinel.generation.kit import choose, nearest, sample, scenario, sql_text, target_time, timeline, times_between
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 # --- counting kinds: posts_more, activity_more ---------------------------------------------
 

@@ -14,9 +14,9 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Knobs
 from sentinel.envs.microgram.events import SERVE_FOLLOWED
-from sentinel.generate import Knobs
-from sentinel.generate_kit import (
+from sentinel.generation.kit import (
     background_times,
     choose,
     event,
@@ -28,7 +28,7 @@ from sentinel.generate_kit import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 FEED, DIRECT, ACTIVITY = "/microgram/", "/microgram/direct", "/microgram/activity"
 

@@ -9,6 +9,7 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Knobs
 from sentinel.envs.microgram.kinds_base import (
     DIRECT,
     FEED,
@@ -27,8 +28,7 @@ from sentinel.envs.microgram.kinds_base import (
     username,
     words,
 )
-from sentinel.generate import Knobs
-from sentinel.generate_kit import (
+from sentinel.generation.kit import (
     choose,
     event,
     like_text,
@@ -42,7 +42,7 @@ from sentinel.generate_kit import (
 )
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 SELF = "p000"
 SUFFIXES = ("er", "s", "ing", "ed")

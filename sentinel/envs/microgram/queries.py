@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sentinel.world import World, iso
+from sentinel.world.state import World, iso
 
 FEED_PAGE = 10
 GRID_PAGE = 24

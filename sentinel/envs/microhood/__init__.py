@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sentinel.envs.base import Environment, NavItem
+from sentinel.core.environment import Environment, NavItem
 from sentinel.envs.microhood.checks import check_scenario
 from sentinel.envs.microhood.events import DEFAULT_BUYING_POWER, EVENT_TYPES
 from sentinel.envs.microhood.kinds import KINDS
@@ -19,8 +19,8 @@ from sentinel.envs.microhood.prices import PriceBook, portfolio_numbers
 from sentinel.envs.microhood.views import routes
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
-    from sentinel.world import World
+    from sentinel.core.catalog import Catalog
+    from sentinel.world.state import World
 
 BASELINE_SQL = {
     "order_count": "SELECT COUNT(*) FROM orders",

@@ -7,7 +7,7 @@ the watched page says what is measured (`/microhood/stock/<SYM>`: that price;
 check verifies exactly what the oracle will see, with no second copy of the threshold.
 
 Pages round prices to cents, so the crossing is computed on the displayed value
-(sentinel.waypoints.first_shown_crossing). Portfolio values are a sum of rounded prices and are
+(sentinel.core.waypoints.first_shown_crossing). Portfolio values are a sum of rounded prices and are
 found by a scan refined by bisection (first_time_holding). The timeline ends where the config's
 timing.event_timeline_end says.
 """
@@ -19,14 +19,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from sentinel.catalog import Catalog
-from sentinel.config import Timing, load_config
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import Timing, load_config
+from sentinel.core.scenario import Scenario
+from sentinel.core.solution import COMPARISONS, Step
+from sentinel.core.waypoints import first_shown_crossing, first_time_holding, ramp_points
 from sentinel.envs.kit import selected
 from sentinel.envs.microhood.events import DEFAULT_BUYING_POWER
 from sentinel.envs.microhood.prices import Path
-from sentinel.scenario import Scenario
-from sentinel.solution import COMPARISONS, Step
-from sentinel.waypoints import first_shown_crossing, first_time_holding, ramp_points
 
 TOLERANCE_S = 0.5  # condition_at may differ this much from the computed crossing
 VISIBLE_FOR_S = 60.0  # a condition must stay visible this long (the oracle polls every ~10 sim s)

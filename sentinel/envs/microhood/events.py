@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sentinel.envs.base import EventType
+from sentinel.core.environment import EventType
+from sentinel.core.waypoints import ramp_points
 from sentinel.envs.kit import age_offset, preload_type, preloaded_age, selected
-from sentinel.waypoints import ramp_points
 
 if TYPE_CHECKING:
-    from sentinel.scenario import Event
-    from sentinel.world import World
+    from sentinel.core.scenario import Event
+    from sentinel.world.state import World
 
 DEFAULT_BUYING_POWER = 10_000.0
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.envs.microhood.kinds_base import (
     BUYING_POWER,
     END_S,
@@ -45,11 +46,10 @@ from sentinel.envs.microhood.kinds_relative import (
     draw_take_profit,
 )
 from sentinel.envs.microhood.prices import cents
-from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import event, nearest, sample, scenario, timeline, times_between
+from sentinel.generation.kit import event, nearest, sample, scenario, timeline, times_between
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 # --- portfolio_target and portfolio_gain --------------------------------------------------------
 

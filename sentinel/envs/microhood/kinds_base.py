@@ -12,9 +12,9 @@ import math
 import random
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Knobs, NoDraw
 from sentinel.envs.microhood.prices import cents
-from sentinel.generate import Knobs, NoDraw
-from sentinel.generate_kit import (
+from sentinel.generation.kit import (
     background_times,
     choose,
     event,
@@ -24,7 +24,7 @@ from sentinel.generate_kit import (
 )
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 STANDARD_NEWS = ("n001", "n004", "n006", "n008", "n010", "n013", "n018", "n019", "n024", "n025",
                  "n033", "n034", "n035", "n036", "n037", "n038")

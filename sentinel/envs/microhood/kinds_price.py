@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Knobs, NoDraw
 from sentinel.envs.microhood.kinds_base import (
     BUYING_POWER,
     END_S,
@@ -36,11 +37,10 @@ from sentinel.envs.microhood.kinds_base import (
     title,
 )
 from sentinel.envs.microhood.prices import cents
-from sentinel.generate import Knobs, NoDraw
-from sentinel.generate_kit import choose, scenario, sql_text, timeline
+from sentinel.generation.kit import choose, scenario, sql_text, timeline
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 PRICE = r"Price \$([\d,.]+)"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Knobs, NoDraw
 from sentinel.envs.microhood.kinds_base import (
     FLAT_UNTIL_S,
     STANDARD_NEWS,
@@ -27,11 +28,10 @@ from sentinel.envs.microhood.kinds_base import (
 )
 from sentinel.envs.microhood.kinds_price import PRICE, hold, near_gap, order_steps, stock_page, unheld
 from sentinel.envs.microhood.prices import cents
-from sentinel.generate import Knobs, NoDraw
-from sentinel.generate_kit import choose, event, scenario, sql_text, timeline
+from sentinel.generation.kit import choose, event, scenario, sql_text, timeline
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 DIP_EARLIEST = 30
 PROFIT_EARLIEST = 40

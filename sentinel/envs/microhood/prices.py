@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from sentinel.waypoints import in_time_order, interpolate
+from sentinel.core.waypoints import in_time_order, interpolate
 
 if TYPE_CHECKING:
-    from sentinel.world import World
+    from sentinel.world.state import World
 
 Point = tuple[float, float]
 

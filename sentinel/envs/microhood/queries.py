@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from sentinel.world import World
+    from sentinel.world.state import World
 
 BASELINE_KEY = "baseline_portfolio_value"  # session_meta: the portfolio value right after the preload
 

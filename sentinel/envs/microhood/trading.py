@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from sentinel.envs.microhood.prices import PriceBook, buying_power
 
 if TYPE_CHECKING:
-    from sentinel.world import World
+    from sentinel.world.state import World
 
 SIDES = ("buy", "sell")
 ORDER_TYPES = ("market", "limit")

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 
 from aiohttp import web
 
-from sentinel.envs.base import Routes
+from sentinel.core.environment import Routes
 from sentinel.envs.microhood import queries, trading
 from sentinel.envs.microhood.chart import price_chart
 from sentinel.envs.microhood.prices import PriceBook, buying_power, change, portfolio_totals

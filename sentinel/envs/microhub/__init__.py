@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microhub import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microhub.checks import check_scenario
 from sentinel.envs.microhub.events import EVENT_TYPES
@@ -21,8 +21,8 @@ from sentinel.envs.microhub.queries import header_counts, repo_header
 from sentinel.envs.microhub.stars import repo_numbers
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
-    from sentinel.world import World
+    from sentinel.core.catalog import Catalog
+    from sentinel.world.state import World
 
 BASELINE_SQL = {
     "issue_count": "SELECT COUNT(*) FROM issues WHERE origin != 'self'",

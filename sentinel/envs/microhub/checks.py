@@ -12,12 +12,12 @@ import math
 import re
 from typing import Any
 
-from sentinel.catalog import Catalog
-from sentinel.config import Timing, load_config
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import Timing, load_config
+from sentinel.core.scenario import Scenario
+from sentinel.core.solution import Step
+from sentinel.core.waypoints import ramp_points, value_at
 from sentinel.envs.microhub.stars import first_shown_at_least, stars_at
-from sentinel.scenario import Scenario
-from sentinel.solution import Step
-from sentinel.waypoints import ramp_points, value_at
 
 TOLERANCE_S = 0.5
 VISIBLE_FOR_S = 60.0

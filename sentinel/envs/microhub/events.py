@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from sentinel.envs.base import EventType
+from sentinel.core.environment import EventType
+from sentinel.core.waypoints import ramp_points, value_at
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
-from sentinel.waypoints import ramp_points, value_at
 
 if TYPE_CHECKING:
-    from sentinel.scenario import Event
-    from sentinel.world import World
+    from sentinel.core.scenario import Event
+    from sentinel.world.state import World
 
 FIRST_NUMBER = 381  # the repository's history before the catalog: the first loaded item gets this
 ALL = "*"

@@ -14,6 +14,7 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.envs.microhub.kinds_stars import (
     ISSUES,
     PRELOAD_ISSUES,
@@ -26,11 +27,20 @@ from sentinel.envs.microhub.kinds_stars import (
     when,
 )
 from sentinel.envs.microhub.kinds_stars import KINDS as STAR_KINDS
-from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import choose, event, like_text, nearest, sample, scenario, sql_text, timeline, times_between
+from sentinel.generation.kit import (
+    choose,
+    event,
+    like_text,
+    nearest,
+    sample,
+    scenario,
+    sql_text,
+    timeline,
+    times_between,
+)
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 GLUE = {"a", "an", "the", "to", "of", "in", "on", "for", "and", "or", "is", "it", "at", "by", "as", "be", "we"}
 ISSUE_LINK = "^/microhub/issues/\\d+$"

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from sentinel.generate import Kind, Knobs
-from sentinel.generate_kit import (
+from sentinel.core.kinds import Kind, Knobs
+from sentinel.generation.kit import (
     background_times,
     choose,
     event,
@@ -27,7 +27,7 @@ from sentinel.generate_kit import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 HOME = "/microhub/"
 ISSUES = "/microhub/issues"

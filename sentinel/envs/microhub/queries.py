@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from sentinel.envs.microhub.stars import repo_numbers
 
 if TYPE_CHECKING:
-    from sentinel.world import World
+    from sentinel.world.state import World
 
 ISSUES_PER_PAGE = 25
 COMMITS_PER_PAGE = 20

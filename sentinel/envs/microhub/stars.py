@@ -11,10 +11,10 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sentinel.waypoints import first_crossing, value_at
+from sentinel.core.waypoints import first_crossing, value_at
 
 if TYPE_CHECKING:
-    from sentinel.world import World
+    from sentinel.world.state import World
 
 EPSILON = 1e-9  # absorbs binary noise such as 1999.9999999 for 2000
 

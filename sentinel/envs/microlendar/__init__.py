@@ -11,13 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microlendar import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microlendar import queries as q
 from sentinel.envs.microlendar.checks import check_scenario
 from sentinel.envs.microlendar.events import EVENT_TYPES, TODAY_SQL
 from sentinel.envs.microlendar.kinds import KINDS
-from sentinel.world import World
+from sentinel.world.state import World
 
 LIVE = "FROM events WHERE deleted = 0 AND origin != 'self'"
 BASELINE_SQL = {

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from sentinel.core.kinds import Kind, Knobs
 from sentinel.envs.microlendar.kinds_invite import (
     draw_feature_meeting,
     draw_invite_destination,
     draw_invite_other_destination_noop,
 )
 from sentinel.envs.microlendar.kinds_more import COUNT_KINDS, draw_description_second_match
-from sentinel.generate import Kind, Knobs
 
 KINDS: tuple[Kind, ...] = (
     Kind("description_second_match", "active", "relative", draw_description_second_match, Knobs(decoys=3),

@@ -7,13 +7,13 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Kind, Knobs
 from sentinel.envs.microlendar import kinds_invite as k
-from sentinel.generate import Kind, Knobs
-from sentinel.generate_count import counting, fill, free_times
-from sentinel.generate_kit import choose, like_text, nearest, scenario, target_time, timeline
+from sentinel.generation.counting import counting, fill, free_times
+from sentinel.generation.kit import choose, like_text, nearest, scenario, target_time, timeline
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 WORD = re.compile(r"[a-z]{6,}")
 

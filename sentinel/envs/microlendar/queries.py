@@ -8,7 +8,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from sentinel.envs.microlendar.calendar import CATEGORY_LABELS, clock, time_range
-from sentinel.world import World
+from sentinel.world.state import World
 
 MY_RESPONSE = (
     "(SELECT a.response FROM event_attendees a WHERE a.event_id = e.id AND a.persona_id = "

@@ -9,7 +9,7 @@ from typing import Any
 
 from aiohttp import web
 
-from sentinel.envs.base import Routes
+from sentinel.core.environment import Routes
 from sentinel.envs.microlendar import calendar as cal
 from sentinel.envs.microlendar import queries as q
 from sentinel.envs.microlendar.events import parse_day, today_of

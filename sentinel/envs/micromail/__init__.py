@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sentinel.envs.base import Environment, Header, NavItem
+from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.micromail import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.micromail import queries as q
 from sentinel.envs.micromail.checks import check_scenario
 from sentinel.envs.micromail.events import EVENT_TYPES
 from sentinel.envs.micromail.kinds import KINDS
-from sentinel.world import World
+from sentinel.world.state import World
 
 INBOX = "FROM emails WHERE folder = 'inbox' AND origin != 'self'"
 BASELINE_SQL = {

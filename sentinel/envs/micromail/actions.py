@@ -14,7 +14,7 @@ from sentinel.envs.micromail.compose import Draft
 from sentinel.envs.micromail.events import derived_flags
 from sentinel.envs.micromail.views import compose_page, message_row, routes
 from sentinel.web.kit import BadInput, done, form_of, toggle, url_for, world_of
-from sentinel.world import World
+from sentinel.world.state import World
 
 MAX_BULK = 500
 BULK_DONE = {"read": "marked as read", "unread": "marked as unread", "flag": "flagged",

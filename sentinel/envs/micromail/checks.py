@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 from sentinel.envs.micromail.events import ARRIVAL_FOLDERS
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
-    from sentinel.config import Timing
-    from sentinel.scenario import Scenario
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.config import Timing
+    from sentinel.core.scenario import Scenario
 
 
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:

@@ -2,7 +2,7 @@
 
 Each draw picks its target, look-alikes, near miss and background mail from the catalog (mail
 not in the standard preload), words the prompt from the chosen facts and returns the mapping
-`sentinel.generate` validates. Knobs: `decoys` look-alikes before the target, `near_miss` how
+`sentinel.core.kinds` validates. Knobs: `decoys` look-alikes before the target, `near_miss` how
 alike they are (shared words of a file name, phrase or sender name), `hold_s` how long until
 a recall ends a passing condition, `density` background mail per sim minute.
 """
@@ -14,8 +14,8 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import (
+from sentinel.core.kinds import Kind, Knobs, NoDraw
+from sentinel.generation.kit import (
     background_times,
     choose,
     event,
@@ -32,7 +32,7 @@ from sentinel.generate_kit import (
 )
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 SELF_EMAIL = "alex.morgan@northwind.example"
 INBOX_PAGE = "/micromail/folder/inbox"

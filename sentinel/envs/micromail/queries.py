@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from sentinel.envs.base import Header
+from sentinel.core.environment import Header
 from sentinel.envs.micromail.events import split_addresses
-from sentinel.world import World
+from sentinel.world.state import World
 
 FOLDERS = ("inbox", "drafts", "sent", "archive", "junk", "trash")
 FOLDER_LABELS = {"inbox": "Inbox", "drafts": "Drafts", "sent": "Sent", "archive": "Archive",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from sentinel.envs.base import Routes
+from sentinel.core.environment import Routes
 from sentinel.envs.micromail import queries as q
 from sentinel.envs.micromail.compose import MODES, Draft, prefill
 from sentinel.web.kit import BadInput, choice_param, fetch_or_404, mark_seen, paged, text_param, url_for, world_of

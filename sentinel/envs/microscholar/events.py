@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from sentinel.envs.base import EventType
+from sentinel.core.environment import EventType
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.scenario import Event
-    from sentinel.world import World
+    from sentinel.core.scenario import Event
+    from sentinel.world.state import World
 
 
 def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:

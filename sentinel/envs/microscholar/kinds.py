@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote_plus
 
+from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.envs.microscholar.kinds_alerts import (
     FIRST_READ_S,
     SAVED,
@@ -28,8 +29,7 @@ from sentinel.envs.microscholar.kinds_alerts import (
     when,
 )
 from sentinel.envs.microscholar.kinds_alerts import KINDS as ALERT_KINDS
-from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import (
+from sentinel.generation.kit import (
     choose,
     event,
     like_text,
@@ -42,7 +42,7 @@ from sentinel.generate_kit import (
 )
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 HOME = "/microscholar/"
 PAPER_LINK = "^/microscholar/paper/sp\\d+$"

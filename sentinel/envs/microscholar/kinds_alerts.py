@@ -9,8 +9,8 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import (
+from sentinel.core.kinds import Kind, Knobs, NoDraw
+from sentinel.generation.kit import (
     background_times,
     choose,
     event,
@@ -28,7 +28,7 @@ from sentinel.generate_kit import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 ALERTS_PAGE = "/microscholar/alerts"
 # The standard preload of the authored MicroScholar scenarios.

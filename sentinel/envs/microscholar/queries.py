@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sentinel.world import World
+from sentinel.world.state import World
 
 SNIPPET_CHARS = 160
 PER_PAGE = 10

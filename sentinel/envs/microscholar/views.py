@@ -10,7 +10,7 @@ import dataclasses
 
 from aiohttp import web
 
-from sentinel.envs.base import Routes
+from sentinel.core.environment import Routes
 from sentinel.envs.microscholar import queries as q
 from sentinel.envs.microscholar.search import SORTS, QueryError, parse_query, search
 from sentinel.web.kit import (
@@ -25,7 +25,7 @@ from sentinel.web.kit import (
     world_of,
 )
 from sentinel.web.render import render
-from sentinel.world import World
+from sentinel.world.state import World
 
 GONE = "This paper is not in the index."
 NO_PROFILE = "This scholar profile does not exist."

@@ -15,6 +15,7 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Kind, Knobs
 from sentinel.envs.microtube.kinds_counts import COUNT_KINDS
 from sentinel.envs.microtube.kinds_kit import (
     ABSENT_GAMES,
@@ -32,11 +33,10 @@ from sentinel.envs.microtube.kinds_kit import (
     video,
 )
 from sentinel.envs.microtube.kinds_uploads import UPLOAD_KINDS
-from sentinel.generate import Kind, Knobs
-from sentinel.generate_kit import choose, nearest, scenario, sql_text, target_time, timeline, times_between
+from sentinel.generation.kit import choose, nearest, scenario, sql_text, target_time, timeline, times_between
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 
 # --- comment_keyword and its no-op --------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.envs.microtube.kinds_kit import (
     FIRST_READ_S,
     STEP_S,
@@ -28,11 +29,10 @@ from sentinel.envs.microtube.kinds_kit import (
     used_by,
     video,
 )
-from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import choose, nearest, order_under, sample, scenario, target_time, timeline
+from sentinel.generation.kit import choose, nearest, order_under, sample, scenario, target_time, timeline
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 NOTIFS = "FROM notifications WHERE dismissed = 0"
 BASE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL)"

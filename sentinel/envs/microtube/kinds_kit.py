@@ -7,8 +7,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from sentinel.generate import Knobs, NoDraw
-from sentinel.generate_kit import (
+from sentinel.core.kinds import Knobs, NoDraw
+from sentinel.generation.kit import (
     event,
     ids_where,
     mixed_background,
@@ -17,7 +17,7 @@ from sentinel.generate_kit import (
 )
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 FIELDS = {"new_video": "video_id", "new_comment": "comment_id", "new_notification": "notification_id",
           "remove_video": "video_id"}

@@ -9,6 +9,7 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.envs.microtube.kinds_kit import (
     FIRST_READ_S,
     STEP_S,
@@ -28,11 +29,10 @@ from sentinel.envs.microtube.kinds_kit import (
     units,
     used_by,
 )
-from sentinel.generate import Kind, Knobs, NoDraw
-from sentinel.generate_kit import choose, nearest, sample, scenario, target_time, timeline, times_between
+from sentinel.generation.kit import choose, nearest, sample, scenario, target_time, timeline, times_between
 
 if TYPE_CHECKING:
-    from sentinel.catalog import Catalog
+    from sentinel.core.catalog import Catalog
 
 SUBS_PAGE = "/microtube/subscriptions"
 NEW_SUB = "FROM videos v JOIN channels c ON c.id = v.channel_id WHERE v.origin = 'event' AND c.subscribed = 1"

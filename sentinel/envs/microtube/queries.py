@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sentinel.world import World
+from sentinel.world.state import World
 
 CARD_SELECT = ("SELECT v.*, c.name AS channel_name, c.handle AS channel_handle, c.is_verified AS channel_verified, "
                "c.subscribed AS channel_subscribed FROM videos v JOIN channels c ON c.id = v.channel_id")

@@ -1,0 +1,1 @@
+"""Checking scenarios: `sentinel validate`, the replay of the validity rules, and generated drafts."""

@@ -1,0 +1,175 @@
+"""Helpers every environment's scenario kinds share (sentinel/envs/<env>/kinds.py).
+
+A kind's draw is meant to read as a short recipe: choose facts from the catalog with `choose`
+and `sample`, place the target with `target_time`, the look-alikes with `times_before`, the
+background with `background_times`, build events with `event` (its `note` becomes `_note`),
+then `timeline` sorts them and `scenario` returns the mapping in file order. Pure: no aiohttp.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from sentinel.core.kinds import MAX_AT, MIN_AT, Knobs, NoDraw
+
+if TYPE_CHECKING:
+    from sentinel.core.catalog import Catalog
+
+TIMELINE_END = 720
+GAP_S = 2  # background events keep this far from the events that decide the task
+
+
+def ids_where(catalog: Catalog, collection: str, where: Callable[[dict[str, Any]], bool],
+              exclude: Iterable[str] = ()) -> list[str]:
+    """Ids of a catalog collection whose raw record (authoring fields included) passes `where`, in file order."""
+    skip = set(exclude)
+    return [rid for rid, rec in catalog.raw(collection).items() if rid not in skip and where(rec)]
+
+
+def choose(rng: random.Random, items: Sequence[Any], what: str = "item") -> Any:
+    if not items:
+        raise NoDraw(f"the catalog offers no {what}")
+    return items[rng.randrange(len(items))]
+
+
+def sample(rng: random.Random, items: Sequence[Any], k: int, what: str = "items") -> list[Any]:
+    """k distinct items in a seeded order; fewer in the catalog than asked → NoDraw."""
+    if k > len(items):
+        raise NoDraw(f"the catalog offers {len(items)} {what}, {k} asked")
+    return rng.sample(list(items), k)
+
+
+def nearest(rng: random.Random, items: Sequence[Any], k: int, score: Callable[[Any], float],
+            near_miss: float) -> list[Any]:
+    """k look-alikes: with near_miss 1 the k highest scores, with 0 any k; in between, a mix.
+
+    Each item's rank key is its score blended with noise by (1 − near_miss)."""
+    if k > len(items):
+        raise NoDraw(f"only {len(items)} look-alikes, {k} asked")
+    keyed = sorted(items, key=lambda it: -(near_miss * score(it) + (1 - near_miss) * rng.random()))
+    return keyed[:k]
+
+
+def target_time(rng: random.Random, knobs: Knobs, lo: float = MIN_AT, hi: float = MAX_AT) -> int:
+    """A whole-second target time inside both the knobs' window and the kind's own [lo, hi]."""
+    start, stop = max(knobs.earliest, lo, MIN_AT), min(knobs.latest, hi, MAX_AT)
+    if start > stop:
+        raise NoDraw(f"no target time fits [{knobs.earliest:g}, {knobs.latest:g}] and [{lo:g}, {hi:g}]")
+    return int(round(rng.uniform(start, stop))) if stop - start >= 1 else int(round(start))
+
+
+def times_between(rng: random.Random, n: int, start: float, stop: float) -> list[int]:
+    """n distinct whole seconds strictly inside (start, stop), spread in n strata so they read as a sequence."""
+    if n <= 0:
+        return []
+    lo, hi = int(start) + 1, int(stop) - 1
+    if hi - lo + 1 < n:
+        raise NoDraw(f"no room for {n} events between {start:g} and {stop:g} s")
+    step = (hi - lo + 1) / n
+    out = []
+    for j in range(n):
+        a, b = lo + int(j * step), lo + int((j + 1) * step) - 1
+        out.append(rng.randint(a, max(a, b)))
+    return sorted(set(out)) if len(set(out)) == n else list(range(lo, lo + n))
+
+
+def background_times(rng: random.Random, density: float, taken: Iterable[float],
+                     start: float = 1, stop: float = TIMELINE_END - 5) -> list[int]:
+    """Background event times at `density` per sim minute over the timeline, kept GAP_S away from `taken`."""
+    busy = [float(t) for t in taken]
+    n = int(round(density * (stop - start) / 60.0))
+    free = [t for t in range(int(start), int(stop) + 1) if all(abs(t - b) > GAP_S for b in busy)]
+    if n <= 0 or not free:
+        return []
+    picked = rng.sample(free, min(n, len(free)))
+    return sorted(picked)
+
+
+def event(at: float, etype: str, note: str | None = None, **fields: Any) -> dict[str, Any]:
+    """One event mapping: at, type, its fields, then `_note` (the fact that decides it)."""
+    out: dict[str, Any] = {"at": _num(at), "type": etype, **fields}
+    if note:
+        out["_note"] = note
+    return out
+
+
+def timeline(preload: Mapping[str, Any], events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The preload at 0 then events by time; at equal times, events with a _note come first
+    (the event that decides a flip is read as the last one at its moment), in the given order."""
+    rest = sorted(enumerate(events), key=lambda ie: (ie[1]["at"], "_note" not in ie[1], ie[0]))
+    return [{"at": 0, "type": "preload", **preload}, *(e for _, e in rest)]
+
+
+def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
+    """A scenario's taxonomy block (ENVIRONMENTS §0.3)."""
+    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
+
+
+def scenario(*, prompt: str, description: str, condition_at: float | None, taxonomy: Mapping[str, Any],
+             events: list[dict[str, Any]], condition_sql: str, solution: list[dict[str, Any]],
+             eval_sql: str | None = None, start_page: str | None = None,
+             condition_until: float | None = None, near_miss_sql: str | None = None) -> dict[str, Any]:
+    """The mapping a kind's draw returns (id, environment and generated are added by generate)."""
+    out: dict[str, Any] = {"description": description, "prompt": prompt,
+                           "condition_at": _num(condition_at) if condition_at is not None else None}
+    if condition_until is not None:
+        out["condition_until"] = _num(condition_until)
+    if start_page:
+        out["start_page"] = start_page
+    out["taxonomy"] = dict(taxonomy)
+    out["events"] = events
+    out["condition_sql"] = condition_sql
+    if near_miss_sql is not None:
+        out["near_miss_sql"] = near_miss_sql
+    if eval_sql is not None:
+        out["eval_sql"] = eval_sql
+    out["solution"] = solution
+    return out
+
+
+def sql_text(value: str) -> str:
+    """A text literal for SQL built by a kind (catalog text is data: quotes doubled)."""
+    return "'" + value.replace("'", "''") + "'"
+
+
+def like_text(value: str) -> str:
+    """A LIKE pattern literal matching `value` anywhere (catalog phrases hold no % or _)."""
+    if "%" in value or "_" in value:
+        raise NoDraw(f"{value!r} holds a LIKE wildcard")
+    return sql_text(f"%{value}%")
+
+
+def _num(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else round(float(value), 3)
+
+
+def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
+                     allow: Callable[[Any, int], bool], start: float = 1,
+                     stop: float = TIMELINE_END - 5) -> list[tuple[int, Any]]:
+    """(time, item) pairs for background drawn from a pool mixing several event families: times as
+    `background_times` gives them, each filled with a random pool item that `allow(item, time)`
+    accepts (so a kind can keep a counted family out before its target), each item at most once."""
+    out: list[tuple[int, Any]] = []
+    left = list(pool)
+    for t in background_times(rng, density, taken, start, stop):
+        fits = [i for i, item in enumerate(left) if allow(item, t)]
+        if fits:
+            out.append((t, left.pop(fits[rng.randrange(len(fits))])))
+    return out
+
+
+def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> list[str]:
+    """A seeded order of n + removals − 1 "add" and `removals` "remove" steps whose running total
+    stays under n, so a count reaches +n only with the next addition (the target)."""
+    for _ in range(tries):
+        seq = ["add"] * (n + removals - 1) + ["remove"] * removals
+        rng.shuffle(seq)
+        level, ok = 0, True
+        for step in seq:
+            level += 1 if step == "add" else -1
+            ok = ok and level < n
+        if ok:
+            return seq
+    raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")

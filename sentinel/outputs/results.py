@@ -1,0 +1,58 @@
+"""A run's results on disk, written by the runner and read by everything else.
+
+results/<run>/run.json                     configuration and versions
+results/<run>/summary.json                 aggregates, rewritten at the end
+results/<run>/<env>/<session>/result.json  written last: its presence marks a finished session
+                               agent.log, events.jsonl, requests.jsonl, state.db,
+                               results.json (the original SentinelBench's format)
+                               agent/   what the agent left in its working folder (costs.json)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sentinel.core.files import read_json, write_json_atomic
+from sentinel.core.grading import Result
+from sentinel.outputs.sentinelbench import write_results_json
+
+
+def session_dir(run_dir: Path, environment: str, name: str) -> Path:
+    """Where one session's files live: results/<run>/<env>/<session name>/."""
+    return run_dir / environment / name
+
+
+def finished_result(folder: Path) -> Result | None:
+    """The stored result of a finished session, or None if it must run (again)."""
+    data = read_json(folder / "result.json")
+    if not isinstance(data, dict):
+        return None
+    try:
+        result = Result.from_dict(data)
+    except TypeError:
+        return None
+    return None if result.is_infra_error else result
+
+
+def write_result(out_dir: Path, result: Result) -> None:
+    write_results_json(out_dir, result)  # the original SentinelBench's results.json, for its scripts
+    write_json_atomic(out_dir / "result.json", result.to_dict())
+
+
+def finished_sessions(run_dir: Path) -> list[tuple[Path, Result]]:
+    """(session folder, result) for every readable result.json under a run folder, sorted by
+    scenario id and trial."""
+    found = []
+    for path in run_dir.glob("*/*/result.json"):
+        data = read_json(path)
+        if isinstance(data, dict):
+            try:
+                found.append((path.parent, Result.from_dict(data)))
+            except TypeError:
+                continue
+    return sorted(found, key=lambda item: (item[1].scenario_id, item[1].trial))
+
+
+def load_results(run_dir: Path) -> list[Result]:
+    """Every result.json under a run folder, sorted by scenario id and trial."""
+    return [result for _, result in finished_sessions(run_dir)]

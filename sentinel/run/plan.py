@@ -1,0 +1,130 @@
+"""What a run is made of: the plan (agent, speed, scenarios, options), its jobs (one per session),
+the gate that holds the first wave until all of it is set up, and the run's report."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+
+from sentinel.agents import builtin_command
+from sentinel.core.errors import SentinelError
+from sentinel.core.grading import Result
+from sentinel.core.scenario import Scenario
+from sentinel.core.summary import Summary
+from sentinel.envs import environments as all_environments
+from sentinel.outputs.results import session_dir
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    name: str
+    agent: str  # a built-in name, "custom", or "human" (play mode)
+    command: str | list[str] | None  # None: no agent process, a person plays through a browser
+    speed: float
+    scenarios: tuple[Scenario, ...]
+    concurrency: int = 0  # 0: all at once
+    resume: bool = False
+    trials: int = 1  # each scenario runs this many times, as separate sessions
+    model: str | None = None  # --model: given to the agent as SENTINEL_MODEL
+    meter: bool = False  # --meter: a metering proxy per session measures the agent's model usage
+    sandbox: bool = False  # --sandbox: each agent runs under bubblewrap (sentinel/session/sandbox.py)
+    # --variants: scenario id → one generated variant per trial (same id, so trials group by kind)
+    variants: Mapping[str, tuple[Scenario, ...]] = field(default_factory=dict)
+    variant_seed: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.command is not None and not self.gets_scenario_file and _mentions(self.command, "__SCENARIO_FILE__"):
+            raise SentinelError("agent command: __SCENARIO_FILE__ is given to built-in agents only (--agent NAME); "
+                                "a scenario file holds the answers, so your agent reads the task from the prompt")
+
+    @property
+    def gets_scenario_file(self) -> bool:
+        """Only a built-in agent, run with its own command (options may follow), may read the
+        scenario file."""
+        builtin = builtin_command(self.agent)
+        return builtin is not None and isinstance(self.command, list) and self.command[:len(builtin)] == builtin
+
+    def jobs(self) -> list[Job]:
+        return [Job(self.variants[s.id][t - 1] if s.id in self.variants else s, t, self.trials)
+                for s in self.scenarios for t in range(1, self.trials + 1)]
+
+
+def compile_templates(templates: jinja2.Environment, environments: set[str]) -> None:
+    """Compile the templates of these environments (and the shared ones) before any session
+    starts: compiling one on its first page took 10-60 ms of the loop, and every session's
+    timers waited for it."""
+    others = set(all_environments()) - environments
+
+    def wanted(name: str) -> bool:
+        return name.split("/", 1)[0] not in others
+    for name in templates.list_templates(filter_func=wanted):
+        templates.get_template(name)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One session to run: a scenario and, with repeated trials, which trial."""
+    scenario: Scenario
+    trial: int = 1
+    trials: int = 1
+
+    @property
+    def name(self) -> str:
+        """The session's folder name: the scenario's short id, with .t<n> when trials repeat."""
+        short = self.scenario.short_id
+        return short if self.trials == 1 else f"{short}.t{self.trial}"
+
+    @property
+    def key(self) -> str:
+        return f"{self.scenario.environment}/{self.name}"
+
+    def dir_in(self, run_dir: Path) -> Path:
+        """This session's results folder inside a run's folder."""
+        return session_dir(run_dir, self.scenario.environment, self.name)
+
+
+@dataclass
+class RunReport:
+    run_dir: Path
+    results: list[Result] = field(default_factory=list)
+    skipped: int = 0
+    wall_s: float = 0.0
+    summary: Summary | None = None
+
+
+class StartGate:
+    """Holds the first wave of sessions until all of them are set up, so that no session's
+    clock runs while others still build their databases (which would delay its events)."""
+
+    def __init__(self, size: int):
+        self._slots = size
+        self._waiting: set[str] = set()
+        self._open = asyncio.Event()
+        if size <= 0:
+            self._open.set()
+
+    def join(self, key: str) -> bool:
+        """Reserve a place in the first wave; False once the wave is full."""
+        if self._slots <= 0:
+            return False
+        self._slots -= 1
+        self._waiting.add(key)
+        return True
+
+    def arrive(self, key: str) -> None:
+        """This session is ready (or failed): it no longer holds the others back."""
+        self._waiting.discard(key)
+        if self._slots <= 0 and not self._waiting:
+            self._open.set()
+
+    async def pass_through(self, key: str) -> None:
+        self.arrive(key)
+        await self._open.wait()
+
+
+def _mentions(command: str | list[str], placeholder: str) -> bool:
+    return placeholder in (command if isinstance(command, str) else " ".join(command))

@@ -1,0 +1,422 @@
+"""Runs many sessions at once and writes their results (DESIGN §3).
+
+results/<run>/run.json                     configuration and versions
+results/<run>/summary.json                 aggregates, rewritten at the end
+results/<run>/<env>/<scenario>/result.json written last: its presence marks a finished session
+                                   agent.log, events.jsonl, requests.jsonl, state.db,
+                                   results.json (the original SentinelBench's format)
+                                   agent/   what the agent left in its working folder (costs.json)
+
+The agent works in a fresh temporary folder outside the repository (DESIGN §4), so no relative
+path leads it to a scenario, a catalog or an earlier result; at the session's end that folder is
+copied into agent/ and removed. Only built-in agents receive the scenario file (__SCENARIO_FILE__).
+
+A resumed run keeps every finished session and runs again those without a result or with an
+infrastructure error. A crash in one session is recorded as that session's infrastructure
+error and never stops the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import platform
+import shutil
+import sys
+import time
+import traceback
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+
+import jinja2
+
+import sentinel
+from sentinel.agents.usage import derive_costs
+from sentinel.core.bus import AgentOutput, Bus, RunFinished, RunStarted, SessionGraded, SessionReady, SessionSkipped
+from sentinel.core.catalog import Catalog
+from sentinel.core.config import REPO_ROOT, Config
+from sentinel.core.errors import SentinelError
+from sentinel.core.files import read_json, remove_temporaries, write_atomic, write_json_atomic
+from sentinel.core.grading import Outcome, Result, judge, on_time, read_costs
+from sentinel.core.scenario import Scenario, full_prompt
+from sentinel.core.scheduler import DueBoard
+from sentinel.core.summary import summarize
+from sentinel.envs import get_environment, template_dirs
+from sentinel.outputs.results import finished_result, write_result
+from sentinel.run.agent_folder import AGENT_FOLDER, working_folder
+from sentinel.run.plan import Job, RunPlan, RunReport, StartGate, compile_templates
+from sentinel.session.collector import collections_between_events
+from sentinel.session.harness import AgentOutcome, AgentProcess, build_command, check_command
+from sentinel.session.live import Session
+from sentinel.session.priority import realtime, worker_pool
+from sentinel.session.proxy import METERED_FILE, MeteringProxy
+from sentinel.session.sandbox import Sandbox
+from sentinel.web.render import make_templates
+
+GIL_SWITCH_S = 0.0001
+SPAWNERS = 2  # threads that start agents: each start waits there until the child reaches exec
+START_LINE_MAX_S = 15.0  # longest a first-wave agent's /start waits for the others to boot
+
+
+class Runner:
+    def __init__(self, config: Config, plan: RunPlan, bus: Bus | None = None):
+        self.config = config
+        self.plan = plan
+        self.bus = bus or Bus()
+        self.run_dir = config.results_dir / plan.name
+        self.templates: jinja2.Environment = make_templates(template_dirs())
+        self.stopping = False
+        self._stops: dict[str, asyncio.Event] = {}
+        self._gate = StartGate(0)  # agents of the first wave spawn once every session is set up
+        self._start_line = StartGate(0)  # ... and their clocks start once every agent opened /start
+        self._catalogs: dict[str, Catalog] = {}  # immutable, so shared by every session of an env
+        self.board = DueBoard()  # every session's next event, so any page can apply what is due
+        self._heap_frozen = False
+        self._spawner: ThreadPoolExecutor | None = None  # while run() runs: starts the agents
+        self.start_line_max_s = START_LINE_MAX_S
+        self.realtime = False  # the loop's thread ran at a real-time priority (sentinel/session/priority.py)
+
+    def stop(self) -> None:
+        """Stop every session (Ctrl-C): agents end cleanly, sessions not yet begun never start."""
+        self.stopping = True
+        for event in self._stops.values():
+            event.set()
+
+    def stop_session(self, key: str) -> None:
+        """Stop one running session (recorded as an infrastructure error, so resume reruns it)."""
+        if key in self._stops:
+            self._stops[key].set()
+
+    async def run(self) -> RunReport:
+        # Every session's database thread hands results back to the event loop; a short GIL
+        # switch interval keeps those hand-offs (and so event writes) from queueing for ms.
+        # And the loop's thread runs at a real-time priority where the system allows it, so a
+        # machine busy with agents delays the agents, not the timers (sentinel/session/priority.py).
+        previous = sys.getswitchinterval()
+        sys.setswitchinterval(GIL_SWITCH_S)
+        try:
+            with realtime() as self.realtime, self._raised_workers():
+                async with collections_between_events(self.board):
+                    return await self._run()
+        finally:
+            sys.setswitchinterval(previous)
+
+    @contextlib.contextmanager
+    def _raised_workers(self) -> Iterator[None]:
+        """Threads that start this run's agents (they outlive every agent: sentinel/session/spawn.py),
+        and with the loop raised, its off-loop work (asyncio.to_thread) on threads started up
+        front and raised just below it (sentinel/session/priority.py says why)."""
+        self._spawner = worker_pool(SPAWNERS)
+        pool = worker_pool() if self.realtime else None
+        loop = asyncio.get_running_loop()
+        if pool is not None:
+            loop.set_default_executor(pool)
+        try:
+            yield
+        finally:
+            self._spawner.shutdown(wait=False)
+            self._spawner = None
+            if pool is not None:
+                pool.shutdown(wait=False)
+                loop.set_default_executor(ThreadPoolExecutor(thread_name_prefix="asyncio"))
+
+    async def _run(self) -> RunReport:
+        self._prepare_run_dir()
+        compile_templates(self.templates, {s.environment for s in self.plan.scenarios})
+        report = RunReport(self.run_dir)
+        started = time.monotonic()
+        todo = []
+        jobs = self.plan.jobs()
+        for job in jobs:
+            kept = finished_result(job.dir_in(self.run_dir)) if self.plan.resume else None
+            if kept is not None:
+                report.results.append(kept)
+                report.skipped += 1
+                self.bus.publish(SessionSkipped(key=job.key, result=kept))
+            else:
+                todo.append(job)
+        self.bus.publish(RunStarted(run=self.plan.name, total=len(jobs), to_run=len(todo), agent=self.plan.agent,
+                                    speed=self.plan.speed))
+        wave = min(self.plan.concurrency or len(todo), len(todo))
+        limit = asyncio.Semaphore(max(1, wave))
+        self._gate = StartGate(wave)
+        self._start_line = StartGate(wave)
+
+        async def one(job: Job) -> Result | None:
+            async with limit:
+                return None if self.stopping else await self.run_session(job)
+
+        report.results += [r for r in await asyncio.gather(*(one(j) for j in todo)) if r is not None]
+        report.results.sort(key=lambda r: (r.scenario_id, r.trial))
+        report.wall_s = time.monotonic() - started
+        report.summary = summarize(report.results)
+        write_json_atomic(self.run_dir / "summary.json",
+                          {**report.summary.to_dict(), "wall_s": round(report.wall_s, 3),
+                           "sessions": len(report.results), "skipped": report.skipped})
+        self.bus.publish(RunFinished(run=self.plan.name, summary=report.summary, wall_s=report.wall_s))
+        return report
+
+    def _prepare_run_dir(self) -> None:
+        run_json = self.run_dir / "run.json"
+        if run_json.exists() and not self.plan.resume:
+            raise SentinelError(f"{self.run_dir}: a run with this name exists; pass --resume to continue it "
+                                f"or choose another --run name")
+        try:
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+            probe = self.run_dir / ".writable.tmp"
+            probe.write_bytes(b"")
+            probe.unlink()
+        except OSError as exc:
+            raise SentinelError(f"results folder {self.run_dir}: cannot write there "
+                                f"({exc.strerror or exc}); choose another with [run] results_dir") from None
+        remove_temporaries(self.run_dir)
+        previous = read_json(run_json) if run_json.exists() else None
+        settings = (self.plan.agent, self.plan.speed, self.plan.trials, self.plan.variant_seed)
+        if previous and (previous.get("agent"), previous.get("speed"), previous.get("trials", 1),
+                         previous.get("variant_seed")) != settings:
+            raise SentinelError(f"{self.run_dir}: was run with agent {previous.get('agent')!r} at speed "
+                                f"{previous.get('speed')} with {previous.get('trials', 1)} trial(s); resume it "
+                                f"with the same --agent, --speed, --trials (and --variants --seed)")
+        if previous and previous.get("model") != self.plan.model:
+            raise SentinelError(f"{self.run_dir}: was run with model {previous.get('model')!r}; resume it with the "
+                                f"same --model")
+        write_json_atomic(run_json, {
+            "name": self.plan.name, "agent": self.plan.agent, "command": self.plan.command,
+            "speed": self.plan.speed, "concurrency": self.plan.concurrency, "trials": self.plan.trials,
+            "model": self.plan.model, "meter": self.plan.meter, "sandbox": self.plan.sandbox,
+            "variant_seed": self.plan.variant_seed,
+            "scenarios": [s.id for s in self.plan.scenarios],
+            "created": (previous or {}).get("created") or datetime.now(UTC).isoformat(),
+            "resumed": datetime.now(UTC).isoformat() if previous else None,
+            "timing": self.config.timing.__dict__, "realtime_clock": self.realtime,
+            "versions": {"sentinel": sentinel.__version__, "python": platform.python_version()},
+        })
+
+    async def run_session(self, job: Job) -> Result:
+        scenario, key = job.scenario, job.key
+        out_dir = job.dir_in(self.run_dir)
+        if out_dir.exists():
+            shutil.rmtree(out_dir)  # a half-finished earlier attempt: start clean
+        out_dir.mkdir(parents=True)
+        stop = self._stops.setdefault(key, asyncio.Event())
+        began = time.monotonic()
+        env = get_environment(scenario.environment)
+        catalog = self._catalogs.setdefault(env.name, Catalog.of(env, self.config.catalogs_dir))
+        session = Session(scenario, env, self.config, out_dir=out_dir, speed=self.plan.speed, bus=self.bus,
+                          templates=self.templates, key=key, catalog=catalog, board=self.board)
+        in_first_wave = self._gate.join(key)
+        if in_first_wave and self._start_line.join(key):
+            session.start_line = lambda: self._wait_at_start_line(key)
+        try:
+            agent_outcome = await self._drive(session, scenario, out_dir, stop, in_first_wave)
+            infra_error = agent_outcome.error
+        except SentinelError as exc:
+            agent_outcome, infra_error = None, str(exc)
+        except Exception as exc:  # a crash here must not stop the other sessions
+            agent_outcome, infra_error = None, f"harness crashed: {exc!r}"
+            write_atomic(out_dir / "harness_error.txt", traceback.format_exc())
+        finally:
+            self._gate.arrive(key)
+            self._start_line.arrive(key)  # an agent that ended without /start holds no one back
+        if not session.is_set_up and infra_error:  # it never got going: say why, not what followed
+            await session.abort()
+            return await self._record(out_dir, key, replace(self._crashed(scenario, infra_error), trial=job.trial))
+        try:
+            await session.finish()
+        except Exception as exc:
+            await session.abort()
+            write_atomic(out_dir / "harness_error.txt", traceback.format_exc())
+            crashed = self._crashed(scenario, f"session could not finish: {exc!r}")
+            return await self._record(out_dir, key, replace(crashed, trial=job.trial))
+        # costs.json from the usage logs an agent for the original SentinelBench leaves (if it wrote none)
+        await asyncio.to_thread(derive_costs, out_dir / AGENT_FOLDER)
+        result = await asyncio.to_thread(self._grade, scenario, session, out_dir, agent_outcome, infra_error)
+        wall_s = round(time.monotonic() - began, 3)
+        return await self._record(out_dir, key, replace(result, trial=job.trial, wall_s=wall_s))
+
+    async def _drive(self, session: Session, scenario: Scenario, out_dir: Path,
+                     stop: asyncio.Event, in_first_wave: bool) -> AgentOutcome:
+        await session.setup()
+        await session.start_site()
+        if in_first_wave:
+            await self._gate.pass_through(session.key)
+        if self.plan.command is None:
+            return await self._wait_for_person(session, out_dir, stop)
+        async with working_folder(out_dir / AGENT_FOLDER, self.config.agent_files_cap_bytes) as work_dir:
+            return await self._spawn_and_supervise(session, scenario, out_dir, work_dir, stop)
+
+    async def _spawn_and_supervise(self, session: Session, scenario: Scenario, out_dir: Path, work_dir: Path,
+                                   stop: asyncio.Event) -> AgentOutcome:
+        assert self.plan.command is not None
+        prompt = full_prompt(scenario, session.contact_url)
+        scenario_file = str(scenario.path.resolve()) if self.plan.gets_scenario_file else ""
+        values = {"__TASK_URL__": session.task_url, "__TASK_PROMPT__": prompt,
+                  "__BASE_DIR__": str(work_dir), "__SCENARIO_FILE__": scenario_file}
+        command = build_command(self.plan.command, values)
+        check_command(command)
+        environ = {
+            "SENTINEL_TASK_URL": session.task_url, "SENTINEL_TASK_PROMPT": prompt,
+            "SENTINEL_CONTACT_URL": session.contact_url,
+            "SENTINEL_COSTS_FILE": str(work_dir / "costs.json"),
+            "SENTINEL_TIME_LIMIT_S": f"{self.config.deadline_wall_s(self.plan.speed):.3f}",
+            "SENTINEL_SPEED": f"{self.plan.speed:g}",
+            **({"SENTINEL_MODEL": self.plan.model} if self.plan.model else {}),
+        }
+        self.bus.publish(ready_message(session, prompt))
+        async with self._session_extras(out_dir) as extra_env:
+            process = await AgentProcess.spawn(
+                command, cwd=work_dir, env={**environ, **extra_env}, log_path=out_dir / "agent.log",
+                log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
+                on_line=lambda line: self.bus.publish(AgentOutput(key=session.key, line=line)),
+                sandbox=self._sandbox(scenario, work_dir) if self.plan.sandbox else None, spawner=self._spawner)
+            deadline_s = self.config.deadline_wall_s(self.plan.speed)
+            return await process.supervise(
+                started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
+                deadline=lambda: (session.clock.started_wall or time.monotonic()) + deadline_s, stop=stop)
+
+    def _sandbox(self, scenario: Scenario, work_dir: Path) -> Sandbox:
+        """What a sandboxed agent sees: its folder; not the repository, scenarios, catalogs or
+        results. A built-in agent keeps its own code, interpreter and scenario file, read-only."""
+        config = self.config
+        readable: tuple[Path, ...] = ()
+        if self.plan.gets_scenario_file:
+            readable = (Path(sentinel.__file__).parent, Path(sys.prefix), scenario.path)
+        return Sandbox(work_dir=work_dir, readable=readable,
+                       hidden=(REPO_ROOT, config.results_dir, config.scenarios_dir, config.catalogs_dir))
+
+    @contextlib.asynccontextmanager
+    async def _session_extras(self, out_dir: Path):
+        """Helpers that live exactly as long as a session's agent; yields environment variables
+        for it. With --meter: a metering proxy (sentinel/session/proxy.py) the agent reaches through
+        OPENAI_BASE_URL, which records the model usage in metered.json."""
+        if not self.plan.meter:
+            yield {}
+            return
+        proxy = MeteringProxy.from_env(out_dir / METERED_FILE)
+        await proxy.start()
+        try:
+            yield {"OPENAI_BASE_URL": proxy.url}
+        finally:
+            await proxy.stop()
+
+    async def _wait_at_start_line(self, key: str) -> None:
+        """Hold this agent's first /start until every agent of the first wave has opened its
+        own (or ended), at most START_LINE_MAX_S: a hundred interpreters booting at once would
+        otherwise delay the timers of sessions whose clocks already run."""
+        try:
+            await asyncio.wait_for(self._start_line.pass_through(key), self.start_line_max_s)
+        except TimeoutError:
+            pass
+        if not self._heap_frozen:
+            # Everything alive now (catalogs, compiled templates, the sessions' apps) lives as
+            # long as the run: moved out of the collector's sight before any clock runs, a full
+            # collection takes a few ms instead of 60, which every session's timers waited for.
+            self._heap_frozen = True
+            gc.collect()
+            gc.freeze()
+
+    async def _wait_for_person(self, session: Session, out_dir: Path, stop: asyncio.Event) -> AgentOutcome:
+        """Play mode: no agent process. A person opens the task URL in a browser; their report
+        (contact) ends the session, as do the deadline and a stop."""
+        self.bus.publish(ready_message(session, full_prompt(session.scenario, session.contact_url)))
+        write_atomic(out_dir / "agent.log", "[sentinel: no agent process; a person played this session]\n")
+
+        def outcome(ended_by: str) -> AgentOutcome:
+            return AgentOutcome(ended_by=ended_by, exit_code=None, signal=None, error=None, log_bytes=0, log_dropped=0)
+
+        if not await _first_of(session.started, stop, timeout=self.config.timing.startup_timeout_s):
+            return outcome("startup_timeout")
+        if stop.is_set():
+            return outcome("stopped")
+        remaining = (session.clock.started_wall or time.monotonic()) + \
+            self.config.deadline_wall_s(self.plan.speed) - time.monotonic()
+        await _first_of(session.contacted, stop, timeout=max(0.0, remaining))
+        if session.contacted.is_set():
+            return outcome("contact")
+        return outcome("stopped" if stop.is_set() else "deadline")
+
+    def _grade(self, scenario: Scenario, session: Session, out_dir: Path,
+               agent: AgentOutcome | None, infra_error: str | None) -> Result:
+        verdict = session.final_verdict
+        assert verdict is not None, "graded before the session finished"
+        contact = session.contact_record
+        clock = session.clock
+        end_wall = contact.wall_s if contact else (clock.frozen_wall or 0) - (clock.started_wall or 0)
+        outcome = Outcome(contact_sim=contact.sim if contact else None,
+                          contact_wall_s=contact.wall_s if contact else None,
+                          speed=self.plan.speed, completion_s=max(0.0, end_wall))
+        success, detail, reaction, early = judge(scenario, verdict, outcome)
+        ended_by = agent.ended_by if agent else "harness_error"
+        if ended_by == "stopped":
+            infra_error = infra_error or "stopped before the session ended"
+        if infra_error:
+            success, detail = False, f"infrastructure error: {infra_error}"
+        costs_path = out_dir / METERED_FILE if self.plan.meter else out_dir / AGENT_FOLDER / "costs.json"
+        costs = read_costs(costs_path, self.config.prices)
+        model = costs.model
+        if model and (self.plan.meter or costs.estimated):  # say where the token counts come from
+            model = f"{model} ({'metered' if self.plan.meter else 'estimated'})"
+        return Result(
+            scenario_id=scenario.id, environment=scenario.environment,
+            activity=scenario.taxonomy.activity, criteria=scenario.taxonomy.criteria,
+            success=success, verdict=_jsonable(verdict.value), detail=detail,
+            condition_at=scenario.condition_at, contact_at=round(contact.sim, 4) if contact else None,
+            reaction_s=reaction, early_by_s=early, completion_s=round(outcome.completion_s, 4),
+            ended_by=ended_by, exit_code=agent.exit_code if agent else None,
+            signal=agent.signal if agent else None, requests=session.stats.requests,
+            live_requests=session.stats.live_requests, bytes_sent=session.stats.bytes_sent,
+            prompt_tokens=costs.prompt_tokens, completion_tokens=costs.completion_tokens,
+            tool_calls=costs.tool_calls, model=model, cost_usd=costs.cost_usd,
+            contact_message=contact.message if contact else None, infra_error=infra_error,
+            agent=self.plan.agent, speed=self.plan.speed, variant=variant_of(scenario),
+            on_time=on_time(scenario, success, contact.sim if contact else None, self.config.timing.on_time_s),
+        )
+
+    def _crashed(self, scenario: Scenario, error: str) -> Result:
+        return Result(
+            scenario_id=scenario.id, environment=scenario.environment, activity=scenario.taxonomy.activity,
+            criteria=scenario.taxonomy.criteria, success=False, verdict=None,
+            detail=f"infrastructure error: {error}", condition_at=scenario.condition_at, contact_at=None,
+            reaction_s=None, early_by_s=None, completion_s=0.0, ended_by="harness_error", exit_code=None,
+            signal=None, requests=0, live_requests=0, bytes_sent=0, prompt_tokens=0, completion_tokens=0,
+            tool_calls=0, model=None, cost_usd=None, infra_error=error, agent=self.plan.agent,
+            speed=self.plan.speed, on_time=None if scenario.is_noop else False)
+
+    async def _record(self, out_dir: Path, key: str, result: Result) -> Result:
+        """Write the result (in a thread: file writes never stall other sessions' timers)."""
+        await asyncio.to_thread(write_result, out_dir, result)
+        self.bus.publish(SessionGraded(key=key, result=result))
+        return result
+
+
+def variant_of(scenario: Scenario) -> str | None:
+    """The generated variant a session ran (`--variants`), None for the scenario itself."""
+    return (scenario.generated or {}).get("variant")
+
+
+def ready_message(session: Session, prompt: str) -> SessionReady:
+    return SessionReady(key=session.key, url=session.url, task_url=session.task_url, prompt=prompt,
+                        pending=tuple((e.at, e.describe()) for e in session.scheduler.pending))
+
+
+async def _first_of(*events: asyncio.Event, timeout: float) -> bool:
+    """Wait until one of the events is set or the timeout passes; True if one was set."""
+    waiters = [asyncio.create_task(e.wait()) for e in events]
+    try:
+        done, _ = await asyncio.wait(waiters, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        return bool(done)
+    finally:
+        for waiter in waiters:
+            waiter.cancel()
+
+
+def _jsonable(value):
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return value
+
+

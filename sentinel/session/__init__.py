@@ -1,0 +1,1 @@
+"""One live session: its site, clock and scheduler, and the agent process beside it."""

@@ -1,0 +1,337 @@
+"""One live run of one scenario: its database, clock, scheduler and web site.
+
+Lifecycle: `setup()` builds the database (schema, personas, preload, baselines) and the app;
+`start_site()` binds 127.0.0.1 on a free port; the agent's first GET of /start starts the
+clock and the scheduler; the first GET of /contact records the report and freezes the world;
+`verdict()` writes the derived tables and reads eval_sql (the one way to ask "does the
+scenario's condition hold now"); `finish()` freezes the world if needed, takes the final
+verdict, stops the site and moves the database into the result folder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sqlite3
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import aiosqlite
+import jinja2
+from aiohttp import web
+
+from sentinel.core.bus import AgentRequest, Bus, Contacted, EventFired, SessionStarted
+from sentinel.core.catalog import Catalog
+from sentinel.core.clock import SimClock
+from sentinel.core.config import Config
+from sentinel.core.environment import Environment
+from sentinel.core.errors import SentinelError
+from sentinel.core.files import write_jsonl_atomic
+from sentinel.core.grading import Verdict, open_read_only, verdict_on
+from sentinel.core.scenario import Event, Scenario
+from sentinel.core.scheduler import DueBoard, FiredEvent, Scheduler
+from sentinel.web.app import create_app
+from sentinel.world import inline_db
+from sentinel.world.state import World, iso, open_page_reader
+
+COMMON_SCHEMA = """
+CREATE TABLE personas (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, username TEXT, email TEXT, title TEXT, company TEXT,
+  location TEXT, bio TEXT, avatar_color TEXT, is_self INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE session_meta (key TEXT PRIMARY KEY, value TEXT);
+"""
+PERSONA_COLUMNS = ("id", "name", "username", "email", "title", "company", "location", "bio",
+                   "avatar_color", "is_self")
+SETUP_SLICE = 25  # preload events applied between two turns of the loop while a session is built
+
+
+def create_database(path: Path, schema: Path) -> None:
+    """A session's database file with its tables, in WAL mode (it stays so): pages read on the
+    loop's thread (World.reader) while the writer writes."""
+    db = sqlite3.connect(path, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.executescript(COMMON_SCHEMA + schema.read_text(encoding="utf-8"))
+    finally:
+        db.close()
+
+
+@dataclass
+class Contact:
+    sim: float  # sim seconds at the first GET of /contact
+    wall_s: float  # wall seconds after clock start
+    message: str | None = None
+
+
+@dataclass
+class RequestStats:
+    requests: int = 0  # the agent's own requests (no live refreshes, no static files)
+    live_requests: int = 0
+    bytes_sent: int = 0
+    log: list[dict] = field(default_factory=list)
+
+
+class Session:
+    def __init__(self, scenario: Scenario, environment: Environment, config: Config, *,
+                 out_dir: Path, speed: float | None = None, clock: SimClock | None = None,
+                 bus: Bus | None = None, templates: jinja2.Environment | None = None,
+                 world_start: datetime | None = None, key: str | None = None,
+                 catalog: Catalog | None = None, board: DueBoard | None = None):
+        self.scenario = scenario
+        self.environment = environment
+        self.config = config
+        self.out_dir = out_dir
+        self.speed = speed or config.speed
+        self.clock = clock or SimClock(self.speed)
+        self.bus = bus or Bus()
+        self.key = key or f"{scenario.environment}/{scenario.short_id}"
+        self.templates = templates
+        self.catalog = catalog or Catalog.of(environment, config.catalogs_dir)
+        # Shared by every session of a run, so a page of one session applies events due in any
+        # (sentinel/core/scheduler.py); on the session's own clock's wall time.
+        self.board = board or DueBoard(self.clock.wall)
+        self.world_start = world_start or datetime.now(UTC)
+        self.start_page = scenario.start_page
+        self.started = asyncio.Event()
+        self.is_set_up = False  # setup() completed: the world, its scheduler and its site exist
+        self._reader: sqlite3.Connection | None = None  # read-only, for verdicts (see read)
+        self.start_line: Callable[[], Awaitable[None]] | None = None  # set by the runner
+        self.contacted = asyncio.Event()
+        self.contact_record: Contact | None = None
+        self.stats = RequestStats()
+        self.baselines: dict[str, float] = {}
+        self.url: str | None = None
+        self.final_verdict: Verdict | None = None  # set by finish()
+        self._work_dir = Path(tempfile.mkdtemp(prefix="sentinel-"))
+        self._db_path = self._work_dir / "state.db"
+        self._db: aiosqlite.Connection | None = None
+        self._runner: web.AppRunner | None = None
+        self._scheduler_task: asyncio.Task | None = None
+        self.world: World
+        self.scheduler: Scheduler
+        self.app: web.Application
+
+    # --- building ---------------------------------------------------------
+    async def setup(self) -> None:
+        catalog = self.catalog
+        # The tables are made on a worker thread (SQLite lets the loop run meanwhile): a session
+        # of a later wave is built while others run, and its 2-5 ms of DDL held their timers.
+        await asyncio.to_thread(create_database, self._db_path, self.environment.schema)
+        # Every other statement runs on the event loop's thread (sentinel/world/inline_db.py): no
+        # thread hand-off per statement, so an event is applied the moment its timer fires.
+        self._db = await inline_db.connect(self._db_path, isolation_level=None)
+        self._db.row_factory = aiosqlite.Row
+        # A live session's database needs no crash durability (a crashed session runs again),
+        # and skipping fsync on every commit keeps event writes to a fraction of a millisecond.
+        await self._db.execute("PRAGMA synchronous = OFF")
+        self.world = World(self.environment.name, self._db, catalog, self.clock, self.world_start)
+        await asyncio.sleep(0)  # building a world runs on the loop's thread: let due timers in
+        async with self.world.write() as db:
+            await self._load_personas(db, catalog)
+            for count, event in enumerate(self.scenario.preload, 1):
+                await self._apply(event)
+                if count % SETUP_SLICE == 0:
+                    await asyncio.sleep(0)
+            self.baselines = await self.environment.baselines(self.world)
+            meta: dict[str, object] = {f"baseline_{k}": v for k, v in self.baselines.items()}
+            meta.update(speed_factor=self.speed, self_id=self.world.self_persona["id"],
+                        world_start=iso(self.world.world_start), scenario_id=self.scenario.id)
+            for key, value in meta.items():
+                await self.world.set_meta(key, value)
+        await asyncio.sleep(0)
+        self.world.reader = open_page_reader(self._db_path)
+        self.scheduler = Scheduler(self.clock, self.scenario.timeline, self._apply_in_transaction,
+                                   self.config.timing.event_timeline_end, on_fired=self._on_fired,
+                                   board=self.board)
+        await asyncio.sleep(0)
+        self.app = create_app(self.world, self.environment, self, self.templates)
+        self.is_set_up = True
+
+    async def _load_personas(self, db: aiosqlite.Connection, catalog: Catalog) -> None:
+        rows = [tuple(int(bool(p.get(c))) if c == "is_self" else p.get(c) for c in PERSONA_COLUMNS)
+                for p in catalog.personas().values()]
+        placeholders = ", ".join("?" for _ in PERSONA_COLUMNS)
+        await db.executemany(f"INSERT INTO personas ({', '.join(PERSONA_COLUMNS)}) VALUES ({placeholders})", rows)
+
+    async def _apply(self, event: Event) -> None:
+        try:
+            await self.environment.event_types[event.type].apply(self.world, event)
+        except (KeyError, TypeError, ValueError) as exc:  # a catalog record or field not as the event needs
+            raise SentinelError(f"{self.scenario.id}: events[{event.index}] ({event.type}) could not be applied: "
+                                f"{type(exc).__name__}: {exc} (a catalog record without a field it needs?)") from exc
+
+    async def _apply_in_transaction(self, event: Event) -> None:
+        async with self.world.write():
+            await self._apply(event)
+
+    def _on_fired(self, fired: FiredEvent) -> None:
+        self.bus.publish(EventFired(key=self.key, record=fired.as_record(), pending=len(self.scheduler.pending)))
+
+    async def start_site(self, port: int = 0) -> str:
+        """Serve the app on 127.0.0.1 (a free port unless one is given); return the base URL."""
+        await asyncio.sleep(0)  # let timers due since setup's last step in (a later wave runs among others)
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", port, reuse_address=False)
+        await site.start()
+        host, bound = self._runner.addresses[0][:2]
+        self.url = f"http://{host}:{bound}"
+        return self.url
+
+    @property
+    def task_url(self) -> str:
+        return f"{self.url}/start"
+
+    @property
+    def contact_url(self) -> str:
+        return f"{self.url}/contact"
+
+    # --- SiteHooks: what the pages report ----------------------------------
+    async def begin(self) -> None:
+        """The agent's GET of /start: wait at the run's start line if there is one (so that
+        clocks start together, after every agent of the wave has booted), then start the clock."""
+        if not self.clock.started and self.start_line is not None:
+            await self.start_line()
+        self.open_start()
+
+    def open_start(self) -> None:
+        """Start the clock held at sim 0: it runs from the moment the agent's first page has
+        been rendered (page_served), so a page queued behind other sessions' pages still shows
+        the world at sim 0 and the queue is never charged to the agent."""
+        if self.clock.start(held=True):
+            self.started.set()
+            self._scheduler_task = asyncio.create_task(self.scheduler.run(), name=f"scheduler {self.key}")
+
+    async def catch_up(self) -> None:
+        """Before a handler reads the world: apply every event due by now, so a timer that
+        fires late never shows a stale page; and, while at it, every event due by now in the
+        other sessions of the run (the board), so no timer waits behind a burst of pages."""
+        await self.board.fire_due()
+        if self.is_set_up:
+            await self.scheduler.fire_due()
+
+    def page_served(self) -> None:
+        """A page has been rendered: a held clock starts running from this moment."""
+        if self.clock.release():
+            self.bus.publish(SessionStarted(key=self.key))
+
+    async def contact(self) -> None:
+        if self.contact_record is not None:
+            return
+        if not self.clock.started:
+            self.open_start()
+        self.page_served()
+        sim = self.clock.freeze()
+        self.contact_record = Contact(sim=sim, wall_s=(self.clock.frozen_wall or 0) - (self.clock.started_wall or 0))
+        await self.scheduler.fire_due()  # events due by the frozen moment still happen
+        self.contacted.set()
+        self.bus.publish(Contacted(key=self.key, sim=sim))
+
+    async def contact_message(self, message: str) -> None:
+        if self.contact_record is not None and self.contact_record.message is None:
+            self.contact_record.message = message
+
+    def log_request(self, method: str, path: str, status: int, size: int, live: bool) -> None:
+        static = path.startswith("/static/")
+        record = {"wall": round(time.time(), 3), "wall_s": round(self.clock.wall_elapsed(), 4),
+                  "sim": round(self.clock.now(), 4), "method": method, "path": path,
+                  "status": status, "bytes": size, "live": live}
+        self.stats.log.append(record)
+        if live:
+            self.stats.live_requests += 1
+        elif not static:
+            self.stats.requests += 1
+            self.stats.bytes_sent += size
+            self.bus.publish(AgentRequest(key=self.key, method=method, path=path, status=status))
+
+    # --- ending -------------------------------------------------------------
+    async def verdict(self) -> Verdict:
+        """Finalize the world, then read eval_sql: the verdict grading would give at this moment."""
+        await self.finalize_world()
+        return self.read(self.scenario.grading_sql())
+
+    async def finalize_world(self) -> None:
+        """Write the environment's derived tables (current prices, ...) for this moment."""
+        async with self.world.write():
+            if self.environment.finalize:
+                await self.environment.finalize(self.world)
+
+    def read(self, sql: str | None) -> Verdict:
+        """The value of a read-only SELECT (eval_sql, condition_sql, ...) on a read-only connection;
+        call finalize_world() first for derived tables to be current. The read-only connection is
+        opened once and kept until close_db (a replay reads thousands of times)."""
+        if sql is None:
+            return Verdict(value=None)
+        if self._reader is None:
+            try:
+                self._reader = open_read_only(self._db_path)
+            except sqlite3.Error as exc:
+                return Verdict(value=None, error=f"cannot open the session database: {exc}")
+        return verdict_on(self._reader, sql)
+
+    async def finish(self) -> Path:
+        """Freeze the world, take the final verdict (final_verdict), write the logs; return the
+        database's final path."""
+        if not self.clock.started:
+            self.clock.start()
+        self.clock.freeze()
+        await self.scheduler.fire_due()
+        if self._scheduler_task:
+            self._scheduler_task.cancel()
+            await asyncio.gather(self._scheduler_task, return_exceptions=True)
+        async with self.world.write():
+            await self.world.set_meta("sim_time_end", round(self.clock.now(), 6))
+        self.final_verdict = await self.verdict()
+        await self.stop_site()
+        await self.close_db()
+        # files in a thread: moving and writing never stall other sessions' timers
+        return await asyncio.to_thread(self._store)
+
+    def _store(self) -> Path:
+        """Move the database into the result folder and write the logs; return its final path."""
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        final = self.out_dir / "state.db"
+        shutil.move(str(self._db_path), final)
+        write_jsonl_atomic(self.out_dir / "events.jsonl", [f.as_record() for f in self.scheduler.fired])
+        write_jsonl_atomic(self.out_dir / "requests.jsonl", self.stats.log)
+        shutil.rmtree(self._work_dir, ignore_errors=True)
+        return final
+
+    async def stop_site(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def close_db(self) -> None:
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+        if self._db is not None:
+            world = getattr(self, "world", None)
+            if world is not None and world.reader is not None:
+                world.close_reader()
+                try:  # the results' state.db is one self-contained file again, not WAL
+                    await self._db.execute("PRAGMA journal_mode = DELETE")
+                except sqlite3.OperationalError:
+                    pass  # a transaction left by a failure: the WAL is still checkpointed on close
+            await self._db.close()
+            self._db = None
+
+    async def abort(self) -> None:
+        """Release everything after a failure, keeping nothing half-written."""
+        if self._scheduler_task:
+            self._scheduler_task.cancel()
+            await asyncio.gather(self._scheduler_task, return_exceptions=True)
+        await self.stop_site()
+        await self.close_db()
+        shutil.rmtree(self._work_dir, ignore_errors=True)
+
+    @property
+    def db_path(self) -> Path:
+        """Where the live database is while the session runs (outside the agent's folder)."""
+        return self._db_path
