@@ -1,4 +1,4 @@
-"""Grading (DESIGN §2 step 7 and §3): the verdict of eval_sql, the success rules, the metrics.
+"""Grading (docs/protocol.md#grading and #results): the verdict of eval_sql, the success rules, the metrics.
 
 - normal task: success = contact AND contact sim time ≥ condition_at AND verdict truthy
 - no-op task: success = no contact (AND verdict truthy, if the scenario has eval_sql)

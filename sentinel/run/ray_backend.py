@@ -1,4 +1,4 @@
-"""`--backend ray`: sessions placed on the nodes of a Ray cluster (DESIGN §9).
+"""`--backend ray`: sessions placed on the nodes of a Ray cluster (docs/ray.md).
 
 The driver is an ordinary Runner (resume, run.json, summary.json, the displays) whose
 run_session hands each session to Ray as one task instead of running it here:

@@ -1,4 +1,4 @@
-"""Runs many sessions at once and writes their results (DESIGN §3).
+"""Runs many sessions at once and writes their results (docs/protocol.md#results).
 
 results/<run>/run.json                     configuration and versions
 results/<run>/summary.json                 aggregates, rewritten at the end
@@ -7,7 +7,7 @@ results/<run>/<env>/<scenario>/result.json written last: its presence marks a fi
                                    results.json (the original SentinelBench's format)
                                    agent/   what the agent left in its working folder (costs.json)
 
-The agent works in a fresh temporary folder outside the repository (DESIGN §4), so no relative
+The agent works in a fresh temporary folder outside the repository (docs/protocol.md#agents), so no relative
 path leads it to a scenario, a catalog or an earlier result; at the session's end that folder is
 copied into agent/ and removed. Only built-in agents receive the scenario file (__SCENARIO_FILE__).
 
