@@ -102,8 +102,8 @@ def prepare_run(options: RunOptions | None = None, /, **changes: Any) -> tuple[C
     and session_memory_mb (default: sentinel.toml [ray]). scenarios_dir runs the scenarios of
     another folder (a generated set: its files directly in it, or one folder per environment).
     variants with seed gives each trial of a scenario whose short id is a kind of its
-    environment its own generated variant of that kind. agent "human" runs no agent process:
-    a person plays at the task URL (`sentinel play`)."""
+    environment its own generated variant of that kind. person runs no agent process: a person
+    plays at the task URL (`sentinel play`)."""
     o = (options or RunOptions()).but(**changes)
     if o.agent and o.cmd:
         raise SentinelError("pass agent or cmd, not both")
@@ -121,7 +121,7 @@ def prepare_run(options: RunOptions | None = None, /, **changes: Any) -> tuple[C
         raise SentinelError("--concurrency must be 0 (all at once) or more")
     if not 1 <= o.trials <= MAX_TRIALS:
         raise SentinelError(f"--trials must be between 1 and {MAX_TRIALS}")
-    name, command = ("human", None) if o.agent == "human" else resolve_agent(loaded, agent=o.agent, cmd=o.cmd)
+    name, command = ("human", None) if o.person else resolve_agent(loaded, agent=o.agent, cmd=o.cmd)
     if o.model and builtin_command(name) is not None and name not in MODEL_AGENTS:
         raise SentinelError(f"--model: the {name} agent uses no model; --model is for {', '.join(MODEL_AGENTS)} "
                             f"and --cmd agents")

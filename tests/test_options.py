@@ -62,4 +62,13 @@ def test_the_backend_is_reachable_from_the_api():
 
 
 def test_every_field_but_the_scenario_objects_is_a_command_line_option():
-    assert {f.name for f in fields(RunOptions)} - {f.name for f in option_fields()} == {"scenarios"}
+    assert {f.name for f in fields(RunOptions)} - {f.name for f in option_fields()} == {"scenarios", "person"}
+
+
+def test_a_person_plays_given_scenarios_without_an_agent_process():
+    scenario = api.prepare_run(agent="eager", tasks=["sender_arrives"])[1].scenarios[0]
+    _, plan = api.prepare_run(RunOptions(person=True, scenarios=(scenario,)))
+    assert (plan.agent, plan.command, plan.scenarios, plan.name.startswith("human-")) == \
+        ("human", None, (scenario,), True)
+    with pytest.raises(SentinelError, match="--agent human: unknown"):
+        api.prepare_run(agent="human")

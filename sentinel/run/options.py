@@ -74,6 +74,8 @@ class RunOptions:
     # Scenarios given as objects (the API, `sentinel play` of one file): run these instead of a
     # selection by envs and tasks. Not a command-line option.
     scenarios: tuple[Scenario, ...] = ()
+    # No agent process: a person plays at the task URL (`sentinel play`). Not a command-line option.
+    person: bool = False
 
     def __post_init__(self) -> None:
         # lists from argparse or a caller become tuples, so the object stays frozen all the way down

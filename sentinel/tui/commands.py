@@ -122,7 +122,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise SentinelError("--startup-timeout must be a positive number of seconds")
     config = replace(config, timing=replace(config.timing, startup_timeout_s=args.startup_timeout))
     scenario = find_scenario(config, args.scenario)
-    config, plan = api.prepare_run(RunOptions(agent="human", config=config, speed=args.speed, run_name=args.run_name,
+    config, plan = api.prepare_run(RunOptions(person=True, config=config, speed=args.speed, run_name=args.run_name,
                                               resume=args.resume, scenarios=(scenario,)))
     runner = Runner(config, plan, Bus())
     result_path = plan.jobs()[0].dir_in(runner.run_dir) / "result.json"
