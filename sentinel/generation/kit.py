@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sentinel.core.kinds import MAX_AT, MIN_AT, Knobs, NoDraw
+from sentinel.core.kinds import MAX_AT, MIN_AT, Kind, Knobs, NoDraw
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -251,3 +251,98 @@ def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: flo
         if pool:
             out.append(make(t, pool.pop(), None))
     return out
+
+
+# --- kinds-b: counted arrivals chosen among look-alikes, a count that drops on its way up, and
+# the pieces of a counting task's scenario (its baseline, its watch-a-number solution).
+
+def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], looks: Sequence[str], n: int,
+                     make: Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
+                     start: float = 0, gap: float = 4, trailing: int = 1,
+                     span: float | None = None) -> tuple[int, list[dict[str, Any]], list[str]]:
+    """As `counting`, for kinds whose look-alikes depend on the window: n − 1 of `counted` at least
+    `gap` apart after `start`, the n-th at the target time, `trailing` more after it, and between
+    them as many `looks` as fit before knobs.latest (at most the decoys knob): the nearest by `score`
+    (the near_miss knob), or any. With `span`, the arrivals come in a burst that starts at most
+    `span` s before the target. Returns (target time, events, items used)."""
+    def room(k: int) -> float:  # n − 1 strata of `gap`, and k look-alikes 3 s clear of everything
+        return 1 + max(gap * (n - 1) + gap / 2, 5 * (n - 1 + k) - 1)
+    k = max(0, min(knobs.decoys, len(looks), int((knobs.latest - start - room(0)) // 5)))
+    decoys = nearest(rng, looks, k, score, knobs.near_miss) if score else sample(rng, looks, k, "look-alikes")
+    picked = sample(rng, counted, n + trailing, what)
+    at = target_time(rng, knobs, lo=start + room(k))
+    if span is not None:
+        start = max(start, at - rng.randint(int(room(k)), max(int(room(k)), int(span))))
+    times = [*sorted(spaced(rng, n - 1, start, at - gap / 2, gap)), at]
+    events = [make(t, rid, f"{'target: ' if i == n - 1 else ''}{what} {i + 1} of {n}")
+              for i, (t, rid) in enumerate(zip(times, picked, strict=False))]
+    events += [make(t, rid, decoy_note) for t, rid in zip(free_times(rng, k, start + 1, at - 3, times), decoys,
+                                                           strict=True)]
+    later = free_times(rng, trailing, at + 10, LAST_S, [])
+    events += [make(t, rid, f"trailing: another {what}") for t, rid in zip(later, picked[n:], strict=True)]
+    return at, events, [*picked, *decoys]
+
+
+def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], droppable: Sequence[str], n: int,
+                    make: Make, drop: Make, *, what: str, drop_note: str, base: int = 0, start: float = 0,
+                    gap: float = 4, cap: int = 3, trailing: int = 1) -> tuple[int, list[dict[str, Any]], list[str]]:
+    """A count that must rise from `base` by n while some of what was there leaves: n − 1 + d
+    arrivals of `counted` and d removals of `droppable` (`drop(t, item, note)`; d is the decoys knob,
+    at most `cap`, as many as fit) in an order whose running total stays under n, the n-th arrival at
+    the target time, `trailing` more after it. Returns (target time, events, items used)."""
+    d = max(0, min(knobs.decoys, cap, len(droppable), (int((knobs.latest - start) // gap) - n) // 2))
+    steps = order_under(rng, n, d)
+    at = target_time(rng, knobs, lo=start + gap * (len(steps) + 1))
+    adds, gone = sample(rng, counted, n + d + trailing, what), sample(rng, droppable, d, "removals")
+    arriving, leaving, level, events = iter(adds), iter(gone), base, []
+    for t, step in zip(sorted(spaced(rng, len(steps), start, at - gap / 2, gap)), steps, strict=True):
+        level += 1 if step == "add" else -1
+        note = f"{what} {level} of {base + n}" if step == "add" else f"{drop_note}: now {level} of {base + n}"
+        events.append(make(t, next(arriving), note) if step == "add" else drop(t, next(leaving), note))
+    events.append(make(at, next(arriving), f"target: {what} {base + n} of {base + n}"))
+    later = free_times(rng, trailing, at + 10, LAST_S, [])
+    events += [make(t, next(arriving), f"trailing: {what} {base + n + i + 1}") for i, t in enumerate(later)]
+    return at, events, [*adds, *gone]
+
+
+def baseline(name: str) -> str:
+    """SQL for a number the session recorded at the start (the environment's baseline_sql `name`)."""
+    return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{name}') AS REAL)"
+
+
+def watch_number(page: str, pattern: str, at_least: float, report: str) -> list[dict[str, Any]]:
+    """A counting task's solution: watch `page` until the number `pattern` captures is at least
+    `at_least`, then report."""
+    return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
+
+
+def count_kind(name: str, criteria: str, knobs: Knobs, notes: str, arrivals: Callable[[random.Random, Catalog], Any],
+               *, counted: Callable[[Any], Sequence[str]], looks: Callable[[Any], Sequence[str]],
+               n: tuple[int, int], base: Callable[[Any], int], what: str, decoy_note: str, page: str, number: str,
+               sql: str, description: str, prompt: str, report: str, distraction: str,
+               score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0, trailing: int = 1,
+               span: float | None = None, activity: str = "passive", difficulty: str = "easy",
+               eval_sql: str | None = None,
+               solution: Callable[[Mapping[str, Any]], list[dict[str, Any]]] | None = None) -> Kind:
+    """A counting kind as a declaration: `counted_arrivals` of n (drawn from the range) among the
+    look-alikes, then background that keeps the counted family out until the target. `arrivals(rng,
+    catalog)` is the environment's view of one draw: `.make` (a Make), `.items` (every arrival) and
+    `.events(rng, knobs, key, at, before, after)` (the timeline with `fill`'s background). The texts
+    and SQL are str.format templates over n, at, base (`base(view)`: the count at the start), goal
+    (base + n) and first (the first key event's time); `solution(those fields)` defaults to watching
+    `number` on `page` reach the goal, then reporting."""
+    def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+        a, k = arrivals(rng, catalog), rng.randint(*n)
+        at, key, used = counted_arrivals(rng, knobs, counted(a), looks(a), k, a.make, what=what, decoy_note=decoy_note,
+                                         score=score and score(a), start=start, trailing=trailing, span=span)
+        was = base(a)
+        f = {"n": k, "at": at, "base": was, "goal": was + k, "first": min(e["at"] for e in key)}
+        free, fam = [x for x in a.items if x not in set(used)], set(counted(a))
+        return scenario(
+            description=description.format(**f), prompt=prompt.format(**f), condition_at=at, start_page=page,
+            taxonomy=taxonomy(activity, criteria, difficulty, distraction),
+            events=a.events(rng, knobs, key, at, [x for x in free if x not in fam], free),
+            condition_sql=sql.format(**f), eval_sql=(eval_sql or sql).format(**f),
+            solution=solution(f) if solution else watch_number(page, number, was + k, report.format(**f)))
+    return Kind(name, activity, criteria, draw, knobs, notes)
+
