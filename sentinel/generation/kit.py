@@ -274,7 +274,7 @@ def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], l
     if span is not None:
         start = max(start, at - rng.randint(int(room(k)), max(int(room(k)), int(span))))
     times = [*sorted(spaced(rng, n - 1, start, at - gap / 2, gap)), at]
-    events = [make(t, rid, f"{'target: ' if i == n - 1 else ''}{what} {i + 1} of {n}")
+    events = [make(t, rid, f"{'target: ' if i == n - 1 else ''}{what}" + (f" {i + 1} of {n}" if n > 1 else ""))
               for i, (t, rid) in enumerate(zip(times, picked, strict=False))]
     events += [make(t, rid, decoy_note) for t, rid in zip(free_times(rng, k, start + 1, at - 3, times), decoys,
                                                            strict=True)]
@@ -316,21 +316,56 @@ def watch_number(page: str, pattern: str, at_least: float, report: str) -> list[
     return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
 
 
-def count_kind(name: str, criteria: str, knobs: Knobs, notes: str, arrivals: Callable[[random.Random, Catalog], Any],
-               *, counted: Callable[[Any], Sequence[str]], looks: Callable[[Any], Sequence[str]],
-               n: tuple[int, int], base: Callable[[Any], int], what: str, decoy_note: str, page: str, number: str,
-               sql: str, description: str, prompt: str, report: str, distraction: str,
-               score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0, trailing: int = 1,
-               span: float | None = None, activity: str = "passive", difficulty: str = "easy",
+class Arrivals:
+    """One draw's view of an environment's catalog for the kinds below: the preload (`load`), every
+    item that can arrive after it as a catalog id with its event type (`type`; ids are unique across
+    collections) and the records by id (`rec`). A subclass fills those in, names each type's id field
+    (`fields`), says what an item is about (for notes) and may `arrange` the whole timeline."""
+
+    fields: Mapping[str, str]
+    load: dict[str, Any]
+    type: dict[str, str]
+    rec: dict[str, dict[str, Any]]
+
+    @property
+    def items(self) -> list[str]:
+        return list(self.type)
+
+    def of(self, etype: str, where: Callable[[dict[str, Any]], bool] = lambda rec: True) -> list[str]:
+        return [i for i, t in self.type.items() if t == etype and where(self.rec[i])]
+
+    def about(self, rid: str) -> str:
+        return rid
+
+    def make(self, t: float, rid: str, note: str | None) -> dict[str, Any]:
+        """A Make: the item's arrival at t; a note is followed by what the item is about."""
+        etype = self.type[rid]
+        return event(t, etype, note and f"{note} · {self.about(rid)}", **{self.fields[etype]: rid})
+
+    def arrange(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return events
+
+    def events(self, rng: random.Random, knobs: Knobs, key: list[dict[str, Any]], at: float | None,
+               before: Sequence[str], after: Sequence[str] = ()) -> list[dict[str, Any]]:
+        """The scenario's events: the preload, `key` and `fill`'s background (`before` items, after `at`
+        `after` items too)."""
+        return timeline(self.load, self.arrange(key + fill(rng, knobs, key, at, before, after, self.make)))
+
+
+def count_kind(name: str, criteria: str, knobs: Knobs, notes: str,
+               arrivals: Callable[[random.Random, Catalog], Arrivals], *, counted: Callable[[Any], Sequence[str]],
+               looks: Callable[[Any], Sequence[str]], n: tuple[int, int], base: Callable[[Any], int], what: str,
+               decoy_note: str, page: str, number: str, sql: str, description: str, prompt: str, report: str,
+               distraction: str, score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0,
+               trailing: int = 1, span: float | None = None, activity: str = "passive", difficulty: str = "easy",
                eval_sql: str | None = None,
                solution: Callable[[Mapping[str, Any]], list[dict[str, Any]]] | None = None) -> Kind:
     """A counting kind as a declaration: `counted_arrivals` of n (drawn from the range) among the
     look-alikes, then background that keeps the counted family out until the target. `arrivals(rng,
-    catalog)` is the environment's view of one draw: `.make` (a Make), `.items` (every arrival) and
-    `.events(rng, knobs, key, at, before, after)` (the timeline with `fill`'s background). The texts
-    and SQL are str.format templates over n, at, base (`base(view)`: the count at the start), goal
-    (base + n) and first (the first key event's time); `solution(those fields)` defaults to watching
-    `number` on `page` reach the goal, then reporting."""
+    catalog)` is the environment's view of one draw; `counted`, `looks`, `score` and `base` (the count
+    at the start) take it. The texts and SQL are str.format templates over n, at, base, goal (base + n)
+    and first (the first key event's time); `solution(those fields)` defaults to watching `number` on
+    `page` reach the goal, then reporting."""
     def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a, k = arrivals(rng, catalog), rng.randint(*n)
         at, key, used = counted_arrivals(rng, knobs, counted(a), looks(a), k, a.make, what=what, decoy_note=decoy_note,

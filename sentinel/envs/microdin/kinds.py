@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.envs.microdin.events import READ_AFTER_MINUTES
 from sentinel.generation import kit
-from sentinel.generation.kit import FIRST_READ_S, event, scenario, taxonomy, timeline
+from sentinel.generation.kit import FIRST_READ_S, event, scenario, taxonomy
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -35,10 +35,12 @@ JOBS = "/microdin/jobs"
 OPEN_JOBS = "SELECT COUNT(*) FROM jobs WHERE closed = 0"
 
 
-class Arrivals:
-    """One draw's start (the first N of each collection; a kind may change a size) and the catalog
-    ids that can arrive after it: posts by others, invitations, the new conversation's messages,
-    jobs, and notifications whose post or job is there."""
+class Arrivals(kit.Arrivals):
+    """One draw's start (the first N of each collection; a kind may change a size) and what can arrive
+    after it: posts by others, invitations, the new conversation's messages, jobs, and notifications
+    whose post or job is there."""
+
+    fields = {etype: f"{c[:-1]}_id" for etype, c in COLLECTIONS.items()}
 
     def __init__(self, catalog: Catalog, **sizes: int) -> None:
         size, self.rec = {**PRELOAD_N, **sizes}, {i: r for c in PRELOAD_N for i, r in catalog.raw(c).items()}
@@ -47,28 +49,22 @@ class Arrivals:
                      if i not in self.load[c] and r.get("author_id") != "p000"
                      and r.get("post_id") in (None, *self.load["posts"])
                      and r.get("job_id") in (None, *self.load["jobs"])}
-        self.items = list(self.type)
 
-    def of(self, etype: str, where: Callable[[dict[str, Any]], bool] = lambda r: True) -> list[str]:
-        return [i for i, t in self.type.items() if t == etype and where(self.rec[i])]
-
-    def make(self, t: float, rid: str, note: str | None) -> dict[str, Any]:
-        rec, etype = self.rec[rid], self.type[rid]
-        about = "a message" if etype == "new_message" else rec.get("title") or rec.get("body") or rec.get("text") \
-            or rec.get("note") or rec["persona_id"]
-        return event(t, etype, note and f"{note} · {str(about)[:50]}", **{f"{COLLECTIONS[etype][:-1]}_id": rid})
+    def about(self, rid: str) -> str:
+        rec = self.rec[rid]
+        text = "a message" if self.type[rid] == "new_message" else rec.get("title") or rec.get("body") \
+            or rec.get("text") or rec.get("note")
+        return str(text)[:50]
 
     def close(self, t: float, jid: str, note: str | None) -> dict[str, Any]:
         return event(t, "close_job", f"{note} · {self.rec[jid]['title']}", job_id=jid)
 
-    def events(self, rng: random.Random, knobs: Knobs, key: list[dict[str, Any]], at: float | None,
-               before: Collection[str], after: Collection[str] = ()) -> list[dict[str, Any]]:
-        """The timeline: `key` and kit.fill's background; messages keep their catalog order."""
-        out = timeline(self.load, key + kit.fill(rng, knobs, key, at, list(before), list(after), self.make))
-        messages = [e for e in out if e["type"] == "new_message"]
+    def arrange(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The new conversation's messages keep their catalog order, whichever the draw picked."""
+        messages = sorted((e for e in events if e["type"] == "new_message"), key=lambda e: e["at"])
         for e, mid in zip(messages, sorted(e["message_id"] for e in messages), strict=True):
             e["message_id"] = mid
-        return out
+        return events
 
 
 # --- the job board, pending invitations, unread notifications, feed posts --------------------
