@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs
 from sentinel.envs.microchat import kinds_react as k
-from sentinel.generation.counting import counting, fill
-from sentinel.generation.kit import scenario, timeline
+from sentinel.generation.kit import counting, fill, scenario, timeline
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog

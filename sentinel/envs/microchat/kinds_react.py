@@ -15,10 +15,12 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Knobs, NoDraw
-from sentinel.generation.counting import counting, fill, free_times
 from sentinel.generation.kit import (
     choose,
+    counting,
     event,
+    fill,
+    free_times,
     like_text,
     nearest,
     scenario,
