@@ -9,6 +9,8 @@ then `timeline` sorts them and `scenario` returns the mapping in file order. Pur
 from __future__ import annotations
 
 import random
+import re
+import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -251,6 +253,97 @@ def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: flo
         if pool:
             out.append(make(t, pool.pop(), None))
     return out
+
+
+# --- kinds-a: kinds as declarations. `declare` makes a Kind from a setup that draws the facts
+# (a unit scenario, counted arrivals, background that spares the task) and the scenario's texts
+# as templates of those facts. Events name the catalog items they bring in fields ending in
+# `_id` (email_id, message_id, call_id).
+
+Setup = Callable[[random.Random, "Catalog", Knobs], dict[str, Any]]
+
+
+class _Facts(string.Formatter):
+    """str.format with three more conversions: !q an SQL text literal, !l a LIKE pattern, !e a regex."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        convert = {"q": sql_text, "l": like_text, "e": re.escape}.get(conversion or "")
+        return convert(str(value)) if convert else super().convert_field(value, conversion)
+
+
+def fill_in(template: Any, facts: Mapping[str, Any]) -> Any:
+    """A template filled from facts: text by str.format (plus !q, !l, !e; a text that is exactly
+    one "{fact}" becomes the fact's value itself, so a number stays a number), lists and mappings
+    item by item, anything else as it is."""
+    if isinstance(template, str):
+        whole = re.fullmatch(r"\{(\w+)\}", template)
+        return facts[whole.group(1)] if whole else _Facts().vformat(template, (), facts)
+    if isinstance(template, list):
+        return [fill_in(t, facts) for t in template]
+    if isinstance(template, Mapping):
+        return {k: fill_in(v, facts) for k, v in template.items()}
+    return template
+
+
+def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs, notes: str, *, difficulty: str,
+            distraction: str, prompt: str, description: str, condition_sql: str, solution: list[dict[str, Any]],
+            eval_sql: str | None = None, near_miss_sql: str | None = None, start_page: str | None = None,
+            earliest: float = MIN_AT) -> Kind:
+    """A kind as a declaration. `setup(rng, catalog, knobs)` draws the facts: `events`, `preload`,
+    `at` (the target time; a no-op's source task's) and optionally `until`, plus whatever the texts
+    name. The texts are templates of the facts and the knobs (`fill_in`). eval_sql is by default
+    the condition itself (a passive task is graded on the world reaching it)."""
+    def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+        facts = {**knobs.to_dict(), **setup(rng, catalog, knobs)}
+        live = activity != "noop"
+        sql = {"condition_sql": condition_sql, "near_miss_sql": near_miss_sql,
+               "eval_sql": eval_sql or (condition_sql if live else None)}
+        return scenario(prompt=fill_in(prompt, facts), description=fill_in(description, facts),
+                        condition_at=facts["at"] if live else None, start_page=start_page,
+                        condition_until=facts.get("until") if live else None,
+                        taxonomy=taxonomy(activity, criteria, difficulty, distraction),
+                        events=timeline(facts["preload"], facts["events"]), solution=fill_in(solution, facts),
+                        **{key: fill_in(text, facts) for key, text in sql.items() if text is not None})
+    return Kind(name, activity, criteria, draw, knobs, notes, earliest)
+
+
+def arriving(events: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The catalog items the events bring (their `*_id` fields)."""
+    return {str(v) for e in events for f, v in e.items() if f.endswith("_id")}
+
+
+def unit(rng: random.Random, knobs: Knobs, target: str, decoys: Sequence[str], make: Make, note: str,
+         decoy_note: Callable[[str], str], *, gap: float = 2, lo: float = MIN_AT,
+         hi: float = MAX_AT) -> tuple[int, list[dict[str, Any]]]:
+    """A unit scenario: the target at a drawn time, its look-alikes `gap` apart before it
+    (decoy_note(item) says why each one does not count). Returns (target time, events)."""
+    at = target_time(rng, knobs, lo=max(lo, 2 + gap * (len(decoys) + 1)), hi=hi)
+    times = spaced(rng, len(decoys), 2, at - gap, gap)
+    return at, [*(make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)), make(at, target, note)]
+
+
+def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool: Sequence[str], make: Make,
+            spoils: Callable[[str], bool] = lambda item: False, after: float | None = None) -> list[dict[str, Any]]:
+    """`events` plus background from `pool` at the density knob: items not yet arriving, never one
+    that `spoils` the task (or, given `after`, the target time, none before it)."""
+    free = [item for item in pool if item not in arriving(events)]
+    safe = [item for item in free if not spoils(item)]
+    return [*events, *fill(rng, knobs, events, after, safe, free if after is not None else [], make)]
+
+
+BASELINE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL) + "
+
+
+def count_reaches(count_sql: str, n: int | str, baseline: str | None = None) -> str:
+    """Condition SQL: the count reaches n, or with `baseline` (a key of the environment's
+    baseline_sql) n more than at the start."""
+    return f"SELECT ({count_sql}) >= {BASELINE.format(baseline) if baseline else ''}{n}"
+
+
+def watch_count(page: str, pattern: str, at_least: int | str, report: str) -> list[dict[str, Any]]:
+    """A passive solution: watch the page until the number `pattern` captures reaches `at_least`
+    (a relative task says "first + n"), then report."""
+    return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
 
 
 # --- kinds-b: counted arrivals chosen among look-alikes, a count that drops on its way up, and
