@@ -347,7 +347,7 @@ def watch_count(page: str, pattern: str, at_least: int | str, report: str) -> li
 
 
 # --- kinds-b: counted arrivals chosen among look-alikes, a count that drops on its way up, and
-# the pieces of a counting task's scenario (its baseline, its watch-a-number solution).
+# a counting kind's setup and solution on an environment's view of one draw (Arrivals).
 
 def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], looks: Sequence[str], n: int,
                      make: Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
@@ -398,14 +398,9 @@ def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], dr
     return at, events, [*adds, *gone]
 
 
-def baseline(name: str) -> str:
-    """SQL for a number the session recorded at the start (the environment's baseline_sql `name`)."""
-    return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{name}') AS REAL)"
-
-
-def watch_number(page: str, pattern: str, at_least: float, report: str) -> list[dict[str, Any]]:
+def watch_number(page: str, pattern: str, at_least: float | str, report: str) -> list[dict[str, Any]]:
     """A counting task's solution: watch `page` until the number `pattern` captures is at least
-    `at_least`, then report."""
+    `at_least` (a number known from the preload, or a "{fact}" template), then report."""
     return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
 
 
@@ -438,39 +433,29 @@ class Arrivals:
     def arrange(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return events
 
-    def events(self, rng: random.Random, knobs: Knobs, key: list[dict[str, Any]], at: float | None,
-               before: Sequence[str], after: Sequence[str] = ()) -> list[dict[str, Any]]:
-        """The scenario's events: the preload, `key` and `fill`'s background (`before` items, after `at`
-        `after` items too)."""
-        return timeline(self.load, self.arrange(key + fill(rng, knobs, key, at, before, after, self.make)))
+    def with_background(self, rng: random.Random, knobs: Knobs, key: list[dict[str, Any]], at: float | None,
+                        before: Sequence[str], after: Sequence[str] = ()) -> list[dict[str, Any]]:
+        """`key` and `fill`'s background (`before` items; after `at`, `after` items too), arranged."""
+        return self.arrange(key + fill(rng, knobs, key, at, before, after, self.make))
 
 
-def count_kind(name: str, criteria: str, knobs: Knobs, notes: str,
-               arrivals: Callable[[random.Random, Catalog], Arrivals], *, counted: Callable[[Any], Sequence[str]],
-               looks: Callable[[Any], Sequence[str]], n: tuple[int, int], base: Callable[[Any], int], what: str,
-               decoy_note: str, page: str, number: str, sql: str, description: str, prompt: str, report: str,
-               distraction: str, score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0,
-               trailing: int = 1, span: float | None = None, activity: str = "passive", difficulty: str = "easy",
-               eval_sql: str | None = None,
-               solution: Callable[[Mapping[str, Any]], list[dict[str, Any]]] | None = None) -> Kind:
-    """A counting kind as a declaration: `counted_arrivals` of n (drawn from the range) among the
-    look-alikes, then background that keeps the counted family out until the target. `arrivals(rng,
-    catalog)` is the environment's view of one draw; `counted`, `looks`, `score` and `base` (the count
-    at the start) take it. The texts and SQL are str.format templates over n, at, base, goal (base + n)
-    and first (the first key event's time); `solution(those fields)` defaults to watching `number` on
-    `page` reach the goal, then reporting."""
-    def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
+                  counted: Callable[[Any], Sequence[str]], looks: Callable[[Any], Sequence[str]], n: tuple[int, int],
+                  what: str, decoy_note: str, base: Callable[[Any], int] = lambda view: 0,
+                  score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0, trailing: int = 1,
+                  span: float | None = None) -> Setup:
+    """The setup of a counting kind for `declare`: `counted_arrivals` of n (drawn from the range)
+    among the look-alikes, then background that keeps the counted family out until the target.
+    `arrivals(rng, catalog)` is the environment's view of one draw; `counted`, `looks`, `score` and
+    `base` (the count at the start) take it. Facts: preload, events, at, n, base, goal (base + n),
+    first (the first key event's time) and decoys (how many)."""
+    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a, k = arrivals(rng, catalog), rng.randint(*n)
         at, key, used = counted_arrivals(rng, knobs, counted(a), looks(a), k, a.make, what=what, decoy_note=decoy_note,
                                          score=score and score(a), start=start, trailing=trailing, span=span)
-        was = base(a)
-        f = {"n": k, "at": at, "base": was, "goal": was + k, "first": min(e["at"] for e in key)}
-        free, fam = [x for x in a.items if x not in set(used)], set(counted(a))
-        return scenario(
-            description=description.format(**f), prompt=prompt.format(**f), condition_at=at, start_page=page,
-            taxonomy=taxonomy(activity, criteria, difficulty, distraction),
-            events=a.events(rng, knobs, key, at, [x for x in free if x not in fam], free),
-            condition_sql=sql.format(**f), eval_sql=(eval_sql or sql).format(**f),
-            solution=solution(f) if solution else watch_number(page, number, was + k, report.format(**f)))
-    return Kind(name, activity, criteria, draw, knobs, notes)
-
+        free, family = [x for x in a.items if x not in set(used)], set(counted(a))
+        safe = [x for x in free if x not in family]
+        return {"preload": a.load, "events": a.with_background(rng, knobs, key, at, safe, free),
+                "at": at, "n": k, "base": base(a), "goal": base(a) + k, "first": min(e["at"] for e in key),
+                "decoys": len(used) - k - trailing}
+    return setup

@@ -12,9 +12,9 @@ import random
 import re
 from typing import TYPE_CHECKING, Any
 
-from sentinel.core.kinds import Draw, Kind, Knobs, NoDraw
+from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.generation import kit
-from sentinel.generation.kit import FIRST_READ_S, event, scenario, taxonomy
+from sentinel.generation.kit import FIRST_READ_S, event, scenario, taxonomy, timeline
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -102,16 +102,16 @@ def mentions(a: Arrivals, word: str) -> set[str]:
             .lower() and ("body" in r or "title" in r)}
 
 
-def comment_keyword(noop: bool) -> Draw:
-    """comment_keyword; as its no-op, another game (named by no comment) is asked for and the source
-    task's target is the near miss."""
-    def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+def comment(noop: bool) -> kit.Setup:
+    """A comment naming a game (the target) after look-alikes (nearest: naming another game, sharing
+    the game's first letters, on a video of the target's category). As the no-op, another game that
+    no comment names is asked for, and the target is the near miss."""
+    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a = Arrivals(catalog)
         found = games(a)
         game = kit.choose(rng, sorted(found), "game named in a comment")
         target, named = found[game], set(found.values())
         vid = a.rec[target]["video_id"]
-        title = a.rec[vid]["title"]
 
         def score(c: str) -> float:
             prefix = any(w[:4].lower() == game[:4].lower() for w in re.findall(r"[A-Za-z]{4,}", a.rec[c]["body"]))
@@ -119,36 +119,48 @@ def comment_keyword(noop: bool) -> Draw:
             return (c in named) + 0.6 * prefix + 0.3 * same
         others = [c for c in a.of("new_comment") if c != target and game.lower() not in a.rec[c]["body"].lower()]
         at, key, used = kit.counted_arrivals(rng, knobs, [target], others, 1, a.make, score=score, trailing=0,
-                                             what=f"a comment on '{title}' ({vid}) naming {game}",
+                                             what=f"a comment on '{a.rec[vid]['title']}' ({vid}) naming {game}",
                                              decoy_note=f"decoy: naming another game or a look-alike word, not {game}")
         asked = game
         if noop:
             asked = kit.choose(rng, sorted({g for g, c in found.items() if c not in used}
                                            | {g for g in ABSENT_GAMES if not mentions(a, g)}), "absent game")
-            key[0]["_note"] = f"near miss (the source task's target): a comment naming {game}, not {asked} · '{title}'"
-        like = kit.sql_text(f"%{asked}%")
-        return scenario(
-            description=f"No-op copy of comment_keyword asking for {asked}, which no comment names; the {game} comment "
-                        f"still arrives at {at} s (the near miss) among comments naming other games." if noop else
-                        f"{len(used) - 1} comments naming other games or look-alike words come first; at {at} s a "
-                        f"comment under '{title}' names {game}. Comments show only on watch pages.",
-            prompt=f"A friend says people are arguing about {asked} in the comments on MicroTube. When a new comment "
-                   f"that mentions {asked} appears under any video, open that video's page (so it is in my watch "
-                   "history after the comment arrived) and tell me.",
-            condition_at=None if noop else at, start_page=HOME,
-            taxonomy=taxonomy("noop" if noop else "active", "absolute", "medium", f"comments naming other games, one "
-                              f"naming {game}" if noop else "comments naming other games, comments visible only on "
-                                                            "watch pages"),
-            events=a.events(rng, knobs, key, None, [i for i in a.items if i not in used and not (
-                noop and i in mentions(a, asked))]),
-            condition_sql=f"SELECT EXISTS (SELECT 1 FROM video_comments WHERE origin = 'event' AND body LIKE {like})",
-            near_miss_sql="SELECT EXISTS (SELECT 1 FROM video_comments WHERE origin = 'event' AND body LIKE "
-                          f"{kit.sql_text(f'%{game}%')})" if noop else None,
-            eval_sql=None if noop else "SELECT EXISTS (SELECT 1 FROM video_comments k JOIN videos v ON v.id = "
-            f"k.video_id WHERE k.origin = 'event' AND k.body LIKE {like} AND v.last_watched_at >= k.created_at)",
-            solution=[{"watch": f"/microtube/watch/{vid}", "until": {"text": asked}},
-                      {"report": f"A new comment mentioning {asked} is under '{title}'; I opened the video."}])
-    return draw
+            key[0]["_note"] = key[0]["_note"].replace("target:", "near miss (the source task's target):", 1) \
+                + f", not {asked}"
+        free = [i for i in a.items if i not in used and not (noop and i in mentions(a, asked))]
+        return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, free), "at": at, "game": game,
+                "asked": asked, "vid": vid, "title": a.rec[vid]["title"], "decoys": len(used) - 1}
+    return setup
+
+
+COMMENTED = "SELECT EXISTS (SELECT 1 FROM video_comments WHERE origin = 'event' AND body LIKE {0})"
+COMMENT_KINDS = (
+    kit.declare(
+        "comment_keyword", "active", "absolute", comment(False), Knobs(decoys=4), "decoys: comments before the "
+        "target (near_miss: naming another game, sharing the game's first letters, on a video of the target's "
+        "category)", difficulty="medium", distraction="comments naming other games, comments visible only on watch "
+        "pages", start_page=HOME,
+        description="{decoys} comments naming other games or look-alike words come first; at {at} s a comment under "
+                    "'{title}' names {game}. Comments show only on watch pages.",
+        prompt="A friend says people are arguing about {game} in the comments on MicroTube. When a new comment that "
+               "mentions {game} appears under any video, open that video's page (so it is in my watch history after "
+               "the comment arrived) and tell me.", condition_sql=COMMENTED.format("{game!l}"),
+        eval_sql="SELECT EXISTS (SELECT 1 FROM video_comments k JOIN videos v ON v.id = k.video_id WHERE "
+                 "k.origin = 'event' AND k.body LIKE {game!l} AND v.last_watched_at >= k.created_at)",
+        solution=[{"watch": "/microtube/watch/{vid}", "until": {"text": "{game}"}},
+                  {"report": "A new comment mentioning {game} is under '{title}'; I opened the video."}]),
+    kit.declare(
+        "comment_keyword_absent_noop", "noop", "absolute", comment(True), Knobs(decoys=4), "as comment_keyword; "
+        "another game (named by no comment) is asked for, the source target is the near miss", difficulty="medium",
+        distraction="comments naming other games, one naming {game}", start_page=HOME,
+        description="No-op copy of comment_keyword asking for {asked}, which no comment names; the {game} comment "
+                    "still arrives at {at} s (the near miss) among comments naming other games.",
+        prompt="A friend says people are arguing about {asked} in the comments on MicroTube. When a new comment that "
+               "mentions {asked} appears under any video, open that video's page and tell me.",
+        condition_sql=COMMENTED.format("{asked!l}"), near_miss_sql=COMMENTED.format("{game!l}"),
+        solution=[{"watch": "/microtube/watch/{vid}", "until": {"text": "{asked}"}},
+                  {"report": "A new comment mentioning {asked} appeared; I opened the video."}]),
+)
 
 
 # --- gaming_comments_more, home_videos_more ---------------------------------------------------
@@ -188,7 +200,8 @@ def draw_gaming_comments_more(rng: random.Random, catalog: Catalog, knobs: Knobs
         condition_at=at, start_page=HOME,
         taxonomy=taxonomy("active", "relative", "hard", f"comments on non-{cat} videos, comments visible only on "
                                                         "watch pages"),
-        events=a.events(rng, knobs, key, at, before, [i for i in a.items if i not in {*used, *rest}]),
+        events=timeline(a.load, a.with_background(rng, knobs, key, at, before, [i for i in a.items
+                                                                                 if i not in {*used, *rest}])),
         condition_sql=sql,
         eval_sql=f"{sql} AND (SELECT COUNT(*) FROM videos WHERE id IN ({listed}) AND watched_at IS NOT NULL) = {n}",
         solution=[*({"watch": f"/microtube/watch/{v}", "until": {"number": "([\\d,]+) Comments",
@@ -196,7 +209,9 @@ def draw_gaming_comments_more(rng: random.Random, catalog: Catalog, knobs: Knobs
                   {"report": f"The {n} {cat} videos have {n} more comments between them; I watched all {n}."}])
 
 
-def draw_home_videos_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+def home(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """n more videos on the home page only at the target: preloaded videos are taken down on the way
+    (the decoys knob), comments and notifications arrive between."""
     a, n = Arrivals(catalog), rng.randint(4, 6)
     touched = {a.video_of(i) for i in a.items if a.type[i] != "new_video"}
     at, key, used = kit.rise_with_drops(
@@ -205,19 +220,9 @@ def draw_home_videos_more(rng: random.Random, catalog: Catalog, knobs: Knobs) ->
         what="new video on the home page", drop_note="a preloaded video is taken down", start=FIRST_READ_S)
     gone = [i for i in used if i in a.load["videos"]]
     free = [i for i in a.items if i not in used and a.video_of(i) not in gone]
-    base, sql = len(a.load["videos"]), f"SELECT (SELECT COUNT(*) FROM videos WHERE origin != 'self') >= " \
-                                       f"{kit.baseline('video_count')} + {n}"
-    return scenario(
-        description=f"{base} videos at the start; {n + len(gone)} arrive by {at} s, but {len(gone)} preloaded "
-                    f"video(s) are taken down first, so the home page holds {n} more only at {at} s. Comments and "
-                    "notifications arrive between.",
-        prompt=f"Watch the MicroTube home page and tell me once it holds {n} more videos than it does right now.",
-        condition_at=at, start_page=HOME,
-        taxonomy=taxonomy("passive", "relative", "medium", "videos taken down, comments and notifications"),
-        events=a.events(rng, knobs, key, at, [i for i in free if a.type[i] != "new_video"], free),
-        condition_sql=sql, eval_sql=sql,
-        solution=kit.watch_number(HOME, SHOWING, base + n,
-                                  f"The home page now holds {n} more videos than at the start."))
+    return {"preload": a.load, "at": at, "n": n, "base": len(a.load["videos"]), "goal": len(a.load["videos"]) + n,
+            "events": a.with_background(rng, knobs, key, at, [i for i in free if a.type[i] != "new_video"], free),
+            "gone": len(gone), "arrive": n + len(gone)}
 
 
 # --- waiting notifications, subscribed uploads --------------------------------------------------
@@ -226,44 +231,51 @@ def waiting(a: Arrivals) -> int:
     return sum(not a.rec[i].get("dismissed") for i in a.load["notifications"])
 
 
-def notification_kind(name: str, criteria: str, notes: str, **texts: Any) -> Kind:
+def notification_kind(name: str, criteria: str, notes: str, n: tuple[int, int], start: float, report: str,
+                      **texts: Any) -> Kind:
     """notifications_threshold and notifications_more: what adds a waiting notification is counted
     (an upload's comes with it); uploads without a notification are the look-alikes."""
-    return kit.count_kind(
-        name, criteria, Knobs(decoys=3), notes, lambda rng, catalog: Arrivals(catalog),
-        counted=lambda a: [i for i in a.items if a.adds_notification(i)],
-        looks=lambda a: [v for v in a.of("new_video") if not a.adds_notification(v)],
-        score=lambda a: lambda v: float(a.channel(v)["topic"] in a.topics), base=waiting,
-        what="new waiting notification", decoy_note="decoy: an upload without a notification",
-        page=NOTIFICATIONS, number="([\\d,]+) notifications?, [\\d,]+ unread", **texts)
+    return kit.declare(
+        name, "passive", criteria, kit.counted_setup(
+            lambda rng, catalog: Arrivals(catalog), n=n, start=start, base=waiting,
+            counted=lambda a: [i for i in a.items if a.adds_notification(i)],
+            looks=lambda a: [v for v in a.of("new_video") if not a.adds_notification(v)],
+            score=lambda a: lambda v: float(a.channel(v)["topic"] in a.topics),
+            what="new waiting notification", decoy_note="decoy: an upload without a notification"),
+        Knobs(decoys=3), notes, difficulty="easy",
+        solution=kit.watch_number(NOTIFICATIONS, "([\\d,]+) notifications?, [\\d,]+ unread", "{goal}", report),
+        **texts)
 
 
 def upload_kind(name: str, activity: str, criteria: str, notes: str, **texts: Any) -> Kind:
     """subscription_uploads and watch_new_uploads: subscribed channels' uploads are counted;
     unsubscribed uploads and community posts are the look-alikes (nearest: on a subscribed topic)."""
-    return kit.count_kind(
-        name, criteria, Knobs(decoys=3), notes, lambda rng, catalog: Arrivals(catalog), activity=activity,
-        counted=lambda a: [v for v in a.of("new_video") if a.is_sub(v)],
-        looks=lambda a: [v for v in a.of("new_video") if not a.is_sub(v)] + a.community(),
-        score=lambda a: lambda i: float(a.channel(i)["topic"] in a.topics) + float(a.type[i] == "new_notification"),
-        base=lambda a: sum(a.is_sub(v) for v in a.load["videos"]), n=(2, 4), start=FIRST_READ_S,
-        what="subscribed upload", decoy_note="decoy: not an upload of a subscribed channel", page=SUBS_PAGE,
-        number=SHOWING, sql=f"SELECT (SELECT COUNT(*) {NEW_SUB}) >= {{n}}", **texts)
+    return kit.declare(
+        name, activity, criteria, kit.counted_setup(
+            lambda rng, catalog: Arrivals(catalog), n=(2, 4), start=FIRST_READ_S,
+            counted=lambda a: [v for v in a.of("new_video") if a.is_sub(v)],
+            looks=lambda a: [v for v in a.of("new_video") if not a.is_sub(v)] + a.community(),
+            score=lambda a: lambda i: float(a.channel(i)["topic"] in a.topics) + (a.type[i] == "new_notification"),
+            base=lambda a: sum(a.is_sub(v) for v in a.load["videos"]),
+            what="subscribed upload", decoy_note="decoy: not an upload of a subscribed channel"),
+        Knobs(decoys=3), notes, start_page=SUBS_PAGE, condition_sql=f"SELECT (SELECT COUNT(*) {NEW_SUB}) >= {{n}}",
+        **texts)
 
 
-COUNT_KINDS = (
+HOME_KINDS = (
     notification_kind(
         "notifications_threshold", "absolute", "decoys: uploads without a notification (near_miss: on a topic I am "
-        "subscribed to); threshold = waiting at the start + 2–5", n=(2, 5), sql=f"SELECT ({WAITING}) >= {{goal}}",
+        "subscribed to); threshold = waiting at the start + 2–5", (2, 5), 0, start_page=HOME,
+        condition_sql=kit.count_reaches(WAITING, "{goal}"),
         description="{base} notifications wait at the start; {n} more arrive (some already read), the last at {at} s; "
                     "uploads without notifications arrive between.",
         prompt="Keep an eye on my MicroTube notifications. Tell me once at least {goal} notifications are waiting "
                "(not dismissed), read or not. Don't dismiss any.", report="{goal} notifications are waiting now.",
         distraction="read vs waiting notifications, uploads without notifications"),
     notification_kind(
-        "notifications_more", "relative", "as notifications_threshold; 3–5 more than at the start", n=(3, 5),
-        start=FIRST_READ_S, sql=f"SELECT ({WAITING} AND origin != 'self') >= {kit.baseline('notification_count')} "
-                                "+ {n}",
+        "notifications_more", "relative", "as notifications_threshold; 3–5 more than at the start", (3, 5),
+        FIRST_READ_S, start_page=NOTIFICATIONS,
+        condition_sql=kit.count_reaches(f"{WAITING} AND origin != 'self'", "{n}", "notification_count"),
         description="{base} notifications wait at the start; {n} more arrive, the last at {at} s (some already read); "
                     "uploads without notifications arrive between.",
         prompt="Tell me once I have {n} more MicroTube notifications waiting (not dismissed) than I have right now, "
@@ -271,23 +283,35 @@ COUNT_KINDS = (
         distraction="notifications that arrive already read, uploads without notifications"),
     upload_kind(
         "subscription_uploads", "passive", "absolute", "decoys: unsubscribed uploads and community posts (near_miss: "
-        "on a subscribed topic); 2–4 uploads counted",
+        "on a subscribed topic); 2–4 uploads counted", difficulty="easy",
         description="Subscribed channels upload {n} videos, the last at {at} s; unsubscribed uploads on subscribed "
                     "topics and subscribed channels' community posts come between.",
         prompt="Tell me once {n} new videos from channels I'm subscribed to have appeared on MicroTube (counting "
-               "from now).", report="{n} new videos from my subscriptions have appeared.",
-        distraction="unsubscribed uploads, community posts"),
+               "from now).", distraction="unsubscribed uploads, community posts",
+        solution=kit.watch_number(SUBS_PAGE, SHOWING, "{goal}",
+                                  "{n} new videos from my subscriptions have appeared.")),
     upload_kind(
         "watch_new_uploads", "active", "relative", "as subscription_uploads; each counted upload must be watched",
         difficulty="medium", eval_sql=f"SELECT (SELECT COUNT(*) {NEW_SUB} AND v.watched_at IS NOT NULL) >= {{n}}",
         description="Subscribed channels upload {n} videos, the last at {at} s; unsubscribed uploads and community "
                     "posts come between. Older subscribed videos were already watched before the start.",
         prompt="Once {n} new videos have appeared from channels I'm subscribed to on MicroTube (counting from now), "
-               "watch all {n} of them and tell me. Videos I watched earlier don't count.", report="",
+               "watch all {n} of them and tell me. Videos I watched earlier don't count.",
         distraction="older watched videos, unsubscribed uploads",
-        solution=lambda f: [{"watch": SUBS_PAGE, "open_new": "^/microtube/watch/", "count": f["n"],
-                             "until": {"text": "subscribers"}},
-                            {"report": f"{f['n']} new videos from my subscriptions appeared; I watched them all."}]),
+        solution=[{"watch": SUBS_PAGE, "open_new": "^/microtube/watch/", "count": "{n}",
+                   "until": {"text": "subscribers"}},
+                  {"report": "{n} new videos from my subscriptions appeared; I watched all {n}."}]),
+    kit.declare(
+        "home_videos_more", "passive", "relative", home, Knobs(decoys=1), "decoys: preloaded videos taken down before "
+        "the target (0–3), each needing one more arrival", difficulty="medium", start_page=HOME,
+        distraction="videos taken down, comments and notifications",
+        description="{base} videos at the start; {arrive} arrive by {at} s, but {gone} preloaded video(s) are taken "
+                    "down first, so the home page holds {n} more only at {at} s. Comments and notifications arrive "
+                    "between.",
+        prompt="Watch the MicroTube home page and tell me once it holds {n} more videos than it does right now.",
+        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM videos WHERE origin != 'self'", "{n}", "video_count"),
+        solution=kit.watch_number(HOME, SHOWING, "{goal}",
+                                  "The home page now holds {n} more videos than at the start.")),
 )
 
 
@@ -298,10 +322,11 @@ def channel_pattern(a: Arrivals, topic: str) -> str:
     return f"({'|'.join(re.escape(n) for n in names)})( ✓)?\\s+[\\d.]+[KM]? subscribers"
 
 
-def like_followed_upload(noop: bool) -> Draw:
-    """like_followed_upload; as its no-op, a subscribed topic that uploads nothing is asked for and the
-    source task's target is the near miss."""
-    def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+def like(noop: bool) -> kit.Setup:
+    """The target, an upload by a subscribed channel of the drawn topic, after look-alikes (nearest: the
+    same topic unsubscribed, community posts, other subscribed topics); it is taken down hold_s later.
+    As the no-op, a subscribed topic that uploads nothing is asked for and the target is the near miss."""
+    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a = Arrivals(catalog)
         mine = [v for v in a.of("new_video") if a.is_sub(v)]
         asked = kit.choose(rng, sorted(a.topics), "subscribed topic") if noop else None
@@ -309,65 +334,59 @@ def like_followed_upload(noop: bool) -> Draw:
         banned = {topic, asked} - {None}  # no other subscribed upload of these topics, ever
         allowed = [i for i in a.items if not (i in mine and a.channel(i)["topic"] in banned)]
         target = kit.choose(rng, [v for v in mine if a.channel(v)["topic"] == topic])
+        looks = [i for i in allowed if i != target and (a.type[i] == "new_video" or i in a.community())]
         at, key, used = kit.counted_arrivals(
-            rng, knobs, [target], [i for i in allowed if i != target and (a.type[i] == "new_video" or i in
-                                                                           a.community())], 1, a.make, trailing=0,
-            what=f"a subscribed {topic} channel uploads", decoy_note=f"decoy: not a {topic} upload of a subscribed "
-                                                                     "channel",
+            rng, knobs, [target], looks, 1, a.make, trailing=0, what=f"a subscribed {topic} channel uploads",
+            decoy_note=f"decoy: not a {topic} upload of a subscribed channel",
             score=lambda i: 1.0 * (a.channel(i)["topic"] in banned) + 0.6 * (a.type[i] == "new_notification")
             + 0.4 * (i in mine))
-        until, asked = min(at + int(knobs.hold_s), 712), asked or topic
+        until = min(at + int(knobs.hold_s), 712)
         if until - at < 10:
             raise NoDraw("no room for the take-down after the target")
-        if noop:
-            key[0]["_note"] = key[0]["_note"].replace("target:", "near miss (the source task's target):") + \
-                f", not {asked}"
+        if asked:
+            key[0]["_note"] = key[0]["_note"].replace("target:", "near miss (the source task's target):", 1) \
+                + f", not {asked}"
         key.append(event(until, "remove_video", "the upload is taken down: it can no longer be liked "
                                                 "(condition_until)", video_id=target))
-        name, title = a.channel(target)["name"], a.rec[target]["title"]
-        return scenario(
-            description=f"No-op copy of like_followed_upload for my subscribed {asked} channels, which upload nothing. "
-                        f"{name} (subscribed, {topic}) still uploads at {at} s (the near miss)." if noop else
-                        f"Look-alikes (unsubscribed {topic} uploads, community posts, other subscribed uploads) come "
-                        f"first; at {at} s {name} (subscribed, {topic}) uploads '{title}'. It is taken down at {until} "
-                        "s. Liking any other video fails the task.",
-            prompt=f"I'm subscribed to some {asked} channels on MicroTube. When one of my subscribed {asked} channels "
-                   "uploads a new video, open it and like it (only that one), then tell me.",
-            condition_at=None if noop else at, condition_until=None if noop else until, start_page=SUBS_PAGE,
-            taxonomy=taxonomy("noop", "absolute", "medium", f"an unsubscribed {asked} upload, a subscribed {topic} "
-                              "upload") if noop else taxonomy("active", "absolute", "medium", f"unsubscribed {topic} "
-                                                              "channels, subscribed channels on other topics, "
-                                                              "community posts"),
-            events=a.events(rng, knobs, key, None, [i for i in allowed if i not in used]),
-            condition_sql=topic_sql(asked), near_miss_sql=topic_sql(topic) if noop else None,
-            eval_sql="SELECT NOT EXISTS (SELECT 1 FROM videos WHERE origin = 'event' AND liked = 1)" if noop else
-                     f"SELECT EXISTS (SELECT 1 FROM videos WHERE id = '{target}' AND liked = 1) AND NOT EXISTS "
-                     f"(SELECT 1 FROM videos WHERE liked = 1 AND id != '{target}')",
-            solution=[{"watch": SUBS_PAGE, "open_new": "^/microtube/watch/",
-                       "until": {"matches": channel_pattern(a, asked)}},
-                      {"submit": "/like$"}, {"report": f"My {asked} channel uploaded a new video; I liked it."}])
-    return draw
+        return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, [i for i in allowed
+                                                                                       if i not in used]),
+                "at": at, "until": until, "topic": topic, "asked": asked or topic, "vid": target,
+                "title": a.rec[target]["title"], "name": a.channel(target)["name"],
+                "channels": channel_pattern(a, asked or topic)}
+    return setup
 
 
-def topic_sql(topic: str) -> str:
-    return f"SELECT EXISTS (SELECT 1 {NEW_SUB} AND c.topic = '{topic}')"
-
+LIKE_PROMPT = ("I'm subscribed to some {asked} channels on MicroTube. When one of my subscribed {asked} channels "
+               "uploads a new video, open it and like it (only that one), then tell me.")
+LIKE_STEPS = [{"watch": SUBS_PAGE, "open_new": "^/microtube/watch/", "until": {"matches": "{channels}"}},
+              {"submit": "/like$"}, {"report": "My {asked} channel uploaded a new video; I liked it."}]
+LIKE_KINDS = (
+    kit.declare(
+        "like_followed_upload", "active", "absolute", like(False), Knobs(decoys=4), "decoys: uploads and community "
+        "posts before the target (near_miss: same topic unsubscribed, community posts, other subscribed topics); "
+        "hold_s: until the upload is taken down", difficulty="medium", start_page=SUBS_PAGE,
+        distraction="unsubscribed {topic} channels, subscribed channels on other topics, community posts",
+        description="Look-alikes (unsubscribed {topic} uploads, community posts, other subscribed uploads) come "
+                    "first; at {at} s {name} (subscribed, {topic}) uploads '{title}'. It is taken down at {until} s. "
+                    "Liking any other video fails the task.", prompt=LIKE_PROMPT, solution=LIKE_STEPS,
+        condition_sql=f"SELECT EXISTS (SELECT 1 {NEW_SUB} AND c.topic = {{topic!q}})",
+        eval_sql="SELECT EXISTS (SELECT 1 FROM videos WHERE id = {vid!q} AND liked = 1) AND NOT EXISTS "
+                 "(SELECT 1 FROM videos WHERE liked = 1 AND id != {vid!q})"),
+    kit.declare(
+        "like_other_channel_noop", "noop", "absolute", like(True), Knobs(decoys=4), "as like_followed_upload; a "
+        "subscribed topic that uploads nothing is asked for", difficulty="medium", start_page=SUBS_PAGE,
+        distraction="an unsubscribed {asked} upload, a subscribed {topic} upload",
+        description="No-op copy of like_followed_upload for my subscribed {asked} channels, which upload nothing. "
+                    "{name} (subscribed, {topic}) still uploads at {at} s (the near miss).",
+        prompt=LIKE_PROMPT, solution=LIKE_STEPS,
+        condition_sql=f"SELECT EXISTS (SELECT 1 {NEW_SUB} AND c.topic = {{asked!q}})",
+        near_miss_sql=f"SELECT EXISTS (SELECT 1 {NEW_SUB} AND c.topic = {{topic!q}})",
+        eval_sql="SELECT NOT EXISTS (SELECT 1 FROM videos WHERE origin = 'event' AND liked = 1)"),
+)
 
 KINDS: tuple[Kind, ...] = tuple(sorted((
-    *COUNT_KINDS,
-    Kind("comment_keyword", "active", "absolute", comment_keyword(False), Knobs(decoys=4),
-         "decoys: comments before the target (near_miss: naming another game, sharing the game's first letters, "
-         "on a video of the target's category)"),
-    Kind("comment_keyword_absent_noop", "noop", "absolute", comment_keyword(True), Knobs(decoys=4),
-         "as comment_keyword; another game (named by no comment) is asked for, the source target is the near miss"),
+    *COMMENT_KINDS, *HOME_KINDS, *LIKE_KINDS,
     Kind("gaming_comments_more", "active", "relative", draw_gaming_comments_more, Knobs(decoys=3),
          "decoys: comments on other videos between the counted ones (near_miss: on comedy, film or sports videos); "
          "the category is one with two to four preloaded videos (gaming in the catalog)"),
-    Kind("home_videos_more", "passive", "relative", draw_home_videos_more, Knobs(decoys=1),
-         "decoys: preloaded videos taken down before the target (0–3), each needing one more arrival"),
-    Kind("like_followed_upload", "active", "absolute", like_followed_upload(False), Knobs(decoys=4),
-         "decoys: uploads and community posts before the target (near_miss: same topic unsubscribed, community "
-         "posts, other subscribed topics); hold_s: until the upload is taken down"),
-    Kind("like_other_channel_noop", "noop", "absolute", like_followed_upload(True), Knobs(decoys=4),
-         "as like_followed_upload; a subscribed topic that uploads nothing is asked for"),
 ), key=lambda k: k.name))
