@@ -148,21 +148,6 @@ def _num(value: float) -> float | int:
     return int(value) if float(value).is_integer() else round(float(value), 3)
 
 
-def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
-                     allow: Callable[[Any, int], bool], start: float = 1,
-                     stop: float = TIMELINE_END - 5) -> list[tuple[int, Any]]:
-    """(time, item) pairs for background drawn from a pool mixing several event families: times as
-    `background_times` gives them, each filled with a random pool item that `allow(item, time)`
-    accepts (so a kind can keep a counted family out before its target), each item at most once."""
-    out: list[tuple[int, Any]] = []
-    left = list(pool)
-    for t in background_times(rng, density, taken, start, stop):
-        fits = [i for i, item in enumerate(left) if allow(item, t)]
-        if fits:
-            out.append((t, left.pop(fits[rng.randrange(len(fits))])))
-    return out
-
-
 def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> list[str]:
     """A seeded order of n + removals − 1 "add" and `removals` "remove" steps whose running total
     stays under n, so a count reaches +n only with the next addition (the target)."""

@@ -97,10 +97,6 @@ def board_kind(name: str, activity: str, noop: bool, notes: str, **texts: Any) -
         **texts)
 
 
-def unread(a: Arrivals) -> int:
-    return sum(a.rec[i].get("age_minutes", 0) <= READ_AFTER_MINUTES for i in a.load["notifications"])
-
-
 COUNT_KINDS = (
     board_kind("jobs_threshold", "passive", False, "decoys: preloaded postings that close before the target (each "
                "needs one more arrival)", distraction="slow growth, postings that close",
@@ -129,7 +125,8 @@ COUNT_KINDS = (
                                   "You now have {goal} pending invitations.")),
     kit.declare(
         "notifications_more", "passive", "relative", kit.counted_setup(
-            lambda rng, catalog: Arrivals(catalog), n=(3, 4), start=FIRST_READ_S, base=unread,
+            lambda rng, catalog: Arrivals(catalog), n=(3, 4), start=FIRST_READ_S,
+            base=lambda a: sum(a.rec[i].get("age_minutes", 0) <= READ_AFTER_MINUTES for i in a.load["notifications"]),
             counted=lambda a: a.of("new_notification"), looks=lambda a: a.of("new_message") + a.of("new_invitation"),
             what="new unread notification", decoy_note="decoy: another badge rises (Messaging or My Network)"),
         Knobs(decoys=3), "decoys: messages and invitations (other badges) between the counted notifications",

@@ -1,9 +1,7 @@
 """MicroTube's ten scenario kinds (ENVIRONMENTS §10): the authored scenarios made into templates.
 
-Every draw keeps the authored preload (the catalog's records with an age, the usual subscriptions)
-and picks from the catalog's arrivals: uploads (with their upload notification at the same instant),
-comments on preloaded videos and notifications that need no upload. Solutions count against numbers
-known from the preload, so the oracle does not depend on when its first read lands.
+Every draw keeps the authored preload and picks from the catalog's arrivals. Solutions count
+against numbers known from the preload, so the oracle does not depend on when its first read lands.
 """
 
 from __future__ import annotations
@@ -29,8 +27,9 @@ SHOWING = "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)"
 
 
 class Arrivals(kit.Arrivals):
-    """The authored preload and the catalog ids that can arrive after it: uploads, comments on
-    preloaded videos, notifications that open a preloaded video or none."""
+    """The authored preload (records with an age, the usual subscriptions) and what can arrive after
+    it: uploads (each with its notification), comments on preloaded videos, notifications that open
+    a preloaded video or none."""
 
     fields = {"new_video": "video_id", "new_comment": "comment_id", "new_notification": "notification_id"}
 
@@ -52,12 +51,10 @@ class Arrivals(kit.Arrivals):
                         and r.get("video_id") in (None, *shown)}}
         self.topics = {self.rec[c]["topic"] for c in self.subs}
 
-    def video_of(self, rid: str) -> str | None:
-        """The video an arrival shows or points at (an upload, a comment's video, a notification's)."""
+    def video_of(self, rid: str) -> str | None:  # an upload, a comment's video, a notification's
         return rid if self.type.get(rid) == "new_video" else self.rec[rid].get("video_id")
 
-    def channel(self, rid: str) -> dict[str, Any]:
-        """The channel of an upload or a notification."""
+    def channel(self, rid: str) -> dict[str, Any]:  # of an upload or a notification
         return self.rec[self.rec[rid]["channel_id"]]
 
     def is_sub(self, vid: str) -> bool:
@@ -83,9 +80,6 @@ class Arrivals(kit.Arrivals):
                 out.append(event(e["at"], "new_notification", e.get("_note") and "the notification of the upload "
                                  "above, same instant", notification_id=self.notice[e["video_id"]]))
         return out
-
-    def adds_notification(self, rid: str) -> bool:
-        return self.type[rid] == "new_notification" or rid in self.notice
 
 
 # --- comment_keyword and its no-op ----------------------------------------------------------
@@ -134,32 +128,28 @@ def comment(noop: bool) -> kit.Setup:
 
 
 COMMENTED = "SELECT EXISTS (SELECT 1 FROM video_comments WHERE origin = 'event' AND body LIKE {0})"
+COMMENT = dict(  # comment_keyword's texts; its no-op asks for {asked} (for comment_keyword, the game itself)
+    difficulty="medium", start_page=HOME, condition_sql=COMMENTED.format("{asked!l}"),
+    prompt="A friend says people are arguing about {asked} in the comments on MicroTube. When a new comment that "
+           "mentions {asked} appears under any video, open that video's page (so it is in my watch history after the "
+           "comment arrived) and tell me.",
+    solution=[{"watch": "/microtube/watch/{vid}", "until": {"text": "{asked}"}},
+              {"report": "A new comment mentioning {asked} is under '{title}'; I opened the video."}])
 COMMENT_KINDS = (
     kit.declare(
         "comment_keyword", "active", "absolute", comment(False), Knobs(decoys=4), "decoys: comments before the "
         "target (near_miss: naming another game, sharing the game's first letters, on a video of the target's "
-        "category)", difficulty="medium", distraction="comments naming other games, comments visible only on watch "
-        "pages", start_page=HOME,
+        "category)", distraction="comments naming other games, comments visible only on watch pages",
         description="{decoys} comments naming other games or look-alike words come first; at {at} s a comment under "
                     "'{title}' names {game}. Comments show only on watch pages.",
-        prompt="A friend says people are arguing about {game} in the comments on MicroTube. When a new comment that "
-               "mentions {game} appears under any video, open that video's page (so it is in my watch history after "
-               "the comment arrived) and tell me.", condition_sql=COMMENTED.format("{game!l}"),
         eval_sql="SELECT EXISTS (SELECT 1 FROM video_comments k JOIN videos v ON v.id = k.video_id WHERE "
-                 "k.origin = 'event' AND k.body LIKE {game!l} AND v.last_watched_at >= k.created_at)",
-        solution=[{"watch": "/microtube/watch/{vid}", "until": {"text": "{game}"}},
-                  {"report": "A new comment mentioning {game} is under '{title}'; I opened the video."}]),
+                 "k.origin = 'event' AND k.body LIKE {game!l} AND v.last_watched_at >= k.created_at)", **COMMENT),
     kit.declare(
         "comment_keyword_absent_noop", "noop", "absolute", comment(True), Knobs(decoys=4), "as comment_keyword; "
-        "another game (named by no comment) is asked for, the source target is the near miss", difficulty="medium",
-        distraction="comments naming other games, one naming {game}", start_page=HOME,
+        "another game (named by no comment) is asked for, the source target is the near miss",
+        distraction="comments naming other games, one naming {game}", near_miss_sql=COMMENTED.format("{game!l}"),
         description="No-op copy of comment_keyword asking for {asked}, which no comment names; the {game} comment "
-                    "still arrives at {at} s (the near miss) among comments naming other games.",
-        prompt="A friend says people are arguing about {asked} in the comments on MicroTube. When a new comment that "
-               "mentions {asked} appears under any video, open that video's page and tell me.",
-        condition_sql=COMMENTED.format("{asked!l}"), near_miss_sql=COMMENTED.format("{game!l}"),
-        solution=[{"watch": "/microtube/watch/{vid}", "until": {"text": "{asked}"}},
-                  {"report": "A new comment mentioning {asked} appeared; I opened the video."}]),
+                    "still arrives at {at} s (the near miss) among comments naming other games.", **COMMENT),
 )
 
 
@@ -227,19 +217,16 @@ def home(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
 
 # --- waiting notifications, subscribed uploads --------------------------------------------------
 
-def waiting(a: Arrivals) -> int:
-    return sum(not a.rec[i].get("dismissed") for i in a.load["notifications"])
-
-
 def notification_kind(name: str, criteria: str, notes: str, n: tuple[int, int], start: float, report: str,
                       **texts: Any) -> Kind:
     """notifications_threshold and notifications_more: what adds a waiting notification is counted
     (an upload's comes with it); uploads without a notification are the look-alikes."""
     return kit.declare(
         name, "passive", criteria, kit.counted_setup(
-            lambda rng, catalog: Arrivals(catalog), n=n, start=start, base=waiting,
-            counted=lambda a: [i for i in a.items if a.adds_notification(i)],
-            looks=lambda a: [v for v in a.of("new_video") if not a.adds_notification(v)],
+            lambda rng, catalog: Arrivals(catalog), n=n, start=start,
+            base=lambda a: sum(not a.rec[i].get("dismissed") for i in a.load["notifications"]),
+            counted=lambda a: [*a.of("new_notification"), *a.notice],
+            looks=lambda a: [v for v in a.of("new_video") if v not in a.notice],
             score=lambda a: lambda v: float(a.channel(v)["topic"] in a.topics),
             what="new waiting notification", decoy_note="decoy: an upload without a notification"),
         Knobs(decoys=3), notes, difficulty="easy",
@@ -356,32 +343,32 @@ def like(noop: bool) -> kit.Setup:
     return setup
 
 
-LIKE_PROMPT = ("I'm subscribed to some {asked} channels on MicroTube. When one of my subscribed {asked} channels "
-               "uploads a new video, open it and like it (only that one), then tell me.")
-LIKE_STEPS = [{"watch": SUBS_PAGE, "open_new": "^/microtube/watch/", "until": {"matches": "{channels}"}},
-              {"submit": "/like$"}, {"report": "My {asked} channel uploaded a new video; I liked it."}]
+LIKE = dict(  # like_followed_upload's texts; its no-op asks for {asked} (for like_followed_upload, the topic)
+    difficulty="medium", start_page=SUBS_PAGE,
+    condition_sql=f"SELECT EXISTS (SELECT 1 {NEW_SUB} AND c.topic = {{asked!q}})",
+    prompt="I'm subscribed to some {asked} channels on MicroTube. When one of my subscribed {asked} channels uploads a "
+           "new video, open it and like it (only that one), then tell me.",
+    solution=[{"watch": SUBS_PAGE, "open_new": "^/microtube/watch/", "until": {"matches": "{channels}"}},
+              {"submit": "/like$"}, {"report": "My {asked} channel uploaded a new video; I liked it."}])
 LIKE_KINDS = (
     kit.declare(
         "like_followed_upload", "active", "absolute", like(False), Knobs(decoys=4), "decoys: uploads and community "
         "posts before the target (near_miss: same topic unsubscribed, community posts, other subscribed topics); "
-        "hold_s: until the upload is taken down", difficulty="medium", start_page=SUBS_PAGE,
+        "hold_s: until the upload is taken down",
         distraction="unsubscribed {topic} channels, subscribed channels on other topics, community posts",
         description="Look-alikes (unsubscribed {topic} uploads, community posts, other subscribed uploads) come "
                     "first; at {at} s {name} (subscribed, {topic}) uploads '{title}'. It is taken down at {until} s. "
-                    "Liking any other video fails the task.", prompt=LIKE_PROMPT, solution=LIKE_STEPS,
-        condition_sql=f"SELECT EXISTS (SELECT 1 {NEW_SUB} AND c.topic = {{topic!q}})",
+                    "Liking any other video fails the task.",
         eval_sql="SELECT EXISTS (SELECT 1 FROM videos WHERE id = {vid!q} AND liked = 1) AND NOT EXISTS "
-                 "(SELECT 1 FROM videos WHERE liked = 1 AND id != {vid!q})"),
+                 "(SELECT 1 FROM videos WHERE liked = 1 AND id != {vid!q})", **LIKE),
     kit.declare(
         "like_other_channel_noop", "noop", "absolute", like(True), Knobs(decoys=4), "as like_followed_upload; a "
-        "subscribed topic that uploads nothing is asked for", difficulty="medium", start_page=SUBS_PAGE,
+        "subscribed topic that uploads nothing is asked for",
         distraction="an unsubscribed {asked} upload, a subscribed {topic} upload",
         description="No-op copy of like_followed_upload for my subscribed {asked} channels, which upload nothing. "
                     "{name} (subscribed, {topic}) still uploads at {at} s (the near miss).",
-        prompt=LIKE_PROMPT, solution=LIKE_STEPS,
-        condition_sql=f"SELECT EXISTS (SELECT 1 {NEW_SUB} AND c.topic = {{asked!q}})",
         near_miss_sql=f"SELECT EXISTS (SELECT 1 {NEW_SUB} AND c.topic = {{topic!q}})",
-        eval_sql="SELECT NOT EXISTS (SELECT 1 FROM videos WHERE origin = 'event' AND liked = 1)"),
+        eval_sql="SELECT NOT EXISTS (SELECT 1 FROM videos WHERE origin = 'event' AND liked = 1)", **LIKE),
 )
 
 KINDS: tuple[Kind, ...] = tuple(sorted((
