@@ -355,12 +355,12 @@ LIKE_KINDS = (
         "like_followed_upload", "active", "absolute", like(False), Knobs(decoys=4), "decoys: uploads and community "
         "posts before the target (near_miss: same topic unsubscribed, community posts, other subscribed topics); "
         "hold_s: until the upload is taken down",
+        eval_sql="SELECT EXISTS (SELECT 1 FROM videos WHERE id = {vid!q} AND liked = 1) AND NOT EXISTS "
+                 "(SELECT 1 FROM videos WHERE liked = 1 AND id != {vid!q})",
         distraction="unsubscribed {topic} channels, subscribed channels on other topics, community posts",
         description="Look-alikes (unsubscribed {topic} uploads, community posts, other subscribed uploads) come "
                     "first; at {at} s {name} (subscribed, {topic}) uploads '{title}'. It is taken down at {until} s. "
-                    "Liking any other video fails the task.",
-        eval_sql="SELECT EXISTS (SELECT 1 FROM videos WHERE id = {vid!q} AND liked = 1) AND NOT EXISTS "
-                 "(SELECT 1 FROM videos WHERE liked = 1 AND id != {vid!q})", **LIKE),
+                    "Liking any other video fails the task.", **LIKE),
     kit.declare(
         "like_other_channel_noop", "noop", "absolute", like(True), Knobs(decoys=4), "as like_followed_upload; a "
         "subscribed topic that uploads nothing is asked for",
