@@ -9,16 +9,19 @@ then `timeline` sorts them and `scenario` returns the mapping in file order. Pur
 from __future__ import annotations
 
 import random
+import re
+import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sentinel.core.kinds import MAX_AT, MIN_AT, Knobs, NoDraw
+from sentinel.core.kinds import MAX_AT, MIN_AT, Kind, Knobs, NoDraw
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
 
 TIMELINE_END = 720
 GAP_S = 2  # background events keep this far from the events that decide the task
+FIRST_READ_S = 8  # the agent's first read of the page: relative tasks' counted arrivals come after it
 
 
 def ids_where(catalog: Catalog, collection: str, where: Callable[[dict[str, Any]], bool],
@@ -145,21 +148,6 @@ def _num(value: float) -> float | int:
     return int(value) if float(value).is_integer() else round(float(value), 3)
 
 
-def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
-                     allow: Callable[[Any, int], bool], start: float = 1,
-                     stop: float = TIMELINE_END - 5) -> list[tuple[int, Any]]:
-    """(time, item) pairs for background drawn from a pool mixing several event families: times as
-    `background_times` gives them, each filled with a random pool item that `allow(item, time)`
-    accepts (so a kind can keep a counted family out before its target), each item at most once."""
-    out: list[tuple[int, Any]] = []
-    left = list(pool)
-    for t in background_times(rng, density, taken, start, stop):
-        fits = [i for i, item in enumerate(left) if allow(item, t)]
-        if fits:
-            out.append((t, left.pop(fits[rng.randrange(len(fits))])))
-    return out
-
-
 def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> list[str]:
     """A seeded order of n + removals − 1 "add" and `removals` "remove" steps whose running total
     stays under n, so a count reaches +n only with the next addition (the target)."""
@@ -173,3 +161,286 @@ def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> l
         if ok:
             return seq
     raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")
+
+
+# --- kinds-a: counted arrivals (n counted arrivals, the n-th at the target time, look-alikes
+# between them, one counted arrival trailing) and background that cannot change the count before
+# the target. Generic over the event shape: callers pass `make(at, item_id, note)` that builds one
+# event. Moved here from generation/counting.py.
+
+Make = Callable[[float, str, str | None], dict[str, Any]]
+LAST_S = TIMELINE_END - 5
+
+
+def spaced(rng: random.Random, n: int, start: float, stop: float, gap: float) -> list[int]:
+    """n whole seconds in [start, stop], one per stratum, at least `gap` apart."""
+    if n <= 0:
+        return []
+    width = (stop - start) / n
+    if width < gap:
+        raise NoDraw(f"no room for {n} events {gap:g} s apart between {start:g} and {stop:g} s")
+    out = []
+    for j in range(n):
+        lo = start + j * width + gap / 2
+        hi = start + (j + 1) * width - gap / 2
+        out.append(int(round(rng.uniform(lo, max(lo, hi)))))
+    return out
+
+
+def free_times(rng: random.Random, k: int, start: float, stop: float, taken: Sequence[float],
+               gap: float = 3) -> list[int]:
+    """k distinct whole seconds in [start, stop] kept `gap` away from `taken` and each other."""
+    picked: list[int] = []
+    candidates = list(range(int(start), int(stop) + 1))
+    rng.shuffle(candidates)
+    for t in candidates:
+        if len(picked) == k:
+            break
+        if all(abs(t - b) >= gap for b in [*taken, *picked]):
+            picked.append(t)
+    if len(picked) < k:
+        raise NoDraw(f"no room for {k} look-alikes between {start:g} and {stop:g} s")
+    return sorted(picked)
+
+
+def counting(rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int,
+             make: Make, *, what: str, decoy_note: Callable[[str], str], first_s: float = 2,
+             gap: float = 4, trailing: bool = True) -> tuple[int, list[dict[str, Any]], list[str]]:
+    """The key events of a counting task. Returns (target time, events, counted ids in order);
+    `counted[n]` trails when `trailing`. Decoys (knobs.decoys of `others`) fall between."""
+    picked = sample(rng, counted, n + int(trailing), what)
+    decoys = sample(rng, others, knobs.decoys, "look-alikes")
+    at = target_time(rng, knobs, lo=first_s + gap * n + 2)
+    times = [*sorted(spaced(rng, n - 1, first_s, at - gap / 2, gap)), at]
+    events = [make(t, rid, f"{what} {i + 1} of {n}" + (" (the target)" if i == n - 1 else ""))
+              for i, (t, rid) in enumerate(zip(times, picked, strict=False))]
+    dtimes = free_times(rng, len(decoys), 2, at - 3, times, gap=3)
+    events += [make(t, rid, decoy_note(rid)) for t, rid in zip(dtimes, decoys, strict=True)]
+    if trailing:
+        trail = rng.randint(min(at + gap + 6, LAST_S), min(at + 150, LAST_S))
+        events.append(make(trail, picked[n], f"trailing: {what} after the target"))
+    return at, events, list(picked)
+
+
+def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: float | None,
+         before: Sequence[str], after: Sequence[str], make: Make) -> list[dict[str, Any]]:
+    """Background at the density knob: before `at` only `before` items (they cannot change the
+    task's condition), after it `after` items too. Each item is used once."""
+    taken = [e["at"] for e in events]
+    times = background_times(rng, knobs.density, taken)
+    safe, rest = list(before), [x for x in after if x not in set(before)]
+    rng.shuffle(safe)
+    rng.shuffle(rest)
+    out = []
+    for t in times:
+        late = at is None or t > at + GAP_S
+        pool = (rest or safe) if late and rng.random() < 0.5 else (safe or (rest if late else []))
+        if pool:
+            out.append(make(t, pool.pop(), None))
+    return out
+
+
+# --- kinds-a: kinds as declarations. `declare` makes a Kind from a setup that draws the facts
+# (a unit scenario, counted arrivals, background that spares the task) and the scenario's texts
+# as templates of those facts. Events name the catalog items they bring in fields ending in
+# `_id` (email_id, message_id, call_id).
+
+Setup = Callable[[random.Random, "Catalog", Knobs], dict[str, Any]]
+
+
+class _Facts(string.Formatter):
+    """str.format with three more conversions: !q an SQL text literal, !l a LIKE pattern, !e a regex."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        convert = {"q": sql_text, "l": like_text, "e": re.escape}.get(conversion or "")
+        return convert(str(value)) if convert else super().convert_field(value, conversion)
+
+
+def fill_in(template: Any, facts: Mapping[str, Any]) -> Any:
+    """A template filled from facts: text by str.format (plus !q, !l, !e; a text that is exactly
+    one "{fact}" becomes the fact's value itself, so a number stays a number), lists and mappings
+    item by item, anything else as it is."""
+    if isinstance(template, str):
+        whole = re.fullmatch(r"\{(\w+)\}", template)
+        return facts[whole.group(1)] if whole else _Facts().vformat(template, (), facts)
+    if isinstance(template, list):
+        return [fill_in(t, facts) for t in template]
+    if isinstance(template, Mapping):
+        return {k: fill_in(v, facts) for k, v in template.items()}
+    return template
+
+
+def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs, notes: str, *, difficulty: str,
+            distraction: str, prompt: str, description: str, condition_sql: str, solution: list[dict[str, Any]],
+            eval_sql: str | None = None, near_miss_sql: str | None = None, start_page: str | None = None,
+            earliest: float = MIN_AT) -> Kind:
+    """A kind as a declaration. `setup(rng, catalog, knobs)` draws the facts: `events`, `preload`,
+    `at` (the target time; a no-op's source task's) and optionally `until`, plus whatever the texts
+    name. The texts are templates of the facts and the knobs (`fill_in`). eval_sql is by default
+    the condition itself (a passive task is graded on the world reaching it)."""
+    def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+        facts = {**knobs.to_dict(), **setup(rng, catalog, knobs)}
+        live = activity != "noop"
+        sql = {"condition_sql": condition_sql, "near_miss_sql": near_miss_sql,
+               "eval_sql": eval_sql or (condition_sql if live else None)}
+        return scenario(prompt=fill_in(prompt, facts), description=fill_in(description, facts),
+                        condition_at=facts["at"] if live else None, start_page=start_page,
+                        condition_until=facts.get("until") if live else None,
+                        taxonomy=taxonomy(activity, criteria, difficulty, distraction),
+                        events=timeline(facts["preload"], facts["events"]), solution=fill_in(solution, facts),
+                        **{key: fill_in(text, facts) for key, text in sql.items() if text is not None})
+    return Kind(name, activity, criteria, draw, knobs, notes, earliest)
+
+
+def arriving(events: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The catalog items the events bring (their `*_id` fields)."""
+    return {str(v) for e in events for f, v in e.items() if f.endswith("_id")}
+
+
+def unit(rng: random.Random, knobs: Knobs, target: str, decoys: Sequence[str], make: Make, note: str,
+         decoy_note: Callable[[str], str], *, gap: float = 2, lo: float = MIN_AT,
+         hi: float = MAX_AT) -> tuple[int, list[dict[str, Any]]]:
+    """A unit scenario: the target at a drawn time, its look-alikes `gap` apart before it
+    (decoy_note(item) says why each one does not count). Returns (target time, events)."""
+    at = target_time(rng, knobs, lo=max(lo, 2 + gap * (len(decoys) + 1)), hi=hi)
+    times = spaced(rng, len(decoys), 2, at - gap, gap)
+    return at, [*(make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)), make(at, target, note)]
+
+
+def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool: Sequence[str], make: Make,
+            spoils: Callable[[str], bool] = lambda item: False, after: float | None = None) -> list[dict[str, Any]]:
+    """`events` plus background from `pool` at the density knob: items not yet arriving, never one
+    that `spoils` the task (or, given `after`, the target time, none before it)."""
+    free = [item for item in pool if item not in arriving(events)]
+    safe = [item for item in free if not spoils(item)]
+    return [*events, *fill(rng, knobs, events, after, safe, free if after is not None else [], make)]
+
+
+BASELINE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL) + "
+
+
+def count_reaches(count_sql: str, n: int | str, baseline: str | None = None) -> str:
+    """Condition SQL: the count reaches n, or with `baseline` (a key of the environment's
+    baseline_sql) n more than at the start."""
+    return f"SELECT ({count_sql}) >= {BASELINE.format(baseline) if baseline else ''}{n}"
+
+
+def watch_count(page: str, pattern: str, at_least: int | str, report: str) -> list[dict[str, Any]]:
+    """A passive solution: watch the page until the number `pattern` captures reaches `at_least`
+    (a relative task says "first + n"), then report."""
+    return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
+
+
+# --- kinds-b: counted arrivals chosen among look-alikes, a count that drops on its way up, and
+# a counting kind's setup and solution on an environment's view of one draw (Arrivals).
+
+def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], looks: Sequence[str], n: int,
+                     make: Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
+                     start: float = 0, gap: float = 4, trailing: int = 1,
+                     span: float | None = None) -> tuple[int, list[dict[str, Any]], list[str]]:
+    """As `counting`, for kinds whose look-alikes depend on the window: n − 1 of `counted` at least
+    `gap` apart after `start`, the n-th at the target time, `trailing` more after it, and between
+    them as many `looks` as fit before knobs.latest (at most the decoys knob): the nearest by `score`
+    (the near_miss knob), or any. With `span`, the arrivals come in a burst that starts at most
+    `span` s before the target. Returns (target time, events, items used)."""
+    def room(k: int) -> float:  # n − 1 strata of `gap`, and k look-alikes 3 s clear of everything
+        return 1 + max(gap * (n - 1) + gap / 2, 5 * (n - 1 + k) - 1)
+    k = max(0, min(knobs.decoys, len(looks), int((knobs.latest - start - room(0)) // 5)))
+    decoys = nearest(rng, looks, k, score, knobs.near_miss) if score else sample(rng, looks, k, "look-alikes")
+    picked = sample(rng, counted, n + trailing, what)
+    at = target_time(rng, knobs, lo=start + room(k))
+    if span is not None:
+        start = max(start, at - rng.randint(int(room(k)), max(int(room(k)), int(span))))
+    times = [*sorted(spaced(rng, n - 1, start, at - gap / 2, gap)), at]
+    events = [make(t, rid, f"{'target: ' if i == n - 1 else ''}{what}" + (f" {i + 1} of {n}" if n > 1 else ""))
+              for i, (t, rid) in enumerate(zip(times, picked, strict=False))]
+    events += [make(t, rid, decoy_note) for t, rid in zip(free_times(rng, k, start + 1, at - 3, times), decoys,
+                                                           strict=True)]
+    later = free_times(rng, trailing, at + 10, LAST_S, [])
+    events += [make(t, rid, f"trailing: another {what}") for t, rid in zip(later, picked[n:], strict=True)]
+    return at, events, [*picked, *decoys]
+
+
+def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], droppable: Sequence[str], n: int,
+                    make: Make, drop: Make, *, what: str, drop_note: str, base: int = 0, start: float = 0,
+                    gap: float = 4, cap: int = 3, trailing: int = 1) -> tuple[int, list[dict[str, Any]], list[str]]:
+    """A count that must rise from `base` by n while some of what was there leaves: n − 1 + d
+    arrivals of `counted` and d removals of `droppable` (`drop(t, item, note)`; d is the decoys knob,
+    at most `cap`, as many as fit) in an order whose running total stays under n, the n-th arrival at
+    the target time, `trailing` more after it. Returns (target time, events, items used)."""
+    d = max(0, min(knobs.decoys, cap, len(droppable), (int((knobs.latest - start) // gap) - n) // 2))
+    steps = order_under(rng, n, d)
+    at = target_time(rng, knobs, lo=start + gap * (len(steps) + 1))
+    adds, gone = sample(rng, counted, n + d + trailing, what), sample(rng, droppable, d, "removals")
+    arriving, leaving, level, events = iter(adds), iter(gone), base, []
+    for t, step in zip(sorted(spaced(rng, len(steps), start, at - gap / 2, gap)), steps, strict=True):
+        level += 1 if step == "add" else -1
+        note = f"{what} {level} of {base + n}" if step == "add" else f"{drop_note}: now {level} of {base + n}"
+        events.append(make(t, next(arriving), note) if step == "add" else drop(t, next(leaving), note))
+    events.append(make(at, next(arriving), f"target: {what} {base + n} of {base + n}"))
+    later = free_times(rng, trailing, at + 10, LAST_S, [])
+    events += [make(t, next(arriving), f"trailing: {what} {base + n + i + 1}") for i, t in enumerate(later)]
+    return at, events, [*adds, *gone]
+
+
+def watch_number(page: str, pattern: str, at_least: float | str, report: str) -> list[dict[str, Any]]:
+    """A counting task's solution: watch `page` until the number `pattern` captures is at least
+    `at_least` (a number known from the preload, or a "{fact}" template), then report."""
+    return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
+
+
+class Arrivals:
+    """One draw's view of an environment's catalog for the kinds below: the preload (`load`), every
+    item that can arrive after it as a catalog id with its event type (`type`; ids are unique across
+    collections) and the records by id (`rec`). A subclass fills those in, names each type's id field
+    (`fields`), says what an item is about (for notes) and may `arrange` the whole timeline."""
+
+    fields: Mapping[str, str]
+    load: dict[str, Any]
+    type: dict[str, str]
+    rec: dict[str, dict[str, Any]]
+
+    @property
+    def items(self) -> list[str]:
+        return list(self.type)
+
+    def of(self, etype: str, where: Callable[[dict[str, Any]], bool] = lambda rec: True) -> list[str]:
+        return [i for i, t in self.type.items() if t == etype and where(self.rec[i])]
+
+    def about(self, rid: str) -> str:
+        return rid
+
+    def make(self, t: float, rid: str, note: str | None) -> dict[str, Any]:
+        """A Make: the item's arrival at t; a note is followed by what the item is about."""
+        etype = self.type[rid]
+        return event(t, etype, note and f"{note} · {self.about(rid)}", **{self.fields[etype]: rid})
+
+    def arrange(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return events
+
+    def with_background(self, rng: random.Random, knobs: Knobs, key: list[dict[str, Any]], at: float | None,
+                        before: Sequence[str], after: Sequence[str] = ()) -> list[dict[str, Any]]:
+        """`key` and `fill`'s background (`before` items; after `at`, `after` items too), arranged."""
+        return self.arrange(key + fill(rng, knobs, key, at, before, after, self.make))
+
+
+def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
+                  counted: Callable[[Any], Sequence[str]], looks: Callable[[Any], Sequence[str]], n: tuple[int, int],
+                  what: str, decoy_note: str, base: Callable[[Any], int] = lambda view: 0,
+                  score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0, trailing: int = 1,
+                  span: float | None = None) -> Setup:
+    """The setup of a counting kind for `declare`: `counted_arrivals` of n (drawn from the range)
+    among the look-alikes, then background that keeps the counted family out until the target.
+    `arrivals(rng, catalog)` is the environment's view of one draw; `counted`, `looks`, `score` and
+    `base` (the count at the start) take it. Facts: preload, events, at, n, base, goal (base + n),
+    first (the first key event's time) and decoys (how many)."""
+    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+        a, k = arrivals(rng, catalog), rng.randint(*n)
+        at, key, used = counted_arrivals(rng, knobs, counted(a), looks(a), k, a.make, what=what, decoy_note=decoy_note,
+                                         score=score and score(a), start=start, trailing=trailing, span=span)
+        free, family = [x for x in a.items if x not in set(used)], set(counted(a))
+        safe = [x for x in free if x not in family]
+        return {"preload": a.load, "events": a.with_background(rng, knobs, key, at, safe, free),
+                "at": at, "n": k, "base": base(a), "goal": base(a) + k, "first": min(e["at"] for e in key),
+                "decoys": len(used) - k - trailing}
+    return setup
