@@ -394,9 +394,8 @@ KINDS: tuple[Kind, ...] = (
         description="The preload holds {kept} missed calls. {n} more arrive, the last at {at} s, with answered and "
                     "outgoing calls in between; another missed call trails.",
         prompt="Keep an eye on my MicroChat call log. Tell me once it shows {threshold} missed calls.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM calls WHERE missed = 1", "{threshold}"),
-        solution=kit.watch_count(CALLS, "Missed \\((\\d+)\\)", "{threshold}",
-                                 "The call log shows {threshold} missed calls.")),
+        **kit.count_watch("SELECT COUNT(*) FROM calls WHERE missed = 1", "{threshold}", CALLS, "Missed \\((\\d+)\\)",
+                          "The call log shows {threshold} missed calls.")),
     chat_kind(
         "missed_calls_more", "passive", "relative", missed_calls, Knobs(decoys=3),
         "decoys: answered and outgoing calls between the three missed ones",
@@ -405,10 +404,9 @@ KINDS: tuple[Kind, ...] = (
                     "with answered and outgoing calls between them; a fourth trails.",
         prompt="I'm in workshops all day. Watch my MicroChat calls and tell me once I have missed three more calls "
                "than I had when you started.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM calls WHERE missed = 1 AND origin != 'self'", 3,
-                                        "missed_call_count"),
-        solution=kit.watch_count(CALLS, "Missed \\((\\d+)\\)", "first + 3",
-                                 "Three more calls were missed since I started watching.")),
+        **kit.count_watch("SELECT COUNT(*) FROM calls WHERE missed = 1 AND origin != 'self'", 3, CALLS,
+                          "Missed \\((\\d+)\\)", "Three more calls were missed since I started watching.",
+                          "missed_call_count")),
     chat_kind(
         "unread_threshold", "passive", "absolute", unread_growth, Knobs(decoys=3),
         "decoys: own messages (arrive read) and calls; threshold = preloaded unread + 4–7",
@@ -416,8 +414,8 @@ KINDS: tuple[Kind, ...] = (
         description="{start} messages are unread at the start. {n} unread arrivals bring it to {threshold} at {at} s; "
                     "the self user's own messages arrive read and calls arrive in between, neither counts.",
         prompt="Don't open any chats. Just tell me when I have {threshold} unread messages in MicroChat.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM messages WHERE is_read = 0", "{threshold}"),
-        solution=kit.watch_count(LIST, "Chat \\((\\d+)\\)", "{threshold}", "You have {threshold} unread messages.")),
+        **kit.count_watch("SELECT COUNT(*) FROM messages WHERE is_read = 0", "{threshold}", LIST, "Chat \\((\\d+)\\)",
+                          "You have {threshold} unread messages.")),
     chat_kind(
         "unread_chats_more", "passive", "relative", unread_chats, Knobs(decoys=3),
         "decoys: messages into chats already unread (near_miss: how many of them, against own messages)",
@@ -427,8 +425,7 @@ KINDS: tuple[Kind, ...] = (
                     "arrive read.",
         prompt="Don't open any chats. Just watch my MicroChat conversation list and tell me once three more "
                "conversations have unread messages than when you started.",
-        condition_sql=kit.count_reaches("SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE is_read = 0", 3,
-                                        "unread_conversation_count"),
-        solution=kit.watch_count(LIST, "Unread \\((\\d+)\\)", "first + 3",
-                                 "Three more conversations have unread messages.")),
+        **kit.count_watch("SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE is_read = 0", 3, LIST,
+                          "Unread \\((\\d+)\\)", "Three more conversations have unread messages.",
+                          "unread_conversation_count")),
 )

@@ -352,10 +352,9 @@ KINDS: tuple[Kind, ...] = (
                     "The list header shows only the total.",
         prompt="Keep an eye on my MicroMail inbox and tell me once it holds five more messages than it does now. "
                "Mail that lands in Junk doesn't count.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND origin != 'self'", 5,
-                                        "inbox_count"),
-        solution=kit.watch_count(INBOX, "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)", "first + 5",
-                                 "The inbox now holds five more messages than at the start.")),
+        **kit.count_watch("SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND origin != 'self'", 5, INBOX,
+                          "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)",
+                          "The inbox now holds five more messages than at the start.", "inbox_count")),
     mail_kind(
         "junk_growth", "passive", "relative",
         counted(3, lambda r: not is_inbox(r), "junk arrival", "inbox arrival: not junk"),
@@ -364,10 +363,8 @@ KINDS: tuple[Kind, ...] = (
         description="Three junk arrivals (the third at {at} s) between {decoys} or more inbox arrivals; another junk "
                     "mail trails. The sidebar shows only Junk's total.",
         prompt="Tell me when three more messages have landed in my MicroMail Junk folder than are there now.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM emails WHERE folder = 'junk' AND origin != 'self'", 3,
-                                        "junk_count"),
-        solution=kit.watch_count(INBOX, "Junk \\(([\\d,]+)\\)", "first + 3", "Three more messages have landed in "
-                                 "Junk.")),
+        **kit.count_watch("SELECT COUNT(*) FROM emails WHERE folder = 'junk' AND origin != 'self'", 3, INBOX,
+                          "Junk \\(([\\d,]+)\\)", "Three more messages have landed in Junk.", "junk_count")),
     mail_kind(
         "sender_arrives", "passive", "absolute", sender, Knobs(decoys=2),
         "decoys: other senders before the target (near_miss: sharing a first name or surname)",
@@ -396,8 +393,6 @@ KINDS: tuple[Kind, ...] = (
         description="The preload has {start} unread inbox messages; {n} unread arrivals bring it to {threshold} at "
                     "{at} s, between mail that arrives read and junk.",
         prompt="Don't open any messages. Just tell me when my MicroMail inbox has {threshold} unread messages.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND is_read = 0",
-                                        "{threshold}"),
-        solution=kit.watch_count(INBOX, "Inbox \\(([\\d,]+)\\)", "{threshold}",
-                                 "The inbox has {threshold} unread messages.")),
+        **kit.count_watch("SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND is_read = 0", "{threshold}", INBOX,
+                          "Inbox \\(([\\d,]+)\\)", "The inbox has {threshold} unread messages.")),
 )
