@@ -120,15 +120,17 @@ def none_reacted(emoji: str) -> str:
             f"m.{NEW} AND r.persona_id = SELF AND r.emoji = {kit.sql_text(emoji)})")
 
 
-def react_steps(ids: list[str], emoji: str, report: str, until: Any = None) -> list[dict[str, Any]]:
-    """Per message: wait on its permalink until it has arrived (its thread shows it as new, or
-    `until`), react. The permalink answers 404 until the message exists, so the thread read
-    after it holds it."""
-    out: list[dict[str, Any]] = []
+def react_task(predicate: str, emoji: str, ids: list[str], report: str, until: Any = None) -> dict[str, Any]:
+    """An active reaction task's condition, grading and solution: len(ids) new messages match
+    `predicate`; the agent reacts `emoji` to each (and to no other new message), waiting on its
+    permalink until it has arrived (its thread shows it as new, or `until`). The permalink
+    answers 404 until the message exists, so the thread read after it holds it."""
+    steps: list[dict[str, Any]] = []
     for rid in ids:
-        out += [{"watch": f"/microchat/messages/{rid}", "until": until or {"matches": "New messages"}},
-                {"submit": f"/messages/{rid}/react$", "fields": {"emoji": emoji}}]
-    return [*out, {"report": report}]
+        steps += [{"watch": f"/microchat/messages/{rid}", "until": until or {"matches": "New messages"}},
+                  {"submit": f"/messages/{rid}/react$", "fields": {"emoji": emoji}}]
+    return {"condition_sql": kit.count_reaches(f"SELECT COUNT(*) FROM messages WHERE {NEW} AND {predicate}", len(ids)),
+            "eval_sql": only_reacted(predicate, emoji, len(ids)), "solution": [*steps, {"report": report}]}
 
 
 # --- file_shared and its no-op ------------------------------------------------------------
@@ -217,6 +219,7 @@ def three_new(flag, looks, score, what: str, decoy_note):
     return setup
 
 
+THREE = ["{m1}", "{m2}", "{m3}"]  # the counted messages of three_new, in the solution's templates
 mentions = three_new(lambda r: ME in r["body"], lambda r: bool(MENTION.search(r["body"])), lambda r: 1.0,
                      "mention of me", lambda r: " @mentions someone else, not me")
 
@@ -312,10 +315,8 @@ KINDS: tuple[Kind, ...] = (
                     "writes '{phrase}' in the direct chat. A 👀 on any other new message fails the task.",
         prompt="{who} will write to me in our MicroChat direct chat. When a message from {first} there says "
                "\"{phrase}\", react 👀 to that message (only that one) and tell me right away.",
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM messages WHERE {IN_DM})",
-        eval_sql=only_reacted(IN_DM, "👀"),
-        solution=react_steps(["{target}"], "👀", "{who} wrote '{phrase}'; I reacted 👀 to the message.",
-                             {"text": "{phrase}"})),
+        **react_task(IN_DM, "👀", ["{target}"], "{who} wrote '{phrase}'; I reacted 👀 to the message.",
+                     {"text": "{phrase}"})),
     chat_kind(
         "file_shared", "active", "absolute", file_message, **FILE,
         notes="decoys: file-less messages before the file (near_miss: how much they talk about files); hold_s: until "
@@ -327,10 +328,8 @@ KINDS: tuple[Kind, ...] = (
         prompt="Someone is about to send me a file in MicroChat. As soon as a message with a file attachment arrives "
                "in any of my chats, open it and react 👍 to that message (only that one) so they know I got it, then "
                "tell me.",
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM messages WHERE {NEW} AND has_attachment = 1)",
-        eval_sql=only_reacted("has_attachment = 1", "👍"),
-        solution=react_steps(["{target}"], "👍", "A file arrived ({file} from {sender}); I reacted 👍 to it.",
-                             {"matches": "(?s)New messages.*Attachment: "})),
+        **react_task("has_attachment = 1", "👍", ["{target}"], "A file arrived ({file} from {sender}); I reacted 👍 "
+                     "to it.", {"matches": "(?s)New messages.*Attachment: "})),
     chat_kind(
         "file_from_person_noop", "noop", "absolute", file_message, **FILE,
         notes="as file_shared; the awaited colleague writes without files, someone else's file is the near miss",
@@ -354,9 +353,7 @@ KINDS: tuple[Kind, ...] = (
                     "does not mention the self user fails the task.",
         prompt="People keep @mentioning me in MicroChat. React 👀 to each new message that @mentions me (and to "
                "nothing else), and tell me once three new messages have mentioned me.",
-        condition_sql=kit.count_reaches(f"SELECT COUNT(*) FROM messages WHERE {NEW} AND mentions_me = 1", 3),
-        eval_sql=only_reacted("mentions_me = 1", "👀", 3),
-        solution=react_steps(["{m1}", "{m2}", "{m3}"], "👀", "Three new messages mentioned me; I reacted 👀 to each.")),
+        **react_task("mentions_me = 1", "👀", THREE, "Three new messages mentioned me; I reacted 👀 to each.")),
     chat_kind(
         "mentions_by_person_noop", "noop", "relative", mentions_by_other, **MENTIONS,
         notes="as mentions_three_more; the awaited colleague only @mentions others",
@@ -383,10 +380,7 @@ KINDS: tuple[Kind, ...] = (
                     "trails. A ✅ on a new message that is not urgent fails the task.",
         prompt="Acknowledge urgent messages for me in MicroChat: react ✅ to each new message marked urgent (and to "
                "nothing else), and tell me once three new urgent messages have come in.",
-        condition_sql=kit.count_reaches(f"SELECT COUNT(*) FROM messages WHERE {NEW} AND is_urgent = 1", 3),
-        eval_sql=only_reacted("is_urgent = 1", "✅", 3),
-        solution=react_steps(["{m1}", "{m2}", "{m3}"], "✅", "Three new urgent messages came in; I reacted ✅ to "
-                             "each.")),
+        **react_task("is_urgent = 1", "✅", THREE, "Three new urgent messages came in; I reacted ✅ to each.")),
     chat_kind(
         "missed_calls_threshold", "passive", "absolute", missed_calls_threshold, Knobs(decoys=3),
         "decoys: answered and outgoing calls between the missed ones; threshold = preloaded missed + 3–4",
