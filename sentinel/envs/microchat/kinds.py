@@ -222,6 +222,9 @@ def three_new(flag, looks, score, what: str, decoy_note):
 THREE = ["{m1}", "{m2}", "{m3}"]  # the counted messages of three_new, in the solution's templates
 mentions = three_new(lambda r: ME in r["body"], lambda r: bool(MENTION.search(r["body"])), lambda r: 1.0,
                      "mention of me", lambda r: " @mentions someone else, not me")
+urgent = three_new(lambda r: bool(r.get("is_urgent")), lambda r: "URGENT" not in r["body"],
+                   lambda r: float("urgent" in r["body"].lower()), "urgent message", lambda r: ", no urgent flag"
+                   + (" ('urgent' in plain text)" if "urgent" in r["body"].lower() else ""))
 
 
 def mentions_by_other(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
@@ -369,11 +372,8 @@ KINDS: tuple[Kind, ...] = (
         solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^@]*" + ME}, "count": 3},
                   {"report": "{who} mentioned me three times."}]),
     chat_kind(
-        "urgent_three_more", "active", "relative", three_new(
-            lambda r: bool(r.get("is_urgent")), lambda r: "URGENT" not in r["body"],
-            lambda r: float("urgent" in r["body"].lower()), "urgent message",
-            lambda r: ", no urgent flag" + (" ('urgent' in plain text)" if "urgent" in r["body"].lower() else "")),
-        **MENTIONS, notes="decoys: unflagged messages between the urgent ones (near_miss: 'urgent' in plain text)",
+        "urgent_three_more", "active", "relative", urgent, **MENTIONS,
+        notes="decoys: unflagged messages between the urgent ones (near_miss: 'urgent' in plain text)",
         distraction="'urgent' in plain text without the flag",
         description="Urgency shows only as the URGENT label inside the thread. The third new urgent message arrives "
                     "at {at} s; look-alikes without the flag come between (\"urgent\" in plain text first); a fourth "
