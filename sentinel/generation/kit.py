@@ -333,13 +333,13 @@ def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool
     return [*events, *fill(rng, knobs, events, after, safe, free if after is not None else [], make)]
 
 
-BASELINE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL) + "
+_BASELINE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL) + "
 
 
 def count_reaches(count_sql: str, n: int | str, baseline: str | None = None) -> str:
     """Condition SQL: the count reaches n, or with `baseline` (a key of the environment's
     baseline_sql) n more than at the start."""
-    return f"SELECT ({count_sql}) >= {BASELINE.format(baseline) if baseline else ''}{n}"
+    return f"SELECT ({count_sql}) >= {_BASELINE.format(baseline) if baseline else ''}{n}"
 
 
 def count_watch(count_sql: str, n: int | str, page: str, pattern: str, report: str,
