@@ -308,6 +308,17 @@ def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs,
     return Kind(name, activity, criteria, draw, knobs, notes, earliest)
 
 
+def words(text: str) -> set[str]:
+    """The lower-case words of a text, three characters or more (digits count): what look-alikes share."""
+    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 2}
+
+
+def similarity(a: str, b: str) -> float:
+    """The share of their words two texts have in common (0 to 1)."""
+    wa, wb = words(a), words(b)
+    return len(wa & wb) / max(1, len(wa | wb))
+
+
 def arriving(events: Iterable[Mapping[str, Any]]) -> set[str]:
     """The catalog items the events bring (their `*_id` fields)."""
     return {str(v) for e in events for f, v in e.items() if f.endswith("_id")}

@@ -66,10 +66,6 @@ def about(catalog: Catalog, rid: str) -> str:
     return f"{name(catalog, r['sender_id'])} in {place}"
 
 
-def words(text: str) -> set[str]:
-    return {w.lower() for w in TOKEN.findall(text) if len(w) > 2}
-
-
 def arrival(catalog: Catalog) -> kit.Make:
     """The event that brings a message or a call (by its id)."""
     calls = catalog.raw("calls")
@@ -144,7 +140,7 @@ def file_message(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
                         "file message")
     sender, file = m[target]["sender_id"], m[target]["attachment_name"]
     pool = where(catalog, lambda r: not r.get("attachment_name") and others_write(r) and r["sender_id"] != sender)
-    decoys = kit.nearest(rng, pool, knobs.decoys + 1, lambda rid: len(words(m[rid]["body"]) & FILE_WORDS) / 3,
+    decoys = kit.nearest(rng, pool, knobs.decoys + 1, lambda rid: len(kit.words(m[rid]["body"]) & FILE_WORDS) / 3,
                          knobs.near_miss)
     at, events = kit.unit(rng, knobs, target, decoys, arrival(catalog),
                           f"target: {about(catalog, target)} shares {file} (the file shows only in the thread)",
@@ -190,7 +186,7 @@ def direct_phrase(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[st
     cv, who = m[target]["conversation_id"], name(catalog, m[target]["sender_id"])
     pool = where(catalog, lambda r: others_write(r) and not r.get("attachment_name") and r["id"] != target)
     decoys = kit.nearest(rng, pool, knobs.decoys, lambda rid: 0.5 * (m[rid]["conversation_id"] == cv)
-                         + len(words(m[rid]["body"]) & words(phrase)) / 4, knobs.near_miss)
+                         + len(kit.words(m[rid]["body"]) & kit.words(phrase)) / 4, knobs.near_miss)
     at, events = kit.unit(rng, knobs, target, decoys, arrival(catalog), f"target: {who} in the direct chat: '{phrase}'",
                           lambda rid: f"decoy: {about(catalog, rid)}, not the phrase"
                           + (" (the same direct chat)" if m[rid]["conversation_id"] == cv else ""), gap=3)

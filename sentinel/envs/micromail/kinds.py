@@ -69,11 +69,6 @@ def preload_text(catalog: Catalog) -> str:
     return " ".join(text_of(catalog, rid) for rid in PRELOAD)
 
 
-def similarity(a: str, b: str) -> float:
-    wa, wb = ({w for w in re.split(r"[^a-z0-9]+", t.lower()) if len(w) > 2} for t in (a, b))
-    return len(wa & wb) / max(1, len(wa | wb))
-
-
 def email(at: float, rid: str, note: str | None) -> dict[str, Any]:
     return kit.event(at, "new_email", note, email_id=rid)
 
@@ -117,7 +112,7 @@ def _attachment(rng: random.Random, catalog: Catalog, knobs: Knobs, label: str) 
     name = kit.choose(rng, [n for n in files[target] if names.count(n) == 1], "file name")
     others = [rid for rid in inbox if rid != target and name.lower() not in text_of(catalog, rid)]
     *decoys, trailing = kit.nearest(rng, others, knobs.decoys + 1,
-                                    lambda rid: max(similarity(name, n) for n in files[rid]), knobs.near_miss)
+                                    lambda rid: max(kit.similarity(name, n) for n in files[rid]), knobs.near_miss)
     at, events = kit.unit(rng, knobs, target, decoys, email,
                           about(catalog, target, f"{label}: carries {name} (named only on the message page)"),
                           lambda rid: about(catalog, rid, f"decoy: {', '.join(files[rid])}, not {name}"))
@@ -250,7 +245,7 @@ def _phrase(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str, tar
     """The target mail with the phrase past its preview, look-alikes sharing its words before it."""
     others = [rid for rid in arrivals(catalog, is_inbox) if rid not in (target, first)
               and phrase.lower() not in text_of(catalog, rid)]
-    decoys = kit.nearest(rng, others, knobs.decoys, lambda rid: similarity(phrase, text_of(catalog, rid)) * 10,
+    decoys = kit.nearest(rng, others, knobs.decoys, lambda rid: kit.similarity(phrase, text_of(catalog, rid)) * 10,
                          knobs.near_miss)
     where = mail(catalog, target)["body"].lower().find(phrase.lower())
     at, events = kit.unit(rng, knobs, target, decoys, email,
