@@ -8,17 +8,21 @@ then `timeline` sorts them and `scenario` returns the mapping in file order. Pur
 
 from __future__ import annotations
 
+import os
 import random
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from sentinel.core.kinds import MAX_AT, MIN_AT, Knobs, NoDraw
+from sentinel.core.kinds import MAX_AT, MIN_AT, Kind, Knobs, NoDraw
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
 
 TIMELINE_END = 720
 GAP_S = 2  # background events keep this far from the events that decide the task
+FIRST_READ_S = 8  # the agent's first read of the page: relative tasks' counted arrivals come after it
 
 
 def ids_where(catalog: Catalog, collection: str, where: Callable[[dict[str, Any]], bool],
@@ -173,3 +177,118 @@ def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> l
         if ok:
             return seq
     raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")
+
+
+# --- kinds-c: kinds declared where they are drawn, arrivals of catalog items, small SQL and word helpers
+
+def kind(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
+         name: str | None = None, earliest: float = MIN_AT, view: Callable[[Catalog], Any] | None = None
+         ) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., dict[str, Any]]]:
+    """Decorator: declare the draw below as a Kind (named after the function unless `name` is given)
+    and append it to `kinds`, so each kind's labels, knobs and notes stand above its recipe. With
+    `view`, the draw gets `view(catalog)` (the environment's reading of its catalog) for the catalog."""
+    def declare(draw: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+        run = draw if view is None else (lambda rng, catalog, knobs: draw(rng, view(catalog), knobs))
+        kinds.append(Kind(name or draw.__name__, activity, criteria, run, knobs or Knobs(), notes, earliest))
+        return draw
+    return declare
+
+
+def act_on(page: str, text: str, action: str, *links: str) -> list[dict[str, Any]]:
+    """Solution steps: watch `page` until `text` shows, follow it (then the `links`), press `action`."""
+    return [{"watch": page, "until": {"text": text}}, {"follow": text}, *({"follow": x} for x in links),
+            {"submit": action}]
+
+
+class Arrivals:
+    """The catalog items a draw may bring in, by event type (`pools`: ids not preloaded, unique across
+    types, in file order; `fields`: the event field naming an item). Called as `make(at, id, note)`
+    it builds the arrival event, its note followed by `describe(id)` (subclasses say how an item reads)."""
+
+    def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str]) -> None:
+        self.pools = {etype: list(ids) for etype, ids in pools.items()}
+        self.fields = dict(fields)
+        self.type_of = {rid: etype for etype, ids in self.pools.items() for rid in ids}
+
+    def describe(self, rid: str) -> str:
+        return rid
+
+    def __call__(self, at: float, rid: str, note: str | None = None) -> dict[str, Any]:
+        etype = self.type_of[rid]
+        return event(at, etype, f"{note} · {self.describe(rid)}" if note else None, **{self.fields[etype]: rid})
+
+    def counted(self, rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int, *,
+                what: str, decoy_note: str | Callable[[str], str] = "decoy", trailing: bool = True,
+                after: bool = False, first_s: float = FIRST_READ_S, counts: Callable[[str], bool] | None = None,
+                spoils: Callable[[str], bool] = lambda rid: False) -> tuple[int, list[str], list[dict[str, Any]]]:
+        """A counting task's events (generation.counting's recipe): n of `counted` (the n-th at the
+        target time, one more trailing when `trailing`), knobs.decoys of `others` between them (or
+        trailing the target when `after`), then background (see `background`; by default an item of
+        the counted items' type counts). Returns (target time, counted ids in order, events)."""
+        from sentinel.generation.counting import counting  # it imports this module
+        note = decoy_note if callable(decoy_note) else lambda rid: str(decoy_note)
+        at, events, picked = counting(rng, replace(knobs, decoys=0) if after else knobs, counted, others, n, self,
+                                      what=what, decoy_note=note, first_s=first_s, trailing=trailing)
+        if after:
+            later = sample(rng, [x for x in others if x not in picked], knobs.decoys, "look-alikes")
+            events += [self(t, rid, note(rid)) for t, rid in zip(times_between(rng, len(later), at + 4,
+                                                                               TIMELINE_END - 5), later, strict=True)]
+        kind_of = {self.type_of[rid] for rid in counted}
+        counts = counts or (lambda rid: self.type_of[rid] in kind_of)
+        return at, picked, events + self.background(rng, knobs, events, at, counts, spoils)
+
+    def background(self, rng: random.Random, knobs: Knobs, events: Sequence[dict[str, Any]], at: float | None = None,
+                   counts: Callable[[str], bool] = lambda rid: False,
+                   spoils: Callable[[str], bool] = lambda rid: False) -> list[dict[str, Any]]:
+        """Background arrivals at the density knob: never an item already in `events` nor one that
+        `spoils` the task; an item that `counts` (would change the count) only after the target `at`."""
+        used = {e[f] for e in events for f in self.fields.values() if f in e}
+        pool = [rid for rid in self.type_of if rid not in used and not spoils(rid)]
+        late = (lambda rid, t: True) if at is None else (lambda rid, t: t > at + GAP_S or not counts(rid))
+        return [self(t, rid) for t, rid in mixed_background(rng, knobs.density, [e["at"] for e in events], pool, late)]
+
+
+def noop_twin(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str,
+              **fields: Any) -> dict[str, Any]:
+    """The no-op twin of a drawn scenario: the same timeline (plus the `near` events: its near
+    miss) and taxonomy, asking for something that never happens. `fields` are what the twin says
+    and checks (description, prompt, condition_sql, near_miss_sql, eval_sql, solution)."""
+    head, *events = source["events"]
+    preload = {k: v for k, v in head.items() if k not in ("at", "type")}
+    return scenario(condition_at=None, start_page=source.get("start_page"),
+                    taxonomy={**source["taxonomy"], "activity": "noop", "distraction": distraction},
+                    events=timeline(preload, [*events, *near]), **fields)
+
+
+def held_until(knobs: Knobs, at: float) -> int:
+    """When a condition true at `at` stops holding (a message unsent, a track withdrawn): hold_s later."""
+    return int(min(at + knobs.hold_s, TIMELINE_END - 5))
+
+
+def spare_time(rng: random.Random, events: Sequence[dict[str, Any]], start: float = MIN_AT,
+               stop: float = MAX_AT + 100) -> int:
+    """A whole second in [start, stop] more than 3 s from every event (where a near miss can go)."""
+    free = [t for t in range(int(start), int(stop)) if all(abs(t - e["at"]) > 3 for e in events)]
+    return choose(rng, free, "free moment")
+
+
+def baseline(metric: str) -> str:
+    """SQL for a baseline the session recorded at its start (the environment's baseline_sql)."""
+    return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
+
+
+def sql_list(values: Iterable[str]) -> str:
+    """Text literals for an SQL `IN (...)` list."""
+    return ", ".join(sql_text(v) for v in values)
+
+
+def words(text: str) -> list[str]:
+    """The lower-cased words (letters and digits) of a text."""
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def nearness(word: str, text: str) -> float:
+    """How near a text comes to a word: the longest prefix it shares with one of the text's words,
+    as a share of the word (0 below three letters)."""
+    best = max((len(os.path.commonprefix([word, w])) for w in words(text)), default=0)
+    return best / len(word) if best >= 3 else 0.0
