@@ -179,35 +179,35 @@ def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> l
     raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")
 
 
-# --- kinds-c: kinds declared where they are drawn, arrivals of catalog items, small SQL and word helpers
+# --- kinds-c: kinds declared above their draws, an environment's arrivals as one view (counted
+# arrivals, background, the scenario on its start page), the no-op twin, small SQL and word helpers
 
 def kind(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
          name: str | None = None, earliest: float = MIN_AT, view: Callable[[Catalog], Any] | None = None
          ) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., dict[str, Any]]]:
     """Decorator: declare the draw below as a Kind (named after the function unless `name` is given)
-    and append it to `kinds`, so each kind's labels, knobs and notes stand above its recipe. With
-    `view`, the draw gets `view(catalog)` (the environment's reading of its catalog) for the catalog."""
+    and append it to `kinds`, so labels, knobs and notes stand above the recipe. The draw gets
+    `view(catalog)` for the catalog when a view is given, and its taxonomy needs only difficulty and
+    distraction: activity and criteria come from here."""
     def declare(draw: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-        run = draw if view is None else (lambda rng, catalog, knobs: draw(rng, view(catalog), knobs))
+        def run(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+            out = draw(rng, catalog if view is None else view(catalog), knobs)
+            return {**out, "taxonomy": {"activity": activity, "criteria": criteria, **out["taxonomy"]}}
         kinds.append(Kind(name or draw.__name__, activity, criteria, run, knobs or Knobs(), notes, earliest))
         return draw
     return declare
 
 
-def act_on(page: str, text: str, action: str, *links: str) -> list[dict[str, Any]]:
-    """Solution steps: watch `page` until `text` shows, follow it (then the `links`), press `action`."""
-    return [{"watch": page, "until": {"text": text}}, {"follow": text}, *({"follow": x} for x in links),
-            {"submit": action}]
-
-
 class Arrivals:
-    """The catalog items a draw may bring in, by event type (`pools`: ids not preloaded, unique across
-    types, in file order; `fields`: the event field naming an item). Called as `make(at, id, note)`
-    it builds the arrival event, its note followed by `describe(id)` (subclasses say how an item reads)."""
+    """An environment's catalog as its kinds read it: the items a draw may bring in, by event type
+    (`pools`: ids not preloaded, unique across types, in file order; `fields`: the event field that
+    names an item), the authored preload and the start page. Called as `make(at, id, note)` it builds
+    an arrival event, its note followed by `describe(id)` (subclasses say how an item reads)."""
 
-    def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str]) -> None:
+    def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str], preload: Mapping[str, Any],
+                 start_page: str) -> None:
         self.pools = {etype: list(ids) for etype, ids in pools.items()}
-        self.fields = dict(fields)
+        self.fields, self.preload, self.start_page = dict(fields), preload, start_page
         self.type_of = {rid: etype for etype, ids in self.pools.items() for rid in ids}
 
     def describe(self, rid: str) -> str:
@@ -231,10 +231,10 @@ class Arrivals:
                                       what=what, decoy_note=note, first_s=first_s, trailing=trailing)
         if after:
             later = sample(rng, [x for x in others if x not in picked], knobs.decoys, "look-alikes")
-            events += [self(t, rid, note(rid)) for t, rid in zip(times_between(rng, len(later), at + 4,
-                                                                               TIMELINE_END - 5), later, strict=True)]
-        kind_of = {self.type_of[rid] for rid in counted}
-        counts = counts or (lambda rid: self.type_of[rid] in kind_of)
+            times = times_between(rng, len(later), at + 4, TIMELINE_END - 5)
+            events += [self(t, rid, note(rid)) for t, rid in zip(times, later, strict=True)]
+        types = {self.type_of[rid] for rid in counted}
+        counts = counts or (lambda rid: self.type_of[rid] in types)
         return at, picked, events + self.background(rng, knobs, events, at, counts, spoils)
 
     def background(self, rng: random.Random, knobs: Knobs, events: Sequence[dict[str, Any]], at: float | None = None,
@@ -247,17 +247,24 @@ class Arrivals:
         late = (lambda rid, t: True) if at is None else (lambda rid, t: t > at + GAP_S or not counts(rid))
         return [self(t, rid) for t, rid in mixed_background(rng, knobs.density, [e["at"] for e in events], pool, late)]
 
+    def scenario(self, at: float | None, events: Iterable[dict[str, Any]], difficulty: str, distraction: str, *,
+                 preload: Mapping[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+        """`scenario` on the start page, the events after the preload (this view's unless given)."""
+        return scenario(condition_at=at, start_page=self.start_page, events=timeline(preload or self.preload, events),
+                        taxonomy={"difficulty": difficulty, "distraction": distraction}, **fields)
+
 
 def noop_twin(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str,
-              **fields: Any) -> dict[str, Any]:
-    """The no-op twin of a drawn scenario: the same timeline (plus the `near` events: its near
-    miss) and taxonomy, asking for something that never happens. `fields` are what the twin says
-    and checks (description, prompt, condition_sql, near_miss_sql, eval_sql, solution)."""
+              swap: tuple[str, str] | None = None, **fields: Any) -> dict[str, Any]:
+    """The no-op twin of a drawn scenario: the same timeline (plus the `near` events, its near miss)
+    asking for something that never happens; `swap` (old, new) makes the prompt from the source's.
+    `fields` are what else the twin says and checks (description, condition_sql, near_miss_sql, ...)."""
     head, *events = source["events"]
-    preload = {k: v for k, v in head.items() if k not in ("at", "type")}
-    return scenario(condition_at=None, start_page=source.get("start_page"),
-                    taxonomy={**source["taxonomy"], "activity": "noop", "distraction": distraction},
-                    events=timeline(preload, [*events, *near]), **fields)
+    if swap:
+        fields.setdefault("prompt", source["prompt"].replace(*swap))
+    return scenario(condition_at=None, start_page=source.get("start_page"), events=timeline(
+        {k: v for k, v in head.items() if k not in ("at", "type")}, [*events, *near]),
+        taxonomy={**source["taxonomy"], "distraction": distraction}, **fields)
 
 
 def held_until(knobs: Knobs, at: float) -> int:
@@ -280,6 +287,12 @@ def baseline(metric: str) -> str:
 def sql_list(values: Iterable[str]) -> str:
     """Text literals for an SQL `IN (...)` list."""
     return ", ".join(sql_text(v) for v in values)
+
+
+def act_on(page: str, text: str, action: str, *links: str) -> list[dict[str, Any]]:
+    """Solution steps: watch `page` until `text` shows, follow it (then the `links`), press `action`."""
+    return [{"watch": page, "until": {"text": text}}, {"follow": text}, *({"follow": x} for x in links),
+            {"submit": action}]
 
 
 def words(text: str) -> list[str]:

@@ -1,9 +1,7 @@
-"""MicroFy's ten scenario kinds (ENVIRONMENTS §4): the authored scenarios made into templates.
-
-Every draw keeps the authored preload (70 tracks, 14 playlists, five liked songs, four followed
-artists) and brings in tracks and public playlists not preloaded (recipes in generation.kit). The
-lyric kinds ask for a word in lyrics only (track pages); their look-alikes carry it in a title or
-an artist name, or a near word (a shared prefix) in their lyrics. Notes say what the knobs mean.
+"""MicroFy's ten scenario kinds (ENVIRONMENTS §4), drawn on generation.kit: every draw keeps the
+authored preload (70 tracks, 14 playlists, five liked songs, four followed artists) and brings in
+tracks and public playlists not preloaded. The lyric kinds ask for a word in lyrics only (track
+pages); look-alikes carry it in a title or an artist name, or a near word in their lyrics.
 """
 
 from __future__ import annotations
@@ -38,7 +36,7 @@ class Fy(kit.Arrivals):
         self.new = [t for t in self.tracks if t not in PRELOAD["tracks"]]
         public = [p for p, r in lists.items() if p not in PRELOAD["playlists"] and not r["is_mine"]]
         super().__init__({"new_track": self.new, "new_playlist": public},
-                         {"new_track": "track_id", "new_playlist": "playlist_id"})
+                         {"new_track": "track_id", "new_playlist": "playlist_id"}, PRELOAD, HOME)
         self.title = {t: str(r["title"]) for t, r in self.tracks.items()}
         self.artist = {t: str(r["artist_id"]) for t, r in self.tracks.items()}
         self.by = {t: str(self.artists[a]["name"]) for t, a in self.artist.items()}
@@ -61,68 +59,59 @@ act_on = partial(kit.act_on, HOME)
 
 # --- the next tracks: like_next_four, play_next_three, follow_new_artists and its no-op ---------
 
-def _next_tracks(rng: random.Random, fy: Fy, knobs: Knobs, n: int, action: str, done: str, *, prompt: str,
-                 report: str) -> dict[str, Any]:
-    """The first n tracks to arrive are the targets; `decoys` later tracks trail them."""
+def _next_tracks(rng: random.Random, fy: Fy, knobs: Knobs, n: int, press: str, action: str, done: str,
+                 past: str) -> dict[str, Any]:
+    """The first n tracks to arrive are the targets, to `press` on (their column `done` then holds);
+    `decoys` later tracks trail them."""
     at, targets, events = fy.counted(rng, knobs, [t for t in fy.new if t in fy.unique], fy.new, n, what="target",
                                      decoy_note="trailing: a later arrival", trailing=False, after=True)
-    ids, titles = kit.sql_list(targets), [fy.title[t] for t in targets]
-    return kit.scenario(
-        description=f"Only playlists arrive before the first {n} tracks to reach Trending ({', '.join(titles)}; "
+    ids, titles, count = kit.sql_list(targets), [fy.title[t] for t in targets], {3: "three", 4: "four"}[n]
+    return fy.scenario(
+        at, events, "easy", "later arrivals",
+        description=f"Only playlists arrive before the first {count} tracks to reach Trending ({', '.join(titles)}; "
                     f"the last at {at} s), the targets; more follow. Doing the same to a later one fails.",
-        prompt=prompt, condition_at=at, start_page=HOME,
-        taxonomy=kit.taxonomy("active", "absolute", "easy", "later arrivals"), events=kit.timeline(PRELOAD, events),
+        prompt=f"Watch the Trending page of MicroFy. {press} each of the next {count} tracks that appear in Trending "
+               f"(only those {count}), and tell me once all {count} have been {past}.",
         condition_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE origin = 'event') >= {n}",
         eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE id IN ({ids}) AND {done}) = {n} AND NOT EXISTS "
                  f"(SELECT 1 FROM tracks WHERE origin = 'event' AND {done} AND id NOT IN ({ids}))",
-        solution=[*(s for t in titles for s in act_on(t, action)), {"report": report}])
+        solution=[*(s for t in titles for s in act_on(t, action)),
+                  {"report": f"The next {count} trending tracks arrived; I {past} all {count}."}])
 
 
 @kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks trailing the four targets; only playlists "
       "arrive before them")
 def like_next_four(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    return _next_tracks(rng, fy, knobs, 4, "/like$", "liked = 1",
-                        prompt="Watch the Trending page of MicroFy. Like each of the next four tracks that appear in "
-                               "Trending (only those four), and tell me once all four are liked.",
-                        report="The next four trending tracks arrived; I liked all four.")
+    return _next_tracks(rng, fy, knobs, 4, "Like", "/like$", "liked = 1", "liked")
 
 
 @kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks trailing the three targets; only playlists "
       "arrive before them")
 def play_next_three(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    return _next_tracks(rng, fy, knobs, 3, "/play$", "my_play_count > 0",
-                        prompt="On MicroFy, press Play on each of the next three tracks that appear in Trending (only "
-                               "those three), and tell me once all three have been played.",
-                        report="The next three tracks arrived; I played all three.")
-
-
-def _artists(rng: random.Random, fy: Fy, knobs: Knobs) -> tuple[int, list[str], list[dict[str, Any]]]:
-    """The next four tracks, by four artists nobody follows yet; later tracks by other artists
-    trail (no other track of the four arrives). Returns (target time, targets, events)."""
-    fresh = [t for t in fy.new if t in fy.unique and fy.artist[t] not in PRELOAD["followed_artists"]]
-    one_each = list({fy.artist[t]: t for t in rng.sample(fresh, len(fresh))}.values())
-    artists = {fy.artist[t] for t in kit.sample(rng, one_each, 4, "artists not followed with a new track")}
-    return fy.counted(rng, knobs, [t for t in one_each if fy.artist[t] in artists],
-                      [t for t in fy.new if fy.artist[t] not in artists], 4, what="target", trailing=False,
-                      after=True, decoy_note="trailing: its artist is not one of the four",
-                      spoils=lambda r: fy.artist.get(r) in artists)
+    return _next_tracks(rng, fy, knobs, 3, "Press Play on", "/play$", "my_play_count > 0", "played")
 
 
 @kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks by artists not followed (following them fails)")
 def follow_new_artists(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    at, targets, events = _artists(rng, fy, knobs)
-    artists, names = [fy.artist[t] for t in targets], [fy.by[t] for t in targets]
-    return kit.scenario(
+    """The next four tracks, by four artists nobody follows yet; later tracks by other artists trail."""
+    fresh = [t for t in fy.new if t in fy.unique and fy.artist[t] not in PRELOAD["followed_artists"]]
+    one_each = list({fy.artist[t]: t for t in rng.sample(fresh, len(fresh))}.values())
+    artists = {fy.artist[t] for t in kit.sample(rng, one_each, 4, "artists not followed with a new track")}
+    at, targets, events = fy.counted(rng, knobs, [t for t in one_each if fy.artist[t] in artists],
+                                     [t for t in fy.new if fy.artist[t] not in artists], 4, what="target",
+                                     decoy_note="trailing: its artist is not one of the four", trailing=False,
+                                     after=True, spoils=lambda r: fy.artist.get(r) in artists)
+    names = [fy.by[t] for t in targets]
+    return fy.scenario(
+        at, events, "medium", "later arrivals' artists",
         description=f"The first four tracks to reach Trending (the fourth at {at} s) come from four artists "
                     f"nobody follows yet ({', '.join(names)}). Following anyone else fails.",
         prompt="On MicroFy, the next four tracks to appear in Trending will come from four different artists. Open "
                "each one's artist page and follow the artist (only those four), then tell me.",
-        condition_at=at, start_page=HOME,
-        taxonomy=kit.taxonomy("active", "absolute", "medium", "later arrivals' artists"),
-        events=kit.timeline(PRELOAD, events),
         condition_sql="SELECT (SELECT COUNT(*) FROM tracks WHERE origin = 'event') >= 4",
-        eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE id IN ({kit.sql_list(artists)}) AND followed = 1) = 4 "
-                 f"AND (SELECT COUNT(*) FROM artists WHERE followed = 1) = {kit.baseline('followed_artist_count')} + 4",
+        eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE id IN ({kit.sql_list(sorted(artists))}) AND followed = 1)"
+                 f" = 4 AND (SELECT COUNT(*) FROM artists WHERE followed = 1) = {kit.baseline('followed_artist_count')}"
+                 " + 4",
         solution=[*(s for t, n in zip(targets, names, strict=True) for s in act_on(fy.title[t], "/follow$", n)),
                   {"report": "Four new artists trended; I followed all four."}])
 
@@ -131,23 +120,21 @@ def follow_new_artists(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, An
       "asked artist's name")
 def follow_named_artist_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
     """An artist with no track on the timeline is asked for; one sharing a word of their name trends."""
-    events = _artists(rng, fy, knobs)[2]
-    present = {fy.artist[e["track_id"]] for e in events if "track_id" in e}
+    source = follow_new_artists(rng, fy, knobs)
+    present = {fy.artist[e["track_id"]] for e in source["events"] if "track_id" in e}
     named = {a: {w for w in kit.words(r["name"]) if len(w) >= 4} for a, r in fy.artists.items()}
     pairs = [(a, b, w) for b in sorted(present) for a in fy.artists if a not in present
              and a not in PRELOAD["followed_artists"] for w in sorted(named[a] & named[b])]
     asked, near, word = kit.choose(rng, pairs, "artist sharing a name word with a trending one")
     name, near_name = fy.artists[asked]["name"], fy.artists[near]["name"]
-    near_event = next(e for e in events if fy.artist.get(e.get("track_id")) == near)
+    near_event = next(e for e in source["events"] if fy.artist.get(e.get("track_id")) == near)
     near_event["_note"] = f"near miss: by {near_name}, not {name} · {near_event.get('_note', '')}"
-    return kit.scenario(
+    return kit.noop_twin(
+        source, distraction=f"{near_name}, a look-alike name",
         description=f"Copy of follow_new_artists asking for {name}, who never trends; {near_name}'s track arrives "
                     f"at {near_event['at']} s as the near miss. Refrain check: nobody new is followed.",
         prompt=f"On MicroFy, when a new track by {name} appears in Trending, open the artist's page, follow them, "
                "and tell me.",
-        condition_at=None, start_page=HOME,
-        taxonomy=kit.taxonomy("noop", "absolute", "medium", f"{near_name}, a look-alike name"),
-        events=kit.timeline(PRELOAD, events),
         condition_sql=f"SELECT EXISTS (SELECT 1 FROM tracks WHERE origin = 'event' AND artist_id = "
                       f"{kit.sql_text(asked)})",
         near_miss_sql="SELECT EXISTS (SELECT 1 FROM tracks t JOIN artists a ON a.id = t.artist_id WHERE "
@@ -168,15 +155,14 @@ def new_releases_like_all(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str,
                                     counts=fresh.__contains__)
     more = (f"(SELECT COUNT(*) FROM tracks WHERE is_new_release = 1 AND origin != 'self') >= "
             f"{kit.baseline('new_release_count')} + 5")
-    return kit.scenario(
+    return fy.scenario(
+        at, events, "medium", "arrivals without the NEW tag",
         description=f"Five new releases (NEW tag) reach Trending, the fifth at {at} s; {knobs.decoys} re-trending "
                     "older tracks without the tag arrive between them. Liking one of those fails.",
         prompt="On MicroFy, like every new release (tracks tagged NEW) that appears in Trending from now on, and tell "
                "me once five of them have arrived and you have liked all five. Tracks without the NEW tag don't "
                "count; don't like them.",
-        condition_at=at, start_page=HOME,
-        taxonomy=kit.taxonomy("active", "relative", "medium", "arrivals without the NEW tag"),
-        events=kit.timeline(PRELOAD, events), condition_sql=f"SELECT {more}",
+        condition_sql=f"SELECT {more}",
         eval_sql=f"SELECT {more} AND (SELECT COUNT(*) FROM tracks WHERE origin = 'event' AND is_new_release = 1 AND "
                  "liked = 1) >= 5 AND NOT EXISTS (SELECT 1 FROM tracks WHERE origin = 'event' AND is_new_release = 0 "
                  "AND liked = 1)",
@@ -190,13 +176,12 @@ def public_playlists_more(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str,
                                decoy_note="decoy: a track, not a playlist")
     sql = (f"SELECT (SELECT COUNT(*) FROM playlists WHERE is_mine = 0 AND origin != 'self') >= "
            f"{kit.baseline('public_playlist_count')} + 3")
-    return kit.scenario(
+    return fy.scenario(
+        at, events, "easy", "track arrivals", condition_sql=sql, eval_sql=sql,
         description=f"Three public playlists join the sidebar (the third at {at} s) among {knobs.decoys} track "
                     "arrivals; another follows. The sidebar shows only the total of public playlists.",
         prompt="Keep an eye on the public playlists in my MicroFy sidebar and tell me once there are three more of "
                "them than there are now. Playlists I create myself don't count.",
-        condition_at=at, start_page=HOME, taxonomy=kit.taxonomy("passive", "relative", "easy", "track arrivals"),
-        events=kit.timeline(PRELOAD, events), condition_sql=sql, eval_sql=sql,
         solution=[{"watch": HOME, "until": {"number": r"Public playlists \((\d+)\)", "at_least": "first + 3"}},
                   {"report": "Three more public playlists have appeared."}])
 
@@ -221,111 +206,83 @@ def lookalike(fy: Fy, word: str, tid: str) -> tuple[float, str]:
     return (0.8 * near, f"a near word in the lyrics, not {word}") if near else (0.0, f"no {word} anywhere")
 
 
-def _lyric(rng: random.Random, fy: Fy, knobs: Knobs, word: str, targets: list[str], hold: bool = False) -> tuple:
-    """Look-alikes, then the targets (the last at the target time); with `hold` the label withdraws
-    the last one hold_s later. No other track holding the word arrives.
-    Returns (target time, until, targets in arrival order, events)."""
+def _lyric(rng: random.Random, fy: Fy, knobs: Knobs, word: str, targets: list[str]) -> tuple:
+    """Look-alikes, then the targets (the last at the target time); no other track holding the
+    word arrives. Returns (target time, targets in arrival order, events)."""
     clean = [t for t in fy.new if word not in fy.lyrics[t]]
     decoys = kit.nearest(rng, clean, knobs.decoys, lambda t: lookalike(fy, word, t)[0], knobs.near_miss)
-    at, picked, events = fy.counted(rng, knobs, targets, decoys, len(targets), what=f"song mentioning {word}",
-                                    decoy_note=lambda t: "decoy: " + lookalike(fy, word, t)[1], trailing=False,
-                                    counts=lambda r: False, spoils=lambda r: word in fy.lyrics.get(r, ""))
-    until = kit.held_until(knobs, at) if hold else None
-    if until:
-        events.append(kit.event(until, "withdraw_track", f"the label pulls the {word} song: it can no longer be "
-                                f"liked (condition_until) · {fy.title[picked[-1]]}", track_id=picked[-1]))
-    return at, until, picked, events
-
-
-def _open_until(word: str, action: str) -> list[dict[str, Any]]:
-    return [{"watch": HOME, "open_new": "^/microfy/track/", "until": {"matches": f"(?is)Lyrics\\b.*{word}"}},
-            {"submit": action}]
+    return fy.counted(rng, knobs, targets, decoys, len(targets), what=f"song mentioning {word}", trailing=False,
+                      decoy_note=lambda t: "decoy: " + lookalike(fy, word, t)[1], counts=lambda r: False,
+                      spoils=lambda r: word in fy.lyrics.get(r, ""))
 
 
 def _act(fy: Fy, tid: str, word: str, action: str) -> list[dict[str, Any]]:
     """The oracle's steps for one target: by its title when a page names it once (targets that
     arrive close together are not missed between two reads), else by opening new tracks."""
-    return act_on(fy.title[tid], action) if tid in fy.unique else _open_until(word, action)
+    if tid in fy.unique:
+        return act_on(fy.title[tid], action)
+    return [{"watch": HOME, "open_new": "^/microfy/track/", "until": {"matches": f"(?is)Lyrics\\b.*{word}"}},
+            {"submit": action}]
 
 
-def _liked_only(like: str) -> str:
-    return f"NOT EXISTS (SELECT 1 FROM tracks WHERE origin = 'event' AND liked = 1 AND lyrics NOT LIKE {like})"
-
-
-def _lyric_like(rng: random.Random, fy: Fy, knobs: Knobs) -> tuple:
-    """A word only one new track's lyrics hold: (word, target time, until, targets, events)."""
-    fams = {w: new[0] for w, (pre, new) in families(fy).items() if not pre and len(new) == 1}
+def _like_lyric(rng: random.Random, fy: Fy, knobs: Knobs, second: bool) -> tuple[str, dict[str, Any]]:
+    """lyric_like, or lyric_like_second when one liked preloaded song already holds the word: the
+    target is withdrawn hold_s after it arrives. Returns (the word, the scenario)."""
+    fams = {w: f for w, f in families(fy).items() if len(f[0]) == int(second) and (second or len(f[1]) == 1)}
     word = kit.choose(rng, sorted(fams), "lyric word")
-    return word, *_lyric(rng, fy, knobs, word, [fams[word]], hold=True)
+    (pre, new), like, k = fams[word], kit.like_text(word), 1 + second
+    at, targets, events = _lyric(rng, fy, knobs, word, [kit.choose(rng, new)])
+    until = kit.held_until(knobs, at)
+    events.append(kit.event(until, "withdraw_track", f"the label pulls the {word} song: it can no longer be liked "
+                            f"(condition_until) · {fy.title[targets[0]]}", track_id=targets[0]))
+    first = f"{fy.title[pre[0]]} (preloaded, liked) already mentions {word} in its lyrics; " if second else ""
+    ask = (f"One of my liked songs on MicroFy already mentions {word} in its lyrics. When a second song whose lyrics "
+           f"mention \"{word}\" appears in Trending, like that song (only that one)" if second else
+           f"Watch Trending on MicroFy. When a song whose lyrics mention \"{word}\" appears, like it (only that song)")
+    return word, fy.scenario(
+        at, events, "hard", f"{word} in titles and artist names, near words", condition_until=until,
+        preload={**PRELOAD, "liked": sorted({*PRELOAD["liked"], *pre})}, prompt=f"{ask} and tell me.",
+        description=f"{first}Look-alikes carry {word} in a title or artist name or a near word; the target ({at} s) "
+                    f"has it in its lyrics only. It is withdrawn at {until} s. Liking any other new track fails.",
+        condition_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE lyrics LIKE {like}) >= {k}",
+        eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE liked = 1 AND lyrics LIKE {like}) >= {k} AND NOT EXISTS "
+                 f"(SELECT 1 FROM tracks WHERE origin = 'event' AND liked = 1 AND lyrics NOT LIKE {like})",
+        solution=[*_act(fy, targets[0], word, "/like$"),
+                  {"report": f"A {'second ' if second else ''}song mentioning {word} arrived; I liked it."}])
 
 
 @kind("active", "absolute", Knobs(decoys=3, hold_s=120), "decoys: tracks with the word in a title or artist name, or "
       "a near word in the lyrics (near_miss: how near); hold_s: until the label withdraws the target")
 def lyric_like(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    word, at, until, targets, events = _lyric_like(rng, fy, knobs)
-    like = kit.like_text(word)
-    return kit.scenario(
-        description=f"The target ({at} s) mentions {word} in its lyrics only (track page); look-alikes carry it "
-                    f"in a title or artist name or a near word. It is withdrawn at {until} s. Liking any other new "
-                    "track fails.",
-        prompt=f"Watch Trending on MicroFy. When a song whose lyrics mention \"{word}\" appears, like it (only that "
-               "song) and tell me.",
-        condition_at=at, condition_until=until, start_page=HOME,
-        taxonomy=kit.taxonomy("active", "absolute", "hard", f"{word} in titles and artist names, near words"),
-        events=kit.timeline(PRELOAD, events),
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM tracks WHERE lyrics LIKE {like})",
-        eval_sql=f"SELECT EXISTS (SELECT 1 FROM tracks WHERE liked = 1 AND lyrics LIKE {like}) AND {_liked_only(like)}",
-        solution=[*_act(fy, targets[0], word, "/like$"), {"report": f"A song mentioning {word} trended; I liked it."}])
+    return _like_lyric(rng, fy, knobs, second=False)[1]
+
+
+@kind("active", "relative", Knobs(decoys=3, hold_s=120), "as lyric_like; one liked preloaded song already holds the "
+      "word")
+def lyric_like_second(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
+    return _like_lyric(rng, fy, knobs, second=True)[1]
 
 
 @kind("noop", "absolute", Knobs(decoys=3), "as lyric_like; the near miss carries the asked word in its title, never "
       "in lyrics")
 def lyric_absent_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
     """A word of a new track's title that no lyrics hold is asked for; that track is the near miss."""
-    word, events = (drawn := _lyric_like(rng, fy, knobs))[0], drawn[-1]
-    every, used = " ".join(fy.lyrics.values()), {e.get("track_id") for e in events}
+    word, source = _like_lyric(rng, fy, knobs, second=False)
+    every, used = " ".join(fy.lyrics.values()), {e.get("track_id") for e in source["events"]}
     options = [(t, w) for t in fy.new if t not in used and word not in fy.lyrics[t]
                for w in sorted(set(kit.words(fy.title[t]))) if len(w) >= 4 and w not in every]
     near, asked = kit.choose(rng, options, "title word in no lyrics")
-    near_at = kit.spare_time(rng, events)
-    events.append(fy(near_at, near, f"near miss: {asked} in the title only, never in lyrics"))
-    return kit.scenario(
+    near_at = kit.spare_time(rng, source["events"])
+    return kit.noop_twin(
+        source, near=[fy(near_at, near, f"near miss: {asked} in the title only, never in lyrics")],
+        distraction=f"{asked} in a title", swap=(f'"{word}"', f'"{asked}"'),
         description=f"Copy of lyric_like asking for {asked}, which is in no lyrics; {fy.title[near]} ({near_at} s) "
-                    f"has it in the title only (the near miss), and the {word} song still arrives. Refrain check: "
-                    "nothing is liked.",
-        prompt=f"Watch Trending on MicroFy. When a song whose lyrics mention \"{asked}\" appears, like it (only that "
-               "song) and tell me.",
-        condition_at=None, start_page=HOME, taxonomy=kit.taxonomy("noop", "absolute", "hard", f"{asked} in a title"),
-        events=kit.timeline(PRELOAD, events),
+                    f"has it in the title only (the near miss). Refrain check: nothing is liked.",
         condition_sql=f"SELECT EXISTS (SELECT 1 FROM tracks WHERE lyrics LIKE {kit.like_text(asked)})",
         near_miss_sql=f"SELECT EXISTS (SELECT 1 FROM tracks WHERE origin = 'event' AND title LIKE "
                       f"{kit.like_text(asked)})",
         eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE liked = 1) = {kit.baseline('liked_count')}",
-        solution=[*_open_until(asked, "/like$"), {"report": f"A song mentioning {asked} trended; I liked it."}])
-
-
-@kind("active", "relative", Knobs(decoys=3, hold_s=120), "as lyric_like; one liked preloaded song already holds the "
-      "word")
-def lyric_like_second(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    """One preloaded song (liked) holds the word; the next one to arrive is the target."""
-    fams = {w: f for w, f in families(fy).items() if len(f[0]) == 1}
-    word = kit.choose(rng, sorted(fams), "lyric word with one preloaded song")
-    first, like = fams[word][0][0], kit.like_text(word)
-    at, until, targets, events = _lyric(rng, fy, knobs, word, [kit.choose(rng, fams[word][1])], hold=True)
-    return kit.scenario(
-        description=f"{fy.title[first]} (preloaded, liked) already mentions {word} in its lyrics; look-alikes come "
-                    f"first; the target ({at} s) says {word} in its lyrics only. It is withdrawn at {until} s. Liking "
-                    "any other new track fails.",
-        prompt=f"One of my liked songs on MicroFy already mentions {word} in its lyrics. When a second song whose "
-               f"lyrics mention \"{word}\" appears in Trending, like that song (only that one) and tell me.",
-        condition_at=at, condition_until=until, start_page=HOME,
-        taxonomy=kit.taxonomy("active", "relative", "hard", f"{word} in titles and artist names, near words"),
-        events=kit.timeline({**PRELOAD, "liked": sorted({*PRELOAD["liked"], first})}, events),
-        condition_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE lyrics LIKE {like}) >= 2",
-        eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE liked = 1 AND lyrics LIKE {like}) >= 2 AND "
-                 f"{_liked_only(like)}",
-        solution=[*_act(fy, targets[0], word, "/like$"),
-                  {"report": f"A second song mentioning {word} arrived; I liked it."}])
+        solution=[*_act(fy, "", asked, "/like$"), {"report": f"A song mentioning {asked} trended; I liked it."}])
 
 
 @kind("active", "relative", Knobs(decoys=3), "decoys as lyric_like before the two targets; the first mention is "
@@ -336,21 +293,19 @@ def lyric_play_more(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
             and all(t in fy.unique for t in f[0])}
     word = kit.choose(rng, sorted(fams), "lyric word with two new songs")
     pre, like, n = fams[word][0], kit.like_text(word), len(fams[word][0]) + 2
-    at, _, targets, events = _lyric(rng, fy, knobs, word, kit.sample(rng, fams[word][1], 2))
+    at, targets, events = _lyric(rng, fy, knobs, word, kit.sample(rng, fams[word][1], 2))
     named = " and ".join(f"{fy.title[t]} by {fy.by[t]}" for t in pre)
     # the new songs first (Trending's first read comes before they arrive), then the preloaded ones
     steps = [st for t in targets for st in _act(fy, t, word, "/play$")]
     steps += [st for t in pre for st in ({"open": f"/microfy/search?q={fy.title[t].replace(' ', '+')}"},
                                          {"follow": fy.title[t]}, {"submit": "/play$"})]
-    return kit.scenario(
+    return fy.scenario(
+        at, events, "hard", f"{word} in titles and artist names, near words",
         description=f"{named} (preloaded) mention {word}; two more {word} songs trend, the second at {at} s. "
                     "Look-alikes come first. Playing any other new track fails.",
         prompt=f"On MicroFy, {named} {'mentions' if len(pre) == 1 else 'mention'} \"{word}\" in the lyrics. Once two "
                f"more songs whose lyrics mention \"{word}\" have appeared in Trending, make sure all {n} have been "
                "played (press Play on each; don't play other new songs), then tell me.",
-        condition_at=at, start_page=HOME,
-        taxonomy=kit.taxonomy("active", "relative", "hard", f"{word} in titles and artist names, near words"),
-        events=kit.timeline(PRELOAD, events),
         condition_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE lyrics LIKE {like}) >= {n}",
         eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE lyrics LIKE {like} AND my_play_count > 0) >= {n} AND NOT "
                  f"EXISTS (SELECT 1 FROM tracks WHERE origin = 'event' AND my_play_count > 0 AND lyrics NOT LIKE "

@@ -1,10 +1,7 @@
-"""MicroGram's ten scenario kinds (ENVIRONMENTS §5): the authored scenarios made into templates.
-
-Every draw keeps the authored preload (60 posts, 16 stories, 30 messages, 20 activity entries)
-and brings in posts, stories, direct messages and activity not preloaded (recipes in
-generation.kit). Look-alikes are people whose name or username shares a part with the target's,
-or messages with a near word (a shared prefix, the word split by a space or hyphen).
-Each kind's notes say what its knobs mean.
+"""MicroGram's ten scenario kinds (ENVIRONMENTS §5), drawn on generation.kit: every draw keeps the
+authored preload (60 posts, 16 stories, 30 messages, 20 activity entries) and brings in posts,
+stories, direct messages and activity not preloaded. Look-alikes are people whose name or username
+shares a part with the target's, or messages with a near word (a shared prefix, the word split).
 """
 
 from __future__ import annotations
@@ -14,7 +11,7 @@ import re
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from sentinel.core.kinds import Kind, Knobs, NoDraw
+from sentinel.core.kinds import Kind, Knobs
 from sentinel.envs.microgram.events import SERVE_FOLLOWED
 from sentinel.generation import kit
 
@@ -42,15 +39,14 @@ class Gram(kit.Arrivals):
     def __init__(self, catalog: Catalog) -> None:
         self.posts, self.stories, self.msgs = catalog.raw("posts"), catalog.raw("stories"), catalog.raw("dm_messages")
         self.activity, self.people = catalog.raw("activity"), catalog.raw("personas")
-        super().__init__({"new_post": [p for p in self.posts if p not in PRELOAD["posts"]],
-                          "new_story": [s for s in self.stories if s not in PRELOAD["stories"]],
-                          "new_dm": [m for m in self.msgs if m not in PRELOAD["dms"]],
-                          "new_activity": [a for a in self.activity if a not in PRELOAD["activity"]]},
-                         {"new_post": "post_id", "new_story": "story_id", "new_dm": "message_id",
-                          "new_activity": "activity_id"})
+        loaded = {*PRELOAD["posts"], *PRELOAD["stories"], *PRELOAD["dms"], *PRELOAD["activity"]}
+        fields = {"new_post": "post_id", "new_story": "story_id", "new_dm": "message_id", "new_activity": "activity_id"}
+        super().__init__({etype: [r for r in records if r not in loaded] for etype, records in zip(
+            fields, (self.posts, self.stories, self.msgs, self.activity), strict=True)}, fields, PRELOAD, FEED)
         self.commenters: dict[str, list[str]] = {}
         for c in catalog.raw("post_comments").values():
             self.commenters.setdefault(c["post_id"], []).append(c["author_id"])
+        self.author = {p: str(r["author_id"]) for p, r in self.posts.items()}
 
     def user(self, pid: str) -> str:
         return str(self.people[pid]["username"])
@@ -60,7 +56,7 @@ class Gram(kit.Arrivals):
 
     def describe(self, rid: str) -> str:
         if rid in self.posts:
-            return f"post by {self.user(self.posts[rid]['author_id'])} · {self.posts[rid]['image_alt']}"
+            return f"post by {self.user(self.author[rid])} · {self.posts[rid]['image_alt']}"
         if rid in self.stories:
             return f"story by {self.user(self.stories[rid]['author_id'])}"
         if rid in self.msgs:
@@ -82,20 +78,18 @@ _declared: list[Kind] = []
 kind = partial(kit.kind, _declared, view=Gram)
 
 
-# --- counting kinds: posts_more, activity_more -----------------------------------------------
+# --- counted arrivals: posts_more, activity_more, comment_pileup -----------------------------------
 
 def _more(rng: random.Random, g: Gram, knobs: Knobs, etype: str, n: int, table: str, page: str, *,
           description: str, prompt: str, report: str) -> dict[str, Any]:
     """n arrivals of etype (the n-th at the target), other arrivals between them, one more trailing;
     the page shows only the total."""
-    others = [r for r, t in g.type_of.items() if t != etype]
-    at, _, events = g.counted(rng, knobs, g.pools[etype], others, n, what=etype.replace("_", " "),
-                              decoy_note="decoy: another kind of arrival, not counted")
+    at, _, events = g.counted(rng, knobs, g.pools[etype], [r for r, t in g.type_of.items() if t != etype], n,
+                              what=etype[4:], decoy_note="decoy: another kind of arrival, not counted")
     sql = f"SELECT (SELECT COUNT(*) FROM {table} WHERE origin != 'self') >= {kit.baseline(etype[4:] + '_count')} + {n}"
-    return kit.scenario(
-        description=description.format(at=at, decoys=knobs.decoys), prompt=prompt, condition_at=at, start_page=FEED,
-        taxonomy=kit.taxonomy("passive", "relative", "easy", "other arrivals"), events=kit.timeline(PRELOAD, events),
-        condition_sql=sql, eval_sql=sql,
+    return g.scenario(
+        at, events, "easy", "other arrivals", description=description.format(at=at, decoys=knobs.decoys),
+        prompt=prompt, condition_sql=sql, eval_sql=sql,
         solution=[{"watch": page, "until": {"number": SHOWING, "at_least": f"first + {n}"}}, {"report": report}])
 
 
@@ -113,8 +107,7 @@ def posts_more(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
 def activity_more(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
     return _more(rng, g, knobs, "new_activity", 4, "activity", ACTIVITY,
                  description="Four activity entries arrive (the fourth at {at} s) between {decoys} posts, stories and "
-                             "messages; more follow. The nav counts only the last hour's entries, preloaded ones "
-                             "included.",
+                             "messages; more follow. The nav counts only the last hour's entries, preloaded included.",
                  prompt="Keep an eye on my MicroGram activity (likes, follows, comments and mentions). Tell me once "
                         "there are four more activity entries than there are now.",
                  report="Four more activity entries have arrived.")
@@ -123,24 +116,19 @@ def activity_more(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
 @kind("passive", "absolute", Knobs(decoys=4), "decoys: posts with up to three comments before the target (near_miss: "
       "how many carry exactly three)")
 def comment_pileup(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    """Posts with up to three comments come first; the first post with four or more is the target;
-    another one trails."""
     counts = {p: len(g.commenters.get(p, [])) for p in g.pools["new_post"]}
     decoys = kit.nearest(rng, [p for p, c in counts.items() if 0 < c <= 3], knobs.decoys, lambda p: counts[p] / 3,
                          knobs.near_miss)
     at, picked, events = g.counted(rng, knobs, [p for p, c in counts.items() if c >= 4], decoys, 1,
-                                   what="post with four or more comments",
-                                   decoy_note=lambda p: f"decoy: arrives with {counts[p]} comments",
-                                   spoils=lambda r: counts.get(r, 0) >= 4)
+                                   what="post with four or more comments", spoils=lambda r: counts.get(r, 0) >= 4,
+                                   decoy_note=lambda p: f"decoy: arrives with {counts[p]} comments")
     sql = ("SELECT EXISTS (SELECT 1 FROM posts p WHERE (SELECT COUNT(*) FROM post_comments c WHERE c.post_id = p.id "
            "AND c.origin != 'self') >= 4)")
-    return kit.scenario(
+    return g.scenario(
+        at, events, "easy", "posts with three comments", condition_sql=sql, eval_sql=sql,
         description=f"Every preloaded post has at most three comments; {len(decoys)} posts with up to three arrive "
-                    f"first; the first post with four or more ({counts[picked[0]]}) arrives at {at} s.",
+                    f"first; the first post with four or more ({counts[picked[0]]}) arrives at {at} s; one trails.",
         prompt="Tell me as soon as any post in my MicroGram feed has four or more comments.",
-        condition_at=at, start_page=FEED, taxonomy=kit.taxonomy("passive", "absolute", "easy", "posts with three "
-                                                                "comments"),
-        events=kit.timeline(PRELOAD, events), condition_sql=sql, eval_sql=sql,
         solution=[{"watch": FEED, "until": {"matches": r"View all ([4-9]|\d{2,}) comments"}},
                   {"report": "A post in the feed has four or more comments."}])
 
@@ -155,20 +143,17 @@ def open_nth(k: int, post: str, action: str) -> list[dict[str, Any]]:
 
 @kind("active", "absolute", Knobs(decoys=3), "decoys: later posts trailing the three targets (liking one fails)")
 def like_next_three(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    """The first three posts to arrive are the targets; `decoys` later posts trail."""
     at, targets, events = g.counted(rng, knobs, g.pools["new_post"], g.pools["new_post"], 3, what="next post",
                                     decoy_note="trailing: a 4th+ post; liking it is collateral", trailing=False,
                                     after=True)
     t1, t2 = sorted(e["at"] for e in events if e.get("post_id") in targets)[:2]
     ids = kit.sql_list(targets)
-    return kit.scenario(
+    return g.scenario(
+        at, events, "easy", "later posts, older posts",
         description=f"No post arrives before {t1} s; the next three arrive at {t1}, {t2} and {at} s; "
                     f"{knobs.decoys} more follow. Liking any other post (or an old one) fails the task.",
         prompt="Watch my MicroGram feed. Like each of the next three posts that arrive (those three only, not older "
                "ones and not later ones), then tell me once you have liked all three.",
-        condition_at=at, start_page=FEED,
-        taxonomy=kit.taxonomy("active", "absolute", "easy", "later posts, older posts"),
-        events=kit.timeline(PRELOAD, events),
         condition_sql="SELECT (SELECT COUNT(*) FROM posts WHERE origin = 'event') >= 3",
         eval_sql=f"SELECT (SELECT COUNT(*) FROM posts WHERE id IN ({ids}) AND liked = 1) = 3 AND NOT EXISTS "
                  f"(SELECT 1 FROM posts WHERE liked = 1 AND origin = 'event' AND id NOT IN ({ids})) AND (SELECT "
@@ -179,33 +164,27 @@ def like_next_three(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]
 
 @kind("active", "absolute", Knobs(decoys=4), "decoys: posts by accounts already followed among the three targets")
 def follow_new_creators(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    """Posts by followed accounts are the decoys; the first three posts by accounts not followed
-    are the targets (three different authors); one more such post trails."""
-    author = {p: g.posts[p]["author_id"] for p in g.pools["new_post"]}
-    new = [p for p, a in author.items() if a not in SERVE_FOLLOWED]
-    creators = list({author[p]: p for p in rng.sample(new, len(new))}.values())
-    if len(creators) < 4:
-        raise NoDraw("fewer than four accounts not followed post")
-    at, picked, events = g.counted(rng, knobs, sorted(creators), [p for p in author if p not in new], 3,
+    """The first three posts by accounts not followed (three authors) are the targets; one more trails."""
+    new = [p for p in g.pools["new_post"] if g.author[p] not in SERVE_FOLLOWED]
+    one_each = sorted({g.author[p]: p for p in rng.sample(new, len(new))}.values())
+    at, picked, events = g.counted(rng, knobs, one_each, [p for p in g.pools["new_post"] if p not in new], 3,
                                    what="new creator", decoy_note="decoy: a post by an account already followed",
                                    spoils=set(new).__contains__)
-    posts_in_order = [e["post_id"] for e in sorted(events, key=lambda e: e["at"]) if "post_id" in e]
-    who = [author[p] for p in picked[:3]]
+    in_order = [e["post_id"] for e in sorted(events, key=lambda e: e["at"]) if "post_id" in e]
+    who = [g.author[p] for p in picked[:3]]
     ids, names = kit.sql_list(who), ", ".join(g.user(a) for a in who)
-    return kit.scenario(
+    return g.scenario(
+        at, events, "medium", "posts by accounts already followed", preload={**PRELOAD, "followed": SERVE_FOLLOWED},
         description=f"{knobs.decoys} posts by followed accounts arrive among the first three by accounts not yet "
                     f"followed ({names}); the third at {at} s. Following anyone else fails.",
         prompt="On MicroGram, follow the authors of the next three posts in my feed from accounts I don't follow yet "
                "(open each post and press Follow; only those three), then tell me.",
-        condition_at=at, start_page=FEED,
-        taxonomy=kit.taxonomy("active", "absolute", "medium", "posts by accounts already followed"),
-        events=kit.timeline({**PRELOAD, "followed": SERVE_FOLLOWED}, events),
         condition_sql="SELECT (SELECT COUNT(DISTINCT author_id) FROM posts WHERE origin = 'event' AND author_id NOT IN "
                       "(SELECT persona_id FROM follows WHERE origin = 'preload')) >= 3",
         eval_sql=f"SELECT (SELECT COUNT(*) FROM follows WHERE persona_id IN ({ids})) = 3 AND NOT EXISTS (SELECT 1 FROM "
                  f"follows WHERE origin = 'self' AND persona_id NOT IN ({ids})) AND (SELECT COUNT(*) FROM follows "
                  f"WHERE origin = 'preload') = {kit.baseline('followed_count')}",
-        solution=[*(s for p in picked[:3] for s in open_nth(posts_in_order.index(p) + 1, p, "/follow$")),
+        solution=[*(s for p in picked[:3] for s in open_nth(in_order.index(p) + 1, p, "/follow$")),
                   {"report": f"Three posts from accounts I didn't follow arrived; I followed {names}."}])
 
 
@@ -216,25 +195,13 @@ def _commented_by(pid: str, viewed: bool = False) -> str:
             f"p.origin = 'event'{' AND p.viewed = 1' if viewed else ''} AND c.author_id = {kit.sql_text(pid)}) >= 3")
 
 
-def _commenter_task(g: Gram, who: str) -> dict[str, Any]:
-    u = g.user(who)
-    return {"prompt": f"My friend {g.name(who)} ({u} on MicroGram) keeps commenting on our friends' photos. Open each "
-                      f"new post in my feed that {u} comments on (the post page lists who commented), and tell me "
-                      "once three more such posts have arrived and you have opened them.",
-            "solution": [{"watch": FEED, "open_new": "^/microgram/p/", "count": 3,
-                          "until": {"matches": rf"(^|\s){re.escape(u)}(\s|$)"}},
-                         {"report": f"Three new posts carry a {u} comment; I opened each of them."}]}
-
-
 def _commenter(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str, Any]]:
-    """Someone comments on three new posts (a fourth trails) among posts commented on by others:
-    (the commenter, commenter_three_more's scenario)."""
-    on: dict[str, list[str]] = {}
-    for p in g.pools["new_post"]:
-        for c in set(g.commenters.get(p, [])) - {g.posts[p]["author_id"], SELF}:
-            on.setdefault(c, []).append(p)
-    who = kit.choose(rng, sorted(c for c, ps in on.items() if len(ps) >= 4), "commenter on four new posts")
-    involved = {p: {*g.commenters.get(p, []), g.posts[p]["author_id"]} for p in g.pools["new_post"]}
+    """Someone comments on three new posts (a fourth trails) among posts commented on by others,
+    look-alike names first: (the commenter, commenter_three_more's scenario)."""
+    involved = {p: {*g.commenters.get(p, []), g.author[p]} for p in g.pools["new_post"]}
+    on = {c: [p for p in g.pools["new_post"] if c in g.commenters.get(p, []) and c != g.author[p]]
+          for c in sorted(set(g.people) - {SELF})}
+    who = kit.choose(rng, [c for c, ps in on.items() if len(ps) >= 4], "commenter on four new posts")
     others = [p for p in g.pools["new_post"] if g.commenters.get(p) and who not in involved[p]]
     decoys = kit.nearest(rng, others, knobs.decoys, lambda p: max(g.alike(who, c) for c in g.commenters[p]),
                          knobs.near_miss)
@@ -242,13 +209,20 @@ def _commenter(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str
     at, _, events = g.counted(rng, knobs, on[who], decoys, 3, what=f"new post with a {u} comment",
                               decoy_note=lambda p: f"decoy: commented on by {', '.join(map(g.user, g.commenters[p]))}",
                               spoils=lambda r: who in involved.get(r, ()))
-    return who, kit.scenario(
+    return who, g.scenario(
+        at, events, "hard", "other commenters, look-alike names",
         description=f"{u} comments on three new posts (the third at {at} s) among {knobs.decoys} new posts commented "
                     "on by others, look-alikes first; a fourth trails. Commenters show only on post pages.",
-        condition_at=at, start_page=FEED,
-        taxonomy=kit.taxonomy("active", "relative", "hard", "other commenters, look-alike names"),
-        events=kit.timeline(PRELOAD, events), condition_sql=_commented_by(who), eval_sql=_commented_by(who, True),
-        **_commenter_task(g, who))
+        prompt=f"My friend {g.name(who)} ({u} on MicroGram) keeps commenting on our friends' photos. Open each new "
+               f"post in my feed that {u} comments on (the post page lists who commented), and tell me once three "
+               "more such posts have arrived and you have opened them.",
+        condition_sql=_commented_by(who), eval_sql=_commented_by(who, True), solution=_opened(u))
+
+
+def _opened(user: str) -> list[dict[str, Any]]:
+    return [{"watch": FEED, "open_new": "^/microgram/p/", "count": 3,
+             "until": {"matches": rf"(^|\s){re.escape(user)}(\s|$)"}},
+            {"report": f"Three new posts carry a {user} comment; I opened each of them."}]
 
 
 @kind("active", "relative", Knobs(decoys=3), "decoys: new posts commented on by others (near_miss: a look-alike name "
@@ -260,13 +234,13 @@ def commenter_three_more(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str,
 @kind("noop", "relative", Knobs(decoys=3), "as commenter_three_more; the asked user never comments, the source's "
       "commenter does (the near miss)")
 def commenter_absent_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    """Someone who comments on nothing in the timeline is asked for; the source's commenter still comments."""
     who, source = _commenter(rng, g, knobs)
     used = [e["post_id"] for e in source["events"] if "post_id" in e]
-    present = {c for p in used for c in g.commenters.get(p, [])} | {g.posts[p]["author_id"] for p in used}
+    present = {c for p in used for c in g.commenters.get(p, [])} | {g.author[p] for p in used}
     asked = kit.choose(rng, sorted(set(g.people) - present - {SELF}), "person who never comments")
+    prompt = source["prompt"].replace(g.name(who), g.name(asked)).replace(g.user(who), g.user(asked))
     return kit.noop_twin(
-        source, distraction=f"other commenters ({g.user(who)})", **_commenter_task(g, asked),
+        source, distraction=f"other commenters ({g.user(who)})", prompt=prompt, solution=_opened(g.user(asked)),
         description=f"Copy of commenter_three_more. {g.user(asked)} never comments on anything; {g.user(who)}'s "
                     f"three commented posts still arrive (the third at {source['condition_at']} s).",
         condition_sql=_commented_by(asked), near_miss_sql=_commented_by(who),
@@ -278,7 +252,7 @@ def commenter_absent_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str
 
 def _keywords(g: Gram) -> list[tuple[str, str]]:
     """(message, keyword) pairs: a word of a new message that no preloaded message holds (in an old
-    thread, within the first 40 characters, which the inbox shows)."""
+    thread, one within the first 40 characters, which the inbox shows)."""
     old = " ".join(g.msgs[m]["body"].lower() for m in PRELOAD["dms"])
     old_threads = {g.msgs[m]["thread_id"] for m in PRELOAD["dms"]}
     return [(m, w) for m in g.pools["new_dm"] for body in [g.msgs[m]["body"].lower()]
@@ -292,14 +266,10 @@ def nearness(word: str, body: str) -> float:
     return 1.0 if any(a + b == word for a, b in zip(ws, ws[1:], strict=False)) else kit.nearness(word, body)
 
 
-def _dm_solution(kw: str, fresh: bool, thread: str, report: str) -> list[dict[str, Any]]:
-    if fresh:
-        return [{"watch": DIRECT, "open_new": "^/microgram/direct/", "until": {"text": kw}}, {"report": report}]
-    return [{"watch": DIRECT, "until": {"text": kw}}, {"open": f"/microgram/direct/{thread}"}, {"report": report}]
-
-
-def _has(column: str, word: str, extra: str = "") -> str:
-    return f"EXISTS (SELECT 1 FROM dm_messages WHERE origin = 'event' AND {column} LIKE {kit.like_text(word)}{extra})"
+def _mention(word: str, read: bool = False) -> str:
+    """SQL: a message that arrived mentions the word (and was read)."""
+    return (f"EXISTS (SELECT 1 FROM dm_messages WHERE origin = 'event' AND body LIKE {kit.like_text(word)}"
+            + (" AND is_read = 1)" if read else ")"))
 
 
 def _dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str, Any]]:
@@ -316,17 +286,16 @@ def _dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[st
     events.append(kit.event(until, "unsend_dm", f"the sender unsends the '{kw}' message: it can no longer be opened "
                             "(condition_until)", message_id=target))
     fresh = thread not in {g.msgs[m]["thread_id"] for m in PRELOAD["dms"]}
-    return kw, kit.scenario(
+    find = {"open_new": "^/microgram/direct/"} if fresh else {}
+    return kw, g.scenario(
+        at, events, "medium", "near words, unsent message", condition_until=until,
         description=f"Messages with near words come first; {g.user(g.msgs[target]['sender_id'])}'s message at {at} s "
-                    f"mentions '{kw}' {'in a new' if fresh else 'in an existing'} conversation; it is unsent at "
-                    f"{until} s.",
+                    f"mentions '{kw}' in {'a new' if fresh else 'an existing'} conversation; unsent at {until} s.",
         prompt=f"When a new direct message on MicroGram mentions \"{kw}\", open that conversation so it's marked "
                "read, and tell me.",
-        condition_at=at, condition_until=until, start_page=FEED,
-        taxonomy=kit.taxonomy("active", "absolute", "medium", "near words, unsent message"),
-        events=kit.timeline(PRELOAD, events), condition_sql=f"SELECT {_has('body', kw)}",
-        eval_sql=f"SELECT {_has('body', kw, ' AND is_read = 1')}",
-        solution=_dm_solution(kw, fresh, thread, f"The message about {kw} arrived; I opened it."))
+        condition_sql=f"SELECT {_mention(kw)}", eval_sql=f"SELECT {_mention(kw, read=True)}",
+        solution=[{"watch": DIRECT, **find, "until": {"text": kw}}, *([] if fresh else [
+            {"open": f"/microgram/direct/{thread}"}]), {"report": f"The message about {kw} arrived; I opened it."}])
 
 
 @kind("active", "absolute", Knobs(decoys=2, hold_s=90), "decoys: messages with a near word (near_miss: sharing more "
@@ -351,15 +320,14 @@ def dm_merger_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
     near, base, asked = kit.choose(rng, options, "near-miss message")
     near_at = kit.spare_time(rng, source["events"])
     return kit.noop_twin(
-        source, near=[g(near_at, near, f"near miss: '{base}', never '{asked}'")],
+        source, near=[g(near_at, near, f"near miss: '{base}', never '{asked}'")], swap=(f'"{kw}"', f'"{asked}"'),
         distraction=f"'{base}', never '{asked}'",
         description=f"Copy of dm_keyword asking about '{asked}', which no message holds; '{base}' arrives at "
                     f"{near_at} s (the near miss) and the '{kw}' message still arrives at {source['condition_at']} s.",
-        prompt=f"When a new direct message on MicroGram mentions \"{asked}\", open that conversation so it's marked "
-               "read, and tell me.",
-        condition_sql=f"SELECT {_has('body', asked)}", near_miss_sql=f"SELECT {_has('body', base)}",
-        eval_sql=f"SELECT NOT {_has('body', asked, ' AND is_read = 1')}",
-        solution=_dm_solution(asked, True, "", f"A message about {asked} arrived; I opened it."))
+        condition_sql=f"SELECT {_mention(asked)}", near_miss_sql=f"SELECT {_mention(base)}",
+        eval_sql=f"SELECT NOT {_mention(asked, read=True)}",
+        solution=[{"watch": DIRECT, "open_new": "^/microgram/direct/", "until": {"text": asked}},
+                  {"report": f"A message about {asked} arrived; I opened it."}])
 
 
 # --- stories_three ---------------------------------------------------------------------------
@@ -367,31 +335,26 @@ def dm_merger_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
 @kind("passive", "absolute", Knobs(decoys=2), "decoys: stories by other accounts before the last target (near_miss: "
       "sharing a name or username part)")
 def stories_three(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    """Three people each post a new story (the last at the target); look-alike accounts post
-    stories before it (near_miss: sharing a name part or the username but its punctuation)."""
-    unseen = {g.stories[s]["author_id"] for s in PRELOAD["stories"] if s not in PRELOAD["viewed_stories"]}
-    by_author: dict[str, list[str]] = {}
-    for s in g.pools["new_story"]:
-        by_author.setdefault(g.stories[s]["author_id"], []).append(s)
-    authors = kit.sample(rng, sorted(set(by_author) - unseen - {SELF}), 3, "story authors")
-    others = [s for s in g.pools["new_story"] if g.stories[s]["author_id"] not in authors]
-    decoys = kit.nearest(rng, others, knobs.decoys, lambda s: max(g.alike(g.stories[s]["author_id"], a)
-                                                                  for a in authors), knobs.near_miss)
-    at, targets, events = g.counted(rng, knobs, [kit.choose(rng, by_author[a]) for a in authors], decoys, 3,
-                                    what="new story", decoy_note="decoy: another account's story", first_s=4,
-                                    trailing=False, spoils=lambda r: g.stories.get(r, {}).get("author_id") in authors)
+    """Three people whose stories were all seen each post a new one (the last at the target)."""
+    author = {s: str(r["author_id"]) for s, r in g.stories.items()}
+    unseen = {author[s] for s in PRELOAD["stories"] if s not in PRELOAD["viewed_stories"]}
+    new = g.pools["new_story"]
+    authors = kit.sample(rng, sorted({author[s] for s in new} - unseen - {SELF}), 3, "story authors")
+    decoys = kit.nearest(rng, [s for s in new if author[s] not in authors], knobs.decoys,
+                         lambda s: max(g.alike(author[s], a) for a in authors), knobs.near_miss)
+    at, targets, events = g.counted(rng, knobs, [kit.choose(rng, [s for s in new if author[s] == a]) for a in authors],
+                                    decoys, 3, what="new story", decoy_note="decoy: another account's story",
+                                    first_s=4, trailing=False, spoils=lambda r: author.get(r) in authors)
     users = [g.user(a) for a in authors]
     sql = f"SELECT (SELECT COUNT(*) FROM stories WHERE id IN ({kit.sql_list(targets)})) = 3"
     people = ", ".join(f"{g.name(a)} ({u})" for a, u in zip(authors[:2], users[:2], strict=True))
     look = "".join(rf"(?=.*(?<![\w.]){re.escape(u)} \(new\))" for u in users)
-    return kit.scenario(
+    return g.scenario(
+        at, events, "medium", "look-alike accounts, older seen stories", condition_sql=sql, eval_sql=sql,
         description=f"{', '.join(users)} each post a new story, the last at {at} s; {len(decoys)} other accounts "
                     "(look-alikes first) post stories before it.",
         prompt=f"{people} and {g.name(authors[2])} ({users[2]}) each promised to share a story from the team "
                "offsite. Tell me once all three of them have a new story in my MicroGram story bar.",
-        condition_at=at, start_page=FEED,
-        taxonomy=kit.taxonomy("passive", "absolute", "medium", "look-alike accounts, older seen stories"),
-        events=kit.timeline(PRELOAD, events), condition_sql=sql, eval_sql=sql,
         solution=[{"watch": FEED, "until": {"matches": f"(?s){look}"}},
                   {"report": f"{', '.join(users)} all have new stories in the bar."}])
 
