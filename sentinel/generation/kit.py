@@ -220,13 +220,16 @@ class Arrivals:
     def counted(self, rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int, *,
                 what: str, decoy_note: str | Callable[[str], str] = "decoy", trailing: bool = True,
                 after: bool = False, first_s: float = FIRST_READ_S, counts: Callable[[str], bool] | None = None,
-                spoils: Callable[[str], bool] = lambda rid: False) -> tuple[int, list[str], list[dict[str, Any]]]:
+                spoils: Callable[[str], bool] = lambda rid: False, near: Callable[[str], float] | None = None
+                ) -> tuple[int, list[str], list[dict[str, Any]]]:
         """A counting task's events (generation.counting's recipe): n of `counted` (the n-th at the
         target time, one more trailing when `trailing`), knobs.decoys of `others` between them (or
-        trailing the target when `after`), then background (see `background`; by default an item of
-        the counted items' type counts). Returns (target time, counted ids in order, events)."""
+        trailing the target when `after`; with `near`, the look-alikes `nearest` ranks by it), then
+        background (see `background`; by default an item of the counted items' type counts).
+        Returns (target time, counted ids in order, events)."""
         from sentinel.generation.counting import counting  # it imports this module
         note = decoy_note if callable(decoy_note) else lambda rid: str(decoy_note)
+        others = others if near is None else nearest(rng, others, knobs.decoys, near, knobs.near_miss)
         at, events, picked = counting(rng, replace(knobs, decoys=0) if after else knobs, counted, others, n, self,
                                       what=what, decoy_note=note, first_s=first_s, trailing=trailing)
         if after:
@@ -246,6 +249,20 @@ class Arrivals:
         pool = [rid for rid in self.type_of if rid not in used and not spoils(rid)]
         late = (lambda rid, t: True) if at is None else (lambda rid, t: t > at + GAP_S or not counts(rid))
         return [self(t, rid) for t, rid in mixed_background(rng, knobs.density, [e["at"] for e in events], pool, late)]
+
+    def more(self, rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int, *,
+             count_sql: str, metric: str, page: str, number: str, what: str, decoy_note: str, distraction: str,
+             description: str, prompt: str, report: str) -> dict[str, Any]:
+        """A passive relative counting task: "tell me once there are n more than now". `counted`
+        arrive as in `counted` (`others` between them); `count_sql` counts them against the
+        baseline `metric`, and the oracle reads the total (`number`, a regex) on `page`.
+        `description` is formatted with at (the target time) and decoys."""
+        at, _, events = self.counted(rng, knobs, counted, others, n, what=what, decoy_note=decoy_note)
+        sql = f"SELECT {count_sql} >= {baseline(metric)} + {n}"
+        return self.scenario(at, events, "easy", distraction, prompt=prompt, condition_sql=sql, eval_sql=sql,
+                             description=description.format(at=at, decoys=knobs.decoys),
+                             solution=[{"watch": page, "until": {"number": number, "at_least": f"first + {n}"}},
+                                       {"report": report}])
 
     def scenario(self, at: float | None, events: Iterable[dict[str, Any]], difficulty: str, distraction: str, *,
                  preload: Mapping[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
@@ -301,7 +318,22 @@ def words(text: str) -> list[str]:
 
 
 def nearness(word: str, text: str) -> float:
-    """How near a text comes to a word: the longest prefix it shares with one of the text's words,
-    as a share of the word (0 below three letters)."""
-    best = max((len(os.path.commonprefix([word, w])) for w in words(text)), default=0)
+    """How near a text comes to a word: 1 when it holds the word split in two (by a space or a
+    hyphen), else the longest prefix it shares with one of its words, as a share of the word (0
+    below three letters)."""
+    ws = words(text)
+    if any(a + b == word for a, b in zip(ws, ws[1:], strict=False)):
+        return 1.0
+    best = max((len(os.path.commonprefix([word, w])) for w in ws), default=0)
     return best / len(word) if best >= 3 else 0.0
+
+
+def alike(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
+    """How alike two personas (catalogs/shared/personas) look: 1 for the same username but its
+    punctuation, 0.6 for a shared first name or surname, 0 otherwise (and 0 for the same one)."""
+    if a["id"] == b["id"]:
+        return 0.0
+    if re.sub(r"[^a-z0-9]", "", a["username"].lower()) == re.sub(r"[^a-z0-9]", "", b["username"].lower()):
+        return 1.0
+    na, nb = a["name"].split(), b["name"].split()
+    return 0.6 if na[0] == nb[0] or na[-1] == nb[-1] else 0.0

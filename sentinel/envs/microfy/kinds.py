@@ -1,8 +1,6 @@
-"""MicroFy's ten scenario kinds (ENVIRONMENTS §4), drawn on generation.kit: every draw keeps the
-authored preload (70 tracks, 14 playlists, five liked songs, four followed artists) and brings in
-tracks and public playlists not preloaded. The lyric kinds ask for a word in lyrics only (track
-pages); look-alikes carry it in a title or an artist name, or a near word in their lyrics.
-"""
+"""MicroFy's ten scenario kinds (ENVIRONMENTS §4) on generation.kit: each draw keeps the authored
+preload (70 tracks, 14 playlists, five liked songs, four followed artists) and brings in tracks and
+public playlists not preloaded."""
 
 from __future__ import annotations
 
@@ -23,6 +21,7 @@ PRELOAD: dict[str, Any] = {
     "liked": ["trk0003", "trk0010", "trk0017", "trk0033", "trk0048"],
     "followed_artists": ["art005", "art015", "art030", "art051"],
 }
+FOLLOWED = kit.baseline("followed_artist_count")
 COMMON = {"about", "after", "again", "along", "every", "never", "still", "there", "their", "where", "while", "until",
           "under", "through", "would", "could"}
 
@@ -61,8 +60,7 @@ act_on = partial(kit.act_on, HOME)
 
 def _next_tracks(rng: random.Random, fy: Fy, knobs: Knobs, n: int, press: str, action: str, done: str,
                  past: str) -> dict[str, Any]:
-    """The first n tracks to arrive are the targets, to `press` on (their column `done` then holds);
-    `decoys` later tracks trail them."""
+    """The first n tracks to arrive are the targets to `press` on; `decoys` later tracks trail them."""
     at, targets, events = fy.counted(rng, knobs, [t for t in fy.new if t in fy.unique], fy.new, n, what="target",
                                      decoy_note="trailing: a later arrival", trailing=False, after=True)
     ids, titles, count = kit.sql_list(targets), [fy.title[t] for t in targets], {3: "three", 4: "four"}[n]
@@ -109,9 +107,8 @@ def follow_new_artists(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, An
         prompt="On MicroFy, the next four tracks to appear in Trending will come from four different artists. Open "
                "each one's artist page and follow the artist (only those four), then tell me.",
         condition_sql="SELECT (SELECT COUNT(*) FROM tracks WHERE origin = 'event') >= 4",
-        eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE id IN ({kit.sql_list(sorted(artists))}) AND followed = 1)"
-                 f" = 4 AND (SELECT COUNT(*) FROM artists WHERE followed = 1) = {kit.baseline('followed_artist_count')}"
-                 " + 4",
+        eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE id IN ({kit.sql_list(sorted(artists))}) AND followed = "
+                 f"1) = 4 AND (SELECT COUNT(*) FROM artists WHERE followed = 1) = {FOLLOWED} + 4",
         solution=[*(s for t, n in zip(targets, names, strict=True) for s in act_on(fy.title[t], "/follow$", n)),
                   {"report": "Four new artists trended; I followed all four."}])
 
@@ -139,7 +136,7 @@ def follow_named_artist_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[s
                       f"{kit.sql_text(asked)})",
         near_miss_sql="SELECT EXISTS (SELECT 1 FROM tracks t JOIN artists a ON a.id = t.artist_id WHERE "
                       f"t.origin = 'event' AND a.name LIKE {kit.like_text(word)})",
-        eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE followed = 1) = {kit.baseline('followed_artist_count')}",
+        eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE followed = 1) = {FOLLOWED}",
         solution=[{"watch": HOME, "open_new": "^/microfy/track/", "until": {"text": name}}, {"follow": name},
                   {"submit": "/follow$"}, {"report": f"{name} has a new track; I followed them."}])
 
@@ -172,21 +169,19 @@ def new_releases_like_all(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str,
 
 @kind("passive", "relative", Knobs(decoys=3), "decoys: track arrivals between the three counted playlists")
 def public_playlists_more(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    at, _, events = fy.counted(rng, knobs, fy.pools["new_playlist"], fy.new, 3, what="public playlist",
-                               decoy_note="decoy: a track, not a playlist")
-    sql = (f"SELECT (SELECT COUNT(*) FROM playlists WHERE is_mine = 0 AND origin != 'self') >= "
-           f"{kit.baseline('public_playlist_count')} + 3")
-    return fy.scenario(
-        at, events, "easy", "track arrivals", condition_sql=sql, eval_sql=sql,
-        description=f"Three public playlists join the sidebar (the third at {at} s) among {knobs.decoys} track "
-                    "arrivals; another follows. The sidebar shows only the total of public playlists.",
-        prompt="Keep an eye on the public playlists in my MicroFy sidebar and tell me once there are three more of "
-               "them than there are now. Playlists I create myself don't count.",
-        solution=[{"watch": HOME, "until": {"number": r"Public playlists \((\d+)\)", "at_least": "first + 3"}},
-                  {"report": "Three more public playlists have appeared."}])
+    return fy.more(rng, knobs, fy.pools["new_playlist"], fy.new, 3, what="public playlist", page=HOME,
+                   count_sql="(SELECT COUNT(*) FROM playlists WHERE is_mine = 0 AND origin != 'self')",
+                   metric="public_playlist_count", number=r"Public playlists \((\d+)\)", distraction="track arrivals",
+                   decoy_note="decoy: a track, not a playlist",
+                   description="Three public playlists join the sidebar (the third at {at} s) among {decoys} track "
+                               "arrivals; another follows. The sidebar shows only the total of public playlists.",
+                   prompt="Keep an eye on the public playlists in my MicroFy sidebar and tell me once there are three "
+                          "more of them than there are now. Playlists I create myself don't count.",
+                   report="Three more public playlists have appeared.")
 
 
-# --- the lyric kinds: lyric_like and its no-op, lyric_like_second, lyric_play_more ----------------
+# --- the lyric kinds: the word asked for is in lyrics only (track pages); look-alikes carry it in a
+# title or an artist name, or a near word (a shared prefix) in their lyrics -------------------------
 
 def families(fy: Fy) -> dict[str, tuple[list[str], list[str]]]:
     """Lyric word → (preloaded tracks, new tracks) whose lyrics hold it (as LIKE finds it)."""
@@ -210,14 +205,14 @@ def _lyric(rng: random.Random, fy: Fy, knobs: Knobs, word: str, targets: list[st
     """Look-alikes, then the targets (the last at the target time); no other track holding the
     word arrives. Returns (target time, targets in arrival order, events)."""
     clean = [t for t in fy.new if word not in fy.lyrics[t]]
-    decoys = kit.nearest(rng, clean, knobs.decoys, lambda t: lookalike(fy, word, t)[0], knobs.near_miss)
-    return fy.counted(rng, knobs, targets, decoys, len(targets), what=f"song mentioning {word}", trailing=False,
+    return fy.counted(rng, knobs, targets, clean, len(targets), what=f"song mentioning {word}", trailing=False,
+                      near=lambda t: lookalike(fy, word, t)[0],
                       decoy_note=lambda t: "decoy: " + lookalike(fy, word, t)[1], counts=lambda r: False,
                       spoils=lambda r: word in fy.lyrics.get(r, ""))
 
 
 def _act(fy: Fy, tid: str, word: str, action: str) -> list[dict[str, Any]]:
-    """The oracle's steps for one target: by its title when a page names it once (targets that
+    """The oracle's steps for one target: by its title when a page names it once (so targets that
     arrive close together are not missed between two reads), else by opening new tracks."""
     if tid in fy.unique:
         return act_on(fy.title[tid], action)

@@ -47,31 +47,20 @@ class Gram(kit.Arrivals):
         for c in catalog.raw("post_comments").values():
             self.commenters.setdefault(c["post_id"], []).append(c["author_id"])
         self.author = {p: str(r["author_id"]) for p, r in self.posts.items()}
-
-    def user(self, pid: str) -> str:
-        return str(self.people[pid]["username"])
-
-    def name(self, pid: str) -> str:
-        return str(self.people[pid]["name"])
+        self.user = {p: str(r["username"]) for p, r in self.people.items()}
+        self.name = {p: str(r["name"]) for p, r in self.people.items()}
 
     def describe(self, rid: str) -> str:
         if rid in self.posts:
-            return f"post by {self.user(self.author[rid])} · {self.posts[rid]['image_alt']}"
+            return f"post by {self.user[self.author[rid]]} · {self.posts[rid]['image_alt']}"
         if rid in self.stories:
-            return f"story by {self.user(self.stories[rid]['author_id'])}"
+            return f"story by {self.user[self.stories[rid]['author_id']]}"
         if rid in self.msgs:
-            return f"DM from {self.user(self.msgs[rid]['sender_id'])} · {self.msgs[rid]['body'][:50]}"
-        return f"{self.user(self.activity[rid]['actor_id'])} {self.activity[rid]['text']}"
+            return f"DM from {self.user[self.msgs[rid]['sender_id']]} · {self.msgs[rid]['body'][:50]}"
+        return f"{self.user[self.activity[rid]['actor_id']]} {self.activity[rid]['text']}"
 
     def alike(self, a: str, b: str) -> float:
-        """How alike two people look: 1 for the same username but its punctuation, 0.6 for a shared
-        first name or surname, 0 otherwise."""
-        if a == b:
-            return 0.0
-        if re.sub(r"[^a-z0-9]", "", self.user(a).lower()) == re.sub(r"[^a-z0-9]", "", self.user(b).lower()):
-            return 1.0
-        na, nb = self.name(a).split(), self.name(b).split()
-        return 0.6 if na[0] == nb[0] or na[-1] == nb[-1] else 0.0
+        return kit.alike(self.people[a], self.people[b])
 
 
 _declared: list[Kind] = []
@@ -80,17 +69,13 @@ kind = partial(kit.kind, _declared, view=Gram)
 
 # --- counted arrivals: posts_more, activity_more, comment_pileup -----------------------------------
 
-def _more(rng: random.Random, g: Gram, knobs: Knobs, etype: str, n: int, table: str, page: str, *,
-          description: str, prompt: str, report: str) -> dict[str, Any]:
-    """n arrivals of etype (the n-th at the target), other arrivals between them, one more trailing;
-    the page shows only the total."""
-    at, _, events = g.counted(rng, knobs, g.pools[etype], [r for r, t in g.type_of.items() if t != etype], n,
-                              what=etype[4:], decoy_note="decoy: another kind of arrival, not counted")
-    sql = f"SELECT (SELECT COUNT(*) FROM {table} WHERE origin != 'self') >= {kit.baseline(etype[4:] + '_count')} + {n}"
-    return g.scenario(
-        at, events, "easy", "other arrivals", description=description.format(at=at, decoys=knobs.decoys),
-        prompt=prompt, condition_sql=sql, eval_sql=sql,
-        solution=[{"watch": page, "until": {"number": SHOWING, "at_least": f"first + {n}"}}, {"report": report}])
+def _more(rng: random.Random, g: Gram, knobs: Knobs, etype: str, n: int, table: str, page: str,
+          **texts: str) -> dict[str, Any]:
+    """posts_more, activity_more: n arrivals of etype are counted, other arrivals come between them."""
+    return g.more(rng, knobs, g.pools[etype], [r for r, t in g.type_of.items() if t != etype], n, what=etype[4:],
+                  count_sql=f"(SELECT COUNT(*) FROM {table} WHERE origin != 'self')", metric=f"{etype[4:]}_count",
+                  page=page, number=SHOWING, decoy_note="decoy: another kind of arrival, not counted",
+                  distraction="other arrivals", **texts)
 
 
 @kind("passive", "relative", Knobs(decoys=4), "decoys: stories, messages and activity between the five counted posts")
@@ -106,8 +91,8 @@ def posts_more(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
       "entries")
 def activity_more(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
     return _more(rng, g, knobs, "new_activity", 4, "activity", ACTIVITY,
-                 description="Four activity entries arrive (the fourth at {at} s) between {decoys} posts, stories and "
-                             "messages; more follow. The nav counts only the last hour's entries, preloaded included.",
+                 description="Four activity entries arrive (the fourth at {at} s) between {decoys} posts, stories "
+                             "and messages; more follow. The nav counts only the last hour's entries.",
                  prompt="Keep an eye on my MicroGram activity (likes, follows, comments and mentions). Tell me once "
                         "there are four more activity entries than there are now.",
                  report="Four more activity entries have arrived.")
@@ -117,16 +102,15 @@ def activity_more(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
       "how many carry exactly three)")
 def comment_pileup(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
     counts = {p: len(g.commenters.get(p, [])) for p in g.pools["new_post"]}
-    decoys = kit.nearest(rng, [p for p, c in counts.items() if 0 < c <= 3], knobs.decoys, lambda p: counts[p] / 3,
-                         knobs.near_miss)
-    at, picked, events = g.counted(rng, knobs, [p for p, c in counts.items() if c >= 4], decoys, 1,
+    at, picked, events = g.counted(rng, knobs, [p for p, c in counts.items() if c >= 4],
+                                   [p for p, c in counts.items() if 0 < c <= 3], 1, near=lambda p: counts[p] / 3,
                                    what="post with four or more comments", spoils=lambda r: counts.get(r, 0) >= 4,
                                    decoy_note=lambda p: f"decoy: arrives with {counts[p]} comments")
     sql = ("SELECT EXISTS (SELECT 1 FROM posts p WHERE (SELECT COUNT(*) FROM post_comments c WHERE c.post_id = p.id "
            "AND c.origin != 'self') >= 4)")
     return g.scenario(
         at, events, "easy", "posts with three comments", condition_sql=sql, eval_sql=sql,
-        description=f"Every preloaded post has at most three comments; {len(decoys)} posts with up to three arrive "
+        description=f"Every preloaded post has at most three comments; {knobs.decoys} posts with up to three arrive "
                     f"first; the first post with four or more ({counts[picked[0]]}) arrives at {at} s; one trails.",
         prompt="Tell me as soon as any post in my MicroGram feed has four or more comments.",
         solution=[{"watch": FEED, "until": {"matches": r"View all ([4-9]|\d{2,}) comments"}},
@@ -172,7 +156,7 @@ def follow_new_creators(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, 
                                    spoils=set(new).__contains__)
     in_order = [e["post_id"] for e in sorted(events, key=lambda e: e["at"]) if "post_id" in e]
     who = [g.author[p] for p in picked[:3]]
-    ids, names = kit.sql_list(who), ", ".join(g.user(a) for a in who)
+    ids, names = kit.sql_list(who), ", ".join(g.user[a] for a in who)
     return g.scenario(
         at, events, "medium", "posts by accounts already followed", preload={**PRELOAD, "followed": SERVE_FOLLOWED},
         description=f"{knobs.decoys} posts by followed accounts arrive among the first three by accounts not yet "
@@ -203,17 +187,16 @@ def _commenter(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str
           for c in sorted(set(g.people) - {SELF})}
     who = kit.choose(rng, [c for c, ps in on.items() if len(ps) >= 4], "commenter on four new posts")
     others = [p for p in g.pools["new_post"] if g.commenters.get(p) and who not in involved[p]]
-    decoys = kit.nearest(rng, others, knobs.decoys, lambda p: max(g.alike(who, c) for c in g.commenters[p]),
-                         knobs.near_miss)
-    u = g.user(who)
-    at, _, events = g.counted(rng, knobs, on[who], decoys, 3, what=f"new post with a {u} comment",
-                              decoy_note=lambda p: f"decoy: commented on by {', '.join(map(g.user, g.commenters[p]))}",
+    u, by = g.user[who], {p: ", ".join(g.user[c] for c in cs) for p, cs in g.commenters.items()}
+    at, _, events = g.counted(rng, knobs, on[who], others, 3, what=f"new post with a {u} comment",
+                              near=lambda p: max(g.alike(who, c) for c in g.commenters[p]),
+                              decoy_note=lambda p: f"decoy: commented on by {by[p]}, not {u}",
                               spoils=lambda r: who in involved.get(r, ()))
     return who, g.scenario(
         at, events, "hard", "other commenters, look-alike names",
         description=f"{u} comments on three new posts (the third at {at} s) among {knobs.decoys} new posts commented "
                     "on by others, look-alikes first; a fourth trails. Commenters show only on post pages.",
-        prompt=f"My friend {g.name(who)} ({u} on MicroGram) keeps commenting on our friends' photos. Open each new "
+        prompt=f"My friend {g.name[who]} ({u} on MicroGram) keeps commenting on our friends' photos. Open each new "
                f"post in my feed that {u} comments on (the post page lists who commented), and tell me once three "
                "more such posts have arrived and you have opened them.",
         condition_sql=_commented_by(who), eval_sql=_commented_by(who, True), solution=_opened(u))
@@ -238,10 +221,10 @@ def commenter_absent_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str
     used = [e["post_id"] for e in source["events"] if "post_id" in e]
     present = {c for p in used for c in g.commenters.get(p, [])} | {g.author[p] for p in used}
     asked = kit.choose(rng, sorted(set(g.people) - present - {SELF}), "person who never comments")
-    prompt = source["prompt"].replace(g.name(who), g.name(asked)).replace(g.user(who), g.user(asked))
+    prompt = source["prompt"].replace(g.name[who], g.name[asked]).replace(g.user[who], g.user[asked])
     return kit.noop_twin(
-        source, distraction=f"other commenters ({g.user(who)})", prompt=prompt, solution=_opened(g.user(asked)),
-        description=f"Copy of commenter_three_more. {g.user(asked)} never comments on anything; {g.user(who)}'s "
+        source, distraction=f"other commenters ({g.user[who]})", prompt=prompt, solution=_opened(g.user[asked]),
+        description=f"Copy of commenter_three_more. {g.user[asked]} never comments on anything; {g.user[who]}'s "
                     f"three commented posts still arrive (the third at {source['condition_at']} s).",
         condition_sql=_commented_by(asked), near_miss_sql=_commented_by(who),
         eval_sql="SELECT NOT EXISTS (SELECT 1 FROM post_comments c JOIN posts p ON p.id = c.post_id WHERE "
@@ -260,12 +243,6 @@ def _keywords(g: Gram) -> list[tuple[str, str]]:
             and w not in old and (g.msgs[m]["thread_id"] not in old_threads or body.find(w) + len(w) <= 40)]
 
 
-def nearness(word: str, body: str) -> float:
-    """How near a message comes to a word: the word split by a space or hyphen (1), else kit.nearness."""
-    ws = kit.words(body)
-    return 1.0 if any(a + b == word for a, b in zip(ws, ws[1:], strict=False)) else kit.nearness(word, body)
-
-
 def _mention(word: str, read: bool = False) -> str:
     """SQL: a message that arrived mentions the word (and was read)."""
     return (f"EXISTS (SELECT 1 FROM dm_messages WHERE origin = 'event' AND body LIKE {kit.like_text(word)}"
@@ -277,8 +254,8 @@ def _dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[st
     target, kw = kit.choose(rng, _keywords(g), "message keyword")
     thread = g.msgs[target]["thread_id"]
     clean = [m for m in g.pools["new_dm"] if kw not in g.msgs[m]["body"].lower() and g.msgs[m]["thread_id"] != thread]
-    decoys = kit.nearest(rng, clean, knobs.decoys, lambda m: nearness(kw, g.msgs[m]["body"]), knobs.near_miss)
-    at, _, events = g.counted(rng, knobs, [target], decoys, 1, what=f"message mentioning '{kw}'", trailing=False,
+    at, _, events = g.counted(rng, knobs, [target], clean, 1, what=f"message mentioning '{kw}'", trailing=False,
+                              near=lambda m: kit.nearness(kw, g.msgs[m]["body"]),
                               decoy_note=f"decoy: near '{kw}', not it", counts=lambda r: False,
                               spoils=lambda r: r in g.msgs and (g.msgs[r]["thread_id"] == thread
                                                                 or kw in g.msgs[r]["body"].lower()))
@@ -289,7 +266,7 @@ def _dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[st
     find = {"open_new": "^/microgram/direct/"} if fresh else {}
     return kw, g.scenario(
         at, events, "medium", "near words, unsent message", condition_until=until,
-        description=f"Messages with near words come first; {g.user(g.msgs[target]['sender_id'])}'s message at {at} s "
+        description=f"Messages with near words come first; {g.user[g.msgs[target]['sender_id']]}'s message at {at} s "
                     f"mentions '{kw}' in {'a new' if fresh else 'an existing'} conversation; unsent at {until} s.",
         prompt=f"When a new direct message on MicroGram mentions \"{kw}\", open that conversation so it's marked "
                "read, and tell me.",
@@ -340,20 +317,20 @@ def stories_three(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
     unseen = {author[s] for s in PRELOAD["stories"] if s not in PRELOAD["viewed_stories"]}
     new = g.pools["new_story"]
     authors = kit.sample(rng, sorted({author[s] for s in new} - unseen - {SELF}), 3, "story authors")
-    decoys = kit.nearest(rng, [s for s in new if author[s] not in authors], knobs.decoys,
-                         lambda s: max(g.alike(author[s], a) for a in authors), knobs.near_miss)
     at, targets, events = g.counted(rng, knobs, [kit.choose(rng, [s for s in new if author[s] == a]) for a in authors],
-                                    decoys, 3, what="new story", decoy_note="decoy: another account's story",
-                                    first_s=4, trailing=False, spoils=lambda r: author.get(r) in authors)
-    users = [g.user(a) for a in authors]
+                                    [s for s in new if author[s] not in authors], 3, what="new story",
+                                    near=lambda s: max(g.alike(author[s], a) for a in authors), first_s=4,
+                                    decoy_note="decoy: another account's story", trailing=False,
+                                    spoils=lambda r: author.get(r) in authors)
+    users = [g.user[a] for a in authors]
     sql = f"SELECT (SELECT COUNT(*) FROM stories WHERE id IN ({kit.sql_list(targets)})) = 3"
-    people = ", ".join(f"{g.name(a)} ({u})" for a, u in zip(authors[:2], users[:2], strict=True))
+    people = ", ".join(f"{g.name[a]} ({u})" for a, u in zip(authors[:2], users[:2], strict=True))
     look = "".join(rf"(?=.*(?<![\w.]){re.escape(u)} \(new\))" for u in users)
     return g.scenario(
         at, events, "medium", "look-alike accounts, older seen stories", condition_sql=sql, eval_sql=sql,
-        description=f"{', '.join(users)} each post a new story, the last at {at} s; {len(decoys)} other accounts "
+        description=f"{', '.join(users)} each post a new story, the last at {at} s; {knobs.decoys} other accounts "
                     "(look-alikes first) post stories before it.",
-        prompt=f"{people} and {g.name(authors[2])} ({users[2]}) each promised to share a story from the team "
+        prompt=f"{people} and {g.name[authors[2]]} ({users[2]}) each promised to share a story from the team "
                "offsite. Tell me once all three of them have a new story in my MicroGram story bar.",
         solution=[{"watch": FEED, "until": {"matches": f"(?s){look}"}},
                   {"report": f"{', '.join(users)} all have new stories in the bar."}])
