@@ -183,15 +183,18 @@ def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> l
 # arrivals, background, the scenario on its start page), the no-op twin, small SQL and word helpers
 
 def kind(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
-         name: str | None = None, earliest: float = MIN_AT, view: Callable[[Catalog], Any] | None = None
-         ) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., dict[str, Any]]]:
+         name: str | None = None, earliest: float = MIN_AT, view: Callable[[Catalog], Any] | None = None,
+         **params: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: declare the draw below as a Kind (named after the function unless `name` is given)
-    and append it to `kinds`, so labels, knobs and notes stand above the recipe. The draw gets
-    `view(catalog)` for the catalog when a view is given, and its taxonomy needs only difficulty and
-    distraction: activity and criteria come from here."""
-    def declare(draw: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    and append it to `kinds`, so labels, knobs and notes stand above the recipe; stacked, one recipe
+    serves several kinds, each drawing with its own keyword `params`. The draw gets `view(catalog)`
+    for the catalog when a view is given, and its taxonomy needs only difficulty and distraction:
+    activity and criteria come from here. A draw that a no-op twin draws on may return (what it
+    chose, the scenario): the kind keeps the scenario."""
+    def declare(draw: Callable[..., Any]) -> Callable[..., Any]:
         def run(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-            out = draw(rng, catalog if view is None else view(catalog), knobs)
+            out = draw(rng, catalog if view is None else view(catalog), knobs, **params)
+            out = out[1] if isinstance(out, tuple) else out
             return {**out, "taxonomy": {"activity": activity, "criteria": criteria, **out["taxonomy"]}}
         kinds.append(Kind(name or draw.__name__, activity, criteria, run, knobs or Knobs(), notes, earliest))
         return draw

@@ -1,6 +1,5 @@
-"""MicroFy's ten scenario kinds (ENVIRONMENTS §4) on generation.kit: each draw keeps the authored
-preload (70 tracks, 14 playlists, five liked songs, four followed artists) and brings in tracks and
-public playlists not preloaded."""
+"""MicroFy's ten scenario kinds (ENVIRONMENTS §4) on generation.kit: each keeps the authored preload (70
+tracks, 14 playlists, five liked, four followed artists) and brings in tracks and public playlists."""
 
 from __future__ import annotations
 
@@ -58,8 +57,13 @@ act_on = partial(kit.act_on, HOME)
 
 # --- the next tracks: like_next_four, play_next_three, follow_new_artists and its no-op ---------
 
-def _next_tracks(rng: random.Random, fy: Fy, knobs: Knobs, n: int, press: str, action: str, done: str,
-                 past: str) -> dict[str, Any]:
+@kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks trailing the four targets; only playlists arrive "
+      "before them", name="like_next_four", n=4, press="Like", action="/like$", done="liked = 1", past="liked")
+@kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks trailing the three targets; only playlists arrive "
+      "before them", name="play_next_three", n=3, press="Press Play on", action="/play$", done="my_play_count > 0",
+      past="played")
+def next_tracks(rng: random.Random, fy: Fy, knobs: Knobs, n: int, press: str, action: str, done: str,
+                past: str) -> dict[str, Any]:
     """The first n tracks to arrive are the targets to `press` on; `decoys` later tracks trail them."""
     at, targets, events = fy.counted(rng, knobs, [t for t in fy.new if t in fy.unique], fy.new, n, what="target",
                                      decoy_note="trailing: a later arrival", trailing=False, after=True)
@@ -75,18 +79,6 @@ def _next_tracks(rng: random.Random, fy: Fy, knobs: Knobs, n: int, press: str, a
                  f"(SELECT 1 FROM tracks WHERE origin = 'event' AND {done} AND id NOT IN ({ids}))",
         solution=[*(s for t in titles for s in act_on(t, action)),
                   {"report": f"The next {count} trending tracks arrived; I {past} all {count}."}])
-
-
-@kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks trailing the four targets; only playlists "
-      "arrive before them")
-def like_next_four(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    return _next_tracks(rng, fy, knobs, 4, "Like", "/like$", "liked = 1", "liked")
-
-
-@kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks trailing the three targets; only playlists "
-      "arrive before them")
-def play_next_three(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    return _next_tracks(rng, fy, knobs, 3, "Press Play on", "/play$", "my_play_count > 0", "played")
 
 
 @kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks by artists not followed (following them fails)")
@@ -191,24 +183,21 @@ def families(fy: Fy) -> dict[str, tuple[list[str], list[str]]]:
     return {w: f for w, f in fams.items() if f[1]}
 
 
-def lookalike(fy: Fy, word: str, tid: str) -> tuple[float, str]:
-    """How a track without the word in its lyrics resembles one with it, and how to say so."""
-    if word in fy.title[tid].lower():
-        return 1.0, f"{word} in the title only, not in the lyrics"
-    if word in fy.by[tid].lower():
-        return 1.0, f"{word} only in the artist name"
-    near = kit.nearness(word, fy.lyrics[tid])
-    return (0.8 * near, f"a near word in the lyrics, not {word}") if near else (0.0, f"no {word} anywhere")
-
-
 def _lyric(rng: random.Random, fy: Fy, knobs: Knobs, word: str, targets: list[str]) -> tuple:
     """Look-alikes, then the targets (the last at the target time); no other track holding the
     word arrives. Returns (target time, targets in arrival order, events)."""
+    def lookalike(tid: str) -> tuple[float, str]:  # how a track without the word resembles one with it
+        if word in fy.title[tid].lower():
+            return 1.0, f"{word} in the title only, not in the lyrics"
+        if word in fy.by[tid].lower():
+            return 1.0, f"{word} only in the artist name"
+        near = kit.nearness(word, fy.lyrics[tid])
+        return (0.8 * near, f"a near word in the lyrics, not {word}") if near else (0.0, f"no {word} anywhere")
+
     clean = [t for t in fy.new if word not in fy.lyrics[t]]
     return fy.counted(rng, knobs, targets, clean, len(targets), what=f"song mentioning {word}", trailing=False,
-                      near=lambda t: lookalike(fy, word, t)[0],
-                      decoy_note=lambda t: "decoy: " + lookalike(fy, word, t)[1], counts=lambda r: False,
-                      spoils=lambda r: word in fy.lyrics.get(r, ""))
+                      near=lambda t: lookalike(t)[0], decoy_note=lambda t: "decoy: " + lookalike(t)[1],
+                      counts=lambda r: False, spoils=lambda r: word in fy.lyrics.get(r, ""))
 
 
 def _act(fy: Fy, tid: str, word: str, action: str) -> list[dict[str, Any]]:
@@ -220,9 +209,13 @@ def _act(fy: Fy, tid: str, word: str, action: str) -> list[dict[str, Any]]:
             {"submit": action}]
 
 
-def _like_lyric(rng: random.Random, fy: Fy, knobs: Knobs, second: bool) -> tuple[str, dict[str, Any]]:
-    """lyric_like, or lyric_like_second when one liked preloaded song already holds the word: the
-    target is withdrawn hold_s after it arrives. Returns (the word, the scenario)."""
+@kind("active", "absolute", Knobs(decoys=3, hold_s=120), "decoys: tracks with the word in a title or artist name, or "
+      "a near word in the lyrics (near_miss: how near); hold_s: until the label withdraws the target")
+@kind("active", "relative", Knobs(decoys=3, hold_s=120), "as lyric_like; one liked preloaded song already holds the "
+      "word", name="lyric_like_second", second=True)
+def lyric_like(rng: random.Random, fy: Fy, knobs: Knobs, second: bool = False) -> tuple[str, dict[str, Any]]:
+    """The target's lyrics mention a word (with `second`, one liked preloaded song already does); it
+    is withdrawn hold_s after it arrives. Returns (the word, the scenario)."""
     fams = {w: f for w, f in families(fy).items() if len(f[0]) == int(second) and (second or len(f[1]) == 1)}
     word = kit.choose(rng, sorted(fams), "lyric word")
     (pre, new), like, k = fams[word], kit.like_text(word), 1 + second
@@ -246,23 +239,11 @@ def _like_lyric(rng: random.Random, fy: Fy, knobs: Knobs, second: bool) -> tuple
                   {"report": f"A {'second ' if second else ''}song mentioning {word} arrived; I liked it."}])
 
 
-@kind("active", "absolute", Knobs(decoys=3, hold_s=120), "decoys: tracks with the word in a title or artist name, or "
-      "a near word in the lyrics (near_miss: how near); hold_s: until the label withdraws the target")
-def lyric_like(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    return _like_lyric(rng, fy, knobs, second=False)[1]
-
-
-@kind("active", "relative", Knobs(decoys=3, hold_s=120), "as lyric_like; one liked preloaded song already holds the "
-      "word")
-def lyric_like_second(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    return _like_lyric(rng, fy, knobs, second=True)[1]
-
-
 @kind("noop", "absolute", Knobs(decoys=3), "as lyric_like; the near miss carries the asked word in its title, never "
       "in lyrics")
 def lyric_absent_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
     """A word of a new track's title that no lyrics hold is asked for; that track is the near miss."""
-    word, source = _like_lyric(rng, fy, knobs, second=False)
+    word, source = lyric_like(rng, fy, knobs)
     every, used = " ".join(fy.lyrics.values()), {e.get("track_id") for e in source["events"]}
     options = [(t, w) for t in fy.new if t not in used and word not in fy.lyrics[t]
                for w in sorted(set(kit.words(fy.title[t]))) if len(w) >= 4 and w not in every]

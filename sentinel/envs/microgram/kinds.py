@@ -59,9 +59,6 @@ class Gram(kit.Arrivals):
             return f"DM from {self.user[self.msgs[rid]['sender_id']]} · {self.msgs[rid]['body'][:50]}"
         return f"{self.user[self.activity[rid]['actor_id']]} {self.activity[rid]['text']}"
 
-    def alike(self, a: str, b: str) -> float:
-        return kit.alike(self.people[a], self.people[b])
-
 
 _declared: list[Kind] = []
 kind = partial(kit.kind, _declared, view=Gram)
@@ -69,33 +66,26 @@ kind = partial(kit.kind, _declared, view=Gram)
 
 # --- counted arrivals: posts_more, activity_more, comment_pileup -----------------------------------
 
-def _more(rng: random.Random, g: Gram, knobs: Knobs, etype: str, n: int, table: str, page: str,
-          **texts: str) -> dict[str, Any]:
-    """posts_more, activity_more: n arrivals of etype are counted, other arrivals come between them."""
+@kind("passive", "relative", Knobs(decoys=4), "decoys: stories, messages and activity between the five counted posts",
+      name="posts_more", etype="new_post", n=5, table="posts", page=FEED,
+      description="Five posts arrive (the fifth at {at} s) between {decoys} stories, messages and activity entries; "
+                  "more posts follow. The feed header shows only the total.",
+      prompt="Watch my MicroGram feed and tell me once it holds five more posts than it does now.",
+      report="Five more posts have arrived in the feed.")
+@kind("passive", "relative", Knobs(decoys=4), "decoys: posts, stories and messages between the four counted activity "
+      "entries", name="activity_more", etype="new_activity", n=4, table="activity", page=ACTIVITY,
+      description="Four activity entries arrive (the fourth at {at} s) between {decoys} posts, stories and messages; "
+                  "more follow. The nav counts only the last hour's entries.",
+      prompt="Keep an eye on my MicroGram activity (likes, follows, comments and mentions). Tell me once there are "
+             "four more activity entries than there are now.",
+      report="Four more activity entries have arrived.")
+def more_arrivals(rng: random.Random, g: Gram, knobs: Knobs, etype: str, n: int, table: str, page: str,
+                  **texts: str) -> dict[str, Any]:
+    """n arrivals of etype are counted (one more trails), other arrivals come between them."""
     return g.more(rng, knobs, g.pools[etype], [r for r, t in g.type_of.items() if t != etype], n, what=etype[4:],
                   count_sql=f"(SELECT COUNT(*) FROM {table} WHERE origin != 'self')", metric=f"{etype[4:]}_count",
                   page=page, number=SHOWING, decoy_note="decoy: another kind of arrival, not counted",
                   distraction="other arrivals", **texts)
-
-
-@kind("passive", "relative", Knobs(decoys=4), "decoys: stories, messages and activity between the five counted posts")
-def posts_more(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    return _more(rng, g, knobs, "new_post", 5, "posts", FEED,
-                 description="Five posts arrive (the fifth at {at} s) between {decoys} stories, messages and activity "
-                             "entries; more posts follow. The feed header shows only the total.",
-                 prompt="Watch my MicroGram feed and tell me once it holds five more posts than it does now.",
-                 report="Five more posts have arrived in the feed.")
-
-
-@kind("passive", "relative", Knobs(decoys=4), "decoys: posts, stories and messages between the four counted activity "
-      "entries")
-def activity_more(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    return _more(rng, g, knobs, "new_activity", 4, "activity", ACTIVITY,
-                 description="Four activity entries arrive (the fourth at {at} s) between {decoys} posts, stories "
-                             "and messages; more follow. The nav counts only the last hour's entries.",
-                 prompt="Keep an eye on my MicroGram activity (likes, follows, comments and mentions). Tell me once "
-                        "there are four more activity entries than there are now.",
-                 report="Four more activity entries have arrived.")
 
 
 @kind("passive", "absolute", Knobs(decoys=4), "decoys: posts with up to three comments before the target (near_miss: "
@@ -134,11 +124,11 @@ def like_next_three(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]
     ids = kit.sql_list(targets)
     return g.scenario(
         at, events, "easy", "later posts, older posts",
+        condition_sql="SELECT (SELECT COUNT(*) FROM posts WHERE origin = 'event') >= 3",
         description=f"No post arrives before {t1} s; the next three arrive at {t1}, {t2} and {at} s; "
                     f"{knobs.decoys} more follow. Liking any other post (or an old one) fails the task.",
         prompt="Watch my MicroGram feed. Like each of the next three posts that arrive (those three only, not older "
                "ones and not later ones), then tell me once you have liked all three.",
-        condition_sql="SELECT (SELECT COUNT(*) FROM posts WHERE origin = 'event') >= 3",
         eval_sql=f"SELECT (SELECT COUNT(*) FROM posts WHERE id IN ({ids}) AND liked = 1) = 3 AND NOT EXISTS "
                  f"(SELECT 1 FROM posts WHERE liked = 1 AND origin = 'event' AND id NOT IN ({ids})) AND (SELECT "
                  f"COUNT(*) FROM posts WHERE origin = 'preload' AND liked = 1) <= {kit.baseline('liked_count')}",
@@ -179,9 +169,11 @@ def _commented_by(pid: str, viewed: bool = False) -> str:
             f"p.origin = 'event'{' AND p.viewed = 1' if viewed else ''} AND c.author_id = {kit.sql_text(pid)}) >= 3")
 
 
-def _commenter(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str, Any]]:
+@kind("active", "relative", Knobs(decoys=3), "decoys: new posts commented on by others (near_miss: a look-alike name "
+      "or username first)")
+def commenter_three_more(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str, Any]]:
     """Someone comments on three new posts (a fourth trails) among posts commented on by others,
-    look-alike names first: (the commenter, commenter_three_more's scenario)."""
+    look-alike names first. Returns (the commenter, the scenario)."""
     involved = {p: {*g.commenters.get(p, []), g.author[p]} for p in g.pools["new_post"]}
     on = {c: [p for p in g.pools["new_post"] if c in g.commenters.get(p, []) and c != g.author[p]]
           for c in sorted(set(g.people) - {SELF})}
@@ -189,7 +181,7 @@ def _commenter(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str
     others = [p for p in g.pools["new_post"] if g.commenters.get(p) and who not in involved[p]]
     u, by = g.user[who], {p: ", ".join(g.user[c] for c in cs) for p, cs in g.commenters.items()}
     at, _, events = g.counted(rng, knobs, on[who], others, 3, what=f"new post with a {u} comment",
-                              near=lambda p: max(g.alike(who, c) for c in g.commenters[p]),
+                              near=lambda p: max(kit.alike(g.people[who], g.people[c]) for c in g.commenters[p]),
                               decoy_note=lambda p: f"decoy: commented on by {by[p]}, not {u}",
                               spoils=lambda r: who in involved.get(r, ()))
     return who, g.scenario(
@@ -208,16 +200,10 @@ def _opened(user: str) -> list[dict[str, Any]]:
             {"report": f"Three new posts carry a {user} comment; I opened each of them."}]
 
 
-@kind("active", "relative", Knobs(decoys=3), "decoys: new posts commented on by others (near_miss: a look-alike name "
-      "or username first)")
-def commenter_three_more(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    return _commenter(rng, g, knobs)[1]
-
-
 @kind("noop", "relative", Knobs(decoys=3), "as commenter_three_more; the asked user never comments, the source's "
       "commenter does (the near miss)")
 def commenter_absent_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    who, source = _commenter(rng, g, knobs)
+    who, source = commenter_three_more(rng, g, knobs)
     used = [e["post_id"] for e in source["events"] if "post_id" in e]
     present = {c for p in used for c in g.commenters.get(p, [])} | {g.author[p] for p in used}
     asked = kit.choose(rng, sorted(set(g.people) - present - {SELF}), "person who never comments")
@@ -249,8 +235,11 @@ def _mention(word: str, read: bool = False) -> str:
             + (" AND is_read = 1)" if read else ")"))
 
 
-def _dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str, Any]]:
-    """Messages with near words, then one that mentions the keyword (unsent hold_s later): (keyword, scenario)."""
+@kind("active", "absolute", Knobs(decoys=2, hold_s=90), "decoys: messages with a near word (near_miss: sharing more "
+      "of it); hold_s: until the target is unsent")
+def dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str, Any]]:
+    """Messages with near words, then one that mentions the keyword (unsent hold_s later).
+    Returns (the keyword, the scenario)."""
     target, kw = kit.choose(rng, _keywords(g), "message keyword")
     thread = g.msgs[target]["thread_id"]
     clean = [m for m in g.pools["new_dm"] if kw not in g.msgs[m]["body"].lower() and g.msgs[m]["thread_id"] != thread]
@@ -275,18 +264,12 @@ def _dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[st
             {"open": f"/microgram/direct/{thread}"}]), {"report": f"The message about {kw} arrived; I opened it."}])
 
 
-@kind("active", "absolute", Knobs(decoys=2, hold_s=90), "decoys: messages with a near word (near_miss: sharing more "
-      "of it); hold_s: until the target is unsent")
-def dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    return _dm_keyword(rng, g, knobs)[1]
-
-
 @kind("noop", "absolute", Knobs(decoys=2, hold_s=90), "as dm_keyword; the asked word extends a word a new message "
       "carries (the near miss)")
 def dm_merger_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
     """The asked word is a longer form of a word a new message carries (merge → merger): that
     message is the near miss; the source's target still arrives."""
-    kw, source = _dm_keyword(rng, g, knobs)
+    kw, source = dm_keyword(rng, g, knobs)
     used = {e.get("message_id") for e in source["events"]}
     threads = {g.msgs[m]["thread_id"] for m in used if m}
     every = " ".join(r["body"].lower() for r in g.msgs.values())
@@ -319,8 +302,8 @@ def stories_three(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
     authors = kit.sample(rng, sorted({author[s] for s in new} - unseen - {SELF}), 3, "story authors")
     at, targets, events = g.counted(rng, knobs, [kit.choose(rng, [s for s in new if author[s] == a]) for a in authors],
                                     [s for s in new if author[s] not in authors], 3, what="new story",
-                                    near=lambda s: max(g.alike(author[s], a) for a in authors), first_s=4,
-                                    decoy_note="decoy: another account's story", trailing=False,
+                                    near=lambda s: max(kit.alike(g.people[author[s]], g.people[a]) for a in authors),
+                                    decoy_note="decoy: another account's story", first_s=4, trailing=False,
                                     spoils=lambda r: author.get(r) in authors)
     users = [g.user[a] for a in authors]
     sql = f"SELECT (SELECT COUNT(*) FROM stories WHERE id IN ({kit.sql_list(targets)})) = 3"
