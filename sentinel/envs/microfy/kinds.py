@@ -5,19 +5,16 @@ from __future__ import annotations
 
 import random
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from sentinel.core.catalog import Catalog
 from sentinel.core.kinds import Kind, Knobs
 from sentinel.generation import kit
-
-if TYPE_CHECKING:
-    from sentinel.core.catalog import Catalog
 
 HOME = "/microfy/"
 PRELOAD: dict[str, Any] = {
     "artists": "*", "moods": "*", "tracks": [f"trk{n:04d}" for n in range(1, 71)],
-    "playlists": [f"pl{n:03d}" for n in range(1, 15)],
-    "liked": ["trk0003", "trk0010", "trk0017", "trk0033", "trk0048"],
+    "playlists": [f"pl{n:03d}" for n in range(1, 15)], "liked": ["trk0003", "trk0010", "trk0017", "trk0033", "trk0048"],
     "followed_artists": ["art005", "art015", "art030", "art051"],
 }
 FOLLOWED = kit.baseline("followed_artist_count")
@@ -172,8 +169,7 @@ def public_playlists_more(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str,
                    report="Three more public playlists have appeared.")
 
 
-# --- the lyric kinds: the word asked for is in lyrics only (track pages); look-alikes carry it in a
-# title or an artist name, or a near word (a shared prefix) in their lyrics -------------------------
+# --- the lyric kinds: the word is in lyrics only (track pages); look-alikes have it elsewhere, or nearly ---
 
 def families(fy: Fy) -> dict[str, tuple[list[str], list[str]]]:
     """Lyric word → (preloaded tracks, new tracks) whose lyrics hold it (as LIKE finds it)."""
@@ -201,8 +197,7 @@ def _lyric(rng: random.Random, fy: Fy, knobs: Knobs, word: str, targets: list[st
 
 
 def _act(fy: Fy, tid: str, word: str, action: str) -> list[dict[str, Any]]:
-    """The oracle's steps for one target: by its title when a page names it once (so targets that
-    arrive close together are not missed between two reads), else by opening new tracks."""
+    """By its title when a page names it once (close targets are not missed between reads), else opening new tracks."""
     if tid in fy.unique:
         return act_on(fy.title[tid], action)
     return [{"watch": HOME, "open_new": "^/microfy/track/", "until": {"matches": f"(?is)Lyrics\\b.*{word}"}},
@@ -224,12 +219,12 @@ def lyric_like(rng: random.Random, fy: Fy, knobs: Knobs, second: bool = False) -
     events.append(kit.event(until, "withdraw_track", f"the label pulls the {word} song: it can no longer be liked "
                             f"(condition_until) · {fy.title[targets[0]]}", track_id=targets[0]))
     first = f"{fy.title[pre[0]]} (preloaded, liked) already mentions {word} in its lyrics; " if second else ""
-    ask = (f"One of my liked songs on MicroFy already mentions {word} in its lyrics. When a second song whose lyrics "
-           f"mention \"{word}\" appears in Trending, like that song (only that one)" if second else
-           f"Watch Trending on MicroFy. When a song whose lyrics mention \"{word}\" appears, like it (only that song)")
+    told = f"One of my liked songs already mentions {word} in its lyrics. When a second" if second else "When a"
     return word, fy.scenario(
         at, events, "hard", f"{word} in titles and artist names, near words", condition_until=until,
-        preload={**PRELOAD, "liked": sorted({*PRELOAD["liked"], *pre})}, prompt=f"{ask} and tell me.",
+        preload={**PRELOAD, "liked": sorted({*PRELOAD["liked"], *pre})},
+        prompt=f"Watch Trending on MicroFy. {told} song whose lyrics mention \"{word}\" appears, like it (only that "
+               "song) and tell me.",
         description=f"{first}Look-alikes carry {word} in a title or artist name or a near word; the target ({at} s) "
                     f"has it in its lyrics only. It is withdrawn at {until} s. Liking any other new track fails.",
         condition_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE lyrics LIKE {like}) >= {k}",

@@ -9,14 +9,12 @@ from __future__ import annotations
 import random
 import re
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from sentinel.core.catalog import Catalog
 from sentinel.core.kinds import Kind, Knobs
 from sentinel.envs.microgram.events import SERVE_FOLLOWED
 from sentinel.generation import kit
-
-if TYPE_CHECKING:
-    from sentinel.core.catalog import Catalog
 
 FEED, DIRECT, ACTIVITY = "/microgram/", "/microgram/direct", "/microgram/activity"
 PRELOAD: dict[str, list[str]] = {
@@ -120,13 +118,12 @@ def like_next_three(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]
     at, targets, events = g.counted(rng, knobs, g.pools["new_post"], g.pools["new_post"], 3, what="next post",
                                     decoy_note="trailing: a 4th+ post; liking it is collateral", trailing=False,
                                     after=True)
-    t1, t2 = sorted(e["at"] for e in events if e.get("post_id") in targets)[:2]
     ids = kit.sql_list(targets)
     return g.scenario(
         at, events, "easy", "later posts, older posts",
         condition_sql="SELECT (SELECT COUNT(*) FROM posts WHERE origin = 'event') >= 3",
-        description=f"No post arrives before {t1} s; the next three arrive at {t1}, {t2} and {at} s; "
-                    f"{knobs.decoys} more follow. Liking any other post (or an old one) fails the task.",
+        description=f"No post arrives before the next three, the third at {at} s; {knobs.decoys} more follow. "
+                    "Liking any other post (or an old one) fails the task.",
         prompt="Watch my MicroGram feed. Like each of the next three posts that arrive (those three only, not older "
                "ones and not later ones), then tell me once you have liked all three.",
         eval_sql=f"SELECT (SELECT COUNT(*) FROM posts WHERE id IN ({ids}) AND liked = 1) = 3 AND NOT EXISTS "
@@ -161,8 +158,6 @@ def follow_new_creators(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, 
         solution=[*(s for p in picked[:3] for s in open_nth(in_order.index(p) + 1, p, "/follow$")),
                   {"report": f"Three posts from accounts I didn't follow arrived; I followed {names}."}])
 
-
-# --- commenter_three_more and its no-op -------------------------------------------------------
 
 def _commented_by(pid: str, viewed: bool = False) -> str:
     return ("SELECT (SELECT COUNT(DISTINCT c.post_id) FROM post_comments c JOIN posts p ON p.id = c.post_id WHERE "
@@ -217,11 +212,9 @@ def commenter_absent_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str
                  f"p.origin = 'event' AND p.viewed = 1 AND c.author_id = {kit.sql_text(asked)})")
 
 
-# --- dm_keyword and its no-op -----------------------------------------------------------------
-
 def _keywords(g: Gram) -> list[tuple[str, str]]:
-    """(message, keyword) pairs: a word of a new message that no preloaded message holds (in an old
-    thread, one within the first 40 characters, which the inbox shows)."""
+    """(message, keyword): a word of a new message that no preloaded one holds (in an old thread, one the
+    inbox shows: within 40 characters)."""
     old = " ".join(g.msgs[m]["body"].lower() for m in PRELOAD["dms"])
     old_threads = {g.msgs[m]["thread_id"] for m in PRELOAD["dms"]}
     return [(m, w) for m in g.pools["new_dm"] for body in [g.msgs[m]["body"].lower()]
@@ -255,8 +248,8 @@ def dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str
     find = {"open_new": "^/microgram/direct/"} if fresh else {}
     return kw, g.scenario(
         at, events, "medium", "near words, unsent message", condition_until=until,
-        description=f"Messages with near words come first; {g.user[g.msgs[target]['sender_id']]}'s message at {at} s "
-                    f"mentions '{kw}' in {'a new' if fresh else 'an existing'} conversation; unsent at {until} s.",
+        description=f"Messages with near words come first; the one at {at} s mentions '{kw}' in "
+                    f"{'a new' if fresh else 'an existing'} conversation; it is unsent at {until} s.",
         prompt=f"When a new direct message on MicroGram mentions \"{kw}\", open that conversation so it's marked "
                "read, and tell me.",
         condition_sql=f"SELECT {_mention(kw)}", eval_sql=f"SELECT {_mention(kw, read=True)}",
@@ -289,8 +282,6 @@ def dm_merger_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
         solution=[{"watch": DIRECT, "open_new": "^/microgram/direct/", "until": {"text": asked}},
                   {"report": f"A message about {asked} arrived; I opened it."}])
 
-
-# --- stories_three ---------------------------------------------------------------------------
 
 @kind("passive", "absolute", Knobs(decoys=2), "decoys: stories by other accounts before the last target (near_miss: "
       "sharing a name or username part)")
