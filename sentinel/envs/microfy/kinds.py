@@ -17,7 +17,7 @@ PRELOAD: dict[str, Any] = {
     "playlists": [f"pl{n:03d}" for n in range(1, 15)], "liked": ["trk0003", "trk0010", "trk0017", "trk0033", "trk0048"],
     "followed_artists": ["art005", "art015", "art030", "art051"],
 }
-FOLLOWED = kit.baseline("followed_artist_count")
+FOLLOWED_BASELINE = kit.baseline("followed_artist_count")
 COMMON = {"about", "after", "again", "along", "every", "never", "still", "there", "their", "where", "while", "until",
           "under", "through", "would", "could"}
 
@@ -97,7 +97,7 @@ def follow_new_artists(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, An
                "each one's artist page and follow the artist (only those four), then tell me.",
         condition_sql="SELECT (SELECT COUNT(*) FROM tracks WHERE origin = 'event') >= 4",
         eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE id IN ({kit.sql_list(sorted(artists))}) AND followed = "
-                 f"1) = 4 AND (SELECT COUNT(*) FROM artists WHERE followed = 1) = {FOLLOWED} + 4",
+                 f"1) = 4 AND (SELECT COUNT(*) FROM artists WHERE followed = 1) = {FOLLOWED_BASELINE} + 4",
         solution=[*(s for t, n in zip(targets, names, strict=True) for s in act_on(fy.title[t], "/follow$", n)),
                   {"report": "Four new artists trended; I followed all four."}])
 
@@ -125,7 +125,7 @@ def follow_named_artist_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[s
                       f"{kit.sql_text(asked)})",
         near_miss_sql="SELECT EXISTS (SELECT 1 FROM tracks t JOIN artists a ON a.id = t.artist_id WHERE "
                       f"t.origin = 'event' AND a.name LIKE {kit.like_text(word)})",
-        eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE followed = 1) = {FOLLOWED}",
+        eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE followed = 1) = {FOLLOWED_BASELINE}",
         solution=[{"watch": HOME, "open_new": "^/microfy/track/", "until": {"text": name}}, {"follow": name},
                   {"submit": "/follow$"}, {"report": f"{name} has a new track; I followed them."}])
 
@@ -196,7 +196,7 @@ def _lyric(rng: random.Random, fy: Fy, knobs: Knobs, word: str, targets: list[st
                       counts=lambda r: False, spoils=lambda r: word in fy.lyrics.get(r, ""))
 
 
-def _act(fy: Fy, tid: str, word: str, action: str) -> list[dict[str, Any]]:
+def _act(fy: Fy, tid: str | None, word: str, action: str) -> list[dict[str, Any]]:
     """By its title when a page names it once (close targets are not missed between reads), else opening new tracks."""
     if tid in fy.unique:
         return act_on(fy.title[tid], action)
@@ -253,7 +253,7 @@ def lyric_absent_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any
         near_miss_sql=f"SELECT EXISTS (SELECT 1 FROM tracks WHERE origin = 'event' AND title LIKE "
                       f"{kit.like_text(asked)})",
         eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE liked = 1) = {kit.baseline('liked_count')}",
-        solution=[*_act(fy, "", asked, "/like$"), {"report": f"A song mentioning {asked} trended; I liked it."}])
+        solution=[*_act(fy, None, asked, "/like$"), {"report": f"A song mentioning {asked} trended; I liked it."}])
 
 
 @kind("active", "relative", Knobs(decoys=3), "decoys as lyric_like before the two targets; the first mention is "
