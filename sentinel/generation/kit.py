@@ -182,7 +182,7 @@ def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> l
 # --- kinds-c: kinds declared above their draws, an environment's arrivals as one view (counted
 # arrivals, background, the scenario on its start page), the no-op twin, small SQL and word helpers
 
-def kind(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
+def register(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
          name: str | None = None, earliest: float = MIN_AT, view: Callable[[Catalog], Any] | None = None,
          **params: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: declare the draw below as a Kind (named after the function unless `name` is given)
@@ -201,7 +201,7 @@ def kind(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = 
     return declare
 
 
-class Arrivals:
+class ArrivalView:
     """An environment's catalog as its kinds read it: the items a draw may bring in, by event type
     (`pools`: ids not preloaded, unique across types, in file order; `fields`: the event field that
     names an item), the authored preload and the start page. Called as `make(at, id, note)` it builds
@@ -274,7 +274,7 @@ class Arrivals:
                         taxonomy={"difficulty": difficulty, "distraction": distraction}, **fields)
 
 
-def noop_twin(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str,
+def noop_from(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str,
               swap: tuple[str, str] | None = None, **fields: Any) -> dict[str, Any]:
     """The no-op twin of a drawn scenario: the same timeline (plus the `near` events, its near miss)
     asking for something that never happens; `swap` (old, new) makes the prompt from the source's.
@@ -315,7 +315,7 @@ def act_on(page: str, text: str, action: str, *links: str) -> list[dict[str, Any
             {"submit": action}]
 
 
-def words(text: str) -> list[str]:
+def tokens(text: str) -> list[str]:
     """The lower-cased words (letters and digits) of a text."""
     return re.findall(r"[a-z0-9]+", text.lower())
 
@@ -324,7 +324,7 @@ def nearness(word: str, text: str) -> float:
     """How near a text comes to a word: 1 when it holds the word split in two (by a space or a
     hyphen), else the longest prefix it shares with one of its words, as a share of the word (0
     below three letters)."""
-    ws = words(text)
+    ws = tokens(text)
     if any(a + b == word for a, b in zip(ws, ws[1:], strict=False)):
         return 1.0
     best = max((len(os.path.commonprefix([word, w])) for w in ws), default=0)

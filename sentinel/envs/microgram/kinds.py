@@ -31,7 +31,7 @@ COMMON = {"about", "after", "before", "could", "following", "hello", "should", "
 SHOWING = r"Showing \S+ of (\d+)"  # the feed's and the activity page's total
 
 
-class Gram(kit.Arrivals):
+class Gram(kit.ArrivalView):
     """MicroGram's catalog as kinds read it: posts, stories, messages and activity not preloaded arrive."""
 
     def __init__(self, catalog: Catalog) -> None:
@@ -59,7 +59,7 @@ class Gram(kit.Arrivals):
 
 
 _declared: list[Kind] = []
-kind = partial(kit.kind, _declared, view=Gram)
+kind = partial(kit.register, _declared, view=Gram)
 
 
 # --- counted arrivals: posts_more, activity_more, comment_pileup -----------------------------------
@@ -203,7 +203,7 @@ def commenter_absent_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str
     present = {c for p in used for c in g.commenters.get(p, [])} | {g.author[p] for p in used}
     asked = kit.choose(rng, sorted(set(g.people) - present - {SELF}), "person who never comments")
     prompt = source["prompt"].replace(g.name[who], g.name[asked]).replace(g.user[who], g.user[asked])
-    return kit.noop_twin(
+    return kit.noop_from(
         source, distraction=f"other commenters ({g.user[who]})", prompt=prompt, solution=_opened(g.user[asked]),
         description=f"Copy of commenter_three_more. {g.user[asked]} never comments on anything; {g.user[who]}'s "
                     f"three commented posts still arrive (the third at {source['condition_at']} s).",
@@ -218,7 +218,7 @@ def _keywords(g: Gram) -> list[tuple[str, str]]:
     old = " ".join(g.msgs[m]["body"].lower() for m in PRELOAD["dms"])
     old_threads = {g.msgs[m]["thread_id"] for m in PRELOAD["dms"]}
     return [(m, w) for m in g.pools["new_dm"] for body in [g.msgs[m]["body"].lower()]
-            for w in sorted(set(kit.words(body))) if len(w) >= 5 and w.isalpha() and w not in COMMON
+            for w in sorted(set(kit.tokens(body))) if len(w) >= 5 and w.isalpha() and w not in COMMON
             and w not in old and (g.msgs[m]["thread_id"] not in old_threads or body.find(w) + len(w) <= 40)]
 
 
@@ -267,12 +267,12 @@ def dm_merger_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
     threads = {g.msgs[m]["thread_id"] for m in used if m}
     every = " ".join(r["body"].lower() for r in g.msgs.values())
     options = [(m, w, w + x) for m in g.pools["new_dm"] if m not in used and g.msgs[m]["thread_id"] not in threads
-               and kw not in g.msgs[m]["body"].lower() for w in sorted(set(kit.words(g.msgs[m]["body"])))
+               and kw not in g.msgs[m]["body"].lower() for w in sorted(set(kit.tokens(g.msgs[m]["body"])))
                for x in SUFFIXES if len(w) >= 4 and w.isalpha() and w not in COMMON and w + x not in every
                and not w.endswith(("ing", "ed", "ly", "s"))]
     near, base, asked = kit.choose(rng, options, "near-miss message")
     near_at = kit.spare_time(rng, source["events"])
-    return kit.noop_twin(
+    return kit.noop_from(
         source, near=[g(near_at, near, f"near miss: '{base}', never '{asked}'")], swap=(f'"{kw}"', f'"{asked}"'),
         distraction=f"'{base}', never '{asked}'",
         description=f"Copy of dm_keyword asking about '{asked}', which no message holds; '{base}' arrives at "
