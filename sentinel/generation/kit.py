@@ -9,16 +9,20 @@ then `timeline` sorts them and `scenario` returns the mapping in file order. Pur
 from __future__ import annotations
 
 import random
+import re
+import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from sentinel.core.kinds import MAX_AT, MIN_AT, Knobs, NoDraw
+from sentinel.core.kinds import MAX_AT, MIN_AT, Kind, Knobs, NoDraw
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
 
 TIMELINE_END = 720
 GAP_S = 2  # background events keep this far from the events that decide the task
+FIRST_READ_S = 8  # the agent's first read of the page: relative tasks' counted arrivals come after it
 
 
 def ids_where(catalog: Catalog, collection: str, where: Callable[[dict[str, Any]], bool],
@@ -173,3 +177,135 @@ def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> l
         if ok:
             return seq
     raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")
+
+
+# --- kinds-e: a kind as a recipe (a setup draws the facts, the scenario's texts are templates over
+# them), its no-op twin, a one-target task's arrivals, and the SQL shapes counting kinds repeat.
+
+Facts = dict[str, Any]
+Setup = Callable[[random.Random, "Catalog", Knobs], Facts]
+
+
+class _Templates(string.Formatter):
+    CONVERT: Mapping[str, Callable[[str], str]] = {"e": re.escape, "q": sql_text, "l": like_text}
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion in self.CONVERT:
+            return self.CONVERT[conversion](str(value))
+        return super().convert_field(value, conversion)
+
+
+def spell(template: Any, facts: Facts) -> Any:
+    """A template filled from the facts. A str is formatted with them (`{x!e}`: x escaped for a
+    regex, `{x!q}`: x as an SQL text literal, `{x!l}`: an SQL LIKE pattern for x anywhere; literal
+    braces doubled); a str that is one whole `{x}` is the fact itself (a number stays a number); a
+    callable is called with the facts; lists and dicts are filled item by item."""
+    if callable(template):
+        return template(facts)
+    if isinstance(template, str):
+        whole = re.fullmatch(r"\{(\w+)\}", template)
+        return facts[whole.group(1)] if whole else _Templates().vformat(template, (), facts)
+    if isinstance(template, list | tuple):
+        return [spell(t, facts) for t in template]
+    if isinstance(template, dict):
+        return {k: spell(v, facts) for k, v in template.items()}
+    return template
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A kind declared: `setup` draws the facts (`at`, `events` and `preload`, and `until` when a
+    passing condition ends), every other field is a template over them (`spell`). The solution
+    watches `watch` (opening each new link matching `open_new`) until `until` holds, takes the
+    `then` steps and reports `report`; `solution` replaces all of that when the steps differ."""
+
+    activity: str
+    criteria: str
+    setup: Setup
+    description: Any
+    prompt: Any
+    difficulty: str
+    distraction: Any
+    condition_sql: Any
+    watch: Any = None
+    until: Any = None
+    report: Any = None
+    open_new: str | None = None
+    then: Any = ()
+    solution: Any = None
+    start_page: Any = None
+    eval_sql: Any = None
+
+    def kind(self, name: str, decoys: int = 3, notes: str = "") -> Kind:
+        return Kind(name, self.activity, self.criteria, lambda rng, catalog, knobs: self.scenario(
+            self.setup(rng, catalog, knobs)), Knobs(decoys=decoys), notes)
+
+    def noop(self, name: str, swap: Callable[[random.Random, Catalog, Facts], Facts], *, description: Any,
+             eval_sql: Any = None, distraction: Any = None, decoys: int = 3, notes: str = "") -> Kind:
+        """The no-op twin: the source's draw, whose target notes become the near miss's, then
+        `swap(rng, catalog, facts)` returns the facts that change (the asked value no event brings,
+        more events); the twin asks with them (the source's facts stay under `source`) and its near
+        miss is the source's condition on the source's facts."""
+        twin = replace(self, activity="noop", description=description, eval_sql=eval_sql,
+                       distraction=distraction or self.distraction)
+
+        def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+            facts = self.setup(rng, catalog, knobs)
+            facts["events"] = [{**e, "_note": e["_note"].replace("target:", "near miss (the source task's target):", 1)}
+                               if e.get("_note", "").startswith("target:") else e for e in facts["events"]]
+            asked = {**facts, **swap(rng, catalog, facts), "source": facts}
+            return twin.scenario(asked, near_miss_sql=spell(self.condition_sql, facts))
+        return Kind(name, "noop", self.criteria, draw, Knobs(decoys=decoys), notes)
+
+    def scenario(self, facts: Facts, near_miss_sql: str | None = None) -> dict[str, Any]:
+        noop = self.activity == "noop"
+        steps = self.solution if self.solution is not None else [
+            {"watch": self.watch, **({"open_new": self.open_new} if self.open_new else {}), "until": self.until},
+            *self.then, {"report": self.report}]
+        return scenario(
+            description=spell(self.description, facts), prompt=spell(self.prompt, facts),
+            condition_at=None if noop else facts["at"], condition_until=None if noop else facts.get("until"),
+            start_page=spell(self.start_page, facts),
+            taxonomy=taxonomy(self.activity, self.criteria, self.difficulty, spell(self.distraction, facts)),
+            events=timeline(facts["preload"], facts["events"]), condition_sql=spell(self.condition_sql, facts),
+            near_miss_sql=near_miss_sql, eval_sql=spell(self.eval_sql, facts), solution=spell(steps, facts))
+
+
+def unit(rng: random.Random, knobs: Knobs, make: Callable[[float, str, str | None], dict[str, Any]], target: str,
+         decoys: Sequence[str], *, note: str, decoy_note: Callable[[str], str], trailing: Sequence[str] = (),
+         trail_note: Callable[[str], str] = lambda item: "trailing: after the target", hold: bool = False,
+         gap: int = 3) -> tuple[int, int | None, list[dict[str, Any]]]:
+    """The key events of a one-target task: the decoys at distinct times before the target, `gap`
+    s from it and each other, the target at a drawn time, each `trailing` item after it. With
+    `hold`, the condition ends knobs.hold_s after the target (trailing items keep `gap` s from that
+    moment). Returns (target time, that end or None, events built with `make(at, item, note)`)."""
+    last = TIMELINE_END - 5
+    hi = last - 15 - knobs.hold_s if hold else MAX_AT
+    at = target_time(rng, knobs, lo=6 + (gap + 1) * len(decoys), hi=hi)
+    until = int(at + knobs.hold_s) if hold else None
+    times = _free(rng, len(decoys), 2, at - gap, [at], gap)
+    events = [make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)]
+    events.append(make(at, target, note))
+    later = [t for t in range(min(at + 5, last), last + 1) if until is None or abs(t - until) >= gap]
+    return at, until, events + [make(choose(rng, later, "time after the target"), x, trail_note(x)) for x in trailing]
+
+
+def _free(rng: random.Random, k: int, start: float, stop: float, taken: Sequence[float], gap: float) -> list[int]:
+    from sentinel.generation.counting import free_times  # kinds-a moves it into this module
+
+    return free_times(rng, k, start, stop, taken, gap)
+
+
+def exists_sql(rows: str) -> str:
+    """Whether `rows` (a FROM clause: table, WHERE …) holds any row, as a condition query."""
+    return f"SELECT EXISTS (SELECT 1 FROM {rows})"
+
+
+def count_sql(rows: str, at_least: Any) -> str:
+    """Whether `rows` (a FROM clause: table, WHERE …) holds at least `at_least` rows."""
+    return f"SELECT (SELECT COUNT(*) FROM {rows}) >= {at_least}"
+
+
+def baseline(metric: str) -> str:
+    """A relative task's reference (the environment's baseline_sql `metric`, read when the session starts), in SQL."""
+    return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
