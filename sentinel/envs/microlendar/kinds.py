@@ -203,8 +203,8 @@ def second_mention(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     look-alikes have it in the title only, share the target's title or other description words."""
     m = catalog.raw("events")
     text = {rid: r.get("description", "").lower() for rid, r in m.items()}
-    found = {w: ids for w in sorted({w for t in text.values() for w in WORD.findall(t)})
-             if 2 <= len(ids := [rid for rid in m if w in text[rid]]) <= 4 and len({m[i]["title"] for i in ids}) == len(ids)}
+    mentions = {w: [rid for rid in m if w in text[rid]] for w in sorted({w for t in text.values() for w in WORD.findall(t)})}
+    found = {w: ids for w, ids in mentions.items() if 2 <= len(ids) <= 4 and len({m[i]["title"] for i in ids}) == len(ids)}
     soon = [rid for rid, r in m.items() if 0 <= offset(r) <= 10]
     word = choose(rng, [w for w, ids in found.items() if set(ids) & set(soon)], "description word")
     target = choose(rng, [i for i in found[word] if i in soon], "event to open")
