@@ -309,3 +309,13 @@ def count_sql(rows: str, at_least: Any) -> str:
 def baseline(metric: str) -> str:
     """A relative task's reference (the environment's baseline_sql `metric`, read when the session starts), in SQL."""
     return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
+
+
+def more_than_first(setup: Setup, rows: str, metric: str, watch: Any, number: str, *, condition_sql: Any = None,
+                    **texts: Any) -> Recipe:
+    """A passive relative kind: at least {n} more `rows` (a FROM clause) than the session's `metric`
+    baseline; the solution watches `watch` until its `number` regex reads the first value + {n}.
+    `condition_sql` (e.g. {n} rows arrived) replaces the baseline check as the condition."""
+    sql = count_sql(rows, baseline(metric) + " + {n}")
+    return Recipe("passive", "relative", setup, condition_sql=condition_sql or sql, eval_sql=sql, watch=watch,
+                  until={"number": number, "at_least": "first + {n}"}, **texts)

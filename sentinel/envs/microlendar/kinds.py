@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Knobs, NoDraw
 from sentinel.envs.microlendar.events import DEFAULT_TODAY, TODAY_SQL
+from sentinel.generation import kit
 from sentinel.generation.counting import counting, fill
-from sentinel.generation.kit import FIRST_READ_S, Recipe, baseline, choose, count_sql, event, exists_sql, nearest, unit
-from sentinel.generation.kit import ids_where as where
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -52,15 +51,15 @@ def new(r: dict[str, Any]) -> bool:
 
 
 def maker(catalog: Catalog):
-    """make(at, id, note): the catalog event or to-do arriving, its note followed by what it is."""
+    """make(at, id, note): the catalog kit.event or to-do arriving, its note followed by what it is."""
     events, tasks = catalog.raw("events"), catalog.raw("tasks")
 
     def make(at: float, rid: str, note: str | None) -> dict[str, Any]:
         if rid in tasks:
-            return event(at, "new_task", note and f"{note} · to-do · {tasks[rid]['title']}", task_id=rid)
+            return kit.event(at, "new_task", note and f"{note} · to-do · {tasks[rid]['title']}", task_id=rid)
         r = events[rid]
         when = day(r).strftime("%a %b %d") + ("" if r.get("all_day") or not r.get("start") else f" {r['start']}")
-        return event(at, "new_event", note and f"{note} · {r['title']} · {r['category']} · {when}", event_id=rid)
+        return kit.event(at, "new_event", note and f"{note} · {r['title']} · {r['category']} · {when}", event_id=rid)
     return make
 
 
@@ -72,12 +71,12 @@ def finish(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, key: lis
     used = {e.get("event_id") or e.get("task_id") for e in key}
 
     def pool(test: Test, tasks: bool) -> list[str]:
-        return [x for x in where(catalog, "events", lambda r: new(r) and test(r)) + where(
+        return [x for x in kit.ids_where(catalog, "events", lambda r: new(r) and test(r)) + kit.ids_where(
             catalog, "tasks", lambda r: tasks and new(r)) if x not in used]
     events = key + fill(rng, knobs, key, at, pool(harmless, todos), pool(anything, True), maker(catalog))
     gone = used | set(drop)
     return {"at": at, "events": events, "preload": {"today": DEFAULT_TODAY, **{
-        c: where(catalog, c, lambda r: not new(r), exclude=gone) for c in ("events", "tasks")}}}
+        c: kit.ids_where(catalog, c, lambda r: not new(r), exclude=gone) for c in ("events", "tasks")}}}
 
 
 # --- invitations told apart by their description: invite_destination, its no-op, feature_meeting
@@ -90,15 +89,15 @@ def invitations(title: str, phrase: str, hold: bool) -> Setup:
                  and (m := FACT.search(r.get("_note", ""))) and any(p == "p000" for p, _ in r.get("attendees", []))}
         if len(named) < 2:
             raise NoDraw(f"no '{title}' invitations to tell apart")
-        target = choose(rng, sorted(named), "invitation")
+        target = kit.choose(rng, sorted(named), "invitation")
         rest = rng.sample([x for x in sorted(named) if x != target], len(named) - 1)
         fact, plain = named[target], lambda r: not FACT.search(r.get("_note", ""))
-        at, until, key = unit(rng, knobs, maker(catalog), target, rest[1:1 + knobs.decoys], hold=hold,
+        at, until, key = kit.unit(rng, knobs, maker(catalog), target, rest[1:1 + knobs.decoys], hold=hold,
                               note=f"target: {title} whose description names {fact}",
                               decoy_note=lambda rid: f"decoy: {title} about {named[rid]}, not {fact}",
                               trailing=rest[:1], trail_note=lambda rid: f"trailing: {title} about {named[rid]}")
         if hold:
-            key.append(event(until, "cancel_event", f"the organizer withdraws the {fact} invitation: it disappears "
+            key.append(kit.event(until, "cancel_event", f"the organizer withdraws the {fact} invitation: it disappears "
                              "(condition_until)", event_id=target))
         return {**finish(rng, catalog, knobs, at, key, plain, plain), "until": until, "fact": fact,
                 "phrase": phrase.format(fact), "decoys": len(rest[1:1 + knobs.decoys])}
@@ -110,11 +109,11 @@ def rsvp(response: str) -> str:
             f"a.response = '{response}' AND e.origin != 'self'")
 
 
-def invitation(title: str, phrase: str, hold: bool, response: str, **texts: Any) -> Recipe:
+def invitation(title: str, phrase: str, hold: bool, response: str, **texts: Any) -> kit.Recipe:
     """Answer `response` to the invitation naming {phrase} (eval: to that one and no other)."""
-    return Recipe(
+    return kit.Recipe(
         "active", "absolute", invitations(title, phrase, hold), difficulty="medium", start_page=SCHEDULE,
-        condition_sql=exists_sql("events e WHERE e.deleted = 0 AND e.origin != 'self' AND e.description LIKE "
+        condition_sql=kit.exists_sql("events e WHERE e.deleted = 0 AND e.origin != 'self' AND e.description LIKE "
                                  "{phrase!l} AND EXISTS (SELECT 1 FROM event_attendees a WHERE a.event_id = e.id "
                                  "AND a.persona_id = SELF)"),
         eval_sql=f"SELECT EXISTS (SELECT 1 FROM {rsvp(response)} AND e.description LIKE {{phrase!l}}) "
@@ -133,10 +132,10 @@ TRIP = invitation(
 
 
 def nowhere(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
-    """A destination no event names."""
+    """A destination no kit.event names."""
     text = " ".join(f"{r['title']} {r.get('description', '')} {r.get('location', '')}"
                     for r in catalog.raw("events").values()).lower()
-    return {"phrase": choose(rng, [p for p in NEVER if p.lower() not in text], "destination never named")}
+    return {"phrase": kit.choose(rng, [p for p in NEVER if p.lower() not in text], "destination never named")}
 
 
 # --- counted arrivals: events this month and its no-op, to-dos, Personal, today, the fortnight
@@ -150,12 +149,13 @@ def arrivals(what: str, n: tuple[int, int], counts: Test, near: Test, note: Call
     base records left out of the preload. Facts: the count at the start, the threshold, at the end."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
         m, recs, tasks = catalog.raw("events"), catalog.raw(collection), collection == "tasks"
-        pool = where(catalog, "events", near)
-        others = nearest(rng, pool, min(knobs.decoys, len(pool)), lambda rid: score(m[rid]), knobs.near_miss)
+        pool = kit.ids_where(catalog, "events", near)
+        others = kit.nearest(rng, pool, min(knobs.decoys, len(pool)), lambda rid: score(m[rid]), knobs.near_miss)
         k = rng.randint(*n)
-        at, key, _ = counting(rng, knobs, where(catalog, collection, lambda r: counts(r) and arrive(r)), others, k,
-                              maker(catalog), what=what, decoy_note=lambda rid: note(m[rid]), first_s=first_s)
-        drop = where(catalog, collection, lambda r: not new(r) and counts(r) and rng.random() < lighter)
+        counted = kit.ids_where(catalog, collection, lambda r: counts(r) and arrive(r))
+        at, key, _ = counting(rng, knobs, counted, others, k, maker(catalog), what=what,
+                              decoy_note=lambda rid: note(m[rid]), first_s=first_s)
+        drop = kit.ids_where(catalog, collection, lambda r: not new(r) and counts(r) and rng.random() < lighter)
         f = finish(rng, catalog, knobs, at, key, lambda r: tasks or not counts(r), todos=not tasks, drop=drop)
         start = sum(counts(recs[x]) for x in f["preload"][collection])
         ends = [e["task_id" if tasks else "event_id"] for e in f["events"] if ("task_id" in e) == tasks]
@@ -164,13 +164,11 @@ def arrivals(what: str, n: tuple[int, int], counts: Test, near: Test, note: Call
     return setup
 
 
-def relative(setup: Setup, rows: str, metric: str, page: str, number: str, distraction: str, **texts: Any) -> Recipe:
-    """At least {n} more events passing `rows` than the session's `metric` baseline."""
-    sql = count_sql(f"{LIVE} AND {rows}", baseline(metric) + " + {n}")
-    return Recipe("passive", "relative", setup, condition_sql=sql, eval_sql=sql, distraction=distraction,
-                  description=f"{{n}} {{what}}s arrive, the last at {{at}} s, with {{decoys}} look-alikes in between "
-                              f"({distraction}); another trails.",
-                  watch=page, until={"number": number, "at_least": "first + {n}"}, **texts)
+def relative(setup: Setup, rows: str, metric: str, page: str, number: str, distraction: str,
+             **texts: Any) -> kit.Recipe:
+    return kit.more_than_first(setup, f"{LIVE} AND {rows}", metric, page, number, distraction=distraction,
+                           description=f"{{n}} {{what}}s arrive, the last at {{at}} s, with {{decoys}} look-alikes in "
+                                       f"between ({distraction}); another trails.", **texts)
 
 
 def in_june(r: dict[str, Any]) -> bool:
@@ -181,8 +179,8 @@ def fortnight(r: dict[str, Any]) -> bool:
     return r["category"] == "work" and 0 <= offset(r) <= 14
 
 
-MONTH_SQL = count_sql(f"{LIVE} AND substr(start_at, 1, 7) = substr({TODAY_SQL}, 1, 7)", "{threshold}")
-MONTHLY = Recipe(
+MONTH_SQL = kit.count_sql(f"{LIVE} AND substr(start_at, 1, 7) = substr({TODAY_SQL}, 1, 7)", "{threshold}")
+MONTHLY = kit.Recipe(
     "passive", "absolute", arrivals("June event", (3, 5), in_june, lambda r: not in_june(r) and new(r),
                                     lambda r: f"decoy: {day(r):%B %-d}, not this month", lighter=0.3,
                                     score=lambda r: 1 / max(1, offset(r) - 13 if offset(r) > 13 else -16 - offset(r))),
@@ -193,7 +191,7 @@ MONTHLY = Recipe(
     start_page=MONTH, condition_sql=MONTH_SQL, eval_sql=MONTH_SQL, watch=MONTH,
     until={"number": "([\\d,]+) events? this month", "at_least": "{threshold}"},
     report="The calendar now holds {threshold} events this month.")
-TASKS_SQL = count_sql("tasks WHERE deleted = 0 AND origin != 'self'", "{threshold}")
+TASKS_SQL = kit.count_sql("tasks WHERE deleted = 0 AND origin != 'self'", "{threshold}")
 
 
 # --- description_second_match ---------------------------------------------------------------
@@ -203,18 +201,19 @@ def second_mention(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     look-alikes have it in the title only, share the target's title or other description words."""
     m = catalog.raw("events")
     text = {rid: r.get("description", "").lower() for rid, r in m.items()}
-    mentions = {w: [rid for rid in m if w in text[rid]] for w in sorted({w for t in text.values() for w in WORD.findall(t)})}
-    found = {w: ids for w, ids in mentions.items() if 2 <= len(ids) <= 4 and len({m[i]["title"] for i in ids}) == len(ids)}
+    mentions = {w: [rid for rid in m if w in text[rid]] for w in sorted(set(WORD.findall(" ".join(text.values()))))}
+    found = {w: ids for w, ids in mentions.items() if 2 <= len(ids) <= 4 and len({m[i]["title"] for i in ids}) == len(
+        ids)}
     soon = [rid for rid, r in m.items() if 0 <= offset(r) <= 10]
-    word = choose(rng, [w for w, ids in found.items() if set(ids) & set(soon)], "description word")
-    target = choose(rng, [i for i in found[word] if i in soon], "event to open")
-    first = choose(rng, [i for i in found[word] if i != target], "first mention")
+    word = kit.choose(rng, [w for w, ids in found.items() if set(ids) & set(soon)], "description word")
+    target = kit.choose(rng, [i for i in found[word] if i in soon], "event to open")
+    first = kit.choose(rng, [i for i in found[word] if i != target], "first mention")
     shared, without = set(WORD.findall(text[target])), lambda r: word not in r.get("description", "").lower()
-    decoys = nearest(rng, where(catalog, "events", without), knobs.decoys, lambda rid: (
+    decoys = kit.nearest(rng, kit.ids_where(catalog, "events", without), knobs.decoys, lambda rid: (
         float(word in m[rid]["title"].lower()) + 0.8 * (m[rid]["title"] == m[target]["title"])
         + 0.2 * len(set(WORD.findall(text[rid])) & shared)), knobs.near_miss)
-    at, _, key = unit(rng, knobs, maker(catalog), target, decoys,
-                      note=f"target: the second event whose description mentions {word}",
+    at, _, key = kit.unit(rng, knobs, maker(catalog), target, decoys,
+                      note=f"target: the second kit.event whose description mentions {word}",
                       decoy_note=lambda rid: f"decoy: no '{word}' in the description",
                       trailing=[i for i in found[word] if i not in (target, first)],
                       trail_note=lambda rid: f"trailing: another description with {word}")
@@ -225,22 +224,22 @@ def second_mention(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
 
 
 KINDS = (
-    Recipe("active", "relative", second_mention, difficulty="hard",
+    kit.Recipe("active", "relative", second_mention, difficulty="hard",
            distraction="the word in a title only, the same title without it",
            description="'{first_title}' ({first}) mentions {word} in its description from the start. {decoys} "
                        "look-alikes arrive first; '{title}' at {at} s mentions it in its description only.",
-           prompt="One event on my MicroLendar calendar already mentions {word} in its description. When another "
-                  "event whose description mentions {word} is added, open that new event and tell me.",
-           start_page=SCHEDULE, condition_sql=count_sql(f"{LIVE} AND description LIKE {{word!l}}", 2),
-           eval_sql=exists_sql("events WHERE origin = 'event' AND description LIKE {word!l} AND viewed = 1"),
+           prompt="One kit.event on my MicroLendar calendar already mentions {word} in its description. When another "
+                  "event whose description mentions {word} is added, open that new kit.event and tell me.",
+           start_page=SCHEDULE, condition_sql=kit.count_sql(f"{LIVE} AND description LIKE {{word!l}}", 2),
+           eval_sql=kit.exists_sql("events WHERE origin = 'event' AND description LIKE {word!l} AND viewed = 1"),
            watch=SCHEDULE, open_new=EVENT, until={"matches": "(?i)Description\\n[^\\n]*{word!e}"},
-           report="A second event mentioning {word} in its description was added; I opened it.").kind(
+           report="A second kit.event mentioning {word} in its description was added; I opened it.").kind(
         "description_second_match", 3, "decoys: events before the target with the word in the title only, the "
         "target's title, or shared description words (near_miss: how alike)"),
     TRIP.kind("invite_destination", 2, "decoys: same-title invitations for other destinations (at most the "
               "catalog's family less two); hold_s: until the organizer withdraws the invitation"),
     TRIP.noop("invite_other_destination_noop", nowhere, decoys=2,
-              notes="as invite_destination; asks for a destination no event names",
+              notes="as invite_destination; asks for a destination no kit.event names",
               description="Copy of invite_destination asking about {phrase}, which no invitation names. The "
                           "{fact} invitation still arrives at {at} s (the near miss) and is withdrawn at {until} s. "
                           "Refrain check: no invitation is accepted.",
@@ -256,7 +255,7 @@ KINDS = (
         "feature_meeting", 2, "decoys: same-title invitations about other features"),
     MONTHLY.kind("events_threshold", 3, "decoys: events of the months around (near_miss: the days next to June); "
                  "threshold = June at start + 3–5"),
-    MONTHLY.noop("events_unreachable_noop", lambda rng, catalog, f: {"threshold": choose(
+    MONTHLY.noop("events_unreachable_noop", lambda rng, catalog, f: {"threshold": kit.choose(
                  rng, [x for x in (60, 80, 100, 120) if x > f["total"] + 5], "unreachable threshold")},
                  notes="as events_threshold, asking for a threshold June never reaches",
                  description="Copy of events_threshold asking for {threshold} events this month, which June never "
@@ -264,14 +263,14 @@ KINDS = (
                              "{source[threshold]} is still reached at {at} s (the near miss)."),
     relative(arrivals("new Personal event", (2, 3), lambda r: r["category"] == "personal",
                       lambda r: r["category"] != "personal" and new(r), lambda r: f"decoy: {r['category']}, not "
-                      "Personal", arrive=lambda r: offset(r) >= 0, first_s=FIRST_READ_S),
+                      "Personal", arrive=lambda r: offset(r) >= 0, first_s=kit.FIRST_READ_S),
              "category = 'personal'", "personal_event_count", "/microlendar/schedule?from=2025-05-01&hide=work,family",
              SHOWING, "work and family events", start_page=MONTH, difficulty="medium",
              prompt="Keep an eye on my MicroLendar calendar and tell me once it holds {n_words} more Personal "
                     "events than it does now. Work and Family events don't count.",
              report="The calendar holds {n_words} more Personal events than at the start.").kind(
         "personal_more", 3, "decoys: Work and Family events between the two or three Personal ones"),
-    Recipe("passive", "absolute", arrivals("new to-do", (3, 4), lambda r: True, new, lambda r: "decoy: a calendar "
+    kit.Recipe("passive", "absolute", arrivals("new to-do", (3, 4), lambda r: True, new, lambda r: "decoy: a calendar "
                                            "event, not a to-do", arrive=new, lighter=0.25, collection="tasks"),
            difficulty="easy", distraction="calendar events arriving, tasks that arrive already done",
            description="{start} to-dos at the start; {n} arrive, the last at {at} s (done or not), then more "
@@ -282,17 +281,17 @@ KINDS = (
            until={"number": "([\\d,]+) tasks? · [\\d,]+ done", "at_least": "{threshold}"},
            report="The to-do list now holds {threshold} tasks.").kind(
         "tasks_threshold", 2, "decoys: calendar events between the to-dos; threshold = preloaded to-dos + 3–4"),
-    relative(arrivals("new event today", (3, 3), lambda r: offset(r) == 0, lambda r: 0 < abs(offset(r)) <= 10,
+    relative(arrivals("new kit.event today", (3, 3), lambda r: offset(r) == 0, lambda r: 0 < abs(offset(r)) <= 10,
                       lambda r: f"decoy: {day(r):%a %b %-d}, not today", score=lambda r: 1 / abs(offset(r)),
-                      first_s=FIRST_READ_S),
+                      first_s=kit.FIRST_READ_S),
              f"date(start_at) = {TODAY_SQL}", "today_event_count", DAY, "([\\d,]+) events? on this day",
              "events on the days around today", start_page=DAY, difficulty="medium",
              prompt="Tell me once three more events than now are on my MicroLendar calendar for today.",
              report="Three more events than at the start are on the calendar for today.").kind(
-        "today_more", 3, "decoys: events on the days around today (near_miss: the nearest days)"),
-    relative(arrivals("new Work event in the fortnight", (4, 4), fortnight,
+        "today_more", 3, "decoys: events on the days around today (near_miss: the kit.nearest days)"),
+    relative(arrivals("new Work kit.event in the fortnight", (4, 4), fortnight,
                       lambda r: not fortnight(r) and -7 <= offset(r) <= 25,
-                      lambda r: f"decoy: {r['category']}, {offset(r)} days from today", first_s=FIRST_READ_S,
+                      lambda r: f"decoy: {r['category']}, {offset(r)} days from today", first_s=kit.FIRST_READ_S,
                       score=lambda r: (r["category"] == "work") / max(1, min(abs(offset(r)), abs(offset(r) - 14)))),
              f"category = 'work' AND date(start_at) BETWEEN {TODAY_SQL} AND date({TODAY_SQL}, '+14 days')",
              "work_next_14d_count", f"/microlendar/schedule?from={TODAY}&to=2025-07-01&hide=personal,family",

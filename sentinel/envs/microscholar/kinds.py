@@ -14,20 +14,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote_plus
 
 from sentinel.core.kinds import Knobs, NoDraw
+from sentinel.generation import kit
 from sentinel.generation.counting import counting, fill
-from sentinel.generation.kit import (
-    FIRST_READ_S,
-    Recipe,
-    baseline,
-    choose,
-    count_sql,
-    event,
-    exists_sql,
-    nearest,
-    spell,
-    unit,
-)
-from sentinel.generation.kit import ids_where as where
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -69,8 +57,8 @@ def texts(catalog: Catalog) -> dict[str, str]:
 def arrivals(catalog: Catalog, exclude: Iterable[str] = (), alerts: bool = False) -> list[str]:
     """Papers (none by the self user) or alerts that can arrive: those the standard preload leaves out."""
     if alerts:
-        return where(catalog, "alerts", lambda r: True, exclude=[*PRELOAD_ALERTS, *exclude])
-    return where(catalog, "papers", lambda r: all(a.get("persona_id") != "p000" for a in r["authors"]),
+        return kit.ids_where(catalog, "alerts", lambda r: True, exclude=[*PRELOAD_ALERTS, *exclude])
+    return kit.ids_where(catalog, "papers", lambda r: all(a.get("persona_id") != "p000" for a in r["authors"]),
                  exclude=[*PRELOAD, *exclude])
 
 
@@ -82,11 +70,11 @@ def maker(rng: random.Random, catalog: Catalog, read: Callable[[str], bool | Non
     def make(at: float, rid: str, note: str | None) -> dict[str, Any]:
         if rid in alerts:
             flag = {} if read(rid) is None else {"read": read(rid)}
-            return event(at, "new_alert", note and f"{note} · {alerts[rid]['description']}", alert_id=rid, **flag)
+            return kit.event(at, "new_alert", note and f"{note} · {alerts[rid]['description']}", alert_id=rid, **flag)
         if rid in PRELOAD:
-            return event(at, "citations", note and f"{note}: a citation count changes", paper_id=rid,
+            return kit.event(at, "citations", note and f"{note}: a citation count changes", paper_id=rid,
                          cited_by=int(papers[rid].get("cited_by", 0)) + rng.randint(1, 25))
-        return event(at, "new_paper", note and f"{note} · {papers[rid]['title']}", paper_id=rid)
+        return kit.event(at, "new_paper", note and f"{note} · {papers[rid]['title']}", paper_id=rid)
     return make
 
 
@@ -107,15 +95,13 @@ def search(query: str) -> str:
 
 
 def save_each(until: dict[str, Any], report: str) -> Callable[[Facts], list[dict[str, Any]]]:
-    """Open every new paper on the {search} page until all the facts' `targets` matched, then save each.
-
-    One watch for all of them: a watch of its own per target would count a target that arrived
-    while the previous one was being saved as already seen (the oracle opens only new links).
-    Save toggles, so each target is opened by the address the watch found and saved once."""
-    return lambda f: spell([{"watch": "{search}", "open_new": PAPER_LINK, "count": len(f["targets"]), "until": until},
-                            *[step for rid in f["targets"] for step in ({"open": f"/microscholar/paper/{rid}"},
-                                                                        {"submit": "/save$"})],
-                            {"report": report}], f)
+    """Open every new paper on the {search} page until all the facts' `targets` matched, then save
+    each. One watch for all: a watch per target would count a target that arrived while the previous
+    one was being saved as already seen; save toggles, so each is opened by its address, saved once."""
+    return lambda f: kit.spell([
+        {"watch": "{search}", "open_new": PAPER_LINK, "count": len(f["targets"]), "until": until},
+        *[step for rid in f["targets"] for step in ({"open": f"/microscholar/paper/{rid}"}, {"submit": "/save$"})],
+        {"report": report}], f)
 
 
 # --- titles: title_appears, cite_title, title_absent_noop -----------------------------------
@@ -125,15 +111,15 @@ def titled(withdraw: bool) -> Setup:
     with `withdraw` its authors withdraw it knobs.hold_s later."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
         title, text = {rid: r["title"] for rid, r in catalog.raw("papers").items()}, texts(catalog)
-        target = choose(rng, [rid for rid in arrivals(catalog) if not any(
+        target = kit.choose(rng, [rid for rid in arrivals(catalog) if not any(
             title[rid].lower() in t for o, t in text.items() if o != rid)], "paper with a unique title")
-        decoys = nearest(rng, arrivals(catalog, [target]), knobs.decoys, lambda rid: jaccard(title[target], title[rid]),
-                         knobs.near_miss)
-        at, until, key = unit(rng, knobs, maker(rng, catalog), target, decoys, hold=withdraw,
+        decoys = kit.nearest(rng, arrivals(catalog, [target]), knobs.decoys,
+                             lambda rid: jaccard(title[target], title[rid]), knobs.near_miss)
+        at, until, key = kit.unit(rng, knobs, maker(rng, catalog), target, decoys, hold=withdraw,
                               note="target: the exact title", decoy_note=lambda rid: "decoy: a look-alike title, not "
                               "the one asked")
         if withdraw:
-            key.append(event(until, "withdraw_paper", "the authors withdraw the target: it can no longer be cited "
+            key.append(kit.event(until, "withdraw_paper", "the authors withdraw the target: it can no longer be cited "
                              f"(condition_until) · {title[target]}", paper_id=target))
         query = max((w for w in words(title[target]) if w not in STOP), key=len)
         return {**finish(rng, catalog, knobs, at, key), "until": until, "target": target, "title": title[target],
@@ -153,18 +139,19 @@ def other_subject(rng: random.Random, catalog: Catalog, f: Facts) -> Facts:
     tails = sorted({t for r in catalog.raw("papers").values() if (t := split_title(r["title"])[1]) and t != tail})
     if not head or not tails:
         raise NoDraw(f"{f['title']!r} has no subject to swap")
-    asked = f"{head} {choose(rng, tails)}"
+    asked = f"{head} {kit.choose(rng, tails)}"
     if any(asked.lower() in t for t in texts(catalog).values()):
         raise NoDraw(f"{asked!r} is in the catalog")
     return {"title": asked}
 
 
-TITLE = Recipe(
+TITLE = kit.Recipe(
     "passive", "absolute", titled(False), difficulty="easy", distraction="near-identical titles", start_page=HOME,
     description="{decoys} look-alike titles come first; the exact title appears at {at} s.",
     prompt="A colleague told me their paper \"{title}\" should be indexed soon. Tell me as soon as it appears on "
            "MicroScholar.",
-    condition_sql=exists_sql("papers WHERE title = {title!q}"), eval_sql=exists_sql("papers WHERE id = {target!q}"),
+    condition_sql=kit.exists_sql("papers WHERE title = {title!q}"),
+    eval_sql=kit.exists_sql("papers WHERE id = {target!q}"),
     watch="{search}", until={"text": "{title}"}, report="The paper {title} is now indexed.")
 
 
@@ -183,12 +170,15 @@ def phrases(catalog: Catalog) -> dict[str, list[str]]:
     return {p: sorted(ids) for p, ids in sorted(found.items())}
 
 
-def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str) -> list[str]:
-    """Arriving papers without the phrase in the abstract: those with it in the title, then shared words."""
+def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str) -> tuple[list[str], Callable]:
+    """Arriving papers without the phrase in the abstract (those with it in the title first, then
+    those sharing its words, as near_miss rises) and their notes."""
     papers = catalog.raw("papers")
-    return nearest(rng, [rid for rid in arrivals(catalog) if phrase not in papers[rid]["abstract"].lower()],
-                   knobs.decoys, lambda rid: float(phrase in papers[rid]["title"].lower())
-                   + jaccard(phrase, f"{papers[rid]['title']} {papers[rid]['abstract']}"), knobs.near_miss)
+    title = {rid: r["title"].lower() for rid, r in papers.items()}
+    return kit.nearest(rng, [rid for rid in arrivals(catalog) if phrase not in papers[rid]["abstract"].lower()],
+                   knobs.decoys, lambda rid: float(phrase in title[rid]) + jaccard(
+                       phrase, f"{title[rid]} {papers[rid]['abstract']}"), knobs.near_miss), lambda rid: (
+        f"decoy: '{phrase}' " + ("in the title only" if phrase in title[rid] else "shares words, not the phrase"))
 
 
 def phrase_facts(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str, at: int, key: list[dict[str, Any]],
@@ -198,24 +188,18 @@ def phrase_facts(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str
         "abstract", "").lower(), first=first), "phrase": phrase, "search": search(f'"{phrase}"')}
 
 
-def phrase_note(catalog: Catalog, phrase: str) -> Callable[[str], str]:
-    title = {rid: r["title"].lower() for rid, r in catalog.raw("papers").items()}
-    return lambda rid: f"decoy: '{phrase}' " + ("in the title only" if phrase in title[rid] else "shares words, "
-                                                                                                 "not the phrase")
-
-
 def past_snippet(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """A new paper whose abstract holds the phrase past the snippet; another may trail."""
     papers, table = catalog.raw("papers"), {p: [r for r in ids if r in set(arrivals(catalog))]
                                             for p, ids in phrases(catalog).items()}
     late = [(p, r) for p, ids in table.items() for r in ids
             if p not in papers[r]["title"].lower() and papers[r]["abstract"].lower().find(p) >= SNIPPET]
-    phrase = choose(rng, sorted({p for p, _ in late}), "phrase past the snippet")
-    target = choose(rng, [r for p, r in late if p == phrase], "target")
-    rest = [r for r in table[phrase] if r != target]
-    at, _, key = unit(rng, knobs, maker(rng, catalog), target, look_alikes(rng, catalog, knobs, phrase),
+    phrase = kit.choose(rng, sorted({p for p, _ in late}), "phrase past the snippet")
+    target = kit.choose(rng, [r for p, r in late if p == phrase], "target")
+    rest, (decoys, note) = [r for r in table[phrase] if r != target], look_alikes(rng, catalog, knobs, phrase)
+    at, _, key = kit.unit(rng, knobs, maker(rng, catalog), target, decoys, decoy_note=note,
                       note=f"target: '{phrase}' in the abstract, past the {SNIPPET}-character snippet",
-                      decoy_note=phrase_note(catalog, phrase), trailing=rng.sample(rest, min(1, len(rest))),
+                      trailing=rng.sample(rest, min(1, len(rest))),
                       trail_note=lambda rid: f"trailing: another abstract with '{phrase}'")
     return phrase_facts(rng, catalog, knobs, phrase, at, key)
 
@@ -223,14 +207,14 @@ def past_snippet(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
 def two_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """A paper with the phrase saved from the start; two new ones arrive after the first read, maybe a third."""
     papers, new, table = catalog.raw("papers"), set(arrivals(catalog)), phrases(catalog)
-    phrase = choose(rng, [p for p, ids in table.items() if len(ids) >= 3 and len(new.intersection(ids)) >= 2],
+    phrase = kit.choose(rng, [p for p, ids in table.items() if len(ids) >= 3 and len(new.intersection(ids)) >= 2],
                     "phrase in three abstracts")
     arriving = [r for r in table[phrase] if r in new]
-    first = choose(rng, [r for r in table[phrase] if r not in new] or arriving)
-    rest = [r for r in arriving if r != first]
-    at, key, picked = counting(rng, knobs, rest, look_alikes(rng, catalog, knobs, phrase), 2, maker(rng, catalog),
-                               what=f"new abstract with '{phrase}'", decoy_note=phrase_note(catalog, phrase),
-                               first_s=FIRST_READ_S, gap=STEP_GAP_S, trailing=len(rest) > 2)
+    first = kit.choose(rng, [r for r in table[phrase] if r not in new] or arriving)
+    rest, (decoys, note) = [r for r in arriving if r != first], look_alikes(rng, catalog, knobs, phrase)
+    at, key, picked = counting(rng, knobs, rest, decoys, 2, maker(rng, catalog), what=f"new abstract with '{phrase}'",
+                               decoy_note=note,
+                               first_s=kit.FIRST_READ_S, gap=STEP_GAP_S, trailing=len(rest) > 2)
     return {**phrase_facts(rng, catalog, knobs, phrase, at, key, first), "first_title": papers[first]["title"],
             "targets": picked[:2], "first_at": key[0]["at"]}
 
@@ -251,12 +235,13 @@ def topics(catalog: Catalog) -> dict[str, str]:
 def topical(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """An alert on a topic no other alert names; alerts sharing its words come first as near_miss rises."""
     found, text = topics(catalog), texts(catalog)
-    target = choose(rng, sorted(found), "alert topic")
+    target = kit.choose(rng, sorted(found), "alert topic")
     topic = found[target]
-    decoys = nearest(rng, arrivals(catalog, [target], alerts=True), knobs.decoys, lambda a: len(
+    decoys = kit.nearest(rng, arrivals(catalog, [target], alerts=True), knobs.decoys, lambda a: len(
         set(topic.lower().split()) & set(text[a].replace(".", " ").split())), knobs.near_miss)
-    at, _, key = unit(rng, knobs, maker(rng, catalog), target, decoys, note=f"target: an alert on the topic '{topic}'",
-                      decoy_note=lambda a: f"decoy: another topic, not '{topic}'")
+    at, _, key = kit.unit(rng, knobs, maker(rng, catalog), target, decoys,
+                          note=f"target: an alert on the topic '{topic}'",
+                          decoy_note=lambda a: f"decoy: another topic, not '{topic}'")
     return {**finish(rng, catalog, knobs, at, key, lambda rid: topic.lower() not in text[rid]), "topic": topic}
 
 
@@ -264,23 +249,23 @@ def narrower(rng: random.Random, catalog: Catalog, f: Facts) -> Facts:
     """A topic narrowing another arriving alert's to a field no alert covers; that broader alert arrives."""
     used = {e.get("alert_id") for e in f["events"]}
     found = topics(catalog)
-    broad = choose(rng, sorted(a for a in found if a not in used), "broader alert")
-    asked = f"{found[broad]} in {choose(rng, PLACES)}"
+    broad = kit.choose(rng, sorted(a for a in found if a not in used), "broader alert")
+    asked = f"{found[broad]} in {kit.choose(rng, PLACES)}"
     if any(asked.lower() in t for t in texts(catalog).values()):
         raise NoDraw(f"an alert covers {asked}")
-    at = choose(rng, [t for t in range(20, 700) if all(abs(t - e["at"]) > 3 for e in f["events"])], "time")
+    at = kit.choose(rng, [t for t in range(20, 700) if all(abs(t - e["at"]) > 3 for e in f["events"])], "time")
     return {"topic": asked, "broad": found[broad], "broad_at": at, "events": [*f["events"], maker(rng, catalog)(
         at, broad, f"decoy: {found[broad]}, not {asked}")]}
 
 
-ALERT = Recipe(
+ALERT = kit.Recipe(
     "passive", "absolute", topical, difficulty="easy", distraction="alerts on near topics", start_page=HOME,
     description="Alerts on other topics (those sharing words first) come first; the alert on {topic} arrives at "
                 "{at} s.",
     prompt="I follow research on {topic}. Keep an eye on my MicroScholar alerts and tell me as soon as an alert about "
            "{topic} comes in.",
-    condition_sql=exists_sql("alerts WHERE description LIKE {topic!l}"),
-    eval_sql=exists_sql("alerts WHERE description LIKE {topic!l}"), watch=ALERTS, until={"text": "{topic}"},
+    condition_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"),
+    eval_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"), watch=ALERTS, until={"text": "{topic}"},
     report="An alert about {topic} has arrived.")
 
 
@@ -290,30 +275,31 @@ def new_papers(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """Five new papers after the first read, citation changes and alerts between them (they do not count)."""
     quiet = [*arrivals(catalog, alerts=True), *PRELOAD]
     at, key, _ = counting(rng, knobs, arrivals(catalog), rng.sample(quiet, knobs.decoys), 5, maker(rng, catalog),
-                          what="new paper", decoy_note=lambda rid: "decoy: no new paper", first_s=FIRST_READ_S, gap=2)
-    return finish(rng, catalog, knobs, at, key, lambda rid: rid in quiet)
+                          what="new paper", decoy_note=lambda rid: "decoy: no new paper", first_s=kit.FIRST_READ_S,
+                          gap=2)
+    return {**finish(rng, catalog, knobs, at, key, lambda rid: rid in quiet), "n": 5}
 
 
 def by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """Three papers by a co-author after the first read; papers by authors sharing a name between them."""
+    called = {rid: [a["name"] for a in r["authors"]] for rid, r in catalog.raw("papers").items()}
     by: dict[str, list[str]] = {}
     names: dict[str, str] = {}
     for rid in arrivals(catalog):
         for a in catalog.raw("papers")[rid]["authors"]:
-            if a.get("persona_id") and a["persona_id"] != "p000":
+            if a.get("persona_id") not in (None, "p000"):
                 by.setdefault(a["persona_id"], []).append(rid)
                 names[a["persona_id"]] = a["name"]
-    pid = choose(rng, sorted(p for p, ids in by.items() if len(ids) >= 3), "author with three new papers")
-    name = names[pid]
+    pid = kit.choose(rng, sorted(p for p, ids in by.items() if len(ids) >= 3), "author with three new papers")
+    name, mine = names[pid], by[pid]
     first, last = name.split()[0], name.split()[-1]
-    authors = {rid: [a["name"] for a in r["authors"]] for rid, r in catalog.raw("papers").items()}
-    others = [r for r in arrivals(catalog, by[pid]) if name not in authors[r]]
-    decoys = nearest(rng, others, knobs.decoys, lambda r: max((n.split()[-1] == last) + 0.5 * (n.split()[0] == first)
-                                                            for n in authors[r]), knobs.near_miss)
-    at, key, picked = counting(rng, knobs, by[pid], decoys, 3, maker(rng, catalog), what=f"paper by {name}",
-                               decoy_note=lambda r: f"decoy: by {', '.join(authors[r])}, not {name}",
-                               first_s=FIRST_READ_S, gap=STEP_GAP_S, trailing=len(by[pid]) > 3)
-    f = finish(rng, catalog, knobs, at, key, lambda r: r not in by[pid] and name not in authors.get(r, []))
+    decoys = kit.nearest(rng, [r for r in arrivals(catalog, mine) if name not in called[r]], knobs.decoys,
+                         lambda r: max((n.split()[-1] == last) + 0.5 * (n.split()[0] == first) for n in called[r]),
+                         knobs.near_miss)
+    at, key, picked = counting(rng, knobs, mine, decoys, 3, maker(rng, catalog), what=f"paper by {name}",
+                               decoy_note=lambda r: f"decoy: by {', '.join(called[r])}, not {name}",
+                               first_s=kit.FIRST_READ_S, gap=STEP_GAP_S, trailing=len(mine) > 3)
+    f = finish(rng, catalog, knobs, at, key, lambda r: r not in mine and name not in called.get(r, []))
     return {**f, "pid": pid, "name": name, "search": search(last), "targets": picked[:3],
             "times": ", ".join(str(e["at"]) for e in key[:3])}
 
@@ -324,14 +310,14 @@ def unread(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     counted = rng.sample(pool, 4)
     make = maker(rng, catalog, read=lambda aid: aid not in counted)
     at, key, _ = counting(rng, knobs, counted, [a for a in pool if a not in counted], 3, make, what="unread alert",
-                          decoy_note=lambda a: "decoy: arrives already read", first_s=FIRST_READ_S, gap=2)
-    return finish(rng, catalog, knobs, at, key, make=make)
+                          decoy_note=lambda a: "decoy: arrives already read", first_s=kit.FIRST_READ_S, gap=2)
+    return {**finish(rng, catalog, knobs, at, key, make=make), "n": 3}
 
 
 AUTHORED = "papers WHERE origin = 'event' AND id IN (SELECT paper_id FROM paper_authors WHERE persona_id = {pid!q})"
 
 KINDS = (
-    Recipe("active", "relative", two_more, difficulty="hard", start_page=HOME,
+    kit.Recipe("active", "relative", two_more, difficulty="hard", start_page=HOME,
            distraction="phrase in titles, shared words, phrase past the snippet",
            description="\"{first_title}\" (its abstract mentions '{phrase}') is in the library from the start. New "
                        "papers with the phrase in the abstract arrive at {first_at} s and {at} s among look-alikes. "
@@ -339,7 +325,8 @@ KINDS = (
            prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new paper "
                   "whose abstract mentions \"{phrase}\" (only those), and tell me once two more such papers are in "
                   "my library.",
-           condition_sql=count_sql(PHRASED, 2), eval_sql=f"{count_sql(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
+           condition_sql=kit.count_sql(PHRASED, 2),
+           eval_sql=f"{kit.count_sql(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
            solution=save_each({"matches": "(?i)Abstract: .*{phrase!e}"},
                               "Two more papers mentioning {phrase} arrived; both are saved.")).kind(
         "abstract_save_more", 2, "decoys: papers with the phrase in a title only or sharing its words (near_miss: how "
@@ -350,51 +337,51 @@ KINDS = (
                            "arrives at {broad_at} s, and the {source[topic]} alert still arrives at {at} s (the near "
                            "miss)."),
     ALERT.kind("alert_topic", 3, "decoys: alerts on other topics, those sharing the topic's words first (near_miss)"),
-    Recipe("active", "absolute", titled(True), difficulty="medium", start_page=HOME,
+    kit.Recipe("active", "absolute", titled(True), difficulty="medium", start_page=HOME,
            distraction="near-identical titles, withdrawn later",
            description="Look-alike titles come first; the exact title appears at {at} s and is withdrawn by its "
                        "authors at {until} s, after which it cannot be cited. Citing any other paper fails the task.",
            prompt="I need to cite \"{title}\" as soon as it is out. When that paper appears on MicroScholar, use its "
                   "Cite button (that paper only, not look-alikes) and tell me.",
-           condition_sql=exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
+           condition_sql=kit.exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
            eval_sql="SELECT EXISTS (SELECT 1 FROM papers WHERE id = {target!q} AND cited = 1) "
                     "AND NOT EXISTS (SELECT 1 FROM papers WHERE cited = 1 AND id != {target!q})",
            watch="{search}", open_new=PAPER_LINK, until={"matches": "(?m)^{title!e}$"}, then=[{"submit": "/cite$"}],
            report="{title} appeared; I cited it.").kind(
         "cite_title", 2, "decoys: papers whose titles share words with the asked title (near_miss: how many); "
         "hold_s: until the authors withdraw it"),
-    Recipe("passive", "relative", new_papers, difficulty="easy", distraction="citation count changes, alerts",
-           description="Five new papers are indexed one by one, the fifth at {at} s; citation counts and alerts "
-                       "change between them and more papers follow. The home page shows the index size, never the "
-                       "difference.",
-           prompt="I want to know when MicroScholar has picked up a batch of new work. Watch the Recommended for you "
-                  "list and tell me once at least five more papers have been added to it than were there when you "
-                  "started.",
-           start_page=HOME, condition_sql=count_sql("papers WHERE origin = 'event'", 5),
-           eval_sql=count_sql("papers WHERE origin != 'self'", baseline("paper_count") + " + 5"),
-           watch=HOME, until={"number": "Showing \\S+ of (\\d+)", "at_least": "first + 5"},
-           report="Five more papers have been added to Recommended for you.").kind(
+    kit.more_than_first(
+        new_papers, "papers WHERE origin != 'self'", "paper_count", HOME, "Showing \\S+ of (\\d+)", difficulty="easy",
+        distraction="citation count changes, alerts", start_page=HOME,
+        condition_sql=kit.count_sql("papers WHERE origin = 'event'", 5),
+        description="Five new papers are indexed one by one, the fifth at {at} s; citation counts and alerts change "
+                    "between them and more papers follow. The home page shows the index size, never the difference.",
+        prompt="I want to know when MicroScholar has picked up a batch of new work. Watch the Recommended for you "
+               "list and tell me once at least five more papers have been added to it than were there when you "
+               "started.",
+        report="Five more papers have been added to Recommended for you.").kind(
         "papers_more", 3, "decoys: citation changes and alerts between the five new papers"),
-    Recipe("active", "relative", by_author, difficulty="medium", start_page=HOME,
+    kit.Recipe("active", "relative", by_author, difficulty="medium", start_page=HOME,
            distraction="authors with the same surname or first name",
            description="Papers by {name} arrive at {times} s among papers by look-alike names (a shared surname or "
                        "first name). Saving any other paper fails the task.",
            prompt="{name} is about to put out several papers. Save each new paper {name} co-authors to my "
                   "MicroScholar library (nobody else's), and tell me once three new papers by {name} are saved.",
-           condition_sql=count_sql(AUTHORED, 3),
-           eval_sql=f"{count_sql(AUTHORED + ' AND saved = 1', 3)} AND NOT EXISTS (SELECT 1 FROM papers WHERE saved "
+           condition_sql=kit.count_sql(AUTHORED, 3),
+           eval_sql=f"{kit.count_sql(AUTHORED + ' AND saved = 1', 3)} AND NOT EXISTS (SELECT 1 FROM papers WHERE saved "
                     "= 1 AND saved_at > 0 AND NOT (id IN (SELECT paper_id FROM paper_authors WHERE persona_id = "
                     "{pid!q})))",
            solution=save_each({"text": "{name}"}, "Three new papers by {name} arrived; I saved all three.")).kind(
         "save_by_author", 2, "decoys: papers by authors sharing the surname or first name (near_miss: how many)"),
-    Recipe("active", "absolute", past_snippet, difficulty="medium", start_page=HOME,
+    kit.Recipe("active", "absolute", past_snippet, difficulty="medium", start_page=HOME,
            distraction="phrase in titles, shared words, phrase past the snippet",
            description=f"The phrase '{{phrase}}' sits past the {SNIPPET}-character snippet of the target (at {{at}} "
                        "s), so only the paper page shows it; look-alikes carry it in a title or share its words. "
                        "Saving a paper without the phrase in its abstract fails the task.",
            prompt="When a new paper whose abstract mentions \"{phrase}\" shows up on MicroScholar, save it to my "
                   "library (only papers whose abstract says that; a title is not enough) and tell me.",
-           condition_sql=exists_sql(PHRASED), eval_sql=f"{exists_sql(PHRASED + ' AND saved = 1')} AND {SAVED_ONLY}",
+           condition_sql=kit.exists_sql(PHRASED),
+           eval_sql=f"{kit.exists_sql(PHRASED + ' AND saved = 1')} AND {SAVED_ONLY}",
            watch="{search}", open_new=PAPER_LINK,
            until={"matches": "(?i)Abstract: .*{phrase!e}"}, then=[{"submit": "/save$"}],
            report="A new paper whose abstract mentions {phrase} arrived; I saved it.").kind(
@@ -406,15 +393,14 @@ KINDS = (
                            "task waits for still appears at {at} s (the near miss)."),
     TITLE.kind("title_appears", 2, "decoys: papers whose titles share words with the asked title (near_miss: how "
                "many)"),
-    Recipe("passive", "relative", unread, difficulty="medium", distraction="alerts that arrive already read",
-           description="Three unread alerts arrive, the last (the target) at {at} s; between them alerts arrive "
-                       "already read, which do not count. The alerts page shows the unread total, never how many "
-                       "are new.",
-           prompt="Watch my MicroScholar alerts without marking anything read, and tell me once there are at least "
-                  "three more unread alerts than when you started.",
-           start_page=HOME, condition_sql=count_sql("alerts WHERE origin = 'event' AND arrived_read = 0", 3),
-           eval_sql=count_sql("alerts WHERE is_read = 0 AND origin != 'self'", baseline("unread_alert_count") + " + 3"),
-           watch=ALERTS, until={"number": "(\\d+) unread", "at_least": "first + 3"},
-           report="There are three more unread alerts than when I started.").kind(
+    kit.more_than_first(
+        unread, "alerts WHERE is_read = 0 AND origin != 'self'", "unread_alert_count", ALERTS, "(\\d+) unread",
+        difficulty="medium", distraction="alerts that arrive already read", start_page=HOME,
+        condition_sql=kit.count_sql("alerts WHERE origin = 'event' AND arrived_read = 0", 3),
+        description="Three unread alerts arrive, the last (the target) at {at} s; between them alerts arrive already "
+                    "read, which do not count. The alerts page shows the unread total, never how many are new.",
+        prompt="Watch my MicroScholar alerts without marking anything read, and tell me once there are at least three "
+               "more unread alerts than when you started.",
+        report="There are three more unread alerts than when I started.").kind(
         "unread_alerts_more", 3, "decoys: alerts arriving already read between the three unread ones"),
 )
