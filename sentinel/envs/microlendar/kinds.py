@@ -51,7 +51,7 @@ def new(r: dict[str, Any]) -> bool:
 
 
 def maker(catalog: Catalog):
-    """make(at, id, note): the catalog kit.event or to-do arriving, its note followed by what it is."""
+    """make(at, id, note): the catalog event or to-do arriving, its note followed by what it is."""
     events, tasks = catalog.raw("events"), catalog.raw("tasks")
 
     def make(at: float, rid: str, note: str | None) -> dict[str, Any]:
@@ -93,12 +93,12 @@ def invitations(title: str, phrase: str, hold: bool) -> Setup:
         rest = rng.sample([x for x in sorted(named) if x != target], len(named) - 1)
         fact, plain = named[target], lambda r: not FACT.search(r.get("_note", ""))
         at, until, key = kit.unit(rng, knobs, maker(catalog), target, rest[1:1 + knobs.decoys], hold=hold,
-                              note=f"target: {title} whose description names {fact}",
-                              decoy_note=lambda rid: f"decoy: {title} about {named[rid]}, not {fact}",
-                              trailing=rest[:1], trail_note=lambda rid: f"trailing: {title} about {named[rid]}")
+                                  note=f"target: {title} whose description names {fact}",
+                                  decoy_note=lambda rid: f"decoy: {title} about {named[rid]}, not {fact}",
+                                  trailing=rest[:1], trail_note=lambda rid: f"trailing: {title} about {named[rid]}")
         if hold:
             key.append(kit.event(until, "cancel_event", f"the organizer withdraws the {fact} invitation: it disappears "
-                             "(condition_until)", event_id=target))
+                                 "(condition_until)", event_id=target))
         return {**finish(rng, catalog, knobs, at, key, plain, plain), "until": until, "fact": fact,
                 "phrase": phrase.format(fact), "decoys": len(rest[1:1 + knobs.decoys])}
     return setup
@@ -114,8 +114,8 @@ def invitation(title: str, phrase: str, hold: bool, response: str, **texts: Any)
     return kit.Recipe(
         "active", "absolute", invitations(title, phrase, hold), difficulty="medium", start_page=SCHEDULE,
         condition_sql=kit.exists_sql("events e WHERE e.deleted = 0 AND e.origin != 'self' AND e.description LIKE "
-                                 "{phrase!l} AND EXISTS (SELECT 1 FROM event_attendees a WHERE a.event_id = e.id "
-                                 "AND a.persona_id = SELF)"),
+                                     "{phrase!l} AND EXISTS (SELECT 1 FROM event_attendees a WHERE a.event_id = e.id "
+                                     "AND a.persona_id = SELF)"),
         eval_sql=f"SELECT EXISTS (SELECT 1 FROM {rsvp(response)} AND e.description LIKE {{phrase!l}}) "
                  f"AND NOT EXISTS (SELECT 1 FROM {rsvp(response)} AND e.description NOT LIKE {{phrase!l}})",
         watch=SCHEDULE, open_new=EVENT, until={"matches": "Description\\n[^\\n]*{phrase!e}"},
@@ -132,7 +132,7 @@ TRIP = invitation(
 
 
 def nowhere(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
-    """A destination no kit.event names."""
+    """A destination no event names."""
     text = " ".join(f"{r['title']} {r.get('description', '')} {r.get('location', '')}"
                     for r in catalog.raw("events").values()).lower()
     return {"phrase": kit.choose(rng, [p for p in NEVER if p.lower() not in text], "destination never named")}
@@ -167,8 +167,8 @@ def arrivals(what: str, n: tuple[int, int], counts: Test, near: Test, note: Call
 def relative(setup: Setup, rows: str, metric: str, page: str, number: str, distraction: str,
              **texts: Any) -> kit.Recipe:
     return kit.more_than_first(setup, f"{LIVE} AND {rows}", metric, page, number, distraction=distraction,
-                           description=f"{{n}} {{what}}s arrive, the last at {{at}} s, with {{decoys}} look-alikes in "
-                                       f"between ({distraction}); another trails.", **texts)
+                               description=f"{{n}} {{what}}s arrive, the last at {{at}} s, with {{decoys}} look-alikes "
+                                           f"in between ({distraction}); another trails.", **texts)
 
 
 def in_june(r: dict[str, Any]) -> bool:
@@ -213,10 +213,10 @@ def second_mention(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
         float(word in m[rid]["title"].lower()) + 0.8 * (m[rid]["title"] == m[target]["title"])
         + 0.2 * len(set(WORD.findall(text[rid])) & shared)), knobs.near_miss)
     at, _, key = kit.unit(rng, knobs, maker(catalog), target, decoys,
-                      note=f"target: the second kit.event whose description mentions {word}",
-                      decoy_note=lambda rid: f"decoy: no '{word}' in the description",
-                      trailing=[i for i in found[word] if i not in (target, first)],
-                      trail_note=lambda rid: f"trailing: another description with {word}")
+                          note=f"target: the second event whose description mentions {word}",
+                          decoy_note=lambda rid: f"decoy: no '{word}' in the description",
+                          trailing=[i for i in found[word] if i not in (target, first)],
+                          trail_note=lambda rid: f"trailing: another description with {word}")
     f = finish(rng, catalog, knobs, at, key, without, without)
     f["preload"]["events"] = sorted({*f["preload"]["events"], first})
     return {**f, "word": word, "first": first, "first_title": m[first]["title"], "title": m[target]["title"],
@@ -225,21 +225,21 @@ def second_mention(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
 
 KINDS = (
     kit.Recipe("active", "relative", second_mention, difficulty="hard",
-           distraction="the word in a title only, the same title without it",
-           description="'{first_title}' ({first}) mentions {word} in its description from the start. {decoys} "
-                       "look-alikes arrive first; '{title}' at {at} s mentions it in its description only.",
-           prompt="One kit.event on my MicroLendar calendar already mentions {word} in its description. When another "
-                  "event whose description mentions {word} is added, open that new kit.event and tell me.",
-           start_page=SCHEDULE, condition_sql=kit.count_sql(f"{LIVE} AND description LIKE {{word!l}}", 2),
-           eval_sql=kit.exists_sql("events WHERE origin = 'event' AND description LIKE {word!l} AND viewed = 1"),
-           watch=SCHEDULE, open_new=EVENT, until={"matches": "(?i)Description\\n[^\\n]*{word!e}"},
-           report="A second kit.event mentioning {word} in its description was added; I opened it.").kind(
+               distraction="the word in a title only, the same title without it",
+               description="'{first_title}' ({first}) mentions {word} in its description from the start. {decoys} "
+                           "look-alikes arrive first; '{title}' at {at} s mentions it in its description only.",
+               prompt="One event on my MicroLendar calendar already mentions {word} in its description. When another "
+                      "event whose description mentions {word} is added, open that new event and tell me.",
+               start_page=SCHEDULE, condition_sql=kit.count_sql(f"{LIVE} AND description LIKE {{word!l}}", 2),
+               eval_sql=kit.exists_sql("events WHERE origin = 'event' AND description LIKE {word!l} AND viewed = 1"),
+               watch=SCHEDULE, open_new=EVENT, until={"matches": "(?i)Description\\n[^\\n]*{word!e}"},
+               report="A second event mentioning {word} in its description was added; I opened it.").kind(
         "description_second_match", 3, "decoys: events before the target with the word in the title only, the "
         "target's title, or shared description words (near_miss: how alike)"),
     TRIP.kind("invite_destination", 2, "decoys: same-title invitations for other destinations (at most the "
               "catalog's family less two); hold_s: until the organizer withdraws the invitation"),
     TRIP.noop("invite_other_destination_noop", nowhere, decoys=2,
-              notes="as invite_destination; asks for a destination no kit.event names",
+              notes="as invite_destination; asks for a destination no event names",
               description="Copy of invite_destination asking about {phrase}, which no invitation names. The "
                           "{fact} invitation still arrives at {at} s (the near miss) and is withdrawn at {until} s. "
                           "Refrain check: no invitation is accepted.",
@@ -271,25 +271,25 @@ KINDS = (
              report="The calendar holds {n_words} more Personal events than at the start.").kind(
         "personal_more", 3, "decoys: Work and Family events between the two or three Personal ones"),
     kit.Recipe("passive", "absolute", arrivals("new to-do", (3, 4), lambda r: True, new, lambda r: "decoy: a calendar "
-                                           "event, not a to-do", arrive=new, lighter=0.25, collection="tasks"),
-           difficulty="easy", distraction="calendar events arriving, tasks that arrive already done",
-           description="{start} to-dos at the start; {n} arrive, the last at {at} s (done or not), then more "
-                       "follow. Events arriving on the calendar are not to-dos.",
-           prompt="Watch the to-do list in my MicroLendar and tell me once it holds at least {threshold} tasks "
-                  "(done or not).",
-           start_page="/microlendar/tasks", condition_sql=TASKS_SQL, eval_sql=TASKS_SQL, watch="/microlendar/tasks",
-           until={"number": "([\\d,]+) tasks? · [\\d,]+ done", "at_least": "{threshold}"},
-           report="The to-do list now holds {threshold} tasks.").kind(
+                                               "event, not a to-do", arrive=new, lighter=0.25, collection="tasks"),
+               difficulty="easy", distraction="calendar events arriving, tasks that arrive already done",
+               description="{start} to-dos at the start; {n} arrive, the last at {at} s (done or not), then more "
+                           "follow. Events arriving on the calendar are not to-dos.",
+               prompt="Watch the to-do list in my MicroLendar and tell me once it holds at least {threshold} tasks "
+                      "(done or not).",
+               start_page="/microlendar/tasks", condition_sql=TASKS_SQL, eval_sql=TASKS_SQL, watch="/microlendar/tasks",
+               until={"number": "([\\d,]+) tasks? · [\\d,]+ done", "at_least": "{threshold}"},
+               report="The to-do list now holds {threshold} tasks.").kind(
         "tasks_threshold", 2, "decoys: calendar events between the to-dos; threshold = preloaded to-dos + 3–4"),
-    relative(arrivals("new kit.event today", (3, 3), lambda r: offset(r) == 0, lambda r: 0 < abs(offset(r)) <= 10,
+    relative(arrivals("new event today", (3, 3), lambda r: offset(r) == 0, lambda r: 0 < abs(offset(r)) <= 10,
                       lambda r: f"decoy: {day(r):%a %b %-d}, not today", score=lambda r: 1 / abs(offset(r)),
                       first_s=kit.FIRST_READ_S),
              f"date(start_at) = {TODAY_SQL}", "today_event_count", DAY, "([\\d,]+) events? on this day",
              "events on the days around today", start_page=DAY, difficulty="medium",
              prompt="Tell me once three more events than now are on my MicroLendar calendar for today.",
              report="Three more events than at the start are on the calendar for today.").kind(
-        "today_more", 3, "decoys: events on the days around today (near_miss: the kit.nearest days)"),
-    relative(arrivals("new Work kit.event in the fortnight", (4, 4), fortnight,
+        "today_more", 3, "decoys: events on the days around today (near_miss: the nearest days)"),
+    relative(arrivals("new Work event in the fortnight", (4, 4), fortnight,
                       lambda r: not fortnight(r) and -7 <= offset(r) <= 25,
                       lambda r: f"decoy: {r['category']}, {offset(r)} days from today", first_s=kit.FIRST_READ_S,
                       score=lambda r: (r["category"] == "work") / max(1, min(abs(offset(r)), abs(offset(r) - 14)))),

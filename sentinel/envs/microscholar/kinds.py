@@ -73,7 +73,7 @@ def maker(rng: random.Random, catalog: Catalog, read: Callable[[str], bool | Non
             return kit.event(at, "new_alert", note and f"{note} · {alerts[rid]['description']}", alert_id=rid, **flag)
         if rid in PRELOAD:
             return kit.event(at, "citations", note and f"{note}: a citation count changes", paper_id=rid,
-                         cited_by=int(papers[rid].get("cited_by", 0)) + rng.randint(1, 25))
+                             cited_by=int(papers[rid].get("cited_by", 0)) + rng.randint(1, 25))
         return kit.event(at, "new_paper", note and f"{note} · {papers[rid]['title']}", paper_id=rid)
     return make
 
@@ -114,13 +114,13 @@ def titled(withdraw: bool) -> Setup:
         target = kit.choose(rng, [rid for rid in arrivals(catalog) if not any(
             title[rid].lower() in t for o, t in text.items() if o != rid)], "paper with a unique title")
         decoys = kit.nearest(rng, arrivals(catalog, [target]), knobs.decoys,
-                             lambda rid: jaccard(title[target], title[rid]), knobs.near_miss)
+                                 lambda rid: jaccard(title[target], title[rid]), knobs.near_miss)
         at, until, key = kit.unit(rng, knobs, maker(rng, catalog), target, decoys, hold=withdraw,
-                              note="target: the exact title", decoy_note=lambda rid: "decoy: a look-alike title, not "
-                              "the one asked")
+                                  note="target: the exact title",
+                                  decoy_note=lambda rid: "decoy: a look-alike title, not the one asked")
         if withdraw:
             key.append(kit.event(until, "withdraw_paper", "the authors withdraw the target: it can no longer be cited "
-                             f"(condition_until) · {title[target]}", paper_id=target))
+                                 f"(condition_until) · {title[target]}", paper_id=target))
         query = max((w for w in words(title[target]) if w not in STOP), key=len)
         return {**finish(rng, catalog, knobs, at, key), "until": until, "target": target, "title": title[target],
                 "search": search(query), "decoys": len(decoys)}
@@ -176,8 +176,8 @@ def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str)
     papers = catalog.raw("papers")
     title = {rid: r["title"].lower() for rid, r in papers.items()}
     return kit.nearest(rng, [rid for rid in arrivals(catalog) if phrase not in papers[rid]["abstract"].lower()],
-                   knobs.decoys, lambda rid: float(phrase in title[rid]) + jaccard(
-                       phrase, f"{title[rid]} {papers[rid]['abstract']}"), knobs.near_miss), lambda rid: (
+                       knobs.decoys, lambda rid: float(phrase in title[rid]) + jaccard(
+                           phrase, f"{title[rid]} {papers[rid]['abstract']}"), knobs.near_miss), lambda rid: (
         f"decoy: '{phrase}' " + ("in the title only" if phrase in title[rid] else "shares words, not the phrase"))
 
 
@@ -198,9 +198,9 @@ def past_snippet(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     target = kit.choose(rng, [r for p, r in late if p == phrase], "target")
     rest, (decoys, note) = [r for r in table[phrase] if r != target], look_alikes(rng, catalog, knobs, phrase)
     at, _, key = kit.unit(rng, knobs, maker(rng, catalog), target, decoys, decoy_note=note,
-                      note=f"target: '{phrase}' in the abstract, past the {SNIPPET}-character snippet",
-                      trailing=rng.sample(rest, min(1, len(rest))),
-                      trail_note=lambda rid: f"trailing: another abstract with '{phrase}'")
+                          note=f"target: '{phrase}' in the abstract, past the {SNIPPET}-character snippet",
+                          trailing=rng.sample(rest, min(1, len(rest))),
+                          trail_note=lambda rid: f"trailing: another abstract with '{phrase}'")
     return phrase_facts(rng, catalog, knobs, phrase, at, key)
 
 
@@ -208,7 +208,7 @@ def two_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """A paper with the phrase saved from the start; two new ones arrive after the first read, maybe a third."""
     papers, new, table = catalog.raw("papers"), set(arrivals(catalog)), phrases(catalog)
     phrase = kit.choose(rng, [p for p, ids in table.items() if len(ids) >= 3 and len(new.intersection(ids)) >= 2],
-                    "phrase in three abstracts")
+                        "phrase in three abstracts")
     arriving = [r for r in table[phrase] if r in new]
     first = kit.choose(rng, [r for r in table[phrase] if r not in new] or arriving)
     rest, (decoys, note) = [r for r in arriving if r != first], look_alikes(rng, catalog, knobs, phrase)
@@ -240,8 +240,8 @@ def topical(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     decoys = kit.nearest(rng, arrivals(catalog, [target], alerts=True), knobs.decoys, lambda a: len(
         set(topic.lower().split()) & set(text[a].replace(".", " ").split())), knobs.near_miss)
     at, _, key = kit.unit(rng, knobs, maker(rng, catalog), target, decoys,
-                          note=f"target: an alert on the topic '{topic}'",
-                          decoy_note=lambda a: f"decoy: another topic, not '{topic}'")
+                              note=f"target: an alert on the topic '{topic}'",
+                              decoy_note=lambda a: f"decoy: another topic, not '{topic}'")
     return {**finish(rng, catalog, knobs, at, key, lambda rid: topic.lower() not in text[rid]), "topic": topic}
 
 
@@ -294,8 +294,8 @@ def by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     name, mine = names[pid], by[pid]
     first, last = name.split()[0], name.split()[-1]
     decoys = kit.nearest(rng, [r for r in arrivals(catalog, mine) if name not in called[r]], knobs.decoys,
-                         lambda r: max((n.split()[-1] == last) + 0.5 * (n.split()[0] == first) for n in called[r]),
-                         knobs.near_miss)
+                             lambda r: max((n.split()[-1] == last) + 0.5 * (n.split()[0] == first) for n in called[r]),
+                             knobs.near_miss)
     at, key, picked = counting(rng, knobs, mine, decoys, 3, maker(rng, catalog), what=f"paper by {name}",
                                decoy_note=lambda r: f"decoy: by {', '.join(called[r])}, not {name}",
                                first_s=kit.FIRST_READ_S, gap=STEP_GAP_S, trailing=len(mine) > 3)
@@ -318,17 +318,18 @@ AUTHORED = "papers WHERE origin = 'event' AND id IN (SELECT paper_id FROM paper_
 
 KINDS = (
     kit.Recipe("active", "relative", two_more, difficulty="hard", start_page=HOME,
-           distraction="phrase in titles, shared words, phrase past the snippet",
-           description="\"{first_title}\" (its abstract mentions '{phrase}') is in the library from the start. New "
-                       "papers with the phrase in the abstract arrive at {first_at} s and {at} s among look-alikes. "
-                       "Saving a paper without the phrase in its abstract fails the task.",
-           prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new paper "
-                  "whose abstract mentions \"{phrase}\" (only those), and tell me once two more such papers are in "
-                  "my library.",
-           condition_sql=kit.count_sql(PHRASED, 2),
-           eval_sql=f"{kit.count_sql(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
-           solution=save_each({"matches": "(?i)Abstract: .*{phrase!e}"},
-                              "Two more papers mentioning {phrase} arrived; both are saved.")).kind(
+               distraction="phrase in titles, shared words, phrase past the snippet",
+               description="\"{first_title}\" (its abstract mentions '{phrase}') is in the library from the start. "
+                           "New papers with the phrase in the abstract arrive at {first_at} s and {at} s among "
+                           "look-alikes. "
+                           "Saving a paper without the phrase in its abstract fails the task.",
+               prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new paper "
+                      "whose abstract mentions \"{phrase}\" (only those), and tell me once two more such papers are in "
+                      "my library.",
+               condition_sql=kit.count_sql(PHRASED, 2),
+               eval_sql=f"{kit.count_sql(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
+               solution=save_each({"matches": "(?i)Abstract: .*{phrase!e}"},
+                                  "Two more papers mentioning {phrase} arrived; both are saved.")).kind(
         "abstract_save_more", 2, "decoys: papers with the phrase in a title only or sharing its words (near_miss: how "
         "near); a paper with the phrase is saved from the start"),
     ALERT.noop("alert_absent_noop", narrower, distraction="an alert on {broad}",
@@ -338,16 +339,17 @@ KINDS = (
                            "miss)."),
     ALERT.kind("alert_topic", 3, "decoys: alerts on other topics, those sharing the topic's words first (near_miss)"),
     kit.Recipe("active", "absolute", titled(True), difficulty="medium", start_page=HOME,
-           distraction="near-identical titles, withdrawn later",
-           description="Look-alike titles come first; the exact title appears at {at} s and is withdrawn by its "
-                       "authors at {until} s, after which it cannot be cited. Citing any other paper fails the task.",
-           prompt="I need to cite \"{title}\" as soon as it is out. When that paper appears on MicroScholar, use its "
-                  "Cite button (that paper only, not look-alikes) and tell me.",
-           condition_sql=kit.exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
-           eval_sql="SELECT EXISTS (SELECT 1 FROM papers WHERE id = {target!q} AND cited = 1) "
-                    "AND NOT EXISTS (SELECT 1 FROM papers WHERE cited = 1 AND id != {target!q})",
-           watch="{search}", open_new=PAPER_LINK, until={"matches": "(?m)^{title!e}$"}, then=[{"submit": "/cite$"}],
-           report="{title} appeared; I cited it.").kind(
+               distraction="near-identical titles, withdrawn later",
+               description="Look-alike titles come first; the exact title appears at {at} s and is withdrawn by "
+                           "its authors at {until} s, after which it cannot be cited. Citing any other paper fails "
+                           "the task.",
+               prompt="I need to cite \"{title}\" as soon as it is out. When that paper appears on MicroScholar, use "
+                      "its Cite button (that paper only, not look-alikes) and tell me.",
+               condition_sql=kit.exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
+               eval_sql="SELECT EXISTS (SELECT 1 FROM papers WHERE id = {target!q} AND cited = 1) "
+                        "AND NOT EXISTS (SELECT 1 FROM papers WHERE cited = 1 AND id != {target!q})",
+               watch="{search}", open_new=PAPER_LINK, until={"matches": "(?m)^{title!e}$"}, then=[{"submit": "/cite$"}],
+               report="{title} appeared; I cited it.").kind(
         "cite_title", 2, "decoys: papers whose titles share words with the asked title (near_miss: how many); "
         "hold_s: until the authors withdraw it"),
     kit.more_than_first(
@@ -362,29 +364,29 @@ KINDS = (
         report="Five more papers have been added to Recommended for you.").kind(
         "papers_more", 3, "decoys: citation changes and alerts between the five new papers"),
     kit.Recipe("active", "relative", by_author, difficulty="medium", start_page=HOME,
-           distraction="authors with the same surname or first name",
-           description="Papers by {name} arrive at {times} s among papers by look-alike names (a shared surname or "
-                       "first name). Saving any other paper fails the task.",
-           prompt="{name} is about to put out several papers. Save each new paper {name} co-authors to my "
-                  "MicroScholar library (nobody else's), and tell me once three new papers by {name} are saved.",
-           condition_sql=kit.count_sql(AUTHORED, 3),
-           eval_sql=f"{kit.count_sql(AUTHORED + ' AND saved = 1', 3)} AND NOT EXISTS (SELECT 1 FROM papers WHERE saved "
-                    "= 1 AND saved_at > 0 AND NOT (id IN (SELECT paper_id FROM paper_authors WHERE persona_id = "
-                    "{pid!q})))",
-           solution=save_each({"text": "{name}"}, "Three new papers by {name} arrived; I saved all three.")).kind(
+               distraction="authors with the same surname or first name",
+               description="Papers by {name} arrive at {times} s among papers by look-alike names (a shared surname or "
+                           "first name). Saving any other paper fails the task.",
+               prompt="{name} is about to put out several papers. Save each new paper {name} co-authors to my "
+                      "MicroScholar library (nobody else's), and tell me once three new papers by {name} are saved.",
+               condition_sql=kit.count_sql(AUTHORED, 3),
+               eval_sql=f"{kit.count_sql(AUTHORED + ' AND saved = 1', 3)} AND NOT EXISTS (SELECT 1 FROM papers "
+                        "WHERE saved = 1 AND saved_at > 0 AND NOT (id IN (SELECT paper_id FROM paper_authors WHERE "
+                        "persona_id = {pid!q})))",
+               solution=save_each({"text": "{name}"}, "Three new papers by {name} arrived; I saved all three.")).kind(
         "save_by_author", 2, "decoys: papers by authors sharing the surname or first name (near_miss: how many)"),
     kit.Recipe("active", "absolute", past_snippet, difficulty="medium", start_page=HOME,
-           distraction="phrase in titles, shared words, phrase past the snippet",
-           description=f"The phrase '{{phrase}}' sits past the {SNIPPET}-character snippet of the target (at {{at}} "
-                       "s), so only the paper page shows it; look-alikes carry it in a title or share its words. "
-                       "Saving a paper without the phrase in its abstract fails the task.",
-           prompt="When a new paper whose abstract mentions \"{phrase}\" shows up on MicroScholar, save it to my "
-                  "library (only papers whose abstract says that; a title is not enough) and tell me.",
-           condition_sql=kit.exists_sql(PHRASED),
-           eval_sql=f"{kit.exists_sql(PHRASED + ' AND saved = 1')} AND {SAVED_ONLY}",
-           watch="{search}", open_new=PAPER_LINK,
-           until={"matches": "(?i)Abstract: .*{phrase!e}"}, then=[{"submit": "/save$"}],
-           report="A new paper whose abstract mentions {phrase} arrived; I saved it.").kind(
+               distraction="phrase in titles, shared words, phrase past the snippet",
+               description=f"The phrase '{{phrase}}' sits past the {SNIPPET}-character snippet of the target (at "
+                           "{at} s), so only the paper page shows it; look-alikes carry it in a title or share its "
+                           "words. Saving a paper without the phrase in its abstract fails the task.",
+               prompt="When a new paper whose abstract mentions \"{phrase}\" shows up on MicroScholar, save it to my "
+                      "library (only papers whose abstract says that; a title is not enough) and tell me.",
+               condition_sql=kit.exists_sql(PHRASED),
+               eval_sql=f"{kit.exists_sql(PHRASED + ' AND saved = 1')} AND {SAVED_ONLY}",
+               watch="{search}", open_new=PAPER_LINK,
+               until={"matches": "(?i)Abstract: .*{phrase!e}"}, then=[{"submit": "/save$"}],
+               report="A new paper whose abstract mentions {phrase} arrived; I saved it.").kind(
         "save_phrase", 3, "decoys: papers with the phrase in a title only or sharing its words (near_miss: how near)"),
     TITLE.noop("title_absent_noop", other_subject, decoys=2,
                notes="as title_appears; the asked title puts another title's subject after the source title's last "
