@@ -319,3 +319,9 @@ def more_than_first(setup: Setup, rows: str, metric: str, watch: Any, number: st
     sql = count_sql(rows, baseline(metric) + " + {n}")
     return Recipe("passive", "relative", setup, condition_sql=condition_sql or sql, eval_sql=sql, watch=watch,
                   until={"number": number, "at_least": "first + {n}"}, **texts)
+
+
+def unseen(rng: random.Random, candidates: Iterable[str], texts: Iterable[str], what: str) -> str:
+    """One of the candidates that no text holds (case-insensitive): what a no-op asks for and never arrives."""
+    haystack = "\n".join(texts).lower()
+    return choose(rng, [c for c in candidates if c.lower() not in haystack], what)

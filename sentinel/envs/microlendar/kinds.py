@@ -133,9 +133,8 @@ TRIP = invitation(
 
 def nowhere(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
     """A destination no event names."""
-    text = " ".join(f"{r['title']} {r.get('description', '')} {r.get('location', '')}"
-                    for r in catalog.raw("events").values()).lower()
-    return {"phrase": kit.choose(rng, [p for p in NEVER if p.lower() not in text], "destination never named")}
+    return {"phrase": kit.unseen(rng, NEVER, (f"{r['title']} {r.get('description', '')} {r.get('location', '')}"
+                                              for r in catalog.raw("events").values()), "destination never named")}
 
 
 # --- counted arrivals: events this month and its no-op, to-dos, Personal, today, the fortnight
