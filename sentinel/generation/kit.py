@@ -275,25 +275,19 @@ def unit(rng: random.Random, knobs: Knobs, make: Callable[[float, str, str | Non
          decoys: Sequence[str], *, note: str, decoy_note: Callable[[str], str], trailing: Sequence[str] = (),
          trail_note: Callable[[str], str] = lambda item: "trailing: after the target", hold: bool = False,
          gap: int = 3) -> tuple[int, int | None, list[dict[str, Any]]]:
-    """The key events of a one-target task: the decoys at distinct times before the target, `gap`
-    s from it and each other, the target at a drawn time, each `trailing` item after it. With
-    `hold`, the condition ends knobs.hold_s after the target (trailing items keep `gap` s from that
-    moment). Returns (target time, that end or None, events built with `make(at, item, note)`)."""
+    """The key events of a one-target task: the decoys in sequence before the target (the last `gap`
+    s before it), the target at a drawn time, each `trailing` item after it. With `hold`, the
+    condition ends knobs.hold_s after the target, by the timeline's end at the latest (trailing
+    items keep `gap` s from that moment).
+    Returns (target time, that end or None, events built with `make(at, item, note)`)."""
     last = TIMELINE_END - 5
-    hi = last - 15 - knobs.hold_s if hold else MAX_AT
-    at = target_time(rng, knobs, lo=6 + (gap + 1) * len(decoys), hi=hi)
-    until = int(at + knobs.hold_s) if hold else None
-    times = _free(rng, len(decoys), 2, at - gap, [at], gap)
+    at = target_time(rng, knobs, lo=4 + 2 * len(decoys))
+    until = int(min(at + knobs.hold_s, last)) if hold else None
+    times = times_between(rng, len(decoys), 1, at - gap + 1)
     events = [make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)]
     events.append(make(at, target, note))
     later = [t for t in range(min(at + 5, last), last + 1) if until is None or abs(t - until) >= gap]
     return at, until, events + [make(choose(rng, later, "time after the target"), x, trail_note(x)) for x in trailing]
-
-
-def _free(rng: random.Random, k: int, start: float, stop: float, taken: Sequence[float], gap: float) -> list[int]:
-    from sentinel.generation.counting import free_times  # kinds-a moves it into this module
-
-    return free_times(rng, k, start, stop, taken, gap)
 
 
 def exists_sql(rows: str) -> str:

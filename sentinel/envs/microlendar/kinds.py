@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -152,7 +153,7 @@ def arrivals(what: str, n: tuple[int, int], counts: Test, near: Test, note: Call
         others = kit.nearest(rng, pool, min(knobs.decoys, len(pool)), lambda rid: score(m[rid]), knobs.near_miss)
         k = rng.randint(*n)
         counted = kit.ids_where(catalog, collection, lambda r: counts(r) and arrive(r))
-        at, key, _ = counting(rng, knobs, counted, others, k, maker(catalog), what=what,
+        at, key, _ = counting(rng, replace(knobs, decoys=len(others)), counted, others, k, maker(catalog), what=what,
                               decoy_note=lambda rid: note(m[rid]), first_s=first_s)
         drop = kit.ids_where(catalog, collection, lambda r: not new(r) and counts(r) and rng.random() < lighter)
         f = finish(rng, catalog, knobs, at, key, lambda r: tasks or not counts(r), todos=not tasks, drop=drop)
