@@ -175,6 +175,11 @@ def in_june(r: dict[str, Any]) -> bool:
     return "day_offset" in r and day(r).month == TODAY.month
 
 
+def month_edge(r: dict[str, Any]) -> float:
+    """How near an event outside the month is to it (1: the day next to it)."""
+    return 1.0 / max(1, offset(r) - 13 if offset(r) > 13 else -16 - offset(r))
+
+
 def fortnight(r: dict[str, Any]) -> bool:
     return r["category"] == "work" and 0 <= offset(r) <= 14
 
@@ -183,7 +188,7 @@ MONTH_SQL = kit.count_sql(f"{LIVE} AND substr(start_at, 1, 7) = substr({TODAY_SQ
 MONTHLY = kit.Recipe(
     "passive", "absolute", arrivals("June event", (3, 5), in_june, lambda r: not in_june(r) and new(r),
                                     lambda r: f"decoy: {day(r):%B %-d}, not this month", lighter=0.3,
-                                    score=lambda r: 1 / max(1, offset(r) - 13 if offset(r) > 13 else -16 - offset(r))),
+                                    score=month_edge),
     difficulty="easy", distraction="events early next month or late last month",
     description="{start} events this month at the start; {n} June events bring it to {threshold} at {at} s; events "
                 "of the months around arrive in between, more June events trail.",
