@@ -172,14 +172,16 @@ def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str)
     those sharing its words, as near_miss rises) and their notes."""
     papers = catalog.raw("papers")
     title = {rid: r["title"].lower() for rid, r in papers.items()}
-    return kit.nearest(rng, [rid for rid in arrivals(catalog) if phrase not in papers[rid]["abstract"].lower()],
-                       knobs.decoys, lambda rid: float(phrase in title[rid]) + jaccard(
-                           phrase, f"{title[rid]} {papers[rid]['abstract']}"), knobs.near_miss), lambda rid: (
-        f"decoy: '{phrase}' " + ("in the title only" if phrase in title[rid] else "shares words, not the phrase"))
+    decoys = kit.nearest(rng, [rid for rid in arrivals(catalog) if phrase not in papers[rid]["abstract"].lower()],
+                         knobs.decoys, lambda rid: float(phrase in title[rid])
+                         + jaccard(phrase, f"{title[rid]} {papers[rid]['abstract']}"), knobs.near_miss)
+    return decoys, lambda rid: f"decoy: '{phrase}' " + ("in the title only" if phrase in title[rid]
+                                                        else "shares words, not the phrase")
 
 
 def phrase_facts(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str, at: int, key: list[dict[str, Any]],
                  first: str | None = None) -> Facts:
+    """A phrase kind's facts: its background keeps papers with the phrase out before the target."""
     papers = catalog.raw("papers")
     return {**finish(rng, catalog, knobs, at, key, lambda rid: phrase not in papers.get(rid, {}).get(
         "abstract", "").lower(), first=first), "phrase": phrase, "search": search(f'"{phrase}"')}
@@ -187,8 +189,8 @@ def phrase_facts(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str
 
 def past_snippet(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """A new paper whose abstract holds the phrase past the snippet; another may trail."""
-    papers, table = catalog.raw("papers"), {p: [r for r in ids if r in set(arrivals(catalog))]
-                                            for p, ids in phrases(catalog).items()}
+    papers, new = catalog.raw("papers"), set(arrivals(catalog))
+    table = {p: [r for r in ids if r in new] for p, ids in phrases(catalog).items()}
     late = [(p, r) for p, ids in table.items() for r in ids
             if p not in papers[r]["title"].lower() and papers[r]["abstract"].lower().find(p) >= SNIPPET]
     phrase = kit.choose(rng, sorted({p for p, _ in late}), "phrase past the snippet")
@@ -210,8 +212,7 @@ def two_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     first = kit.choose(rng, [r for r in table[phrase] if r not in new] or arriving)
     rest, (decoys, note) = [r for r in arriving if r != first], look_alikes(rng, catalog, knobs, phrase)
     at, key, picked = counting(rng, knobs, rest, decoys, 2, maker(rng, catalog), what=f"new abstract with '{phrase}'",
-                               decoy_note=note,
-                               first_s=kit.FIRST_READ_S, gap=STEP_GAP_S, trailing=len(rest) > 2)
+                               decoy_note=note, first_s=kit.FIRST_READ_S, gap=STEP_GAP_S, trailing=len(rest) > 2)
     return {**phrase_facts(rng, catalog, knobs, phrase, at, key, first), "first_title": papers[first]["title"],
             "targets": picked[:2], "first_at": key[0]["at"]}
 
