@@ -207,8 +207,8 @@ def second_mention(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     m = catalog.raw("events")
     text = {rid: r.get("description", "").lower() for rid, r in m.items()}
     mentions = {w: [rid for rid in m if w in text[rid]] for w in sorted(set(WORD.findall(" ".join(text.values()))))}
-    found = {w: ids for w, ids in mentions.items() if 2 <= len(ids) <= 4 and len({m[i]["title"] for i in ids}) == len(
-        ids)}
+    found = {w: ids for w, ids in mentions.items()
+             if 2 <= len(ids) <= 4 and len({m[i]["title"] for i in ids}) == len(ids)}
     soon = [rid for rid, r in m.items() if 0 <= offset(r) <= 10]
     word = kit.choose(rng, [w for w, ids in found.items() if set(ids) & set(soon)], "description word")
     target = kit.choose(rng, [i for i in found[word] if i in soon], "event to open")
