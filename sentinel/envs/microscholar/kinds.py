@@ -277,14 +277,11 @@ def new_papers(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
 
 def by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """Three papers by a co-author after the first read; papers by authors sharing a name between them."""
-    called = {rid: [a["name"] for a in r["authors"]] for rid, r in catalog.raw("papers").items()}
-    by: dict[str, list[str]] = {}
-    names: dict[str, str] = {}
-    for rid in arrivals(catalog):
-        for a in catalog.raw("papers")[rid]["authors"]:
-            if a.get("persona_id") not in (None, "p000"):
-                by.setdefault(a["persona_id"], []).append(rid)
-                names[a["persona_id"]] = a["name"]
+    papers, new = catalog.raw("papers"), arrivals(catalog)
+    called = {rid: [a["name"] for a in r["authors"]] for rid, r in papers.items()}
+    names = {a["persona_id"]: a["name"] for rid in new for a in papers[rid]["authors"]
+             if a.get("persona_id") not in (None, "p000")}
+    by = {pid: [rid for rid in new if any(a.get("persona_id") == pid for a in papers[rid]["authors"])] for pid in names}
     pid = kit.choose(rng, sorted(p for p, ids in by.items() if len(ids) >= 3), "author with three new papers")
     name, mine = names[pid], by[pid]
     first, last = name.split()[0], name.split()[-1]
