@@ -3,6 +3,7 @@ rules (hidden descriptions, calendars filter, RSVP state everywhere) and the sce
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import re
@@ -10,6 +11,7 @@ from datetime import date
 
 import pytest
 
+from sentinel.checks.drafts import generate_set
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.envs import get_environment
 from sentinel.envs.microlendar import calendar as cal
@@ -348,3 +350,14 @@ async def test_noops_never_hold_but_their_near_miss_does(env_session, name):
     else:
         assert await value(s, "SELECT COUNT(*) FROM events WHERE description LIKE '%Iceland%'") == 0
         assert await value(s, "SELECT COUNT(*) FROM events WHERE description LIKE '%Hawaii%'") == 1
+
+
+def test_the_noop_twin_asks_what_never_arrives_and_keeps_the_source_as_its_near_miss():
+    made = asyncio.run(generate_set(load_config(), "microlendar", 1, 2, kind="invite_other_destination_noop"))
+    data = made[0].data
+    asked = re.search(r"plan our (\w+) trip", data["prompt"]).group(1)
+    near = next(e for e in data["events"] if e.get("_note", "").startswith("near miss"))
+    fact = re.search(r"names (\w+)", near["_note"]).group(1)
+    assert asked != fact and data["condition_at"] is None and "condition_until" not in data
+    assert f"'%{asked}%'" in data["condition_sql"] and f"'%{fact}%'" in data["near_miss_sql"]
+    assert any(e["type"] == "cancel_event" for e in data["events"])

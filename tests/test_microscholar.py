@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
+from sentinel.checks.drafts import generate_set
+from sentinel.core.config import load_config
 from sentinel.envs.microscholar.search import parse_query, search, split_terms
 
 SAVE = "scenarios/microscholar/abstract_save_more.yaml"  # preload has one saved paper with the phrase
@@ -218,3 +221,11 @@ async def test_papers_more_counts_from_the_baseline(env_session):
     assert not await s.verdict()
     await s.advance_to(45)
     assert await s.verdict()
+
+
+def test_the_noop_twin_asks_for_a_title_never_indexed_and_the_source_title_is_its_near_miss():
+    data = asyncio.run(generate_set(load_config(), "microscholar", 1, 2, kind="title_absent_noop"))[0].data
+    asked = re.search(r'paper "(.+)" should', data["prompt"]).group(1)
+    source = re.search(r"title = '(.+)'\)", data["near_miss_sql"]).group(1)
+    assert asked != source and data["condition_at"] is None and data["solution"][0]["until"] == {"text": asked}
+    assert any(e.get("_note", "").startswith("near miss") for e in data["events"])

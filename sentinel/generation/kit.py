@@ -13,7 +13,7 @@ import random
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import MAX_AT, MIN_AT, Kind, Knobs, NoDraw
@@ -646,3 +646,140 @@ def alike(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
         return 1.0
     na, nb = a["name"].split(), b["name"].split()
     return 0.6 if na[0] == nb[0] or na[-1] == nb[-1] else 0.0
+
+
+# --- kinds-e: a kind as a recipe (a setup draws the facts, the scenario's texts are templates over
+# them), its no-op twin, a one-target task's arrivals, and the SQL shapes counting kinds repeat.
+
+Facts = dict[str, Any]
+Setup = Callable[[random.Random, "Catalog", Knobs], Facts]
+
+
+class _Templates(string.Formatter):
+    CONVERT: Mapping[str, Callable[[str], str]] = {"e": re.escape, "q": sql_text, "l": like_text}
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion in self.CONVERT:
+            return self.CONVERT[conversion](str(value))
+        return super().convert_field(value, conversion)
+
+
+def spell(template: Any, facts: Facts) -> Any:
+    """A template filled from the facts. A str is formatted with them (`{x!e}`: x escaped for a
+    regex, `{x!q}`: x as an SQL text literal, `{x!l}`: an SQL LIKE pattern for x anywhere; literal
+    braces doubled); a str that is one whole `{x}` is the fact itself (a number stays a number); a
+    callable is called with the facts; lists and dicts are filled item by item."""
+    if callable(template):
+        return template(facts)
+    if isinstance(template, str):
+        whole = re.fullmatch(r"\{(\w+)\}", template)
+        return facts[whole.group(1)] if whole else _Templates().vformat(template, (), facts)
+    if isinstance(template, list | tuple):
+        return [spell(t, facts) for t in template]
+    if isinstance(template, dict):
+        return {k: spell(v, facts) for k, v in template.items()}
+    return template
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A kind declared: `setup` draws the facts (`at`, `events` and `preload`, and `until` when a
+    passing condition ends), every other field is a template over them (`spell`). The solution
+    watches `watch` (opening each new link matching `open_new`) until `until` holds, takes the
+    `then` steps and reports `report`; `solution` replaces all of that when the steps differ."""
+
+    activity: str
+    criteria: str
+    setup: Setup
+    description: Any
+    prompt: Any
+    difficulty: str
+    distraction: Any
+    condition_sql: Any
+    watch: Any = None
+    until: Any = None
+    report: Any = None
+    open_new: str | None = None
+    then: Any = ()
+    solution: Any = None
+    start_page: Any = None
+    eval_sql: Any = None
+
+    def kind(self, name: str, decoys: int = 3, notes: str = "") -> Kind:
+        return Kind(name, self.activity, self.criteria, lambda rng, catalog, knobs: self.scenario(
+            self.setup(rng, catalog, knobs)), Knobs(decoys=decoys), notes)
+
+    def noop(self, name: str, swap: Callable[[random.Random, Catalog, Facts], Facts], *, description: Any,
+             eval_sql: Any = None, distraction: Any = None, decoys: int = 3, notes: str = "") -> Kind:
+        """The no-op twin: the source's draw, whose target notes become the near miss's, then
+        `swap(rng, catalog, facts)` returns the facts that change (the asked value no event brings,
+        more events); the twin asks with them (the source's facts stay under `source`) and its near
+        miss is the source's condition on the source's facts."""
+        twin = replace(self, activity="noop", description=description, eval_sql=eval_sql,
+                       distraction=distraction or self.distraction)
+
+        def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+            facts = self.setup(rng, catalog, knobs)
+            facts["events"] = [{**e, "_note": e["_note"].replace("target:", "near miss (the source task's target):", 1)}
+                               if e.get("_note", "").startswith("target:") else e for e in facts["events"]]
+            asked = {**facts, **swap(rng, catalog, facts), "source": facts}
+            return twin.scenario(asked, near_miss_sql=spell(self.condition_sql, facts))
+        return Kind(name, "noop", self.criteria, draw, Knobs(decoys=decoys), notes)
+
+    def scenario(self, facts: Facts, near_miss_sql: str | None = None) -> dict[str, Any]:
+        noop = self.activity == "noop"
+        steps = self.solution if self.solution is not None else [
+            {"watch": self.watch, **({"open_new": self.open_new} if self.open_new else {}), "until": self.until},
+            *self.then, {"report": self.report}]
+        return scenario(
+            description=spell(self.description, facts), prompt=spell(self.prompt, facts),
+            condition_at=None if noop else facts["at"], condition_until=None if noop else facts.get("until"),
+            start_page=spell(self.start_page, facts),
+            taxonomy=taxonomy(self.activity, self.criteria, self.difficulty, spell(self.distraction, facts)),
+            events=timeline(facts["preload"], facts["events"]), condition_sql=spell(self.condition_sql, facts),
+            near_miss_sql=near_miss_sql, eval_sql=spell(self.eval_sql, facts), solution=spell(steps, facts))
+
+
+def one_target(rng: random.Random, knobs: Knobs, make: Callable[[float, str, str | None], dict[str, Any]], target: str,
+         decoys: Sequence[str], *, note: str, decoy_note: Callable[[str], str], trailing: Sequence[str] = (),
+         trail_note: Callable[[str], str] = lambda item: "trailing: after the target", hold: bool = False,
+         gap: int = 3) -> tuple[int, int | None, list[dict[str, Any]]]:
+    """The key events of a one-target task: the decoys in sequence before the target (the last `gap`
+    s before it), the target at a drawn time, each `trailing` item after it. With `hold`, the
+    condition ends knobs.hold_s after the target, by the timeline's end at the latest (trailing
+    items keep `gap` s from that moment).
+    Returns (target time, that end or None, events built with `make(at, item, note)`)."""
+    last = TIMELINE_END - 5
+    at = target_time(rng, knobs, lo=4 + 2 * len(decoys))
+    until = int(min(at + knobs.hold_s, last)) if hold else None
+    times = times_between(rng, len(decoys), 1, at - gap + 1)
+    events = [make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)]
+    events.append(make(at, target, note))
+    later = [t for t in range(min(at + 5, last), last + 1) if until is None or abs(t - until) >= gap]
+    return at, until, events + [make(choose(rng, later, "time after the target"), x, trail_note(x)) for x in trailing]
+
+
+def exists_sql(rows: str) -> str:
+    """Whether `rows` (a FROM clause: table, WHERE …) holds any row, as a condition query."""
+    return f"SELECT EXISTS (SELECT 1 FROM {rows})"
+
+
+def count_sql(rows: str, at_least: Any) -> str:
+    """Whether `rows` (a FROM clause: table, WHERE …) holds at least `at_least` rows."""
+    return f"SELECT (SELECT COUNT(*) FROM {rows}) >= {at_least}"
+
+
+def more_than_first(setup: Setup, rows: str, metric: str, watch: Any, number: str, *, condition_sql: Any = None,
+                    **texts: Any) -> Recipe:
+    """A passive relative kind: at least {n} more `rows` (a FROM clause) than the session's `metric`
+    baseline; the solution watches `watch` until its `number` regex reads the first value + {n}.
+    `condition_sql` (e.g. {n} rows arrived) replaces the baseline check as the condition."""
+    sql = count_sql(rows, baseline(metric) + " + {n}")
+    return Recipe("passive", "relative", setup, condition_sql=condition_sql or sql, eval_sql=sql, watch=watch,
+                  until={"number": number, "at_least": "first + {n}"}, **texts)
+
+
+def unseen(rng: random.Random, candidates: Iterable[str], texts: Iterable[str], what: str) -> str:
+    """One of the candidates that no text holds (case-insensitive): what a no-op asks for and never arrives."""
+    haystack = "\n".join(texts).lower()
+    return choose(rng, [c for c in candidates if c.lower() not in haystack], what)

@@ -1,11 +1,9 @@
-"""MicroScholar's ten scenario kinds (ENVIRONMENTS §9): the authored scenarios made into templates.
+"""MicroScholar's ten scenario kinds (ENVIRONMENTS §9): recipes on the generation kit.
 
-Every draw starts from the authored standard preload (95 papers, 4 saved, 8 alerts) and picks
-its target, look-alikes, near miss and background (new papers, alerts, citation changes) from
-the papers and alerts the preload leaves out. Paper kinds (titles, phrases, authors, counts)
-live here; the alert kinds in kinds_alerts.py. Knobs: `decoys` look-alikes before the target,
-`near_miss` how alike they are (shared title words, a phrase's words, a shared surname),
-`hold_s` until the authors withdraw a paper to cite, `density` background events per sim minute.
+Every draw starts from the authored standard preload (95 papers, 4 saved, 8 alerts) and picks its
+target, look-alikes, near miss and background (new papers, alerts, citation changes) from the
+papers and alerts it leaves out. `near_miss`: how alike the look-alikes are (shared title words, a
+phrase's words, a shared surname); `hold_s`: until the authors withdraw a paper to cite.
 """
 
 from __future__ import annotations
@@ -15,39 +13,28 @@ import re
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote_plus
 
-from sentinel.core.kinds import Kind, Knobs, NoDraw
-from sentinel.envs.microscholar.kinds_alerts import (
-    FIRST_READ_S,
-    SAVED,
-    fill,
-    paper,
-    preload,
-    scholar_arrivals,
-    sequence,
-    taxonomy,
-    title_of,
-    when,
-)
-from sentinel.envs.microscholar.kinds_alerts import KINDS as ALERT_KINDS
-from sentinel.generation.kit import (
-    choose,
-    event,
-    like_text,
-    nearest,
-    sample,
-    scenario,
-    sql_text,
-    timeline,
-    times_between,
-)
+from sentinel.core.kinds import Knobs, NoDraw
+from sentinel.generation import kit
+from sentinel.generation.kit import counting, fill
 
 if TYPE_CHECKING:
-    from sentinel.core.catalog import Catalog
+    from collections.abc import Callable, Iterable
 
-HOME = "/microscholar/"
-PAPER_LINK = "^/microscholar/paper/sp\\d+$"
+    from sentinel.core.catalog import Catalog
+    from sentinel.generation.kit import Facts, Setup
+
+HOME, ALERTS, PAPER_LINK = "/microscholar/", "/microscholar/alerts", "^/microscholar/paper/sp\\d+$"
+PRELOAD = tuple(f"sp{n:04d}" for n in (  # the standard preload of the authored MicroScholar scenarios
+    1, 2, 3, 4, 5, 6, 8, 10, 11, 12, 13, 14, 15, 17, 18, 19, 21, 22, 23, 24, 25, 26, 28, 29, 30, 31, 33, 34, 35,
+    37, 38, 41, 42, 43, 46, 47, 50, 51, 54, 55, 56, 57, 58, 59, 60, 61, 62, 65, 66, 68, 69, 73, 74, 75, 76, 77, 79,
+    80, 82, 83, 85, 87, 88, 89, 90, 91, 92, 94, 95, 96, 98, 100, 102, 103, 104, 107, 108, 111, 112, 113, 114, 117,
+    119, 121, 123, 124, 127, 129, 130, 131, 132, 134, 135, 136, 137))
+SAVED = ("sp0026", "sp0041", "sp0114", "sp0127")
+PRELOAD_ALERTS = ("al005", "al007", "al008", "al011", "al015", "al021", "al022", "al023")
 SNIPPET = 160  # result rows cut the abstract here: a phrase past it shows only on the paper page
 STEP_GAP_S = 3  # multi-target kinds keep their targets this far apart
+TOPIC = re.compile(r"^Topic: ([^.]+)\.")
+PLACES = ("seismology", "marine biology", "astronomy", "agriculture", "archaeology", "glaciology")
 STOP = {"with", "from", "over", "under", "into", "only", "that", "this", "than", "when", "which", "their", "more",
         "most", "also", "each", "both", "what", "these", "those", "where", "while", "after", "before", "about"}
 
@@ -61,105 +48,108 @@ def jaccard(a: str, b: str) -> float:
     return len(wa & wb) / max(1, len(wa | wb))
 
 
-def search_url(query: str) -> str:
+def texts(catalog: Catalog) -> dict[str, str]:
+    """Every paper's title and abstract, and every alert's description, lower-cased."""
+    return {**{rid: f"{r['title']} {r.get('abstract', '')}".lower() for rid, r in catalog.raw("papers").items()},
+            **{aid: r["description"].lower() for aid, r in catalog.raw("alerts").items()}}
+
+
+def arrivals(catalog: Catalog, exclude: Iterable[str] = (), alerts: bool = False) -> list[str]:
+    """Papers (none by the self user) or alerts that can arrive: those the standard preload leaves out."""
+    if alerts:
+        return kit.ids_where(catalog, "alerts", lambda r: True, exclude=[*PRELOAD_ALERTS, *exclude])
+    return kit.ids_where(catalog, "papers", lambda r: all(a.get("persona_id") != "p000" for a in r["authors"]),
+                         exclude=[*PRELOAD, *exclude])
+
+
+def maker(rng: random.Random, catalog: Catalog, read: Callable[[str], bool | None] = lambda aid: None):
+    """make(at, id, note): an alert arrives (read as `read(id)` says), a preloaded paper's citation
+    count changes, another paper is indexed; the note is followed by what it is."""
+    papers, alerts = catalog.raw("papers"), catalog.raw("alerts")
+
+    def make(at: float, rid: str, note: str | None) -> dict[str, Any]:
+        if rid in alerts:
+            flag = {} if read(rid) is None else {"read": read(rid)}
+            return kit.event(at, "new_alert", note and f"{note} · {alerts[rid]['description']}", alert_id=rid, **flag)
+        if rid in PRELOAD:
+            return kit.event(at, "citations", note and f"{note}: a citation count changes", paper_id=rid,
+                             cited_by=int(papers[rid].get("cited_by", 0)) + rng.randint(1, 25))
+        return kit.event(at, "new_paper", note and f"{note} · {papers[rid]['title']}", paper_id=rid)
+    return make
+
+
+def finish(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, key: list[dict[str, Any]],
+           harmless: Callable[[str], bool] = lambda rid: True, make=None, first: str | None = None) -> Facts:
+    """The facts a draw ends with: the key events and background (new papers, alerts and citation
+    changes; before `at` only those `harmless` passes) on the standard preload, `first` saved too."""
+    used = {e.get("paper_id") or e.get("alert_id") for e in key}
+    pool = [x for x in [*arrivals(catalog), *arrivals(catalog, alerts=True), *PRELOAD] if x not in used]
+    events = key + fill(rng, knobs, key, at, [x for x in pool if harmless(x)], pool, make or maker(rng, catalog))
+    papers = [*PRELOAD, *([first] if first and first not in PRELOAD else [])]
+    saved = list(dict.fromkeys([*SAVED, *([first] if first else [])]))
+    return {"at": at, "events": events, "preload": {"papers": papers, "saved": saved, "alerts": list(PRELOAD_ALERTS)}}
+
+
+def search(query: str) -> str:
     return f"/microscholar/search?q={quote_plus(query)}&sort=date"
 
 
-def all_text(catalog: Catalog) -> dict[str, str]:
-    return {rid: f"{r['title']} {r.get('abstract', '')}".lower() for rid, r in catalog.raw("papers").items()}
+def save_each(until: dict[str, Any], report: str) -> Callable[[Facts], list[dict[str, Any]]]:
+    """Open every new paper on the {search} page until all the facts' `targets` matched, then save
+    each. One watch for all: a watch per target would count a target that arrived while the previous
+    one was being saved as already seen; save toggles, so each is opened by its address, saved once."""
+    return lambda f: kit.spell([
+        {"watch": "{search}", "open_new": PAPER_LINK, "count": len(f["targets"]), "until": until},
+        *[step for rid in f["targets"] for step in ({"open": f"/microscholar/paper/{rid}"}, {"submit": "/save$"})],
+        {"report": report}], f)
 
 
-# --- titles: title_appears, cite_title, title_absent_noop ---------------------------------
+# --- titles: title_appears, cite_title, title_absent_noop -----------------------------------
 
-def _title_setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """A paper whose exact title is nowhere else in the catalog, look-alike titles before it."""
-    texts = all_text(catalog)
-    unique = [rid for rid in scholar_arrivals(catalog)
-              if not any(title_of(catalog, rid).lower() in t for o, t in texts.items() if o != rid)]
-    target = choose(rng, unique, "paper with a unique title")
-    title = title_of(catalog, target)
-    query = max((w for w in words(title) if w not in STOP), key=len)
-    others = scholar_arrivals(catalog, exclude=[target])
-    decoys = nearest(rng, others, knobs.decoys, lambda rid: jaccard(title, title_of(catalog, rid)), knobs.near_miss)
-    at = when(rng, knobs, lo=4 + 2 * len(decoys))
-    events = [event(t, "new_paper", f"decoy: a look-alike title, not the one asked · {title_of(catalog, rid)}",
-                    paper_id=rid) for t, rid in zip(times_between(rng, len(decoys), 0, at), decoys, strict=True)]
-    events.append(event(at, "new_paper", f"target: the exact title · {title}", paper_id=target))
-    return {"target": target, "title": title, "query": query, "at": at, "events": events,
-            "used": {target, *decoys}}
-
-
-def draw_title_appears(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    s = _title_setup(rng, catalog, knobs)
-    title, at = s["title"], s["at"]
-    events = s["events"] + fill(rng, catalog, knobs, [e["at"] for e in s["events"]], s["used"])
-    return scenario(
-        description=f"{len(s['used']) - 1} look-alike titles come first; the exact title appears at {at} s.",
-        prompt=f"A colleague told me their paper \"{title}\" should be indexed soon. Tell me as soon as it appears "
-               "on MicroScholar.",
-        condition_at=at, start_page=HOME, taxonomy=taxonomy("passive", "absolute", "easy", "near-identical titles"),
-        events=timeline(preload(), events),
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM papers WHERE title = {sql_text(title)})",
-        eval_sql=f"SELECT EXISTS (SELECT 1 FROM papers WHERE id = {sql_text(s['target'])})",
-        solution=[{"watch": search_url(s["query"]), "until": {"text": title}},
-                  {"report": f"The paper {title} is now indexed."}])
-
-
-def draw_cite_title(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    s = _title_setup(rng, catalog, knobs)
-    title, at, target = s["title"], s["at"], s["target"]
-    until = min(at + int(knobs.hold_s), 715)
-    events = s["events"] + [event(until, "withdraw_paper", "the authors withdraw the target: it can no longer be "
-                                                           f"cited (condition_until) · {title}", paper_id=target)]
-    events += fill(rng, catalog, knobs, [e["at"] for e in events], s["used"])
-    tid = sql_text(target)
-    return scenario(
-        description=f"Look-alike titles come first; the exact title appears at {at} s and is withdrawn by its authors "
-                    f"at {until} s, after which it cannot be cited. Citing any other paper fails the task.",
-        prompt=f"I need to cite \"{title}\" as soon as it is out. When that paper appears on MicroScholar, use its "
-               "Cite button (that paper only, not look-alikes) and tell me.",
-        condition_at=at, condition_until=until, start_page=HOME,
-        taxonomy=taxonomy("active", "absolute", "medium", "near-identical titles, withdrawn later"),
-        events=timeline(preload(), events),
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM papers WHERE id = {tid} AND withdrawn = 0)",
-        eval_sql=f"SELECT EXISTS (SELECT 1 FROM papers WHERE id = {tid} AND cited = 1) "
-                 f"AND NOT EXISTS (SELECT 1 FROM papers WHERE cited = 1 AND id != {tid})",
-        solution=[{"watch": search_url(s["query"]), "open_new": PAPER_LINK,
-                   "until": {"matches": f"(?m)^{re.escape(title)}$"}},
-                  {"submit": "/cite$"}, {"report": f"{title} appeared; I cited it."}])
-
-
-def draw_title_absent_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """The source title with another title's subject after its last preposition: never indexed."""
-    s = _title_setup(rng, catalog, knobs)
-    title = s["title"]
-    head, tail = split_title(title)
-    tails = sorted({t for rid in catalog.raw("papers") if (t := split_title(title_of(catalog, rid))[1]) and t != tail})
-    if not head or not tails:
-        raise NoDraw(f"{title!r} has no subject to swap")
-    asked = f"{head} {choose(rng, tails)}"
-    if any(asked.lower() in t for t in all_text(catalog).values()):
-        raise NoDraw(f"{asked!r} is in the catalog")
-    events = [{**e, "_note": e["_note"].replace("target: the exact title", "near miss: the source task's title, "
-                                                 f"not {asked}")} for e in s["events"]]
-    events += fill(rng, catalog, knobs, [e["at"] for e in events], s["used"])
-    return scenario(
-        description=f"No-op copy of title_appears asking for \"{asked}\", never indexed; the title the source task "
-                    f"waits for still appears at {s['at']} s (the near miss).",
-        prompt=f"A colleague told me their paper \"{asked}\" should be indexed soon. Tell me as soon as it appears "
-               "on MicroScholar.",
-        condition_at=None, start_page=HOME, taxonomy=taxonomy("noop", "absolute", "easy", "near-identical titles"),
-        events=timeline(preload(), events),
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM papers WHERE title = {sql_text(asked)})",
-        near_miss_sql=f"SELECT EXISTS (SELECT 1 FROM papers WHERE title = {sql_text(title)})",
-        solution=[{"watch": search_url(s["query"]), "until": {"text": asked}},
-                  {"report": f"The paper {asked} is now indexed."}])
+def titled(withdraw: bool) -> Setup:
+    """A paper whose exact title is in no other text of the catalog, look-alike titles before it;
+    with `withdraw` its authors withdraw it knobs.hold_s later."""
+    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
+        title, text = {rid: r["title"] for rid, r in catalog.raw("papers").items()}, texts(catalog)
+        target = kit.choose(rng, [rid for rid in arrivals(catalog) if not any(
+            title[rid].lower() in t for o, t in text.items() if o != rid)], "paper with a unique title")
+        decoys = kit.nearest(rng, arrivals(catalog, [target]), knobs.decoys,
+                             lambda rid: jaccard(title[target], title[rid]), knobs.near_miss)
+        at, until, key = kit.one_target(rng, knobs, maker(rng, catalog), target, decoys, hold=withdraw,
+                                  note="target: the exact title",
+                                  decoy_note=lambda rid: "decoy: a look-alike title, not the one asked")
+        if withdraw:
+            key.append(kit.event(until, "withdraw_paper", "the authors withdraw the target: it can no longer be cited "
+                                 f"(condition_until) · {title[target]}", paper_id=target))
+        query = max((w for w in words(title[target]) if w not in STOP), key=len)
+        return {**finish(rng, catalog, knobs, at, key), "until": until, "target": target, "title": title[target],
+                "search": search(query), "decoys": len(decoys)}
+    return setup
 
 
 def split_title(title: str) -> tuple[str, str]:
     """"Deep State-Space Models for Electricity Load" → ("Deep State-Space Models for", "Electricity Load")."""
     m = re.match(r"^(.+ (?:for|in|over|of|from|under|with|on)) ([A-Z][^:?]+)$", title)
     return (m.group(1), m.group(2)) if m else ("", "")
+
+
+def other_subject(rng: random.Random, catalog: Catalog, f: Facts) -> Facts:
+    """The source title with another title's subject after its last preposition: never indexed."""
+    head, tail = split_title(f["title"])
+    tails = sorted({t for r in catalog.raw("papers").values() if (t := split_title(r["title"])[1]) and t != tail})
+    if not head:
+        raise NoDraw(f"{f['title']!r} has no subject to swap")
+    return {"title": kit.unseen(rng, [f"{head} {t}" for t in tails], texts(catalog).values(), "title never indexed")}
+
+
+TITLE = kit.Recipe(
+    "passive", "absolute", titled(False), difficulty="easy", distraction="near-identical titles", start_page=HOME,
+    description="{decoys} look-alike titles come first; the exact title appears at {at} s.",
+    prompt="A colleague told me their paper \"{title}\" should be indexed soon. Tell me as soon as it appears on "
+           "MicroScholar.",
+    condition_sql=kit.exists_sql("papers WHERE title = {title!q}"),
+    eval_sql=kit.exists_sql("papers WHERE id = {target!q}"),
+    watch="{search}", until={"text": "{title}"}, report="The paper {title} is now indexed.")
 
 
 # --- phrases in abstracts: save_phrase, abstract_save_more -----------------------------------
@@ -171,234 +161,240 @@ def phrases(catalog: Catalog) -> dict[str, list[str]]:
     found: dict[str, set[str]] = {}
     for rid, rec in catalog.raw("papers").items():
         ws = words(rec.get("abstract", ""))
-        for n in (2, 3):
-            for i in range(len(ws) - n + 1):
-                gram = ws[i:i + n]
-                if all(len(w) > 3 and w not in STOP for w in gram) and " ".join(gram) in titles:
-                    found.setdefault(" ".join(gram), set()).add(rid)
+        for gram in (ws[i:i + n] for n in (2, 3) for i in range(len(ws) - n + 1)):
+            if all(len(w) > 3 and w not in STOP for w in gram) and " ".join(gram) in titles:
+                found.setdefault(" ".join(gram), set()).add(rid)
     return {p: sorted(ids) for p, ids in sorted(found.items())}
 
 
-def past_snippet(catalog: Catalog, rid: str, phrase: str) -> bool:
-    rec = paper(catalog, rid)
-    return rec["abstract"].lower().find(phrase) >= SNIPPET and phrase not in rec["title"].lower()
+def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str) -> tuple[list[str], Callable]:
+    """Arriving papers without the phrase in the abstract (those with it in the title first, then
+    those sharing its words, as near_miss rises) and their notes."""
+    papers = catalog.raw("papers")
+    title = {rid: r["title"].lower() for rid, r in papers.items()}
+    decoys = kit.nearest(rng, [rid for rid in arrivals(catalog) if phrase not in papers[rid]["abstract"].lower()],
+                         knobs.decoys, lambda rid: float(phrase in title[rid])
+                         + jaccard(phrase, f"{title[rid]} {papers[rid]['abstract']}"), knobs.near_miss)
+    return decoys, lambda rid: f"decoy: '{phrase}' " + ("in the title only" if phrase in title[rid]
+                                                        else "shares words, not the phrase")
 
 
-def phrase_decoys(rng, catalog, knobs, phrase, exclude) -> list[str]:
-    """Papers without the phrase in the abstract: first those with it in the title, then shared words."""
-    others = [rid for rid in scholar_arrivals(catalog, exclude=exclude)
-              if phrase not in paper(catalog, rid)["abstract"].lower()]
-    return nearest(rng, others, knobs.decoys, lambda rid: float(phrase in title_of(catalog, rid).lower())
-                   + jaccard(phrase, f"{title_of(catalog, rid)} {paper(catalog, rid)['abstract']}"), knobs.near_miss)
+def phrase_facts(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str, at: int, key: list[dict[str, Any]],
+                 first: str | None = None) -> Facts:
+    """A phrase kind's facts: its background keeps papers with the phrase out before the target."""
+    papers = catalog.raw("papers")
+    return {**finish(rng, catalog, knobs, at, key, lambda rid: phrase not in papers.get(rid, {}).get(
+        "abstract", "").lower(), first=first), "phrase": phrase, "search": search(f'"{phrase}"')}
 
 
-def phrase_note(catalog: Catalog, rid: str, phrase: str) -> str:
-    rec = paper(catalog, rid)
-    where = "in the title only" if phrase in rec["title"].lower() else "shares words, not the phrase"
-    return f"decoy: '{phrase}' {where} · {rec['title']}"
+def past_snippet(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
+    """A new paper whose abstract holds the phrase past the snippet; another may trail."""
+    papers, new = catalog.raw("papers"), set(arrivals(catalog))
+    table = {p: [r for r in ids if r in new] for p, ids in phrases(catalog).items()}
+    late = [(p, r) for p, ids in table.items() for r in ids
+            if p not in papers[r]["title"].lower() and papers[r]["abstract"].lower().find(p) >= SNIPPET]
+    phrase = kit.choose(rng, sorted({p for p, _ in late}), "phrase past the snippet")
+    target = kit.choose(rng, [r for p, r in late if p == phrase], "target")
+    rest, (decoys, note) = [r for r in table[phrase] if r != target], look_alikes(rng, catalog, knobs, phrase)
+    at, _, key = kit.one_target(rng, knobs, maker(rng, catalog), target, decoys, decoy_note=note,
+                          note=f"target: '{phrase}' in the abstract, past the {SNIPPET}-character snippet",
+                          trailing=rng.sample(rest, min(1, len(rest))),
+                          trail_note=lambda rid: f"trailing: another abstract with '{phrase}'")
+    return phrase_facts(rng, catalog, knobs, phrase, at, key)
 
 
-def saved_only_with(phrase: str) -> str:
-    """¬decoy: nothing saved during the session lacks the phrase in its abstract."""
-    return (f"NOT EXISTS (SELECT 1 FROM papers WHERE saved = 1 AND saved_at > 0 "
-            f"AND NOT (abstract LIKE {like_text(phrase)}))")
+def two_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
+    """A paper with the phrase saved from the start; two new ones arrive after the first read, maybe a third."""
+    papers, new, table = catalog.raw("papers"), set(arrivals(catalog)), phrases(catalog)
+    phrase = kit.choose(rng, [p for p, ids in table.items() if len(ids) >= 3 and len(new.intersection(ids)) >= 2],
+                        "phrase in three abstracts")
+    arriving = [r for r in table[phrase] if r in new]
+    first = kit.choose(rng, [r for r in table[phrase] if r not in new] or arriving)
+    rest, (decoys, note) = [r for r in arriving if r != first], look_alikes(rng, catalog, knobs, phrase)
+    at, key, picked = counting(rng, knobs, rest, decoys, 2, maker(rng, catalog), what=f"new abstract with '{phrase}'",
+                               decoy_note=note, first_s=kit.FIRST_READ_S, gap=STEP_GAP_S, trailing=len(rest) > 2)
+    return {**phrase_facts(rng, catalog, knobs, phrase, at, key, first), "first_title": papers[first]["title"],
+            "targets": picked[:2], "first_at": key[0]["at"]}
 
 
-def draw_save_phrase(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    arrivals = set(scholar_arrivals(catalog))
-    table = {p: [r for r in ids if r in arrivals] for p, ids in phrases(catalog).items()}
-    phrase = choose(rng, [p for p, ids in table.items() if any(past_snippet(catalog, r, p) for r in ids)], "phrase")
-    target = choose(rng, [r for r in table[phrase] if past_snippet(catalog, r, phrase)], "target")
-    rest = [r for r in table[phrase] if r != target]
-    decoys = phrase_decoys(rng, catalog, knobs, phrase, [target, *rest])
-    at = when(rng, knobs, lo=4 + 2 * len(decoys))
-    events = [event(t, "new_paper", phrase_note(catalog, rid, phrase), paper_id=rid)
-              for t, rid in zip(times_between(rng, len(decoys), 0, at), decoys, strict=True)]
-    events.append(event(at, "new_paper", f"target: '{phrase}' in the abstract, past the {SNIPPET}-character snippet "
-                                         f"· {title_of(catalog, target)}", paper_id=target))
-    if rest and at < 700:
-        trail = choose(rng, rest)
-        events.append(event(rng.randint(at + 3, 715), "new_paper", f"trailing: another abstract with '{phrase}' · "
-                                                                    f"{title_of(catalog, trail)}", paper_id=trail))
-    used = {target, *rest, *decoys}
-    events += fill(rng, catalog, knobs, [e["at"] for e in events], used,
-                   paper_ok=lambda rid: phrase not in paper(catalog, rid)["abstract"].lower())
-    like = like_text(phrase)
-    return scenario(
-        description=f"The phrase '{phrase}' sits past the {SNIPPET}-character snippet of the target (at {at} s), so "
-                    "only the paper page shows it; look-alikes carry it in a title or share its words. Saving a "
-                    "paper without the phrase in its abstract fails the task.",
-        prompt=f"When a new paper whose abstract mentions \"{phrase}\" shows up on MicroScholar, save it to my "
-               "library (only papers whose abstract says that; a title is not enough) and tell me.",
-        condition_at=at, start_page=HOME,
-        taxonomy=taxonomy("active", "absolute", "medium", "phrase in titles, shared words, phrase past the snippet"),
-        events=timeline(preload(), events),
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM papers WHERE origin = 'event' AND abstract LIKE {like})",
-        eval_sql=f"SELECT EXISTS (SELECT 1 FROM papers WHERE origin = 'event' AND saved = 1 AND abstract LIKE {like}) "
-                 f"AND {saved_only_with(phrase)}",
-        solution=[{"watch": search_url(f'"{phrase}"'), "open_new": PAPER_LINK,
-                   "until": {"matches": f"(?i)Abstract: .*{re.escape(phrase)}"}},
-                  {"submit": "/save$"},
-                  {"report": f"A new paper whose abstract mentions {phrase} arrived; I saved it."}])
+SAVED_ONLY = ("NOT EXISTS (SELECT 1 FROM papers WHERE saved = 1 AND saved_at > 0 AND NOT (abstract LIKE {phrase!l}))")
+PHRASED = "papers WHERE origin = 'event' AND abstract LIKE {phrase!l}"
 
 
-def draw_abstract_save_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """A paper with the phrase is in the library from the start; two new ones arrive to be saved."""
-    arrivals = set(scholar_arrivals(catalog))
-    table = phrases(catalog)
-    fit = [p for p, ids in table.items() if sum(r in arrivals for r in ids) >= 2 and len(ids) >= 3]
-    phrase = choose(rng, fit, "phrase in three abstracts")
-    new = [r for r in table[phrase] if r in arrivals]
-    old = [r for r in table[phrase] if r not in arrivals]
-    first = choose(rng, old) if old else choose(rng, new)
-    targets = sample(rng, [r for r in new if r != first], 2, "new papers with the phrase")
-    rest = [r for r in new if r not in targets and r != first]
-    decoys = phrase_decoys(rng, catalog, knobs, phrase, [first, *targets, *rest])
-    at = when(rng, knobs, lo=FIRST_READ_S + STEP_GAP_S + 2 + len(decoys))
-    times = sequence(rng, 2, decoys, FIRST_READ_S, at, STEP_GAP_S)
-    events = [event(times["targets"][i], "new_paper", f"target: '{phrase}' in the abstract ({i + 1} of 2) · "
-                                                      f"{title_of(catalog, rid)}", paper_id=rid)
-              for i, rid in enumerate(targets)]
-    events += [event(t, "new_paper", phrase_note(catalog, rid, phrase), paper_id=rid)
-               for t, rid in zip(times["decoys"], decoys, strict=True)]
-    if rest and at < 700:
-        events.append(event(rng.randint(at + 3, 715), "new_paper", f"trailing: a third new abstract with '{phrase}'",
-                            paper_id=rest[0]))
-    used = {first, *targets, *rest, *decoys}
-    events += fill(rng, catalog, knobs, [e["at"] for e in events], used,
-                   paper_ok=lambda rid: phrase not in paper(catalog, rid)["abstract"].lower())
-    like = like_text(phrase)
-    return scenario(
-        description=f"\"{title_of(catalog, first)}\" (its abstract mentions '{phrase}') is in the library from the "
-                    f"start. New papers with the phrase in the abstract arrive at {times['targets'][0]} s and {at} s "
-                    "among look-alikes. Saving a paper without the phrase in its abstract fails the task.",
-        prompt=f"My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new paper whose "
-               f"abstract mentions \"{phrase}\" (only those), and tell me once two more such papers are in my library.",
-        condition_at=at, start_page=HOME,
-        taxonomy=taxonomy("active", "relative", "hard", "phrase in titles, shared words, phrase past the snippet"),
-        events=timeline(preload(saved=[*SAVED, first], extra=[first]), events),
-        condition_sql=f"SELECT (SELECT COUNT(*) FROM papers WHERE origin = 'event' AND abstract LIKE {like}) >= 2",
-        eval_sql=f"SELECT (SELECT COUNT(*) FROM papers WHERE origin = 'event' AND saved = 1 AND abstract LIKE {like}) "
-                 f">= 2 AND {saved_only_with(phrase)}",
-        solution=save_each(search_url(f'"{phrase}"'), {"matches": f"(?i)Abstract: .*{re.escape(phrase)}"}, targets,
-                           f"Two more papers mentioning {phrase} arrived; both are saved."))
+# --- alerts: alert_topic, alert_absent_noop ------------------------------------------------
+
+def topics(catalog: Catalog) -> dict[str, str]:
+    """Keyword alerts that can arrive → their topic, when no other alert's text holds that topic."""
+    alerts, text = catalog.raw("alerts"), texts(catalog)
+    found = {a: m.group(1) for a in arrivals(catalog, alerts=True) if (m := TOPIC.match(alerts[a]["description"]))}
+    return {aid: t for aid, t in found.items() if not any(t.lower() in text[o] for o in alerts if o != aid)}
 
 
-# --- authors and counts: save_by_author, papers_more -----------------------------------------
-
-def save_each(url: str, until: dict[str, Any], targets: list[str], report: str) -> list[dict[str, Any]]:
-    """Open every new paper on the watched page until all targets matched, then save each one.
-
-    One watch for all of them: a watch of its own per target would count a target that arrived
-    while the previous one was being saved as already seen (the oracle opens only new links).
-    Save toggles, so each target is opened by the address the watch found and saved once."""
-    steps: list[dict[str, Any]] = [{"watch": url, "open_new": PAPER_LINK, "count": len(targets), "until": until}]
-    for rid in targets:
-        steps += [{"open": f"/microscholar/paper/{rid}"}, {"submit": "/save$"}]
-    return [*steps, {"report": report}]
-
-
-def authors(catalog: Catalog, rid: str) -> list[dict[str, Any]]:
-    return list(paper(catalog, rid)["authors"])
+def topical(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
+    """An alert on a topic no other alert names; alerts sharing its words come first as near_miss rises."""
+    found, text = topics(catalog), texts(catalog)
+    target = kit.choose(rng, sorted(found), "alert topic")
+    topic = found[target]
+    decoys = kit.nearest(rng, arrivals(catalog, [target], alerts=True), knobs.decoys, lambda a: len(
+        set(topic.lower().split()) & set(text[a].replace(".", " ").split())), knobs.near_miss)
+    at, _, key = kit.one_target(rng, knobs, maker(rng, catalog), target, decoys,
+                          note=f"target: an alert on the topic '{topic}'",
+                          decoy_note=lambda a: f"decoy: another topic, not '{topic}'")
+    return {**finish(rng, catalog, knobs, at, key, lambda rid: topic.lower() not in text[rid]), "topic": topic}
 
 
-def draw_save_by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    by_persona: dict[str, list[str]] = {}
-    names: dict[str, str] = {}
-    for rid in scholar_arrivals(catalog):
-        for a in authors(catalog, rid):
-            if a.get("persona_id") and a["persona_id"] != "p000":
-                by_persona.setdefault(a["persona_id"], []).append(rid)
-                names[a["persona_id"]] = a["name"]
-    pid = choose(rng, sorted(p for p, ids in by_persona.items() if len(ids) >= 3), "author with three new papers")
-    name = names[pid]
+def narrower(rng: random.Random, catalog: Catalog, f: Facts) -> Facts:
+    """A topic narrowing another arriving alert's to a field no alert covers; that broader alert arrives."""
+    used, found = {e.get("alert_id") for e in f["events"]}, topics(catalog)
+    broad = kit.choose(rng, sorted(a for a in found if a not in used), "broader alert")
+    asked = kit.unseen(rng, [f"{found[broad]} in {p}" for p in PLACES], texts(catalog).values(), "narrower topic")
+    at = kit.choose(rng, [t for t in range(20, 700) if all(abs(t - e["at"]) > 3 for e in f["events"])], "time")
+    return {"topic": asked, "broad": found[broad], "broad_at": at, "events": [*f["events"], maker(rng, catalog)(
+        at, broad, f"decoy: {found[broad]}, not {asked}")]}
+
+
+ALERT = kit.Recipe(
+    "passive", "absolute", topical, difficulty="easy", distraction="alerts on near topics", start_page=HOME,
+    description="Alerts on other topics (those sharing words first) come first; the alert on {topic} arrives at "
+                "{at} s.",
+    prompt="I follow research on {topic}. Keep an eye on my MicroScholar alerts and tell me as soon as an alert about "
+           "{topic} comes in.",
+    condition_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"),
+    eval_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"), watch=ALERTS, until={"text": "{topic}"},
+    report="An alert about {topic} has arrived.")
+
+
+# --- counted arrivals: papers_more, save_by_author, unread_alerts_more -----------------------
+
+def new_papers(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
+    """Five new papers after the first read, citation changes and alerts between them (they do not count)."""
+    quiet = [*arrivals(catalog, alerts=True), *PRELOAD]
+    at, key, _ = counting(rng, knobs, arrivals(catalog), rng.sample(quiet, knobs.decoys), 5, maker(rng, catalog),
+                          what="new paper", decoy_note=lambda rid: "decoy: no new paper", first_s=kit.FIRST_READ_S,
+                          gap=2)
+    return {**finish(rng, catalog, knobs, at, key, lambda rid: rid in quiet), "n": 5}
+
+
+def by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
+    """Three papers by a co-author after the first read; papers by authors sharing a name between them."""
+    papers, new = catalog.raw("papers"), arrivals(catalog)
+    called = {rid: [a["name"] for a in r["authors"]] for rid, r in papers.items()}
+    names = {a["persona_id"]: a["name"] for rid in new for a in papers[rid]["authors"]
+             if a.get("persona_id") not in (None, "p000")}
+    by = {pid: [rid for rid in new if any(a.get("persona_id") == pid for a in papers[rid]["authors"])] for pid in names}
+    pid = kit.choose(rng, sorted(p for p, ids in by.items() if len(ids) >= 3), "author with three new papers")
+    name, mine = names[pid], by[pid]
     first, last = name.split()[0], name.split()[-1]
-    picked = sample(rng, by_persona[pid], min(4, len(by_persona[pid])), "papers")
-    targets, rest = picked[:3], picked[3:]
-    def named(r: str) -> bool:
-        return r in by_persona[pid] or any(a["name"] == name for a in authors(catalog, r))
-
-    others = [r for r in scholar_arrivals(catalog) if not named(r)]
-    decoys = nearest(rng, others, knobs.decoys, lambda r: max(
-        (a["name"].split()[-1] == last) + 0.5 * (a["name"].split()[0] == first) for a in authors(catalog, r)),
-        knobs.near_miss)
-    at = when(rng, knobs, lo=FIRST_READ_S + 2 * STEP_GAP_S + 2 + len(decoys))
-    times = sequence(rng, 3, decoys, FIRST_READ_S, at, STEP_GAP_S)
-    events = [event(t, "new_paper", f"target: by {name} ({i + 1} of 3) · {title_of(catalog, rid)}", paper_id=rid)
-              for i, (t, rid) in enumerate(zip(times["targets"], targets, strict=True))]
-    events += [event(t, "new_paper", f"decoy: by {', '.join(a['name'] for a in authors(catalog, rid))}, not {name}",
-                     paper_id=rid) for t, rid in zip(times["decoys"], decoys, strict=True)]
-    if rest and at < 700:
-        events.append(event(rng.randint(at + 3, 715), "new_paper", f"trailing: a fourth paper by {name}",
-                            paper_id=rest[0]))
-    events += fill(rng, catalog, knobs, [e["at"] for e in events], {*picked, *decoys},
-                   paper_ok=lambda r: not named(r))
-    mine = f"id IN (SELECT paper_id FROM paper_authors WHERE persona_id = {sql_text(pid)})"
-    return scenario(
-        description=f"Papers by {name} arrive at {', '.join(str(t) for t in times['targets'])} s among papers by "
-                    "look-alike names (a shared surname or first name). Saving any other paper fails the task.",
-        prompt=f"{name} is about to put out several papers. Save each new paper {name} co-authors to my MicroScholar "
-               f"library (nobody else's), and tell me once three new papers by {name} are saved.",
-        condition_at=at, start_page=HOME,
-        taxonomy=taxonomy("active", "relative", "medium", "authors with the same surname or first name"),
-        events=timeline(preload(), events),
-        condition_sql=f"SELECT (SELECT COUNT(*) FROM papers WHERE origin = 'event' AND {mine}) >= 3",
-        eval_sql=f"SELECT (SELECT COUNT(*) FROM papers WHERE origin = 'event' AND saved = 1 AND {mine}) >= 3 AND NOT "
-                 f"EXISTS (SELECT 1 FROM papers WHERE saved = 1 AND saved_at > 0 AND NOT ({mine}))",
-        solution=save_each(search_url(last), {"text": name}, targets,
-                           f"Three new papers by {name} arrived; I saved all three."))
+    decoys = kit.nearest(rng, [r for r in arrivals(catalog, mine) if name not in called[r]], knobs.decoys,
+                         lambda r: max((n.split()[-1] == last) + 0.5 * (n.split()[0] == first) for n in called[r]),
+                         knobs.near_miss)
+    at, key, picked = counting(rng, knobs, mine, decoys, 3, maker(rng, catalog), what=f"paper by {name}",
+                               decoy_note=lambda r: f"decoy: by {', '.join(called[r])}, not {name}",
+                               first_s=kit.FIRST_READ_S, gap=STEP_GAP_S, trailing=len(mine) > 3)
+    f = finish(rng, catalog, knobs, at, key, lambda r: r not in mine and name not in called.get(r, []))
+    return {**f, "pid": pid, "name": name, "search": search(last), "targets": picked[:3],
+            "times": ", ".join(str(e["at"]) for e in key[:3])}
 
 
-def draw_papers_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """Five new papers, citation changes and read alerts between them (they do not count)."""
-    picked = sample(rng, scholar_arrivals(catalog), 6, "new papers")
-    at = when(rng, knobs, lo=FIRST_READ_S + 6 + knobs.decoys)
-    times = sequence(rng, 5, list(range(knobs.decoys)), FIRST_READ_S, at, 1)
-    events = [event(t, "new_paper", f"new paper {i + 1} of 5" + (" (the target)" if i == 4 else "") +
-                    f" · {title_of(catalog, rid)}", paper_id=rid)
-              for i, (t, rid) in enumerate(zip(times["targets"], picked[:5], strict=True))]
-    used = set(picked)
-    events += fill(rng, catalog, knobs, [], used, papers=False, times=times["decoys"],
-                   note="decoy: no new paper")
-    events.append(event(rng.randint(min(at + 10, 715), 715), "new_paper", "trailing: a sixth new paper",
-                        paper_id=picked[5]))
-    taken = [e["at"] for e in events]
-    events += fill(rng, catalog, knobs, taken, used, papers=False, stop=at - 3)
-    events += fill(rng, catalog, knobs, taken, used, start=at + 3)
-    sql = ("SELECT (SELECT COUNT(*) FROM papers WHERE origin != 'self') >= "
-           "CAST((SELECT value FROM session_meta WHERE key = 'baseline_paper_count') AS REAL) + 5")
-    return scenario(
-        description=f"Five new papers are indexed one by one, the fifth at {at} s; citation counts and alerts change "
+def unread(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
+    """Three unread alerts after the first read; alerts arriving already read between them."""
+    pool = arrivals(catalog, alerts=True)
+    counted = rng.sample(pool, 4)
+    make = maker(rng, catalog, read=lambda aid: aid not in counted)
+    at, key, _ = counting(rng, knobs, counted, [a for a in pool if a not in counted], 3, make, what="unread alert",
+                          decoy_note=lambda a: "decoy: arrives already read", first_s=kit.FIRST_READ_S, gap=2)
+    return {**finish(rng, catalog, knobs, at, key, make=make), "n": 3}
+
+
+AUTHORED = "papers WHERE origin = 'event' AND id IN (SELECT paper_id FROM paper_authors WHERE persona_id = {pid!q})"
+
+KINDS = (
+    kit.Recipe("active", "relative", two_more, difficulty="hard", start_page=HOME,
+               distraction="phrase in titles, shared words, phrase past the snippet",
+               description="\"{first_title}\" (its abstract mentions '{phrase}') is in the library from the start. "
+                           "New papers with the phrase in the abstract arrive at {first_at} s and {at} s among "
+                           "look-alikes. "
+                           "Saving a paper without the phrase in its abstract fails the task.",
+               prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new paper "
+                      "whose abstract mentions \"{phrase}\" (only those), and tell me once two more such papers are in "
+                      "my library.",
+               condition_sql=kit.count_sql(PHRASED, 2),
+               eval_sql=f"{kit.count_sql(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
+               solution=save_each({"matches": "(?i)Abstract: .*{phrase!e}"},
+                                  "Two more papers mentioning {phrase} arrived; both are saved.")).kind(
+        "abstract_save_more", 2, "decoys: papers with the phrase in a title only or sharing its words (near_miss: how "
+        "near); a paper with the phrase is saved from the start"),
+    ALERT.noop("alert_absent_noop", narrower, distraction="an alert on {broad}",
+               notes="as alert_topic; the asked topic narrows another alert's topic, which arrives",
+               description="No-op copy of alert_topic asking about {topic}, which no alert covers. An alert on {broad} "
+                           "arrives at {broad_at} s, and the {source[topic]} alert still arrives at {at} s (the near "
+                           "miss)."),
+    ALERT.kind("alert_topic", 3, "decoys: alerts on other topics, those sharing the topic's words first (near_miss)"),
+    kit.Recipe("active", "absolute", titled(True), difficulty="medium", start_page=HOME,
+               distraction="near-identical titles, withdrawn later",
+               description="Look-alike titles come first; the exact title appears at {at} s and is withdrawn by "
+                           "its authors at {until} s, after which it cannot be cited. Citing any other paper fails "
+                           "the task.",
+               prompt="I need to cite \"{title}\" as soon as it is out. When that paper appears on MicroScholar, use "
+                      "its Cite button (that paper only, not look-alikes) and tell me.",
+               condition_sql=kit.exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
+               eval_sql="SELECT EXISTS (SELECT 1 FROM papers WHERE id = {target!q} AND cited = 1) "
+                        "AND NOT EXISTS (SELECT 1 FROM papers WHERE cited = 1 AND id != {target!q})",
+               watch="{search}", open_new=PAPER_LINK, until={"matches": "(?m)^{title!e}$"}, then=[{"submit": "/cite$"}],
+               report="{title} appeared; I cited it.").kind(
+        "cite_title", 2, "decoys: papers whose titles share words with the asked title (near_miss: how many); "
+        "hold_s: until the authors withdraw it"),
+    kit.more_than_first(
+        new_papers, "papers WHERE origin != 'self'", "paper_count", HOME, "Showing \\S+ of (\\d+)", difficulty="easy",
+        distraction="citation count changes, alerts", start_page=HOME,
+        condition_sql=kit.count_sql("papers WHERE origin = 'event'", 5),
+        description="Five new papers are indexed one by one, the fifth at {at} s; citation counts and alerts change "
                     "between them and more papers follow. The home page shows the index size, never the difference.",
         prompt="I want to know when MicroScholar has picked up a batch of new work. Watch the Recommended for you "
                "list and tell me once at least five more papers have been added to it than were there when you "
                "started.",
-        condition_at=at, start_page=HOME,
-        taxonomy=taxonomy("passive", "relative", "easy", "citation count changes, alerts"),
-        events=timeline(preload(), events),
-        condition_sql="SELECT (SELECT COUNT(*) FROM papers WHERE origin = 'event') >= 5", eval_sql=sql,
-        solution=[{"watch": HOME, "until": {"number": "Showing \\S+ of (\\d+)", "at_least": "first + 5"}},
-                  {"report": "Five more papers have been added to Recommended for you."}])
-
-
-KINDS: tuple[Kind, ...] = tuple(sorted((
-    Kind("abstract_save_more", "active", "relative", draw_abstract_save_more, Knobs(decoys=2),
-         "decoys: papers with the phrase in a title only or sharing its words (near_miss: how near); a paper with "
-         "the phrase is saved from the start"),
-    *ALERT_KINDS[:1],
-    Kind("cite_title", "active", "absolute", draw_cite_title, Knobs(decoys=2),
-         "decoys: papers whose titles share words with the asked title (near_miss: how many); hold_s: until the "
-         "authors withdraw it"),
-    Kind("papers_more", "passive", "relative", draw_papers_more, Knobs(decoys=3),
-         "decoys: citation changes and alerts between the five new papers"),
-    Kind("save_by_author", "active", "relative", draw_save_by_author, Knobs(decoys=2),
-         "decoys: papers by authors sharing the surname or first name (near_miss: how many)"),
-    Kind("save_phrase", "active", "absolute", draw_save_phrase, Knobs(decoys=3),
-         "decoys: papers with the phrase in a title only or sharing its words (near_miss: how near)"),
-    Kind("title_appears", "passive", "absolute", draw_title_appears, Knobs(decoys=2),
-         "decoys: papers whose titles share words with the asked title (near_miss: how many)"),
-    Kind("title_absent_noop", "noop", "absolute", draw_title_absent_noop, Knobs(decoys=2),
-         "as title_appears; the asked title puts another title's subject after the source title's last "
-         "preposition, and the source title arrives as the near miss"),
-    *ALERT_KINDS[1:],
-), key=lambda k: k.name))
+        report="Five more papers have been added to Recommended for you.").kind(
+        "papers_more", 3, "decoys: citation changes and alerts between the five new papers"),
+    kit.Recipe("active", "relative", by_author, difficulty="medium", start_page=HOME,
+               distraction="authors with the same surname or first name",
+               description="Papers by {name} arrive at {times} s among papers by look-alike names (a shared surname or "
+                           "first name). Saving any other paper fails the task.",
+               prompt="{name} is about to put out several papers. Save each new paper {name} co-authors to my "
+                      "MicroScholar library (nobody else's), and tell me once three new papers by {name} are saved.",
+               condition_sql=kit.count_sql(AUTHORED, 3),
+               eval_sql=f"{kit.count_sql(AUTHORED + ' AND saved = 1', 3)} AND NOT EXISTS (SELECT 1 FROM papers "
+                        "WHERE saved = 1 AND saved_at > 0 AND NOT (id IN (SELECT paper_id FROM paper_authors WHERE "
+                        "persona_id = {pid!q})))",
+               solution=save_each({"text": "{name}"}, "Three new papers by {name} arrived; I saved all three.")).kind(
+        "save_by_author", 2, "decoys: papers by authors sharing the surname or first name (near_miss: how many)"),
+    kit.Recipe("active", "absolute", past_snippet, difficulty="medium", start_page=HOME,
+               distraction="phrase in titles, shared words, phrase past the snippet",
+               description=f"The phrase '{{phrase}}' sits past the {SNIPPET}-character snippet of the target (at "
+                           "{at} s), so only the paper page shows it; look-alikes carry it in a title or share its "
+                           "words. Saving a paper without the phrase in its abstract fails the task.",
+               prompt="When a new paper whose abstract mentions \"{phrase}\" shows up on MicroScholar, save it to my "
+                      "library (only papers whose abstract says that; a title is not enough) and tell me.",
+               condition_sql=kit.exists_sql(PHRASED),
+               eval_sql=f"{kit.exists_sql(PHRASED + ' AND saved = 1')} AND {SAVED_ONLY}",
+               watch="{search}", open_new=PAPER_LINK,
+               until={"matches": "(?i)Abstract: .*{phrase!e}"}, then=[{"submit": "/save$"}],
+               report="A new paper whose abstract mentions {phrase} arrived; I saved it.").kind(
+        "save_phrase", 3, "decoys: papers with the phrase in a title only or sharing its words (near_miss: how near)"),
+    TITLE.noop("title_absent_noop", other_subject, decoys=2,
+               notes="as title_appears; the asked title puts another title's subject after the source title's last "
+                     "preposition, and the source title arrives as the near miss",
+               description="No-op copy of title_appears asking for \"{title}\", never indexed; the title the source "
+                           "task waits for still appears at {at} s (the near miss)."),
+    TITLE.kind("title_appears", 2, "decoys: papers whose titles share words with the asked title (near_miss: how "
+               "many)"),
+    kit.more_than_first(
+        unread, "alerts WHERE is_read = 0 AND origin != 'self'", "unread_alert_count", ALERTS, "(\\d+) unread",
+        difficulty="medium", distraction="alerts that arrive already read", start_page=HOME,
+        condition_sql=kit.count_sql("alerts WHERE origin = 'event' AND arrived_read = 0", 3),
+        description="Three unread alerts arrive, the last (the target) at {at} s; between them alerts arrive already "
+                    "read, which do not count. The alerts page shows the unread total, never how many are new.",
+        prompt="Watch my MicroScholar alerts without marking anything read, and tell me once there are at least three "
+               "more unread alerts than when you started.",
+        report="There are three more unread alerts than when I started.").kind(
+        "unread_alerts_more", 3, "decoys: alerts arriving already read between the three unread ones"),
+)
