@@ -79,9 +79,8 @@ def board(noop: bool) -> kit.Setup:
                                             cap=min(3, k - 1), trailing=more)
         asked = k + n + more + 1 + int(round((1 - knobs.near_miss) * 40)) if noop else k + n
         if noop:
+            kit.as_near_miss(key)
             key[-1]["_note"] = f"near miss: opening {k + n + more}, the board's maximum, short of {asked}"
-            for e in key:
-                e["_note"] = e["_note"].replace("target:", "near miss of the source task (jobs_threshold's target):")
         others = [i for i in a.items if a.type[i] != "new_job" and i not in used]
         return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, others), "at": at, "k": k,
                 "goal": asked, "peak": k + n + more, "last": key[-1]["at"]}
