@@ -241,9 +241,10 @@ def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: flo
 
 
 # --- kinds-a: kinds as declarations. `declare` makes a Kind from a setup that draws the facts
-# (a unit scenario, counted arrivals, background that spares the task) and the scenario's texts
-# as templates of those facts. Events name the catalog items they bring in fields ending in
-# `_id` (email_id, message_id, call_id).
+# (from `unit`, `counting`, `traffic`: target, look-alikes, times, background) and the scenario's
+# texts as templates of those facts ("... arrives at {at} s", `{name!q}` for SQL), so a kind reads
+# as its prose, its SQL and its solution. Events name the catalog items they bring in fields
+# ending in `_id` (email_id, message_id, call_id).
 
 Setup = Callable[[random.Random, "Catalog", Knobs], dict[str, Any]]
 
@@ -278,8 +279,8 @@ def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs,
     `at` (the target time; a no-op's source task's) and optionally `until`, plus whatever the texts
     name. The texts are templates of the facts and the knobs (`fill_in`). eval_sql is by default
     the condition itself (a passive task is graded on the world reaching it)."""
-    def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-        facts = {**knobs.to_dict(), **setup(rng, catalog, knobs)}
+    def draw(rng: random.Random, catalog: Catalog, drawn: Knobs) -> dict[str, Any]:
+        facts = {**drawn.to_dict(), **setup(rng, catalog, drawn)}
         live = activity != "noop"
         sql = {"condition_sql": condition_sql, "near_miss_sql": near_miss_sql,
                "eval_sql": eval_sql or (condition_sql if live else None)}
@@ -290,6 +291,17 @@ def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs,
                         events=timeline(facts["preload"], facts["events"]), solution=fill_in(solution, facts),
                         **{key: fill_in(text, facts) for key, text in sql.items() if text is not None})
     return Kind(name, activity, criteria, draw, knobs, notes, earliest)
+
+
+def words(text: str) -> set[str]:
+    """The lower-case words of a text, three characters or more (digits count): what look-alikes share."""
+    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 2}
+
+
+def similarity(a: str, b: str) -> float:
+    """The share of their words two texts have in common (0 to 1)."""
+    wa, wb = words(a), words(b)
+    return len(wa & wb) / max(1, len(wa | wb))
 
 
 def arriving(events: Iterable[Mapping[str, Any]]) -> set[str]:
@@ -311,24 +323,29 @@ def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool
             spoils: Callable[[str], bool] = lambda item: False, after: float | None = None) -> list[dict[str, Any]]:
     """`events` plus background from `pool` at the density knob: items not yet arriving, never one
     that `spoils` the task (or, given `after`, the target time, none before it)."""
-    free = [item for item in pool if item not in arriving(events)]
+    on = arriving(events)
+    free = [item for item in pool if item not in on]
     safe = [item for item in free if not spoils(item)]
     return [*events, *fill(rng, knobs, events, after, safe, free if after is not None else [], make)]
 
 
-BASELINE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL) + "
+_BASELINE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL) + "
 
 
 def count_reaches(count_sql: str, n: int | str, baseline: str | None = None) -> str:
     """Condition SQL: the count reaches n, or with `baseline` (a key of the environment's
     baseline_sql) n more than at the start."""
-    return f"SELECT ({count_sql}) >= {BASELINE.format(baseline) if baseline else ''}{n}"
+    return f"SELECT ({count_sql}) >= {_BASELINE.format(baseline) if baseline else ''}{n}"
 
 
-def watch_count(page: str, pattern: str, at_least: int | str, report: str) -> list[dict[str, Any]]:
-    """A passive solution: watch the page until the number `pattern` captures reaches `at_least`
-    (a relative task says "first + n"), then report."""
-    return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
+def count_watch(count_sql: str, n: int | str, page: str, pattern: str, report: str,
+                baseline: str | None = None) -> dict[str, Any]:
+    """A passive count task's condition_sql and solution: the count reaches n (with `baseline`, n
+    more than at the start), and the solution watches the page until the number `pattern`
+    captures does too ("first + n" when relative), then reports."""
+    until = {"number": pattern, "at_least": f"first + {n}" if baseline else n}
+    return {"condition_sql": count_reaches(count_sql, n, baseline),
+            "solution": [{"watch": page, "until": until}, {"report": report}]}
 
 
 # --- kinds-b: counted arrivals chosen among look-alikes, a count that drops on its way up, and

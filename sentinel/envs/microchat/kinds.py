@@ -66,10 +66,6 @@ def about(catalog: Catalog, rid: str) -> str:
     return f"{name(catalog, r['sender_id'])} in {place}"
 
 
-def words(text: str) -> set[str]:
-    return {w.lower() for w in TOKEN.findall(text) if len(w) > 2}
-
-
 def arrival(catalog: Catalog) -> kit.Make:
     """The event that brings a message or a call (by its id)."""
     calls = catalog.raw("calls")
@@ -120,15 +116,17 @@ def none_reacted(emoji: str) -> str:
             f"m.{NEW} AND r.persona_id = SELF AND r.emoji = {kit.sql_text(emoji)})")
 
 
-def react_steps(ids: list[str], emoji: str, report: str, until: Any = None) -> list[dict[str, Any]]:
-    """Per message: wait on its permalink until it has arrived (its thread shows it as new, or
-    `until`), react. The permalink answers 404 until the message exists, so the thread read
-    after it holds it."""
-    out: list[dict[str, Any]] = []
+def react_task(predicate: str, emoji: str, ids: list[str], report: str, until: Any = None) -> dict[str, Any]:
+    """An active reaction task's condition, grading and solution: len(ids) new messages match
+    `predicate`; the agent reacts `emoji` to each (and to no other new message), waiting on its
+    permalink until it has arrived (its thread shows it as new, or `until`). The permalink
+    answers 404 until the message exists, so the thread read after it holds it."""
+    steps: list[dict[str, Any]] = []
     for rid in ids:
-        out += [{"watch": f"/microchat/messages/{rid}", "until": until or {"matches": "New messages"}},
-                {"submit": f"/messages/{rid}/react$", "fields": {"emoji": emoji}}]
-    return [*out, {"report": report}]
+        steps += [{"watch": f"/microchat/messages/{rid}", "until": until or {"matches": "New messages"}},
+                  {"submit": f"/messages/{rid}/react$", "fields": {"emoji": emoji}}]
+    return {"condition_sql": kit.count_reaches(f"SELECT COUNT(*) FROM messages WHERE {NEW} AND {predicate}", len(ids)),
+            "eval_sql": only_reacted(predicate, emoji, len(ids)), "solution": [*steps, {"report": report}]}
 
 
 # --- file_shared and its no-op ------------------------------------------------------------
@@ -142,7 +140,7 @@ def file_message(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
                         "file message")
     sender, file = m[target]["sender_id"], m[target]["attachment_name"]
     pool = where(catalog, lambda r: not r.get("attachment_name") and others_write(r) and r["sender_id"] != sender)
-    decoys = kit.nearest(rng, pool, knobs.decoys + 1, lambda rid: len(words(m[rid]["body"]) & FILE_WORDS) / 3,
+    decoys = kit.nearest(rng, pool, knobs.decoys + 1, lambda rid: len(kit.words(m[rid]["body"]) & FILE_WORDS) / 3,
                          knobs.near_miss)
     at, events = kit.unit(rng, knobs, target, decoys, arrival(catalog),
                           f"target: {about(catalog, target)} shares {file} (the file shows only in the thread)",
@@ -188,7 +186,7 @@ def direct_phrase(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[st
     cv, who = m[target]["conversation_id"], name(catalog, m[target]["sender_id"])
     pool = where(catalog, lambda r: others_write(r) and not r.get("attachment_name") and r["id"] != target)
     decoys = kit.nearest(rng, pool, knobs.decoys, lambda rid: 0.5 * (m[rid]["conversation_id"] == cv)
-                         + len(words(m[rid]["body"]) & words(phrase)) / 4, knobs.near_miss)
+                         + len(kit.words(m[rid]["body"]) & kit.words(phrase)) / 4, knobs.near_miss)
     at, events = kit.unit(rng, knobs, target, decoys, arrival(catalog), f"target: {who} in the direct chat: '{phrase}'",
                           lambda rid: f"decoy: {about(catalog, rid)}, not the phrase"
                           + (" (the same direct chat)" if m[rid]["conversation_id"] == cv else ""), gap=3)
@@ -217,8 +215,12 @@ def three_new(flag, looks, score, what: str, decoy_note):
     return setup
 
 
+THREE = ["{m1}", "{m2}", "{m3}"]  # the counted messages of three_new, in the solution's templates
 mentions = three_new(lambda r: ME in r["body"], lambda r: bool(MENTION.search(r["body"])), lambda r: 1.0,
                      "mention of me", lambda r: " @mentions someone else, not me")
+urgent = three_new(lambda r: bool(r.get("is_urgent")), lambda r: "URGENT" not in r["body"],
+                   lambda r: float("urgent" in r["body"].lower()), "urgent message", lambda r: ", no urgent flag"
+                   + (" ('urgent' in plain text)" if "urgent" in r["body"].lower() else ""))
 
 
 def mentions_by_other(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
@@ -312,10 +314,8 @@ KINDS: tuple[Kind, ...] = (
                     "writes '{phrase}' in the direct chat. A 👀 on any other new message fails the task.",
         prompt="{who} will write to me in our MicroChat direct chat. When a message from {first} there says "
                "\"{phrase}\", react 👀 to that message (only that one) and tell me right away.",
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM messages WHERE {IN_DM})",
-        eval_sql=only_reacted(IN_DM, "👀"),
-        solution=react_steps(["{target}"], "👀", "{who} wrote '{phrase}'; I reacted 👀 to the message.",
-                             {"text": "{phrase}"})),
+        **react_task(IN_DM, "👀", ["{target}"], "{who} wrote '{phrase}'; I reacted 👀 to the message.",
+                     {"text": "{phrase}"})),
     chat_kind(
         "file_shared", "active", "absolute", file_message, **FILE,
         notes="decoys: file-less messages before the file (near_miss: how much they talk about files); hold_s: until "
@@ -327,10 +327,8 @@ KINDS: tuple[Kind, ...] = (
         prompt="Someone is about to send me a file in MicroChat. As soon as a message with a file attachment arrives "
                "in any of my chats, open it and react 👍 to that message (only that one) so they know I got it, then "
                "tell me.",
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM messages WHERE {NEW} AND has_attachment = 1)",
-        eval_sql=only_reacted("has_attachment = 1", "👍"),
-        solution=react_steps(["{target}"], "👍", "A file arrived ({file} from {sender}); I reacted 👍 to it.",
-                             {"matches": "(?s)New messages.*Attachment: "})),
+        **react_task("has_attachment = 1", "👍", ["{target}"], "A file arrived ({file} from {sender}); I reacted 👍 "
+                     "to it.", {"matches": "(?s)New messages.*Attachment: "})),
     chat_kind(
         "file_from_person_noop", "noop", "absolute", file_message, **FILE,
         notes="as file_shared; the awaited colleague writes without files, someone else's file is the near miss",
@@ -354,9 +352,7 @@ KINDS: tuple[Kind, ...] = (
                     "does not mention the self user fails the task.",
         prompt="People keep @mentioning me in MicroChat. React 👀 to each new message that @mentions me (and to "
                "nothing else), and tell me once three new messages have mentioned me.",
-        condition_sql=kit.count_reaches(f"SELECT COUNT(*) FROM messages WHERE {NEW} AND mentions_me = 1", 3),
-        eval_sql=only_reacted("mentions_me = 1", "👀", 3),
-        solution=react_steps(["{m1}", "{m2}", "{m3}"], "👀", "Three new messages mentioned me; I reacted 👀 to each.")),
+        **react_task("mentions_me = 1", "👀", THREE, "Three new messages mentioned me; I reacted 👀 to each.")),
     chat_kind(
         "mentions_by_person_noop", "noop", "relative", mentions_by_other, **MENTIONS,
         notes="as mentions_three_more; the awaited colleague only @mentions others",
@@ -372,21 +368,15 @@ KINDS: tuple[Kind, ...] = (
         solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^@]*" + ME}, "count": 3},
                   {"report": "{who} mentioned me three times."}]),
     chat_kind(
-        "urgent_three_more", "active", "relative", three_new(
-            lambda r: bool(r.get("is_urgent")), lambda r: "URGENT" not in r["body"],
-            lambda r: float("urgent" in r["body"].lower()), "urgent message",
-            lambda r: ", no urgent flag" + (" ('urgent' in plain text)" if "urgent" in r["body"].lower() else "")),
-        **MENTIONS, notes="decoys: unflagged messages between the urgent ones (near_miss: 'urgent' in plain text)",
+        "urgent_three_more", "active", "relative", urgent, **MENTIONS,
+        notes="decoys: unflagged messages between the urgent ones (near_miss: 'urgent' in plain text)",
         distraction="'urgent' in plain text without the flag",
         description="Urgency shows only as the URGENT label inside the thread. The third new urgent message arrives "
                     "at {at} s; look-alikes without the flag come between (\"urgent\" in plain text first); a fourth "
                     "trails. A ✅ on a new message that is not urgent fails the task.",
         prompt="Acknowledge urgent messages for me in MicroChat: react ✅ to each new message marked urgent (and to "
                "nothing else), and tell me once three new urgent messages have come in.",
-        condition_sql=kit.count_reaches(f"SELECT COUNT(*) FROM messages WHERE {NEW} AND is_urgent = 1", 3),
-        eval_sql=only_reacted("is_urgent = 1", "✅", 3),
-        solution=react_steps(["{m1}", "{m2}", "{m3}"], "✅", "Three new urgent messages came in; I reacted ✅ to "
-                             "each.")),
+        **react_task("is_urgent = 1", "✅", THREE, "Three new urgent messages came in; I reacted ✅ to each.")),
     chat_kind(
         "missed_calls_threshold", "passive", "absolute", missed_calls_threshold, Knobs(decoys=3),
         "decoys: answered and outgoing calls between the missed ones; threshold = preloaded missed + 3–4",
@@ -394,9 +384,8 @@ KINDS: tuple[Kind, ...] = (
         description="The preload holds {kept} missed calls. {n} more arrive, the last at {at} s, with answered and "
                     "outgoing calls in between; another missed call trails.",
         prompt="Keep an eye on my MicroChat call log. Tell me once it shows {threshold} missed calls.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM calls WHERE missed = 1", "{threshold}"),
-        solution=kit.watch_count(CALLS, "Missed \\((\\d+)\\)", "{threshold}",
-                                 "The call log shows {threshold} missed calls.")),
+        **kit.count_watch("SELECT COUNT(*) FROM calls WHERE missed = 1", "{threshold}", CALLS, "Missed \\((\\d+)\\)",
+                          "The call log shows {threshold} missed calls.")),
     chat_kind(
         "missed_calls_more", "passive", "relative", missed_calls, Knobs(decoys=3),
         "decoys: answered and outgoing calls between the three missed ones",
@@ -405,10 +394,9 @@ KINDS: tuple[Kind, ...] = (
                     "with answered and outgoing calls between them; a fourth trails.",
         prompt="I'm in workshops all day. Watch my MicroChat calls and tell me once I have missed three more calls "
                "than I had when you started.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM calls WHERE missed = 1 AND origin != 'self'", 3,
-                                        "missed_call_count"),
-        solution=kit.watch_count(CALLS, "Missed \\((\\d+)\\)", "first + 3",
-                                 "Three more calls were missed since I started watching.")),
+        **kit.count_watch("SELECT COUNT(*) FROM calls WHERE missed = 1 AND origin != 'self'", 3, CALLS,
+                          "Missed \\((\\d+)\\)", "Three more calls were missed since I started watching.",
+                          "missed_call_count")),
     chat_kind(
         "unread_threshold", "passive", "absolute", unread_growth, Knobs(decoys=3),
         "decoys: own messages (arrive read) and calls; threshold = preloaded unread + 4–7",
@@ -416,8 +404,8 @@ KINDS: tuple[Kind, ...] = (
         description="{start} messages are unread at the start. {n} unread arrivals bring it to {threshold} at {at} s; "
                     "the self user's own messages arrive read and calls arrive in between, neither counts.",
         prompt="Don't open any chats. Just tell me when I have {threshold} unread messages in MicroChat.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM messages WHERE is_read = 0", "{threshold}"),
-        solution=kit.watch_count(LIST, "Chat \\((\\d+)\\)", "{threshold}", "You have {threshold} unread messages.")),
+        **kit.count_watch("SELECT COUNT(*) FROM messages WHERE is_read = 0", "{threshold}", LIST, "Chat \\((\\d+)\\)",
+                          "You have {threshold} unread messages.")),
     chat_kind(
         "unread_chats_more", "passive", "relative", unread_chats, Knobs(decoys=3),
         "decoys: messages into chats already unread (near_miss: how many of them, against own messages)",
@@ -427,8 +415,7 @@ KINDS: tuple[Kind, ...] = (
                     "arrive read.",
         prompt="Don't open any chats. Just watch my MicroChat conversation list and tell me once three more "
                "conversations have unread messages than when you started.",
-        condition_sql=kit.count_reaches("SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE is_read = 0", 3,
-                                        "unread_conversation_count"),
-        solution=kit.watch_count(LIST, "Unread \\((\\d+)\\)", "first + 3",
-                                 "Three more conversations have unread messages.")),
+        **kit.count_watch("SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE is_read = 0", 3, LIST,
+                          "Unread \\((\\d+)\\)", "Three more conversations have unread messages.",
+                          "unread_conversation_count")),
 )

@@ -174,10 +174,6 @@ def mentions(a: Arrivals, jid: str, skill: str) -> bool:
     return skill.lower() in f"{a.rec[jid]['title']} {a.rec[jid]['description']} {requirements(a, jid)}".lower()
 
 
-def words(text: str) -> set[str]:
-    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 2}
-
-
 def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit.Setup:
     """The skill, its target postings (need by the target time, `trailing` after) and look-alikes
     (nearest: naming the skill outside the requirements, then sharing requirement words). As the
@@ -194,12 +190,12 @@ def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit
         skill = kit.choose(rng, sorted(s for s, js in found.items() if len(js) >= need + trailing),
                            f"skill asked by {need + trailing} postings")
         targets = kit.sample(rng, found[skill], need + trailing, "postings")
-        mine = words(" ".join(requirements(a, j) for j in targets))
+        mine = kit.words(" ".join(requirements(a, j) for j in targets))
         at, key, used = kit.counted_arrivals(
             rng, knobs, targets, [j for j in jobs if not asks(a, j, skill)], need, a.make, trailing=trailing,
             what=f"posting asking for {skill} (detail page only)", start=FIRST_READ_S, gap=TARGET_GAP_S,
             decoy_note=f"decoy: does not ask for {skill} in the requirements",
-            score=lambda j: 2.0 * mentions(a, j, skill) + len(words(requirements(a, j)) & mine) / max(1, len(mine)))
+            score=lambda j: 2.0 * mentions(a, j, skill) + len(kit.words(requirements(a, j)) & mine) / max(1, len(mine)))
         targets, until, facts = used[:need + trailing], min(at + int(knobs.hold_s), 712), {}
         if closes:
             key.append(event(until, "close_job", "the posting stops accepting applications (condition_until)",

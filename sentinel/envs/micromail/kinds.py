@@ -69,11 +69,6 @@ def preload_text(catalog: Catalog) -> str:
     return " ".join(text_of(catalog, rid) for rid in PRELOAD)
 
 
-def similarity(a: str, b: str) -> float:
-    wa, wb = ({w for w in re.split(r"[^a-z0-9]+", t.lower()) if len(w) > 2} for t in (a, b))
-    return len(wa & wb) / max(1, len(wa | wb))
-
-
 def email(at: float, rid: str, note: str | None) -> dict[str, Any]:
     return kit.event(at, "new_email", note, email_id=rid)
 
@@ -117,7 +112,7 @@ def _attachment(rng: random.Random, catalog: Catalog, knobs: Knobs, label: str) 
     name = kit.choose(rng, [n for n in files[target] if names.count(n) == 1], "file name")
     others = [rid for rid in inbox if rid != target and name.lower() not in text_of(catalog, rid)]
     *decoys, trailing = kit.nearest(rng, others, knobs.decoys + 1,
-                                    lambda rid: max(similarity(name, n) for n in files[rid]), knobs.near_miss)
+                                    lambda rid: max(kit.similarity(name, n) for n in files[rid]), knobs.near_miss)
     at, events = kit.unit(rng, knobs, target, decoys, email,
                           about(catalog, target, f"{label}: carries {name} (named only on the message page)"),
                           lambda rid: about(catalog, rid, f"decoy: {', '.join(files[rid])}, not {name}"))
@@ -250,7 +245,7 @@ def _phrase(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str, tar
     """The target mail with the phrase past its preview, look-alikes sharing its words before it."""
     others = [rid for rid in arrivals(catalog, is_inbox) if rid not in (target, first)
               and phrase.lower() not in text_of(catalog, rid)]
-    decoys = kit.nearest(rng, others, knobs.decoys, lambda rid: similarity(phrase, text_of(catalog, rid)) * 10,
+    decoys = kit.nearest(rng, others, knobs.decoys, lambda rid: kit.similarity(phrase, text_of(catalog, rid)) * 10,
                          knobs.near_miss)
     where = mail(catalog, target)["body"].lower().find(phrase.lower())
     at, events = kit.unit(rng, knobs, target, decoys, email,
@@ -352,10 +347,9 @@ KINDS: tuple[Kind, ...] = (
                     "The list header shows only the total.",
         prompt="Keep an eye on my MicroMail inbox and tell me once it holds five more messages than it does now. "
                "Mail that lands in Junk doesn't count.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND origin != 'self'", 5,
-                                        "inbox_count"),
-        solution=kit.watch_count(INBOX, "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)", "first + 5",
-                                 "The inbox now holds five more messages than at the start.")),
+        **kit.count_watch("SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND origin != 'self'", 5, INBOX,
+                          "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)",
+                          "The inbox now holds five more messages than at the start.", "inbox_count")),
     mail_kind(
         "junk_growth", "passive", "relative",
         counted(3, lambda r: not is_inbox(r), "junk arrival", "inbox arrival: not junk"),
@@ -364,10 +358,8 @@ KINDS: tuple[Kind, ...] = (
         description="Three junk arrivals (the third at {at} s) between {decoys} or more inbox arrivals; another junk "
                     "mail trails. The sidebar shows only Junk's total.",
         prompt="Tell me when three more messages have landed in my MicroMail Junk folder than are there now.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM emails WHERE folder = 'junk' AND origin != 'self'", 3,
-                                        "junk_count"),
-        solution=kit.watch_count(INBOX, "Junk \\(([\\d,]+)\\)", "first + 3", "Three more messages have landed in "
-                                 "Junk.")),
+        **kit.count_watch("SELECT COUNT(*) FROM emails WHERE folder = 'junk' AND origin != 'self'", 3, INBOX,
+                          "Junk \\(([\\d,]+)\\)", "Three more messages have landed in Junk.", "junk_count")),
     mail_kind(
         "sender_arrives", "passive", "absolute", sender, Knobs(decoys=2),
         "decoys: other senders before the target (near_miss: sharing a first name or surname)",
@@ -396,8 +388,6 @@ KINDS: tuple[Kind, ...] = (
         description="The preload has {start} unread inbox messages; {n} unread arrivals bring it to {threshold} at "
                     "{at} s, between mail that arrives read and junk.",
         prompt="Don't open any messages. Just tell me when my MicroMail inbox has {threshold} unread messages.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND is_read = 0",
-                                        "{threshold}"),
-        solution=kit.watch_count(INBOX, "Inbox \\(([\\d,]+)\\)", "{threshold}",
-                                 "The inbox has {threshold} unread messages.")),
+        **kit.count_watch("SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND is_read = 0", "{threshold}", INBOX,
+                          "Inbox \\(([\\d,]+)\\)", "The inbox has {threshold} unread messages.")),
 )
