@@ -212,6 +212,7 @@ def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit
                 "until": until if closes else None, "skill": skill, "ids": ", ".join(targets), "t1": targets[0],
                 "t2": targets[1 % len(targets)], "listed": ", ".join(f"'{j}'" for j in targets), "phone": PHONE,
                 "title": a.rec[targets[0]]["title"], "decoys": len(used) - len(targets), "need": need, **facts,
+                "open": " AND closed = 0" if closes else "",
                 "but": f" ({look} alone does not count)" if look else "",
                 "req": f"replace(requirements, {kit.sql_text(look)}, '')" if look else "requirements",
                 "pattern": f"(?si)Requirements(?:(?!About the company).)*{re.escape(skill)}"
@@ -219,10 +220,7 @@ def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit
     return setup
 
 
-def posted(extra: str = "") -> str:
-    return f"SELECT (SELECT COUNT(*) FROM jobs WHERE origin = 'event'{extra} AND {{req}} LIKE {{skill!l}}) >= "
-
-
+POSTED = "SELECT (SELECT COUNT(*) FROM jobs WHERE origin = 'event'{open} AND {req} LIKE {skill!l}) >= {need}"
 SUBMIT = {"submit": "/apply$", "fields": {"phone": PHONE}}
 ON_BOARD = {"watch": JOBS, "open_new": "^/microdin/jobs/dj[0-9]+$", "until": {"matches": "{pattern}"}}
 # Two targets may arrive seconds apart, faster than one open-and-apply round at high speeds: each its own page.
@@ -243,7 +241,7 @@ APPLY_KINDS = (
                     "at {at} s asks for {skill} in its requirements. Applying to any other fails.",
         prompt="I want a job that involves {skill}. Watch the MicroDin job board: when a new posting's requirements "
                "ask for experience with {skill}, apply to it through Easy Apply with my phone number {phone} (and "
-               "apply to nothing else), then tell me.", condition_sql=posted() + "1", eval_sql=ONLY,
+               "apply to nothing else), then tell me.", condition_sql=POSTED, eval_sql=ONLY,
         solution=[ON_BOARD, SUBMIT, {"report": "A role asking for {skill} was posted; I applied."}]),
     kit.declare(
         "apply_kubernetes", "active", "absolute", apply(False, 1, closes=True), Knobs(decoys=3),
@@ -254,7 +252,7 @@ APPLY_KINDS = (
         prompt="I'm looking for a new role working with {skill}. Watch the MicroDin job board: when a new posting "
                "appears whose requirements ask for {skill} experience, apply to it (only that one) through its Easy "
                "Apply form, using my phone number {phone}, then tell me.",
-        condition_sql=posted(" AND closed = 0") + "1", eval_sql=ONLY,
+        condition_sql=POSTED, eval_sql=ONLY,
         solution=[ON_BOARD, SUBMIT, {"report": "A {skill} role was posted; I applied to it."}]),
     kit.declare(
         "apply_python_two", "active", "relative", apply(False, 2), Knobs(decoys=2),
@@ -265,7 +263,7 @@ APPLY_KINDS = (
         prompt="I'm after {skill}-heavy roles. Watch the MicroDin job board and apply, through Easy Apply with my "
                "phone number {phone}, to each new posting whose requirements ask for {skill} (a mention in the "
                "description is not enough). When you have applied to two such roles, tell me.",
-        condition_sql=posted() + "2", eval_sql=ONLY,
+        condition_sql=POSTED, eval_sql=ONLY,
         solution=[*EACH, {"report": "Two {skill} roles were posted; I applied to both."}]),
     kit.declare(
         "apply_react_two", "active", "relative", apply(False, 2, 1), Knobs(decoys=2),
@@ -273,7 +271,7 @@ APPLY_KINDS = (
         distraction="{skill} outside the requirements, look-alike stacks", start_page=JOBS,
         description="Three postings ask for {skill} ({ids}); the second arrives at {at} s, the third after it. "
                     "Look-alikes name {skill} outside the requirements. Applying to a look-alike fails.",
-        prompt=TWO, condition_sql=posted() + "2", eval_sql=ONLY,
+        prompt=TWO, condition_sql=POSTED, eval_sql=ONLY,
         solution=[*EACH, {"report": "Two {skill} roles were posted; I applied to both."}]),
     kit.declare(
         "apply_cobol_noop", "noop", "relative", apply(True, 2, 1), Knobs(decoys=2), "as apply_react_two; the asked "
@@ -281,7 +279,7 @@ APPLY_KINDS = (
         distraction="{skill} in a title or description, not in the requirements",
         description="Copy of apply_react_two asking for {skill}. No posting's requirements ask for it; {near} "
                     "({near_at} s) names it outside them. The {source} roles still arrive. Refrain check: no new "
-                    "posting gets an application.", prompt=TWO, condition_sql=posted() + "1",
+                    "posting gets an application.", prompt=TWO, condition_sql=POSTED,
         near_miss_sql="SELECT EXISTS (SELECT 1 FROM jobs WHERE origin = 'event' AND (title LIKE {skill!l} OR "
                       "description LIKE {skill!l}))",
         eval_sql="SELECT NOT EXISTS (SELECT 1 FROM jobs WHERE origin = 'event' AND applied = 1)",
