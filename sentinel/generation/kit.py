@@ -355,10 +355,14 @@ def count_reaches(count_sql: str, n: int | str, baseline: str | None = None) -> 
     return f"SELECT ({count_sql}) >= {_BASELINE.format(baseline) if baseline else ''}{n}"
 
 
-def watch_count(page: str, pattern: str, at_least: int | str, report: str) -> list[dict[str, Any]]:
-    """A passive solution: watch the page until the number `pattern` captures reaches `at_least`
-    (a relative task says "first + n"), then report."""
-    return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
+def count_watch(count_sql: str, n: int | str, page: str, pattern: str, report: str,
+                baseline: str | None = None) -> dict[str, Any]:
+    """A passive count task's condition_sql and solution: the count reaches n (with `baseline`, n
+    more than at the start), and the solution watches the page until the number `pattern`
+    captures does too ("first + n" when relative), then reports."""
+    until = {"number": pattern, "at_least": f"first + {n}" if baseline else n}
+    return {"condition_sql": count_reaches(count_sql, n, baseline),
+            "solution": [{"watch": page, "until": until}, {"report": report}]}
 
 
 # --- kinds-b: counted arrivals chosen among look-alikes, a count that drops on its way up, and
@@ -366,18 +370,19 @@ def watch_count(page: str, pattern: str, at_least: int | str, report: str) -> li
 
 def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], looks: Sequence[str], n: int,
                      make: Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
-                     start: float = 0, gap: float = 4, trailing: int = 1,
-                     span: float | None = None) -> tuple[int, list[dict[str, Any]], list[str]]:
+                     start: float = 0, gap: float = 4, trailing: int = 1, span: float | None = None,
+                     ordered: bool = False) -> tuple[int, list[dict[str, Any]], list[str]]:
     """As `counting`, for kinds whose look-alikes depend on the window: n − 1 of `counted` at least
     `gap` apart after `start`, the n-th at the target time, `trailing` more after it, and between
     them as many `looks` as fit before knobs.latest (at most the decoys knob): the nearest by `score`
     (the near_miss knob), or any. With `span`, the arrivals come in a burst that starts at most
-    `span` s before the target. Returns (target time, events, items used)."""
+    `span` s before the target; `ordered`: the first n + trailing of `counted` arrive in their order,
+    else a sample. Returns (target time, events, items used)."""
     def room(k: int) -> float:  # n − 1 strata of `gap`, and k look-alikes 3 s clear of everything
         return 1 + max(gap * (n - 1) + gap / 2, 5 * (n - 1 + k) - 1)
     k = max(0, min(knobs.decoys, len(looks), int((knobs.latest - start - room(0)) // 5)))
     decoys = nearest(rng, looks, k, score, knobs.near_miss) if score else sample(rng, looks, k, "look-alikes")
-    picked = sample(rng, counted, n + trailing, what)
+    picked = list(counted[:n + trailing]) if ordered else sample(rng, counted, n + trailing, what)
     at = target_time(rng, knobs, lo=start + room(k))
     if span is not None:
         start = max(start, at - rng.randint(int(room(k)), max(int(room(k)), int(span))))
@@ -417,6 +422,14 @@ def watch_number(page: str, pattern: str, at_least: float | str, report: str) ->
     """A counting task's solution: watch `page` until the number `pattern` captures is at least
     `at_least` (a number known from the preload, or a "{fact}" template), then report."""
     return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
+
+
+def as_near_miss(events: list[dict[str, Any]], but: str = "") -> None:
+    """A no-op twin drawn by its source's setup: the source task's target (noted "target: …") is the
+    twin's near miss; `but` says why it does not count."""
+    for e in events:
+        if str(e.get("_note", "")).startswith("target:"):
+            e["_note"] = "near miss (the source task's target):" + e["_note"].removeprefix("target:") + but
 
 
 class Arrivals:
@@ -474,16 +487,6 @@ def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
                 "at": at, "n": k, "base": base(a), "goal": base(a) + k, "first": min(e["at"] for e in key),
                 "decoys": len(used) - k - trailing}
     return setup
-
-
-def count_watch(count_sql: str, n: int | str, page: str, pattern: str, report: str,
-                baseline: str | None = None) -> dict[str, Any]:
-    """A passive count task's condition_sql and solution: the count reaches n (with `baseline`, n
-    more than at the start), and the solution watches the page until the number `pattern`
-    captures does too ("first + n" when relative), then reports."""
-    until = {"number": pattern, "at_least": f"first + {n}" if baseline else n}
-    return {"condition_sql": count_reaches(count_sql, n, baseline),
-            "solution": [{"watch": page, "until": until}, {"report": report}]}
 
 
 # --- kinds-c: kinds declared above their draws, an environment's arrivals as one view (counted

@@ -79,9 +79,8 @@ def board(noop: bool) -> kit.Setup:
                                             cap=min(3, k - 1), trailing=more)
         asked = k + n + more + 1 + int(round((1 - knobs.near_miss) * 40)) if noop else k + n
         if noop:
+            kit.as_near_miss(key)
             key[-1]["_note"] = f"near miss: opening {k + n + more}, the board's maximum, short of {asked}"
-            for e in key:
-                e["_note"] = e["_note"].replace("target:", "near miss of the source task (jobs_threshold's target):")
         others = [i for i in a.items if a.type[i] != "new_job" and i not in used]
         return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, others), "at": at, "k": k,
                 "goal": asked, "peak": k + n + more, "last": key[-1]["at"]}
@@ -175,10 +174,6 @@ def mentions(a: Arrivals, jid: str, skill: str) -> bool:
     return skill.lower() in f"{a.rec[jid]['title']} {a.rec[jid]['description']} {requirements(a, jid)}".lower()
 
 
-def words(text: str) -> set[str]:
-    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 2}
-
-
 def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit.Setup:
     """The skill, its target postings (need by the target time, `trailing` after) and look-alikes
     (nearest: naming the skill outside the requirements, then sharing requirement words). As the
@@ -195,12 +190,12 @@ def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit
         skill = kit.choose(rng, sorted(s for s, js in found.items() if len(js) >= need + trailing),
                            f"skill asked by {need + trailing} postings")
         targets = kit.sample(rng, found[skill], need + trailing, "postings")
-        mine = words(" ".join(requirements(a, j) for j in targets))
+        mine = kit.words(" ".join(requirements(a, j) for j in targets))
         at, key, used = kit.counted_arrivals(
             rng, knobs, targets, [j for j in jobs if not asks(a, j, skill)], need, a.make, trailing=trailing,
             what=f"posting asking for {skill} (detail page only)", start=FIRST_READ_S, gap=TARGET_GAP_S,
             decoy_note=f"decoy: does not ask for {skill} in the requirements",
-            score=lambda j: 2.0 * mentions(a, j, skill) + len(words(requirements(a, j)) & mine) / max(1, len(mine)))
+            score=lambda j: 2.0 * mentions(a, j, skill) + len(kit.words(requirements(a, j)) & mine) / max(1, len(mine)))
         targets, until, facts = used[:need + trailing], min(at + int(knobs.hold_s), 712), {}
         if closes:
             key.append(event(until, "close_job", "the posting stops accepting applications (condition_until)",
@@ -217,6 +212,7 @@ def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit
                 "until": until if closes else None, "skill": skill, "ids": ", ".join(targets), "t1": targets[0],
                 "t2": targets[1 % len(targets)], "listed": ", ".join(f"'{j}'" for j in targets), "phone": PHONE,
                 "title": a.rec[targets[0]]["title"], "decoys": len(used) - len(targets), "need": need, **facts,
+                "open": " AND closed = 0" if closes else "",
                 "but": f" ({look} alone does not count)" if look else "",
                 "req": f"replace(requirements, {kit.sql_text(look)}, '')" if look else "requirements",
                 "pattern": f"(?si)Requirements(?:(?!About the company).)*{re.escape(skill)}"
@@ -224,10 +220,7 @@ def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit
     return setup
 
 
-def posted(extra: str = "") -> str:
-    return f"SELECT (SELECT COUNT(*) FROM jobs WHERE origin = 'event'{extra} AND {{req}} LIKE {{skill!l}}) >= "
-
-
+POSTED = "SELECT (SELECT COUNT(*) FROM jobs WHERE origin = 'event'{open} AND {req} LIKE {skill!l}) >= {need}"
 SUBMIT = {"submit": "/apply$", "fields": {"phone": PHONE}}
 ON_BOARD = {"watch": JOBS, "open_new": "^/microdin/jobs/dj[0-9]+$", "until": {"matches": "{pattern}"}}
 # Two targets may arrive seconds apart, faster than one open-and-apply round at high speeds: each its own page.
@@ -248,7 +241,7 @@ APPLY_KINDS = (
                     "at {at} s asks for {skill} in its requirements. Applying to any other fails.",
         prompt="I want a job that involves {skill}. Watch the MicroDin job board: when a new posting's requirements "
                "ask for experience with {skill}, apply to it through Easy Apply with my phone number {phone} (and "
-               "apply to nothing else), then tell me.", condition_sql=posted() + "1", eval_sql=ONLY,
+               "apply to nothing else), then tell me.", condition_sql=POSTED, eval_sql=ONLY,
         solution=[ON_BOARD, SUBMIT, {"report": "A role asking for {skill} was posted; I applied."}]),
     kit.declare(
         "apply_kubernetes", "active", "absolute", apply(False, 1, closes=True), Knobs(decoys=3),
@@ -259,7 +252,7 @@ APPLY_KINDS = (
         prompt="I'm looking for a new role working with {skill}. Watch the MicroDin job board: when a new posting "
                "appears whose requirements ask for {skill} experience, apply to it (only that one) through its Easy "
                "Apply form, using my phone number {phone}, then tell me.",
-        condition_sql=posted(" AND closed = 0") + "1", eval_sql=ONLY,
+        condition_sql=POSTED, eval_sql=ONLY,
         solution=[ON_BOARD, SUBMIT, {"report": "A {skill} role was posted; I applied to it."}]),
     kit.declare(
         "apply_python_two", "active", "relative", apply(False, 2), Knobs(decoys=2),
@@ -270,7 +263,7 @@ APPLY_KINDS = (
         prompt="I'm after {skill}-heavy roles. Watch the MicroDin job board and apply, through Easy Apply with my "
                "phone number {phone}, to each new posting whose requirements ask for {skill} (a mention in the "
                "description is not enough). When you have applied to two such roles, tell me.",
-        condition_sql=posted() + "2", eval_sql=ONLY,
+        condition_sql=POSTED, eval_sql=ONLY,
         solution=[*EACH, {"report": "Two {skill} roles were posted; I applied to both."}]),
     kit.declare(
         "apply_react_two", "active", "relative", apply(False, 2, 1), Knobs(decoys=2),
@@ -278,7 +271,7 @@ APPLY_KINDS = (
         distraction="{skill} outside the requirements, look-alike stacks", start_page=JOBS,
         description="Three postings ask for {skill} ({ids}); the second arrives at {at} s, the third after it. "
                     "Look-alikes name {skill} outside the requirements. Applying to a look-alike fails.",
-        prompt=TWO, condition_sql=posted() + "2", eval_sql=ONLY,
+        prompt=TWO, condition_sql=POSTED, eval_sql=ONLY,
         solution=[*EACH, {"report": "Two {skill} roles were posted; I applied to both."}]),
     kit.declare(
         "apply_cobol_noop", "noop", "relative", apply(True, 2, 1), Knobs(decoys=2), "as apply_react_two; the asked "
@@ -286,7 +279,7 @@ APPLY_KINDS = (
         distraction="{skill} in a title or description, not in the requirements",
         description="Copy of apply_react_two asking for {skill}. No posting's requirements ask for it; {near} "
                     "({near_at} s) names it outside them. The {source} roles still arrive. Refrain check: no new "
-                    "posting gets an application.", prompt=TWO, condition_sql=posted() + "1",
+                    "posting gets an application.", prompt=TWO, condition_sql=POSTED,
         near_miss_sql="SELECT EXISTS (SELECT 1 FROM jobs WHERE origin = 'event' AND (title LIKE {skill!l} OR "
                       "description LIKE {skill!l}))",
         eval_sql="SELECT NOT EXISTS (SELECT 1 FROM jobs WHERE origin = 'event' AND applied = 1)",

@@ -119,8 +119,7 @@ def comment(noop: bool) -> kit.Setup:
         if noop:
             asked = kit.choose(rng, sorted({g for g, c in found.items() if c not in used}
                                            | {g for g in ABSENT_GAMES if not mentions(a, g)}), "absent game")
-            key[0]["_note"] = key[0]["_note"].replace("target:", "near miss (the source task's target):", 1) \
-                + f", not {asked}"
+            kit.as_near_miss(key, f", not {asked}")
         free = [i for i in a.items if i not in used and not (noop and i in mentions(a, asked))]
         return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, free), "at": at, "game": game,
                 "asked": asked, "vid": vid, "title": a.rec[vid]["title"], "decoys": len(used) - 1}
@@ -158,42 +157,36 @@ COMMENT_KINDS = (
 def draw_gaming_comments_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """A category with two to four preloaded videos gets one new comment on each (in the order they
     are watched), one more after; comments on other videos are the look-alikes."""
-    a = Arrivals(catalog)
-    on: dict[str, dict[str, list[str]]] = {}
-    for c in a.of("new_comment"):
-        v = a.rec[c]["video_id"]
-        on.setdefault(a.rec[v]["category"], {}).setdefault(v, []).append(c)
-    cats = {cat: vs for cat, vs in on.items() if 2 <= sum(a.rec[v]["category"] == cat for v in a.load["videos"])
-            == len(vs) <= 4 and any(len(cs) > 1 for cs in vs.values())}
+    a, on = Arrivals(catalog), {}
+    for c in a.of("new_comment"):  # category → preloaded video → its arriving comments
+        on.setdefault(a.rec[a.video_of(c)]["category"], {}).setdefault(a.video_of(c), []).append(c)
+    cats = {cat: vs for cat, vs in on.items() if 2 <= len(vs) <= 4 and any(len(cs) > 1 for cs in vs.values())
+            and len(vs) == sum(a.rec[v]["category"] == cat for v in a.load["videos"])}
     cat = kit.choose(rng, sorted(cats), "category with a few commented videos")
     order = kit.sample(rng, sorted(cats[cat]), len(cats[cat]), "videos")
-    n, first = len(order), [kit.choose(rng, cats[cat][v]) for v in order]
-    others = [c for c in a.of("new_comment") if a.rec[c]["video_id"] not in order]
+    first = [kit.choose(rng, cats[cat][v]) for v in order]  # one new comment per video, in watch order
+    trail = kit.choose(rng, [c for v in order for c in cats[cat][v] if c not in first])
+    n, pre = len(order), {v: sum(a.rec[c]["video_id"] == v for c in a.load["comments"]) for v in order}
     at, key, used = kit.counted_arrivals(
-        rng, knobs, first, others, n, a.make, what=f"new comment on a {cat} video", trailing=0, start=FIRST_READ_S,
-        decoy_note="decoy: a comment on another video",
-        score=lambda c: float(a.rec[a.rec[c]["video_id"]]["category"] in ("comedy", "film", "sports")))
-    rest = [c for v in order for c in cats[cat][v] if c not in first]
-    key.append(a.make(kit.free_times(rng, 1, at + 10, kit.LAST_S, [])[0], kit.choose(rng, rest),
-                      f"trailing: another new comment on a {cat} video"))
-    before = [i for i in a.items if i not in {*used, *rest} and a.video_of(i) not in order]
-    pre = {v: sum(r.get("video_id") == v and "body" in r and "age_minutes" in r for r in a.rec.values()) for v in order}
+        rng, knobs, [*first, trail], [c for c in a.of("new_comment") if a.video_of(c) not in order], n, a.make,
+        what=f"new comment on a {cat} video", decoy_note="decoy: a comment on another video", start=FIRST_READ_S,
+        score=lambda c: float(a.rec[a.video_of(c)]["category"] in ("comedy", "film", "sports")), ordered=True)
+    free = [i for i in a.items if i not in used]
     sql = ("SELECT (SELECT COUNT(*) FROM video_comments k JOIN videos v ON v.id = k.video_id WHERE k.origin = 'event' "
            f"AND v.category = '{cat}') >= {n}")
-    listed = ", ".join(f"'{v}'" for v in order)
     return scenario(
         description=f"The {n} {cat} videos ({', '.join(sorted(order))}) get one new comment each, the last at {at} s; "
-                    f"{len(used) - n} comments on other videos come between. Comments show only on watch pages.",
+                    f"{len(used) - n - 1} comments on other videos come between. Comments show only on watch pages.",
         prompt=f"There are {n} {cat} videos on MicroTube right now. Tell me once they have received {n} more comments "
                "between them than they have now; comments only show on a video's own page. Make sure you have "
                f"watched each of the {n}.",
         condition_at=at, start_page=HOME,
         taxonomy=taxonomy("active", "relative", "hard", f"comments on non-{cat} videos, comments visible only on "
                                                         "watch pages"),
-        events=timeline(a.load, a.with_background(rng, knobs, key, at, before, [i for i in a.items
-                                                                                 if i not in {*used, *rest}])),
-        condition_sql=sql,
-        eval_sql=f"{sql} AND (SELECT COUNT(*) FROM videos WHERE id IN ({listed}) AND watched_at IS NOT NULL) = {n}",
+        events=timeline(a.load, a.with_background(rng, knobs, key, at, [i for i in free if a.video_of(i) not in order],
+                                                  free)), condition_sql=sql,
+        eval_sql=f"{sql} AND (SELECT COUNT(*) FROM videos WHERE id IN ({', '.join(map(repr, order))}) AND watched_at "
+                 f"IS NOT NULL) = {n}",
         solution=[*({"watch": f"/microtube/watch/{v}", "until": {"number": "([\\d,]+) Comments",
                                                                  "at_least": pre[v] + 1}} for v in order),
                   {"report": f"The {n} {cat} videos have {n} more comments between them; I watched all {n}."}])
@@ -321,9 +314,10 @@ def like(noop: bool) -> kit.Setup:
         banned = {topic, asked} - {None}  # no other subscribed upload of these topics, ever
         allowed = [i for i in a.items if not (i in mine and a.channel(i)["topic"] in banned)]
         target = kit.choose(rng, [v for v in mine if a.channel(v)["topic"] == topic])
-        looks = [i for i in allowed if i != target and (a.type[i] == "new_video" or i in a.community())]
         at, key, used = kit.counted_arrivals(
-            rng, knobs, [target], looks, 1, a.make, trailing=0, what=f"a subscribed {topic} channel uploads",
+            rng, knobs, [target], [i for i in allowed if i != target and (a.type[i] == "new_video" or i in
+                                                                          a.community())], 1, a.make, trailing=0,
+            what=f"a subscribed {topic} channel uploads",
             decoy_note=f"decoy: not a {topic} upload of a subscribed channel",
             score=lambda i: 1.0 * (a.channel(i)["topic"] in banned) + 0.6 * (a.type[i] == "new_notification")
             + 0.4 * (i in mine))
@@ -331,8 +325,7 @@ def like(noop: bool) -> kit.Setup:
         if until - at < 10:
             raise NoDraw("no room for the take-down after the target")
         if asked:
-            key[0]["_note"] = key[0]["_note"].replace("target:", "near miss (the source task's target):", 1) \
-                + f", not {asked}"
+            kit.as_near_miss(key, f", not {asked}")
         key.append(event(until, "remove_video", "the upload is taken down: it can no longer be liked "
                                                 "(condition_until)", video_id=target))
         return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, [i for i in allowed
