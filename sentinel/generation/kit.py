@@ -8,9 +8,10 @@ then `timeline` sorts them and `scenario` returns the mapping in file order. Pur
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sentinel.core.kinds import MAX_AT, MIN_AT, Knobs, NoDraw
 
@@ -173,3 +174,98 @@ def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> l
         if ok:
             return seq
     raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")
+
+
+# --- kinds-d: waypoint timelines (a value that crosses a line once, at the target) ---------------
+# A waypoint event (MicroHood's price_waypoint, MicroHub's star_waypoint) starts at `at` and moves
+# the value linearly to its target over ramp_s. A kind's key legs never overlap (each ramp ends
+# before the next leg starts), so every corner of the path is a moment the kind chose.
+
+FLAT_S = 14  # a relative task's value stays flat this long: checks want 10 s, the first read comes a few s in
+
+
+class Leg(NamedTuple):
+    """One waypoint move: from `at` the value moves linearly to `value`, reached at at + ramp_s."""
+
+    at: int
+    value: float
+    ramp_s: int = 0
+    note: str | None = None
+
+
+def phases(t0: int, t1: int, n: int) -> list[tuple[int, int]]:
+    """n back-to-back (start, ramp_s) phases filling [t0, t1), each ramp ending before the next start."""
+    if t1 - t0 < 3 * n:
+        raise NoDraw(f"no room for {n} phases between {t0} and {t1} s")
+    edges = [t0 + round(j * (t1 - t0) / n) for j in range(n + 1)]
+    return [(edges[j], max(0, edges[j + 1] - edges[j] - 1)) for j in range(n)]
+
+
+def approach(t0: int, t1: int, stops: Sequence[float | tuple[float, str]]) -> list[Leg]:
+    """Legs through `stops` (a value, or (value, note)) in back-to-back phases filling [t0, t1)."""
+    out = []
+    for (t, ramp), stop in zip(phases(t0, t1, len(stops)), stops, strict=True):
+        value, note = stop if isinstance(stop, tuple) else (stop, None)
+        out.append(Leg(t, value, ramp, note))
+    return out
+
+
+def cross_once(t0: int, at: int, stops: Sequence[float | tuple[float, str]], over: float, note: str, *,
+               until: int | None = None, back: float = 0.0, back_note: str | None = None) -> list[Leg]:
+    """A target path: `approach` through stops that stay on the near side of the line (the near
+    miss among them), a jump at `at` to `over` past the line, and with `until` a jump back to
+    `back` (where a passing window ends). The line is crossed exactly at `at`."""
+    legs = [*approach(t0, at - 2, stops), Leg(at, over, 0, note)]
+    if until is not None:
+        legs.append(Leg(until, back, 0, back_note))
+    return legs
+
+
+def shortfall(near_miss: float, smallest: float, widest: float, decimals: int = 0) -> float:
+    """How far short of a line a near miss stops: `smallest` (one step a page shows) at near_miss 1,
+    `widest` at 0."""
+    return round(max(smallest, smallest + (widest - smallest) * (1 - near_miss)), decimals)
+
+
+def round_line(value: float, step: float) -> float:
+    """The first multiple of `step` at or above value: a line a person would name."""
+    return round(math.ceil(value / step - 1e-9) * step, 6)
+
+
+def floor_to(value: float, decimals: int = 2) -> float:
+    """Rounded down to `decimals` places (a value a page shows that is not past `value`)."""
+    return math.floor(value * 10 ** decimals + 1e-6) / 10 ** decimals
+
+
+def ceil_to(value: float, decimals: int = 2) -> float:
+    return math.ceil(value * 10 ** decimals - 1e-6) / 10 ** decimals
+
+
+def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 5) -> int:
+    """When a passing condition ends: knobs.hold_s after `at` but at least `least`, and by `end`."""
+    until = min(at + max(least, int(knobs.hold_s)), end)
+    if until - at < least:
+        raise NoDraw(f"a condition at {at} s cannot hold {least} s before {end} s")
+    return until
+
+
+def free_moment(rng: random.Random, lo: float, hi: float, taken: Iterable[float], gap: float = 3) -> int:
+    """A whole second in [lo, hi] more than `gap` away from every time in `taken`."""
+    busy = list(taken)
+    return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)],
+                  "free moment")
+
+
+def noop_twin(source: Mapping[str, Any], *, prompt: str, description: str, taxonomy: Mapping[str, Any],
+              condition_sql: str, near_miss_sql: str, solution: list[dict[str, Any]],
+              eval_sql: str | None = None, extra: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
+    """A no-op kind's scenario from its source kind's draw: the same timeline with the source's
+    target ("(the target)" in its note) relabelled as the near miss, `extra` events added, and a
+    condition that never holds (near_miss_sql: the one that does)."""
+    events = [{**e, "_note": e["_note"].replace("(the target)", "(the source task's target: the near miss)")}
+              if "_note" in e else e for e in source["events"][1:]]
+    preload = {k: v for k, v in source["events"][0].items() if k not in ("at", "type")}
+    return scenario(prompt=prompt, description=description, condition_at=None, taxonomy=taxonomy,
+                    events=timeline(preload, [*events, *extra]), condition_sql=condition_sql,
+                    near_miss_sql=near_miss_sql, eval_sql=eval_sql, solution=solution,
+                    start_page=source.get("start_page"))
