@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sentinel.core.kinds import MAX_AT, MIN_AT, Knobs, NoDraw
+from sentinel.core.kinds import MAX_AT, MIN_AT, Draw, Kind, Knobs, NoDraw
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -176,6 +176,19 @@ def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> l
     raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")
 
 
+# --- kinds-d: declaring a kind ----------------------------------------------------------------------
+
+def kind(name: str, activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "",
+         earliest: float = MIN_AT) -> Callable[[Draw], Kind]:
+    """Declares a draw function as a Kind, next to its code:
+
+        @kind("price_target", "passive", "absolute", Knobs(decoys=2), "decoys: ...; near_miss: ...")
+        def price_target(rng, catalog, knobs): ...
+
+    The name then stands for the Kind (a no-op twin draws its source with `price_target.draw`)."""
+    return lambda draw: Kind(name, activity, criteria, draw, knobs or Knobs(), notes, earliest)
+
+
 # --- kinds-d: waypoint timelines (a value that crosses a line once, at the target) ---------------
 # A waypoint event (MicroHood's price_waypoint, MicroHub's star_waypoint) starts at `at` and moves
 # the value linearly to its target over ramp_s. A kind's key legs never overlap (each ramp ends
@@ -199,6 +212,15 @@ def phases(t0: int, t1: int, n: int) -> list[tuple[int, int]]:
         raise NoDraw(f"no room for {n} phases between {t0} and {t1} s")
     edges = [t0 + round(j * (t1 - t0) / n) for j in range(n + 1)]
     return [(edges[j], max(0, edges[j + 1] - edges[j] - 1)) for j in range(n)]
+
+
+def ahead(items: Sequence[Any], before: float, start: int = 2) -> list[tuple[int, int, Any]]:
+    """(start, ramp_s, item) for look-alikes that move one after another, in back-to-back phases
+    from `start` that end before `before` (the target's own move)."""
+    if not items:
+        return []
+    slots = phases(start, max(start + 3 * len(items), int(before) - 2), len(items))
+    return [(t, ramp, item) for (t, ramp), item in zip(slots, items, strict=True)]
 
 
 def approach(t0: int, t1: int, stops: Sequence[float | tuple[float, str]]) -> list[Leg]:
@@ -269,3 +291,33 @@ def noop_twin(source: Mapping[str, Any], *, prompt: str, description: str, taxon
                     events=timeline(preload, [*events, *extra]), condition_sql=condition_sql,
                     near_miss_sql=near_miss_sql, eval_sql=eval_sql, solution=solution,
                     start_page=source.get("start_page"))
+
+
+def baseline(metric: str) -> str:
+    """SQL for the value of `metric` the session stored right after the preload (session_meta),
+    the reference of a relative task: `... >= {baseline('news_count')} + 3`."""
+    return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
+
+
+def overlap(a: Iterable[str], b: Iterable[str]) -> float:
+    """How alike two sets of words are: the shared ones among all of them (0 to 1)."""
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / max(1, len(sa | sb))
+
+
+def near_value(near_miss: float, lowest: float, line: float, step: float = 0.01) -> float:
+    """A near miss's peak below a rising line, on the grid of `step` (a cent, a star): at least
+    `lowest`, and the last step short of `line` at near_miss 1 (`lowest` at 0)."""
+    lo, hi = math.ceil(lowest / step - 1e-6), math.ceil(line / step - 1e-6) - 1
+    if hi < lo:
+        raise NoDraw(f"no step of {step:g} between {lowest:g} and {line:g}")
+    return round(round(lo + (hi - lo) * near_miss) * step, 6)
+
+
+def near_miss_legs(rng: random.Random, start: float, peak: float, at: int, note: str) -> list[Leg]:
+    """A near miss that approaches a line without crossing it (a no-op's own): a climb from the
+    start value after FLAT_S, a jump to `peak` at `at` held more than a minute, an easing back."""
+    return [Leg(FLAT_S + rng.randint(0, 20), start + (peak - start) * rng.uniform(0.4, 0.7), rng.randint(20, 50)),
+            Leg(at, peak, 0, note),
+            Leg(at + rng.randint(70, 110), start + (peak - start) * rng.uniform(0.5, 0.8), 0,
+                "back down from the peak: the near miss is over")]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -89,16 +90,19 @@ def moves(symbol: str, legs: list[Leg]) -> list[dict[str, Any]]:
 
 def decoy_moves(rng: random.Random, catalog: Catalog, decoys: list[str], symbol: str, level: float,
                 rising: bool, before: int) -> list[dict[str, Any]]:
-    """Each look-alike moves past the target's level (or by the same share, if its price is far
-    from it) before the target does: a watcher of the wrong ticker sees its condition first."""
+    """Each look-alike moves before the target does, so a watcher of the wrong ticker sees its
+    condition first: rising, past the target's level (if priced near it) or by the same share;
+    falling, 11-14% down."""
     out = []
-    for (t, ramp), d in zip(kit.phases(2, max(2 + 3 * len(decoys), before - 2), len(decoys)) if decoys else [],
-                            decoys, strict=True):
+    for t, ramp, d in kit.ahead(decoys, before):
         start = start_of(catalog, d)
         near = rising and 0.75 <= start / level <= 1.25
-        share = rng.uniform(1.005, 1.03) if near else level / start_of(catalog, symbol) * rng.uniform(1, 1.02)
-        price = (max(level * share, start * 1.01) if near else max(start * share, start * 1.01)) if rising \
-            else start * rng.uniform(0.86, 0.89)
+        if not rising:
+            price = start * rng.uniform(0.86, 0.89)
+        elif near:
+            price = max(start * 1.01, level * rng.uniform(1.005, 1.03))
+        else:
+            price = max(start * 1.01, start * level / start_of(catalog, symbol) * rng.uniform(1, 1.02))
         how = f"crosses {money(level)}" if near else f"moves {price / start - 1:+.1%}"
         out.append(move(t, d, price, ramp, f"decoy: {d}, a look-alike of {symbol}, {how} first (not {symbol})"))
     return out
@@ -124,24 +128,18 @@ def timeline_of(rng: random.Random, catalog: Catalog, knobs: Knobs, key: list[di
 
 
 def near_peak(rng: random.Random, catalog: Catalog, knobs: Knobs, source: dict[str, Any], pool: list[str],
-              band: Any) -> tuple[str, float, list[dict[str, Any]]]:
-    """A no-op's own near miss, on a stock of `pool` the source's events leave alone: a climb, a
-    jump to a peak between `lowest` and the line (`band(start)` gives both; near_miss 1: a cent
-    short of the line) held over a minute, and an easing back. Returns (stock, line, events)."""
+              band: Callable[[float], tuple[float, float]]) -> tuple[str, float, list[dict[str, Any]]]:
+    """A no-op's own near miss (kit.near_miss_legs) on a stock of `pool` the source's events leave
+    alone: its peak lies between the two prices band(open) gives, a cent short of the second
+    (the line) at near_miss 1. Returns (stock, line, events)."""
     moved = {e.get("symbol") for e in source["events"]} | set(source["events"][0].get("price_waypoints", {}))
     other = kit.choose(rng, [s for s in pool if s not in moved], "stock")
     start = start_of(catalog, other)
     lowest, line = band(start)
-    lo, hi = kit.ceil_to(lowest), kit.ceil_to(line) - 0.01
-    if hi < lo:
-        raise NoDraw(f"{other}: no cent between {lowest:g} and {line:g}")
-    peak = round(lo + (hi - lo) * knobs.near_miss, 2)
+    peak = kit.near_value(knobs.near_miss, lowest, line)
     t = kit.free_moment(rng, 100, 560, [e["at"] for e in source["events"]])
     note = f"{other} steps to {money(peak)}, its peak ({peak / start - 1:+.2%}): the near miss ({money(line)} would do)"
-    return other, line, moves(other, [
-        Leg(kit.FLAT_S + rng.randint(0, 20), start + (peak - start) * rng.uniform(0.4, 0.7), rng.randint(20, 50)),
-        Leg(t, peak, 0, note), Leg(t + rng.randint(70, 110), start + (peak - start) * rng.uniform(0.5, 0.8), 0,
-                                   f"{other} drops back from its peak: the near miss is over")])
+    return other, line, moves(other, kit.near_miss_legs(rng, start, peak, t, note))
 
 
 # --- checks and steps ----------------------------------------------------------------------------
@@ -190,15 +188,18 @@ def crossing(rng: random.Random, catalog: Catalog, knobs: Knobs, pool: list[str]
     decoys = lookalikes(rng, catalog, knobs, sym)
     events = timeline_of(rng, catalog, knobs, [*decoy_moves(rng, catalog, decoys, sym, level, True, at),
                                                *moves(sym, legs)])
-    return SimpleNamespace(sym=sym, start=start, level=level, at=at, until=until, decoys=", ".join(decoys) or "none",
-                           title=title(catalog, sym), sql=price_sql(sym, ">=", f"{level:g}"), events=events)
+    story = (f"{sym} (open {money(start)}) climbs to a near miss, eases, then steps past {money(level)} at {at} s; "
+             f"look-alikes ({', '.join(decoys) or 'none'}) move first.")
+    return SimpleNamespace(sym=sym, level=level, at=at, until=until, story=story, title=title(catalog, sym),
+                           sql=price_sql(sym, ">=", f"{level:g}"), events=events)
 
 
-def draw_price_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("price_target", "passive", "absolute", Knobs(decoys=2),
+          "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops")
+def price_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     s = crossing(rng, catalog, knobs, list(stocks(catalog)), False)
     return kit.scenario(
-        description=f"{s.sym} (open {money(s.start)}) climbs to a near miss, eases, then steps past "
-                    f"{money(s.level)} at {s.at} s and stays there. Look-alikes ({s.decoys}) move first.",
+        description=f"{s.story} The price stays past the line.",
         prompt=f"Please watch {s.title} on MicroHood and tell me when it trades at {money(s.level)} or more. "
                "No need to trade.",
         condition_at=s.at, events=s.events, condition_sql=s.sql, eval_sql=s.sql,
@@ -206,9 +207,11 @@ def draw_price_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dic
         solution=[watch(s.sym, "at_least", s.level), {"report": f"{s.sym} is trading at {money(s.level)} or more."}])
 
 
-def draw_price_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("price_unreachable_noop", "noop", "relative", Knobs(decoys=2),
+          "as price_target; the asked stock peaks between 1 point and 1 cent (near_miss 1) short of +8-15%")
+def price_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """price_target's timeline, and another stock rising just short of the share asked for."""
-    source, pct = draw_price_target(rng, catalog, knobs), rng.randint(8, 15)
+    source, pct = price_target.draw(rng, catalog, knobs), rng.randint(8, 15)
     other, line, extra = near_peak(rng, catalog, knobs, source, list(stocks(catalog)),
                                    lambda start: (start * (1 + (pct - 1) / 100) + 0.01, start * (1 + pct / 100)))
     rise = (f"SELECT p.price >= s.start_price * {{:.2f}} FROM current_prices p JOIN stocks s ON s.symbol = p.symbol "
@@ -231,14 +234,16 @@ def buy_prompt(catalog: Catalog, symbol: str, line: float, n: int) -> str:
             f"price is {money(line)} or higher, buy {n} shares at market, then let me know. Don't trade anything else.")
 
 
-def draw_buy_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("buy_at_threshold", "active", "absolute", Knobs(decoys=2),
+          "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops (one cent "
+          "at 1, 3% at 0); hold_s: until the price falls back (at least 65 s)")
+def buy_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     s, n = crossing(rng, catalog, knobs, unheld(catalog), True), rng.randint(2, 5)
     if n * s.level * 1.05 > BUYING_POWER:
         raise NoDraw("the order would exceed the buying power")
     return kit.scenario(
-        description=f"{s.sym} (open {money(s.start)}) climbs to a near miss, then steps past {money(s.level)} at "
-                    f"{s.at} s and falls back under it at {s.until} s: a buy after that fills too low. "
-                    f"Look-alikes: {s.decoys}. Any other order fails the task.",
+        description=f"{s.story} It falls back under the line at {s.until} s: a buy after that fills too low. Any "
+                    "other order fails the task.",
         prompt=buy_prompt(catalog, s.sym, s.level, n), condition_at=s.at, condition_until=s.until, events=s.events,
         taxonomy=kit.taxonomy("active", "absolute", "medium", "look-alike ticker, a near miss, transient window"),
         condition_sql=s.sql, eval_sql=order_sql(s.sym, "buy", n, f">= {s.level:g}"),
@@ -246,9 +251,11 @@ def draw_buy_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) ->
                   *order_steps(s.sym, "buy", n, f"{s.sym} reached {money(s.level)}; I bought {n} shares at market.")])
 
 
-def draw_buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("buy_unreachable_noop", "noop", "absolute", Knobs(decoys=2),
+          "as buy_at_threshold; the asked stock peaks 1 cent (near_miss 1) to 0.1% short of its line")
+def buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """buy_at_threshold's timeline, and another stock peaking just short of the price asked for."""
-    source, n = draw_buy_at_threshold(rng, catalog, knobs), rng.randint(2, 5)
+    source, n = buy_at_threshold.draw(rng, catalog, knobs), rng.randint(2, 5)
 
     def band(start: float) -> tuple[float, float]:  # near_miss_sql: within 0.1% of the line
         line = nice_above(rng, start, 0.03, 0.08)
@@ -267,7 +274,9 @@ def draw_buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs
                   *order_steps(other, "buy", n, f"{other} reached {money(line)}; I bought {n} shares.")])
 
 
-def draw_sell_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("sell_at_threshold", "active", "absolute", Knobs(decoys=2),
+          "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops")
+def sell_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     owned = held(catalog)
     s = crossing(rng, catalog, knobs, sorted(owned), False)
     n = rng.randint(1, max(1, owned[s.sym] // 2))
@@ -275,9 +284,8 @@ def draw_sell_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -
         raise NoDraw(f"{s.sym}: {owned[s.sym]} shares leave nothing to keep")
     sold = f" AND (SELECT SUM(quantity) FROM orders WHERE symbol = {kit.sql_text(s.sym)} AND side = 'sell') = {n}"
     return kit.scenario(
-        description=f"{s.sym} ({owned[s.sym]} held, open {money(s.start)}) climbs to a near miss, then steps past "
-                    f"{money(s.level)} at {s.at} s and stays there. Selling more than {n} shares, or any other "
-                    "stock, fails the task.",
+        description=f"{s.story} {owned[s.sym]} shares are held; selling more than {n}, or any other stock, fails "
+                    "the task.",
         prompt=f"I hold {s.title} on MicroHood. When {s.sym} trades at {money(s.level)} or higher, sell {n} of my "
                "shares at market (keep the rest, and don't trade anything else), then tell me.",
         condition_at=s.at, events=s.events, condition_sql=s.sql,
@@ -289,7 +297,10 @@ def draw_sell_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -
 
 # --- relative lines: buy_the_dip (below the day's high), take_profit (above the price at an article)
 
-def draw_buy_the_dip(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("buy_the_dip", "active", "relative", Knobs(decoys=1),
+          "decoys: look-alikes that dip 11-14% early; near_miss: how close the slide comes to the 10% line; hold_s: "
+          "until the dip recovers (at least 65 s)", earliest=DIP_EARLIEST)
+def buy_the_dip(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     sym = kit.choose(rng, unheld(catalog), "stock")
     start, n = start_of(catalog, sym), rng.randint(2, 5)
     high = round(start * rng.uniform(1.03, 1.07), 1)  # a multiple of 10 cents: 90% of it is whole cents
@@ -330,7 +341,10 @@ def draw_buy_the_dip(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict
                                               "at market during the dip.")])
 
 
-def draw_take_profit(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("take_profit", "active", "relative", Knobs(decoys=1),
+          "decoys: look-alikes rising first; near_miss: how close the rise after the article comes to the line; "
+          "hold_s: until the price falls back (at least 65 s)", earliest=PROFIT_EARLIEST)
+def take_profit(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     owned, news = held(catalog), catalog.raw("news")
     news_id, sym = kit.choose(rng, [(i, r["symbol"]) for i, r in news.items() if r.get("symbol") in owned],
                               "article about a held stock")
@@ -406,8 +420,7 @@ def rally(rng: random.Random, catalog: Catalog, knobs: Knobs, goal: float, margi
                   [e, cents(start_of(catalog, s) * f_ease)]] for s in sorted(owned)}
     movers = kit.nearest(rng, unheld(catalog), knobs.decoys, lambda s: float(s in WATCHLIST), knobs.near_miss)
     key = [move(t, s, start_of(catalog, s) * rng.uniform(1.1, 1.2), r, f"decoy: {s} rallies, but it is not held")
-           for (t, r), s in zip(kit.phases(2, max(2 + 3 * len(movers), at - 2), len(movers)) if movers else [],
-                                movers, strict=True)]
+           for t, r, s in kit.ahead(movers, at)]
     key.append(move(at, trigger, new, 0, f"{trigger} steps to {money(new)}, lifting the stocks held from "
                                          f"{money(ease)} ({ease / v0 - 1:+.1%}) to {money(after)} "
                                          f"({after / v0 - 1:+.1%}) (the target)"))
@@ -417,7 +430,9 @@ def rally(rng: random.Random, catalog: Catalog, knobs: Knobs, goal: float, margi
                            movers=", ".join(movers) or "none", events=events)
 
 
-def draw_portfolio_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("portfolio_target", "passive", "absolute", Knobs(decoys=2),
+          "as portfolio_gain, on the whole portfolio's dollar value")
+def portfolio_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     total0 = BUYING_POWER + value_at(catalog, 1.0)
     goal = round(total0 * rng.uniform(1.06, 1.11), -2)
     r = rally(rng, catalog, knobs, goal - BUYING_POWER, total0)
@@ -435,11 +450,13 @@ def draw_portfolio_target(rng: random.Random, catalog: Catalog, knobs: Knobs) ->
                   {"report": f"Your portfolio value has reached {money(goal)}."}])
 
 
-def draw_portfolio_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("portfolio_gain", "passive", "relative", Knobs(decoys=2),
+          "decoys: unheld (watchlist first) stocks rallying 10-20%; near_miss: how close the holdings' rally comes "
+          "(0.1% at 1, 2.1% at 0)")
+def portfolio_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     v0, pct = value_at(catalog, 1.0), rng.randint(5, 10)
     r = rally(rng, catalog, knobs, v0 * (1 + pct / 100), v0)
-    sql = (f"SELECT positions_value >= CAST((SELECT value FROM session_meta WHERE key = 'baseline_positions_value') "
-           f"AS REAL) * {1 + pct / 100:.2f} FROM portfolio")
+    sql = f"SELECT positions_value >= {kit.baseline('positions_value')} * {1 + pct / 100:.2f} FROM portfolio"
     return kit.scenario(
         description=f"The stocks held open at {money(v0)} (plus {money(BUYING_POWER)} cash). All holdings rise "
                     f"together to {r.near / v0 - 1:+.1%} (a near miss), ease back, and a step in {r.trigger} at "
@@ -454,7 +471,9 @@ def draw_portfolio_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> d
                   {"report": f"The stocks you hold are worth {pct}% more than when you asked."}])
 
 
-def draw_news_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("news_more", "passive", "relative", Knobs(decoys=3),
+          "decoys: price moves between the new articles; the preload holds 12-20 articles, 2-5 more are asked")
+def news_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """N more articles than at the start (kit counting); before the target only price moves distract."""
     ids, symbols, n = list(catalog.raw("news")), list(stocks(catalog)), rng.randint(2, 5)
     loaded = sorted(kit.sample(rng, ids, rng.randint(12, 20), "articles"))
@@ -465,8 +484,7 @@ def draw_news_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[s
         return kit.event(at, "new_news", note, news_id=item)
     at, key, _ = counting(rng, knobs, [x for x in ids if x not in loaded], symbols, n, make, what="new article",
                           decoy_note=lambda s: f"decoy: a {s} price move, not an article", first_s=kit.FLAT_S)
-    sql = ("SELECT (SELECT COUNT(*) FROM news WHERE origin != 'self') >= "
-           f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_news_count') AS REAL) + {n}")
+    sql = f"SELECT (SELECT COUNT(*) FROM news WHERE origin != 'self') >= {kit.baseline('news_count')} + {n}"
     words = {2: "two", 3: "three", 4: "four", 5: "five"}[n]
     return kit.scenario(
         description=f"{len(loaded)} articles at the start. {n} new ones arrive, the last at {at} s (the target), "
@@ -481,28 +499,6 @@ def draw_news_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[s
 
 
 KINDS: tuple[Kind, ...] = (
-    Kind("buy_at_threshold", "active", "absolute", draw_buy_at_threshold, Knobs(decoys=2),
-         "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops "
-         "(one cent at 1, 3% at 0); hold_s: until the price falls back (at least 65 s)"),
-    Kind("buy_the_dip", "active", "relative", draw_buy_the_dip, Knobs(decoys=1),
-         "decoys: look-alikes that dip 11-14% early; near_miss: how close the slide comes to the 10% line; "
-         "hold_s: until the dip recovers (at least 65 s)", earliest=DIP_EARLIEST),
-    Kind("buy_unreachable_noop", "noop", "absolute", draw_buy_unreachable_noop, Knobs(decoys=2),
-         "as buy_at_threshold; the asked stock peaks 1 cent (near_miss 1) to 0.1% short of its line"),
-    Kind("news_more", "passive", "relative", draw_news_more, Knobs(decoys=3),
-         "decoys: price moves between the new articles; the preload holds 12-20 articles, 2-5 more are asked"),
-    Kind("portfolio_gain", "passive", "relative", draw_portfolio_gain, Knobs(decoys=2),
-         "decoys: unheld (watchlist first) stocks rallying 10-20%; near_miss: how close the holdings' rally comes "
-         "(0.1% at 1, 2.1% at 0)"),
-    Kind("portfolio_target", "passive", "absolute", draw_portfolio_target, Knobs(decoys=2),
-         "as portfolio_gain, on the whole portfolio's dollar value"),
-    Kind("price_target", "passive", "absolute", draw_price_target, Knobs(decoys=2),
-         "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops"),
-    Kind("price_unreachable_noop", "noop", "relative", draw_price_unreachable_noop, Knobs(decoys=2),
-         "as price_target; the asked stock peaks between 1 point and 1 cent (near_miss 1) short of +8-15%"),
-    Kind("sell_at_threshold", "active", "absolute", draw_sell_at_threshold, Knobs(decoys=2),
-         "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops"),
-    Kind("take_profit", "active", "relative", draw_take_profit, Knobs(decoys=1),
-         "decoys: look-alikes rising first; near_miss: how close the rise after the article comes to the line; "
-         "hold_s: until the price falls back (at least 65 s)", earliest=PROFIT_EARLIEST),
+    buy_at_threshold, buy_the_dip, buy_unreachable_noop, news_more, portfolio_gain, portfolio_target, price_target,
+    price_unreachable_noop, sell_at_threshold, take_profit,
 )

@@ -150,6 +150,8 @@ def body_sql(term: str, extra: str = "") -> str:
 
 ASK_WORD = ("On MicroHub, watch the issues of brightline/atlas-web. When a new issue comes in whose description "
             "mentions {}, leave a comment on it (and on no other issue) saying we will look into it, then let me know.")
+ASK_LOCKED = ("Keep an eye on new issues in brightline/atlas-web on MicroHub. When one comes in whose description "
+              "names {}, comment on it (only that issue) that the team will pick it up, then tell me.")
 
 
 def keyword_pick(rng: random.Random, catalog: Catalog) -> tuple[str, str]:
@@ -160,8 +162,10 @@ def keyword_pick(rng: random.Random, catalog: Catalog) -> tuple[str, str]:
                       "issue with a word of its own")
 
 
-def keyword_task(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool = False,
-                 pick: tuple[str, str] | None = None) -> dict[str, Any]:
+@kit.kind("comment_on_compliance", "active", "absolute", Knobs(decoys=2),
+          "decoys: issues with the word in a title only, then issues sharing words (near_miss: how alike)")
+def comment_on_compliance(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool = False,
+                          pick: tuple[str, str] | None = None) -> dict[str, Any]:
     """Look-alike issues, then at the target time the one issue whose description (never shown in
     the list) holds the word; with `locks`, its author closes and locks it after hold_s."""
     target, word = pick or keyword_pick(rng, catalog)
@@ -173,14 +177,11 @@ def keyword_task(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool
         events.append(kit.event(until, "lock_issue", "the author closes and locks the target issue: comments are no "
                                                      "longer possible (condition_until)", issue_id=target))
     tid = kit.sql_text(target)
+    then = f"at {until} s its author closes and locks it." if until else "a comment on any other issue fails the task."
     return kit.scenario(
         description=f"{knobs.decoys} look-alike issues arrive first (the word in a title only, or shared words); at "
-                    f"{at} s an issue whose description (never shown in the list) mentions '{word}'"
-                    + (f"; at {until} s its author closes and locks it." if until else ". A comment by the user on "
-                       "any other issue fails the task."),
-        prompt=ASK_WORD.format(word) if not locks else
-        f"Keep an eye on new issues in brightline/atlas-web on MicroHub. When one comes in whose description names "
-        f"{word}, comment on it (only that issue) that the team will pick it up, then tell me.",
+                    f"{at} s an issue whose description (never shown in the list) mentions '{word}'; {then}",
+        prompt=(ASK_LOCKED if locks else ASK_WORD).format(word),
         condition_at=at, condition_until=until, start_page=ISSUES,
         taxonomy=kit.taxonomy("active", "absolute", "medium", "the word in a title, the issue gets locked" if locks
                               else "the word in a title only, related issues"),
@@ -192,10 +193,12 @@ def keyword_task(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool
         solution=comment_steps(word))
 
 
-def draw_comment_on_telemetry_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("comment_on_telemetry_noop", "noop", "absolute", Knobs(decoys=2),
+          "as comment_on_compliance; the asked word is in one issue's title and no description")
+def comment_on_telemetry_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """comment_on_compliance's timeline, and a word in one issue's title but in no description."""
     pick = keyword_pick(rng, catalog)
-    source = keyword_task(rng, catalog, knobs, pick=pick)
+    source = comment_on_compliance.draw(rng, catalog, knobs, pick=pick)
     used = {e.get("issue_id") for e in source["events"]}
     decoy, asked = kit.choose(rng, [(i, w) for i in arrivals(catalog, used) for w in
                                     sorted(words(issue(catalog, i)["title"]) & keywords(catalog))
@@ -214,7 +217,19 @@ def draw_comment_on_telemetry_noop(rng: random.Random, catalog: Catalog, knobs: 
 
 # --- a term two descriptions share: repro_steps_second, unresponsive_second -------------------------
 
-def second_task(rng: random.Random, catalog: Catalog, knobs: Knobs, phrases: bool) -> dict[str, Any]:
+SECOND = {  # phrases (repro_steps_second) or words (unresponsive_second): prompt, distraction, report
+    True: ("One issue on MicroHub (brightline/atlas-web) already says \"{0}\" in its description. When a second "
+           "issue whose description says \"{0}\" comes in, open it so it is marked as seen, then tell me.",
+           "the words in a title, reports without them", "A second issue saying {0} arrived; I opened it."),
+    False: ("One issue on MicroHub (brightline/atlas-web) already mentions {0} in its description. When another "
+            "issue comes in whose description mentions it too, open it so it is marked as seen, then tell me.",
+            "the word in a title, near words", "Another issue mentions {0}; I opened it."),
+}
+
+
+@kit.kind("repro_steps_second", "active", "relative", Knobs(decoys=2),
+          "decoys: issues with the phrase's words in a title or sharing words (near_miss: how alike)")
+def repro_steps_second(rng: random.Random, catalog: Catalog, knobs: Knobs, phrases: bool = True) -> dict[str, Any]:
     """One issue with the term in its description is preloaded; look-alikes, then the second one."""
     table = shared_terms(catalog, phrases)
     term = kit.choose(rng, sorted(table), "shared term")
@@ -223,29 +238,25 @@ def second_task(rng: random.Random, catalog: Catalog, knobs: Knobs, phrases: boo
     at = kit.target_time(rng, knobs, 4 + 2 * knobs.decoys)
     events = [*look_alikes(rng, catalog, knobs, term, target, [target, first], at),
               arrive(catalog, at, target, f"the second issue whose description has '{term}' (the target)")]
+    prompt, distraction, report = SECOND[phrases]
     return kit.scenario(
         description=f"Issue \"{issue(catalog, first)['title']}\" (preloaded) has '{term}' in its description. Decoys "
                     f"put the words in a title or share others; at {at} s a second issue with '{term}' in its "
                     "description arrives.",
-        prompt=f"One issue on MicroHub (brightline/atlas-web) already says \"{term}\" in its description. When a "
-               f"second issue whose description says \"{term}\" comes in, open it so it is marked as seen, then tell "
-               "me." if phrases else
-               f"One issue on MicroHub (brightline/atlas-web) already mentions {term} in its description. When another "
-               "issue comes in whose description mentions it too, open it so it is marked as seen, then tell me.",
-        condition_at=at, start_page=ISSUES,
-        taxonomy=kit.taxonomy("active", "relative", "medium", "the words in a title, reports without them" if phrases
-                              else "the word in a title, near words"),
+        prompt=prompt.format(term), condition_at=at, start_page=ISSUES,
+        taxonomy=kit.taxonomy("active", "relative", "medium", distraction),
         events=timeline_of(rng, catalog, knobs, events, without=term, issues=[*PRELOAD_ISSUES, first]),
         condition_sql=f"SELECT (SELECT COUNT(*) FROM issues WHERE origin != 'self' AND body LIKE "
                       f"{kit.like_text(term)}) >= 2",
         eval_sql=f"SELECT viewed = 1 FROM issues WHERE id = {kit.sql_text(target)}",
-        solution=[seen_step(term), {"report": f"A second issue saying {term} arrived; I opened it." if phrases
-                                    else f"Another issue mentions {term}; I opened it."}])
+        solution=[seen_step(term), {"report": report.format(term)}])
 
 
 # --- counts of issues: open_issues_threshold, issues_more ---------------------------------------------
 
-def draw_open_issues_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("open_issues_threshold", "passive", "absolute", Knobs(decoys=3),
+          "decoys: older issues closed on the way (up to 2) and pull requests")
+def open_issues_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """New issues raise the open count to a threshold; closures (locks) and pull requests between."""
     opened = [i for i in PRELOAD_ISSUES if issue(catalog, i).get("state", "open") == "open"]
     closes, n = min(2, knobs.decoys // 2), rng.randint(3, 5)
@@ -279,14 +290,15 @@ def draw_open_issues_threshold(rng: random.Random, catalog: Catalog, knobs: Knob
                   {"report": f"There are now {threshold} open issues."}])
 
 
-def draw_issues_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("issues_more", "passive", "relative", Knobs(decoys=2),
+          "decoys: pull requests and star climbs between the four new issues")
+def issues_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """Four new issues (kit counting); pull requests and star climbs between them do not count."""
     prs = [p for p in catalog.raw("pull_requests") if p not in PRELOAD_PRS]
     at, events, _ = counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4,
                              lambda t, item, note: arrive(catalog, t, item, note), what="new issue",
                              decoy_note=lambda item: "decoy: not an issue", first_s=kit.FLAT_S)
-    sql = ("SELECT (SELECT COUNT(*) FROM issues WHERE origin != 'self') >= "
-           "CAST((SELECT value FROM session_meta WHERE key = 'baseline_issue_count') AS REAL) + 4")
+    sql = f"SELECT (SELECT COUNT(*) FROM issues WHERE origin != 'self') >= {kit.baseline('issue_count')} + 4"
     return kit.scenario(
         description=f"Four new issues, the fourth at {at} s, with pull requests and the star count rising between "
                     "them. The issue list shows only the open and closed totals, never a change.",
@@ -312,7 +324,9 @@ def star_legs(rng: random.Random, knobs: Knobs, start: int, line: int, at: int, 
             Leg(at + 1, line + rng.randint(40, 200), max(5, 700 - at))]
 
 
-def draw_stars_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("stars_target", "passive", "absolute", Knobs(decoys=0),
+          "near_miss: how close the stall comes to the limit (1: 2 stars short)")
+def stars_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     start = rng.randint(1200, 4600)
     limit, at = int(kit.round_line(start + 101, 500 if start < 3000 else 1000)), kit.target_time(rng, knobs, 60)
     sql = f"SELECT stars >= {limit} FROM repo_stats"
@@ -328,8 +342,10 @@ def draw_stars_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dic
                   {"report": f"The repository has reached {limit:,} stars."}])
 
 
-def draw_stars_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    source = draw_stars_target(rng, catalog, knobs)
+@kit.kind("stars_unreachable_noop", "noop", "absolute", Knobs(decoys=0),
+          "as stars_target; the asked limit is 10–50 times the one reached")
+def stars_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    source = stars_target.draw(rng, catalog, knobs)
     limit = source["solution"][0]["until"]["at_least"]
     asked = limit * kit.choose(rng, (10, 20, 50))
     return kit.noop_twin(
@@ -343,11 +359,12 @@ def draw_stars_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Kno
                   {"report": f"The repository has reached {asked:,} stars."}])
 
 
-def draw_stars_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("stars_gain", "passive", "relative", Knobs(decoys=0),
+          "near_miss: how close the last waypoint before the target comes to the gain (1: 2 stars short)")
+def stars_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     start, gain = rng.randint(1200, 4600), kit.choose(rng, (100, 150, 200, 250, 300))
     at = kit.target_time(rng, knobs, 50)
-    sql = (f"SELECT stars >= CAST((SELECT value FROM session_meta WHERE key = 'baseline_star_count') AS REAL) + {gain} "
-           "FROM repo_stats")
+    sql = f"SELECT stars >= {kit.baseline('star_count')} + {gain} FROM repo_stats"
     return kit.scenario(
         description=f"The repository starts at {start:,} stars, flat until {kit.FLAT_S} s, then climbs to "
                     f"{start + gain:,} (+{gain}, the target) at {at} s and on. The page shows the current count only.",
@@ -361,25 +378,15 @@ def draw_stars_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[
                   {"report": f"The repository has gained {gain} stars since you asked."}])
 
 
+# Two kinds are another kind's draw with one setting changed.
+comment_on_totp = kit.kind("comment_on_totp", "active", "absolute", Knobs(decoys=2),
+                           "as comment_on_compliance; hold_s: until the author locks the issue")(
+    partial(comment_on_compliance.draw, locks=True))
+unresponsive_second = kit.kind("unresponsive_second", "active", "relative", Knobs(decoys=2),
+                               "decoys: issues with the word in a title or sharing words (near_miss: how alike)")(
+    partial(repro_steps_second.draw, phrases=False))
+
 KINDS: tuple[Kind, ...] = (
-    Kind("comment_on_compliance", "active", "absolute", keyword_task, Knobs(decoys=2),
-         "decoys: issues with the word in a title only, then issues sharing words (near_miss: how alike)"),
-    Kind("comment_on_telemetry_noop", "noop", "absolute", draw_comment_on_telemetry_noop, Knobs(decoys=2),
-         "as comment_on_compliance; the asked word is in one issue's title and no description"),
-    Kind("comment_on_totp", "active", "absolute", partial(keyword_task, locks=True), Knobs(decoys=2),
-         "as comment_on_compliance; hold_s: until the author locks the issue"),
-    Kind("issues_more", "passive", "relative", draw_issues_more, Knobs(decoys=2),
-         "decoys: pull requests and star climbs between the four new issues"),
-    Kind("open_issues_threshold", "passive", "absolute", draw_open_issues_threshold, Knobs(decoys=3),
-         "decoys: older issues closed on the way (up to 2) and pull requests"),
-    Kind("repro_steps_second", "active", "relative", partial(second_task, phrases=True), Knobs(decoys=2),
-         "decoys: issues with the phrase's words in a title or sharing words (near_miss: how alike)"),
-    Kind("stars_gain", "passive", "relative", draw_stars_gain, Knobs(decoys=0),
-         "near_miss: how close the last waypoint before the target comes to the gain (1: 2 stars short)"),
-    Kind("stars_target", "passive", "absolute", draw_stars_target, Knobs(decoys=0),
-         "near_miss: how close the stall comes to the limit (1: 2 stars short)"),
-    Kind("stars_unreachable_noop", "noop", "absolute", draw_stars_unreachable_noop, Knobs(decoys=0),
-         "as stars_target; the asked limit is 10–50 times the one reached"),
-    Kind("unresponsive_second", "active", "relative", partial(second_task, phrases=False), Knobs(decoys=2),
-         "decoys: issues with the word in a title or sharing words (near_miss: how alike)"),
+    comment_on_compliance, comment_on_telemetry_noop, comment_on_totp, issues_more, open_issues_threshold,
+    repro_steps_second, stars_gain, stars_target, stars_unreachable_noop, unresponsive_second,
 )
