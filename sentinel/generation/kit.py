@@ -176,7 +176,7 @@ def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> l
     raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")
 
 
-# --- kinds-d: declaring a kind ----------------------------------------------------------------------
+# --- kinds-d: declaring a kind, its no-op twin, and small pieces any kind may use -------------------
 
 def kind(name: str, activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "",
          earliest: float = MIN_AT) -> Callable[[Draw], Kind]:
@@ -187,6 +187,48 @@ def kind(name: str, activity: str, criteria: str, knobs: Knobs | None = None, no
 
     The name then stands for the Kind (a no-op twin draws its source with `price_target.draw`)."""
     return lambda draw: Kind(name, activity, criteria, draw, knobs or Knobs(), notes, earliest)
+
+
+def free_moment(rng: random.Random, lo: float, hi: float, taken: Iterable[float], gap: float = 3) -> int:
+    """A whole second in [lo, hi] more than `gap` away from every time in `taken`."""
+    busy = list(taken)
+    return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)],
+                  "free moment")
+
+
+def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 5) -> int:
+    """When a passing condition ends: knobs.hold_s after `at` but at least `least`, and by `end`."""
+    until = min(at + max(least, int(knobs.hold_s)), end)
+    if until - at < least:
+        raise NoDraw(f"a condition at {at} s cannot hold {least} s before {end} s")
+    return until
+
+
+def noop_twin(source: Mapping[str, Any], *, prompt: str, description: str, taxonomy: Mapping[str, Any],
+              condition_sql: str, near_miss_sql: str, solution: list[dict[str, Any]],
+              eval_sql: str | None = None, extra: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
+    """A no-op kind's scenario from its source kind's draw: the same timeline with the source's
+    target ("(the target)" in its note) relabelled as the near miss, `extra` events added, and a
+    condition that never holds (near_miss_sql: the one that does)."""
+    events = [{**e, "_note": e["_note"].replace("(the target)", "(the source task's target: the near miss)")}
+              if "_note" in e else e for e in source["events"][1:]]
+    preload = {k: v for k, v in source["events"][0].items() if k not in ("at", "type")}
+    return scenario(prompt=prompt, description=description, condition_at=None, taxonomy=taxonomy,
+                    events=timeline(preload, [*events, *extra]), condition_sql=condition_sql,
+                    near_miss_sql=near_miss_sql, eval_sql=eval_sql, solution=solution,
+                    start_page=source.get("start_page"))
+
+
+def baseline(metric: str) -> str:
+    """SQL for the value of `metric` the session stored right after the preload (session_meta),
+    the reference of a relative task: `... >= {baseline('news_count')} + 3`."""
+    return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
+
+
+def overlap(a: Iterable[str], b: Iterable[str]) -> float:
+    """How alike two sets of words are: the shared ones among all of them (0 to 1)."""
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / max(1, len(sa | sb))
 
 
 # --- kinds-d: waypoint timelines (a value that crosses a line once, at the target) ---------------
@@ -261,48 +303,6 @@ def floor_to(value: float, decimals: int = 2) -> float:
 
 def ceil_to(value: float, decimals: int = 2) -> float:
     return math.ceil(value * 10 ** decimals - 1e-6) / 10 ** decimals
-
-
-def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 5) -> int:
-    """When a passing condition ends: knobs.hold_s after `at` but at least `least`, and by `end`."""
-    until = min(at + max(least, int(knobs.hold_s)), end)
-    if until - at < least:
-        raise NoDraw(f"a condition at {at} s cannot hold {least} s before {end} s")
-    return until
-
-
-def free_moment(rng: random.Random, lo: float, hi: float, taken: Iterable[float], gap: float = 3) -> int:
-    """A whole second in [lo, hi] more than `gap` away from every time in `taken`."""
-    busy = list(taken)
-    return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)],
-                  "free moment")
-
-
-def noop_twin(source: Mapping[str, Any], *, prompt: str, description: str, taxonomy: Mapping[str, Any],
-              condition_sql: str, near_miss_sql: str, solution: list[dict[str, Any]],
-              eval_sql: str | None = None, extra: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
-    """A no-op kind's scenario from its source kind's draw: the same timeline with the source's
-    target ("(the target)" in its note) relabelled as the near miss, `extra` events added, and a
-    condition that never holds (near_miss_sql: the one that does)."""
-    events = [{**e, "_note": e["_note"].replace("(the target)", "(the source task's target: the near miss)")}
-              if "_note" in e else e for e in source["events"][1:]]
-    preload = {k: v for k, v in source["events"][0].items() if k not in ("at", "type")}
-    return scenario(prompt=prompt, description=description, condition_at=None, taxonomy=taxonomy,
-                    events=timeline(preload, [*events, *extra]), condition_sql=condition_sql,
-                    near_miss_sql=near_miss_sql, eval_sql=eval_sql, solution=solution,
-                    start_page=source.get("start_page"))
-
-
-def baseline(metric: str) -> str:
-    """SQL for the value of `metric` the session stored right after the preload (session_meta),
-    the reference of a relative task: `... >= {baseline('news_count')} + 3`."""
-    return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
-
-
-def overlap(a: Iterable[str], b: Iterable[str]) -> float:
-    """How alike two sets of words are: the shared ones among all of them (0 to 1)."""
-    sa, sb = set(a), set(b)
-    return len(sa & sb) / max(1, len(sa | sb))
 
 
 def near_value(near_miss: float, lowest: float, line: float, step: float = 0.01) -> float:

@@ -4,14 +4,14 @@ A target price path (kit.cross_once) climbs to a near miss just short of the lin
 the near_miss knob, down to one cent), eases, then jumps across the line at the target time, so
 condition_at is the moment the page first shows it; a passing window jumps back after hold_s (at
 least 65 s). Look-alike tickers (decoys) move first; background articles and price moves
-(density) keep off the symbols the task looks at. Each knob's meaning per kind: KINDS' notes.
+(density) keep off the symbols the task looks at. What each knob means for a kind: the notes
+in its @kit.kind declaration.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,8 @@ from sentinel.generation.counting import counting
 from sentinel.generation.kit import Leg
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from sentinel.core.catalog import Catalog
 
 STANDARD_NEWS = ("n001", "n004", "n006", "n008", "n010", "n013", "n018", "n019", "n024", "n025",

@@ -123,8 +123,8 @@ def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, term: str, t
     like = words(f"{issue(catalog, target)['title']} {issue(catalog, target)['body']}")
 
     def score(i: str) -> float:
-        r, has = issue(catalog, i), words(f"{issue(catalog, i)['title']} {issue(catalog, i)['body']}")
-        return 2.0 * (term in r["title"].lower()) + len(like & has) / max(1, len(like | has))
+        r = issue(catalog, i)
+        return 2.0 * (term in r["title"].lower()) + kit.overlap(like, words(f"{r['title']} {r['body']}"))
     others = [i for i in arrivals(catalog, exclude) if term not in issue(catalog, i)["body"].lower()]
     decoys = kit.nearest(rng, others, knobs.decoys, score, knobs.near_miss)
     return [arrive(catalog, t, i, f"decoy: '{term}' in the title only" if term in issue(catalog, i)["title"].lower()
