@@ -206,12 +206,14 @@ def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 
 
 def noop_twin(source: Mapping[str, Any], *, prompt: str, description: str, taxonomy: Mapping[str, Any],
               condition_sql: str, near_miss_sql: str, solution: list[dict[str, Any]],
-              eval_sql: str | None = None, extra: Iterable[dict[str, Any]] = ()) -> dict[str, Any]:
+              eval_sql: str | None = None, extra: Iterable[dict[str, Any]] = (),
+              drop: Callable[[dict[str, Any]], bool] = lambda e: False) -> dict[str, Any]:
     """A no-op kind's scenario from its source kind's draw: the same timeline with the source's
-    target ("(the target)" in its note) relabelled as the near miss, `extra` events added, and a
+    target ("(the target)" in its note) relabelled as the near miss, `extra` events added (and
+    background events `drop` picks left out: they used what the no-op's own events need), and a
     condition that never holds (near_miss_sql: the one that does)."""
     events = [{**e, "_note": e["_note"].replace("(the target)", "(the source task's target: the near miss)")}
-              if "_note" in e else e for e in source["events"][1:]]
+              if "_note" in e else e for e in source["events"][1:] if "_note" in e or not drop(e)]
     preload = {k: v for k, v in source["events"][0].items() if k not in ("at", "type")}
     return scenario(prompt=prompt, description=description, condition_at=None, taxonomy=taxonomy,
                     events=timeline(preload, [*events, *extra]), condition_sql=condition_sql,

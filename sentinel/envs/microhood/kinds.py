@@ -131,11 +131,12 @@ def timeline_of(rng: random.Random, catalog: Catalog, knobs: Knobs, key: list[di
 
 def near_peak(rng: random.Random, catalog: Catalog, knobs: Knobs, source: dict[str, Any], pool: list[str],
               band: Callable[[float], tuple[float, float]]) -> tuple[str, float, list[dict[str, Any]]]:
-    """A no-op's own near miss (kit.near_miss_legs) on a stock of `pool` the source's events leave
-    alone: its peak lies between the two prices band(open) gives, a cent short of the second
-    (the line) at near_miss 1. Returns (stock, line, events)."""
-    moved = {e.get("symbol") for e in source["events"]} | set(source["events"][0].get("price_waypoints", {}))
-    other = kit.choose(rng, [s for s in pool if s not in moved], "stock")
+    """A no-op's own near miss (kit.near_miss_legs) on a stock of `pool` no key event of the source
+    moves (its background moves are dropped): the peak lies between the two prices band(open)
+    gives, a cent short of the second (the line) at near_miss 1. Returns (stock, line, events)."""
+    key = {e.get("symbol") for e in source["events"] if "_note" in e}
+    key |= set(source["events"][0].get("price_waypoints", {}))
+    other = kit.choose(rng, [s for s in pool if s not in key], "stock")
     start = start_of(catalog, other)
     lowest, line = band(start)
     peak = kit.near_value(knobs.near_miss, lowest, line)
@@ -219,7 +220,7 @@ def price_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -
     rise = (f"SELECT p.price >= s.start_price * {{:.2f}} FROM current_prices p JOIN stocks s ON s.symbol = p.symbol "
             f"WHERE p.symbol = {kit.sql_text(other)}")
     return kit.noop_twin(
-        source, extra=extra,
+        source, extra=extra, drop=lambda e: e.get("symbol") == other,
         description=f"No-op copy of price_target: {other} (open {money(start_of(catalog, other))}) peaks just short "
                     f"of +{pct}% ({money(line)}). price_target's stock still crosses its line at "
                     f"{source['condition_at']} s.",
@@ -264,7 +265,7 @@ def buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> 
         return line * 0.999, line
     other, line, extra = near_peak(rng, catalog, knobs, source, unheld(catalog), band)
     return kit.noop_twin(
-        source, extra=extra,
+        source, extra=extra, drop=lambda e: e.get("symbol") == other,
         description=f"No-op copy of buy_at_threshold: {other} (open {money(start_of(catalog, other))}) peaks just "
                     f"short of {money(line)}. buy_at_threshold's stock still crosses its line at "
                     f"{source['condition_at']} s. Refrain check: no order at all.",

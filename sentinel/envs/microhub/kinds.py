@@ -30,6 +30,7 @@ PRELOAD_ISSUES = tuple(f"iss{n:03d}" for n in range(1, 21))
 PRELOAD_PRS = tuple(f"pr{n:03d}" for n in range(1, 9))
 STAR_PATH = [[60, 1850], [300, 1872], [700, 1901]]  # the authored issue tasks' slow climb
 STARS, STAR_CLIMB = "★ ([\\d,]+) stars", "+stars"  # STAR_CLIMB: a background or decoy star climb
+LIMIT_AT, GAIN_AT = 60, 50  # the earliest target times of stars_target and stars_gain (room for the climb)
 GLUE = {"a", "an", "the", "to", "of", "in", "on", "for", "and", "or", "is", "it", "at", "by", "as", "be", "we"}
 # Plain words that make poor keywords, and words the issue page shows after the body anyway.
 PLAIN = {"several", "sometimes", "removing", "depending", "reloaded", "building", "returns", "happen", "purpose",
@@ -199,13 +200,14 @@ def comment_on_telemetry_noop(rng: random.Random, catalog: Catalog, knobs: Knobs
     """comment_on_compliance's timeline, and a word in one issue's title but in no description."""
     pick = keyword_pick(rng, catalog)
     source = comment_on_compliance.draw(rng, catalog, knobs, pick=pick)
-    used = {e.get("issue_id") for e in source["events"]}
+    used = {e.get("issue_id") for e in source["events"] if "_note" in e}
     decoy, asked = kit.choose(rng, [(i, w) for i in arrivals(catalog, used) for w in
                                     sorted(words(issue(catalog, i)["title"]) & keywords(catalog))
                                     if not bodies_with(catalog, w)], "word in a title only")
     decoy_at = kit.free_moment(rng, 20, 699, [e["at"] for e in source["events"]])
     return kit.noop_twin(
         source, extra=[arrive(catalog, decoy_at, decoy, f"decoy: '{asked}' in the title only")],
+        drop=lambda e: e.get("issue_id") == decoy,
         description=f"No-op copy of comment_on_compliance: no description ever mentions {asked}; one title does "
                     f"({decoy_at} s), and the issue about {pick[1]} still arrives at {source['condition_at']} s (the "
                     "near miss). Refrain check: the user comments nowhere.",
@@ -325,10 +327,10 @@ def star_legs(rng: random.Random, knobs: Knobs, start: int, line: int, at: int, 
 
 
 @kit.kind("stars_target", "passive", "absolute", Knobs(decoys=0),
-          "near_miss: how close the stall comes to the limit (1: 2 stars short)")
+          "near_miss: how close the stall comes to the limit (1: 2 stars short)", earliest=LIMIT_AT)
 def stars_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     start = rng.randint(1200, 4600)
-    limit, at = int(kit.round_line(start + 101, 500 if start < 3000 else 1000)), kit.target_time(rng, knobs, 60)
+    limit, at = int(kit.round_line(start + 101, 500 if start < 3000 else 1000)), kit.target_time(rng, knobs, LIMIT_AT)
     sql = f"SELECT stars >= {limit} FROM repo_stats"
     return kit.scenario(
         description=f"From {start:,} stars the count climbs and stalls just short of {limit:,} (a near miss); it "
@@ -360,10 +362,11 @@ def stars_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -
 
 
 @kit.kind("stars_gain", "passive", "relative", Knobs(decoys=0),
-          "near_miss: how close the last waypoint before the target comes to the gain (1: 2 stars short)")
+          "near_miss: how close the last waypoint before the target comes to the gain (1: 2 stars short)",
+          earliest=GAIN_AT)
 def stars_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     start, gain = rng.randint(1200, 4600), kit.choose(rng, (100, 150, 200, 250, 300))
-    at = kit.target_time(rng, knobs, 50)
+    at = kit.target_time(rng, knobs, GAIN_AT)
     sql = f"SELECT stars >= {kit.baseline('star_count')} + {gain} FROM repo_stats"
     return kit.scenario(
         description=f"The repository starts at {start:,} stars, flat until {kit.FLAT_S} s, then climbs to "
