@@ -5,8 +5,9 @@ time limit) and `blind:T` (acts on the solution's steps and reports at sim T wit
 for every T on a ladder (default every 30 sim s from 30 to 630), each strategy as one run with all
 its sessions at once, at a high speed (default 50). Then prints one table: per strategy, the
 share of normal tasks passed (success), the share passed on time (within on_time_s of
-condition_at, DESIGN §2 step 7), the no-ops passed, and the best blind time. ENVIRONMENTS.md
-§0.10 asks that `blind` at its best time be on time in at most 15% of normal tasks and that
+condition_at, docs/protocol.md#grading), the no-ops passed, and the best blind time. docs/environments.md
+The validity rules (docs/environments.md#validity-rules) ask that `blind` at its best time be on time in at
+most 15% of normal tasks and that
 `deadline` pass at most the passive share; the table says whether the suite keeps to that.
 
     python benchmarks/guessing.py [--speed 50] [--ladder 30:630:30] [--env micromail,microhood]
@@ -37,7 +38,7 @@ from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
 
 GUESSERS = ("eager", "silent", "deadline")
-BLIND_ON_TIME_LIMIT = 0.15  # ENVIRONMENTS §0.10: blind at its best time, at most this share on time
+BLIND_ON_TIME_LIMIT = 0.15  # docs/environments.md#validity-rules: blind at its best time, at most this share on time
 
 
 @dataclass(frozen=True)
@@ -157,7 +158,7 @@ def print_table(rows: list[Row]) -> None:
         verdict = "within" if best.on_time_share <= BLIND_ON_TIME_LIMIT else "OVER"
         print(f"\nbest blind time: {best.agent} — on time {best.on_time}/{best.normal} ({best.on_time_share:.1%}), "
               f"success {best.passed}/{best.normal} ({best.success_share:.1%}); {verdict} the "
-              f"{BLIND_ON_TIME_LIMIT:.0%} limit of ENVIRONMENTS §0.10")
+              f"{BLIND_ON_TIME_LIMIT:.0%} limit of docs/environments.md#validity-rules")
         most = max((r for r in rows if parse_blind(r.agent) is not None), key=lambda r: (r.passed, r.on_time))
         if most is not best:
             print(f"most successes blind: {most.agent} — "

@@ -23,6 +23,7 @@ import signal
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from sentinel.agents import MODEL_AGENTS, builtin_command, builtin_names
 from sentinel.checks.validate import Problem
@@ -33,6 +34,7 @@ from sentinel.core.grading import Result
 from sentinel.core.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from sentinel.core.summary import Summary, summarize
 from sentinel.outputs.results import load_results
+from sentinel.run.options import RunOptions
 from sentinel.run.plan import RunPlan
 from sentinel.run.ray_backend import make_runner
 from sentinel.run.runner import Runner
@@ -91,52 +93,51 @@ def get_config(config: ConfigSource = None) -> Config:
 
 # --- running ------------------------------------------------------------------------------
 
-def prepare_run(*, agent: str | None = None, cmd: str | list[str] | None = None, envs: list[str] | None = None,
-                tasks: list[str] | None = None, speed: float | None = None, trials: int = 1,
-                run_name: str | None = None, concurrency: int | None = None, resume: bool = False,
-                model: str | None = None, meter: bool = False, sandbox: bool = False,
-                config: ConfigSource = None, backend: str | None = None, address: str | None = None,
-                session_cpus: float | None = None, session_memory_mb: float | None = None,
-                scenarios_dir: str | Path | None = None, variants: bool = False,
-                seed: int | None = None) -> tuple[Config, RunPlan]:
-    """Check a run's choices and return the config and the plan `execute` runs. envs / tasks
-    select scenarios as --env / --task do (default: all; items may be comma separated).
-    backend "ray" places the sessions on a Ray cluster (address, or a local Ray for the run),
-    each reserving session_cpus and session_memory_mb (default: sentinel.toml [ray]).
-    scenarios_dir runs the scenarios of another folder (a generated set: its files directly in it,
-    or one folder per environment). variants with seed gives each trial of a scenario whose short
-    id is a kind of its environment its own generated variant of that kind."""
-    if agent and cmd:
+def prepare_run(options: RunOptions | None = None, /, **changes: Any) -> tuple[Config, RunPlan]:
+    """Check a run's choices and return the config and the plan `execute` runs. The choices are
+    a RunOptions (sentinel.run.options: one field per `sentinel run` option), its fields given
+    as keywords, or both (keywords change the object's fields). envs / tasks select scenarios
+    as --env / --task do (default: all; items may be comma separated). backend "ray" places the
+    sessions on a Ray cluster (address, or a local Ray for the run), each reserving session_cpus
+    and session_memory_mb (default: sentinel.toml [ray]). scenarios_dir runs the scenarios of
+    another folder (a generated set: its files directly in it, or one folder per environment).
+    variants with seed gives each trial of a scenario whose short id is a kind of its
+    environment its own generated variant of that kind. person runs no agent process: a person
+    plays at the task URL (`sentinel play`)."""
+    o = (options or RunOptions()).but(**changes)
+    if o.agent and o.cmd:
         raise SentinelError("pass agent or cmd, not both")
-    if sandbox:
+    if o.sandbox:
         bwrap_program()  # missing bubblewrap: one clear line before anything starts
-    loaded = with_backend(get_config(config), backend, address, session_cpus, session_memory_mb)
-    if scenarios_dir is not None:
-        if not Path(scenarios_dir).is_dir():
-            raise SentinelError(f"--scenarios-dir {scenarios_dir}: not a folder")
-        loaded = replace(loaded, scenarios_dir=Path(scenarios_dir))
-    if variants and seed is None:
+    loaded = with_backend(get_config(o.config), o.backend, o.address, o.session_cpus, o.session_memory_mb)
+    if o.scenarios_dir is not None:
+        if not Path(o.scenarios_dir).is_dir():
+            raise SentinelError(f"--scenarios-dir {o.scenarios_dir}: not a folder")
+        loaded = replace(loaded, scenarios_dir=Path(o.scenarios_dir))
+    if o.variants and o.seed is None:
         raise SentinelError("--variants needs --seed S (the variants of trial t are drawn from S and t)")
-    speed = check_speed(speed) if speed is not None else loaded.speed
-    if concurrency is not None and concurrency < 0:
+    speed = check_speed(o.speed) if o.speed is not None else loaded.speed
+    if o.concurrency is not None and o.concurrency < 0:
         raise SentinelError("--concurrency must be 0 (all at once) or more")
-    if not 1 <= trials <= MAX_TRIALS:
+    if not 1 <= o.trials <= MAX_TRIALS:
         raise SentinelError(f"--trials must be between 1 and {MAX_TRIALS}")
-    name, command = resolve_agent(loaded, agent=agent, cmd=cmd)
-    if model and builtin_command(name) is not None and name not in MODEL_AGENTS:
+    name, command = ("human", None) if o.person else resolve_agent(loaded, agent=o.agent, cmd=o.cmd)
+    if o.model and builtin_command(name) is not None and name not in MODEL_AGENTS:
         raise SentinelError(f"--model: the {name} agent uses no model; --model is for {', '.join(MODEL_AGENTS)} "
                             f"and --cmd agents")
-    scenarios = select_scenarios(loaded, envs, tasks)
-    run_name = run_name or f"{name}-{datetime.now():%Y%m%d-%H%M%S}"
+    scenarios = list(o.scenarios) or select_scenarios(loaded, list(o.envs), list(o.tasks))
+    run_name = o.run_name or f"{name}-{datetime.now():%Y%m%d-%H%M%S}"
     check_run_name(run_name)
-    drawn = variants_for(loaded, scenarios, run_name, seed, trials, resume) if variants and seed is not None else {}
-    asked = concurrency if concurrency is not None else loaded.concurrency
+    drawn = {}
+    if o.variants and o.seed is not None:
+        drawn = variants_for(loaded, scenarios, run_name, o.seed, o.trials, o.resume)
+    asked = o.concurrency if o.concurrency is not None else loaded.concurrency
     if asked is None and loaded.backend != "local":
         asked = 0  # a cluster places sessions by the resources each reserves
     plan = RunPlan(name=run_name, agent=name, command=command, speed=speed, scenarios=tuple(scenarios),
-                   concurrency=sessions_at_once(asked, len(scenarios) * trials),
-                   resume=resume, trials=trials, model=model, meter=meter, sandbox=sandbox,
-                   variants=drawn, variant_seed=seed if variants else None)
+                   concurrency=sessions_at_once(asked, len(scenarios) * o.trials),
+                   resume=o.resume, trials=o.trials, model=o.model, meter=o.meter, sandbox=o.sandbox,
+                   variants=drawn, variant_seed=o.seed if o.variants else None)
     return loaded, plan
 
 
@@ -186,34 +187,19 @@ def execute(config: Config, plan: RunPlan, bus: Bus | None = None, *, stop_on_si
     return asyncio.run(execute_async(config, plan, bus, stop_on_signals=stop_on_signals))
 
 
-async def run_async(*, agent: str | None = None, cmd: str | list[str] | None = None,
-                    envs: list[str] | None = None, tasks: list[str] | None = None, speed: float | None = None,
-                    trials: int = 1, run_name: str | None = None, concurrency: int | None = None,
-                    resume: bool = False, model: str | None = None, meter: bool = False, sandbox: bool = False,
-                    config: ConfigSource = None, bus: Bus | None = None,
-                    stop_on_signals: bool = False, scenarios_dir: str | Path | None = None,
-                    variants: bool = False, seed: int | None = None) -> RunOutcome:
-    """Run a selection of scenarios with an agent (a built-in name, or cmd: your command);
-    bus receives the run's messages as they happen."""
-    loaded, plan = prepare_run(agent=agent, cmd=cmd, envs=envs, tasks=tasks, speed=speed, trials=trials,
-                               run_name=run_name, concurrency=concurrency, resume=resume, model=model,
-                               meter=meter, sandbox=sandbox, config=config, scenarios_dir=scenarios_dir,
-                               variants=variants, seed=seed)
+async def run_async(options: RunOptions | None = None, /, *, bus: Bus | None = None,
+                    stop_on_signals: bool = False, **changes: Any) -> RunOutcome:
+    """Run a selection of scenarios with an agent: the choices of prepare_run (a RunOptions and/or
+    its fields as keywords, e.g. agent="oracle", envs=["micromail"], backend="ray"); bus receives
+    the run's messages as they happen."""
+    loaded, plan = prepare_run(options, **changes)
     return await execute_async(loaded, plan, bus, stop_on_signals=stop_on_signals)
 
 
-def run(*, agent: str | None = None, cmd: str | list[str] | None = None, envs: list[str] | None = None,
-        tasks: list[str] | None = None, speed: float | None = None, trials: int = 1, run_name: str | None = None,
-        concurrency: int | None = None, resume: bool = False, model: str | None = None, meter: bool = False,
-        sandbox: bool = False, config: ConfigSource = None, bus: Bus | None = None,
-        stop_on_signals: bool = False, scenarios_dir: str | Path | None = None, variants: bool = False,
-        seed: int | None = None) -> RunOutcome:
-    """run_async in its own event loop (same keyword arguments)."""
-    return asyncio.run(run_async(agent=agent, cmd=cmd, envs=envs, tasks=tasks, speed=speed, trials=trials,
-                                 run_name=run_name, concurrency=concurrency, resume=resume, model=model,
-                                 meter=meter, sandbox=sandbox, config=config, bus=bus,
-                                 stop_on_signals=stop_on_signals, scenarios_dir=scenarios_dir,
-                                 variants=variants, seed=seed))
+def run(options: RunOptions | None = None, /, *, bus: Bus | None = None, stop_on_signals: bool = False,
+        **changes: Any) -> RunOutcome:
+    """run_async in its own event loop (same arguments)."""
+    return asyncio.run(run_async(options, bus=bus, stop_on_signals=stop_on_signals, **changes))
 
 
 async def _until_interrupted(runner: Runner):

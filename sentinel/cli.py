@@ -17,7 +17,6 @@ from typing import Any
 from rich.console import Console
 
 from sentinel import api
-from sentinel.agents import builtin_names
 from sentinel.core.bus import Bus
 from sentinel.core.config import SESSIONS_PER_CORE
 from sentinel.core.errors import SentinelError
@@ -26,6 +25,7 @@ from sentinel.outputs.export import grade_csv, grade_json
 from sentinel.outputs.junit import write_junit
 from sentinel.outputs.results import finished_sessions
 from sentinel.outputs.sentinelbench import grade_report
+from sentinel.run.options import add_run_options, from_args
 
 
 def make_console() -> Console:
@@ -112,57 +112,14 @@ COMMAND_MODULES: tuple[str, ...] = ("sentinel.tui.commands", "sentinel.sweep")
 
 
 def add_selection(parser: argparse.ArgumentParser) -> None:
-    """The options shared by every command that runs scenarios (DESIGN §7)."""
-    who = parser.add_mutually_exclusive_group()
-    who.add_argument("--agent", help=f"a built-in agent: {builtin_names()}")
-    who.add_argument("--cmd", help="an agent command (a shell string with __TASK_URL__, __TASK_PROMPT__, __BASE_DIR__)")
-    parser.add_argument("--config", type=Path, help="a sentinel.toml or eval_config.yaml")
-    parser.add_argument("--speed", type=float, help="sim seconds per wall second (default from config)")
-    parser.add_argument("--env", action="append", help="only this environment (repeatable, or comma separated)")
-    parser.add_argument("--task", action="append", help="only this scenario id or short id (repeatable)")
-    parser.add_argument("--concurrency", type=int,
-                        help=f"sessions at once; 0: all (default: all, up to {SESSIONS_PER_CORE} per CPU core)")
-    parser.add_argument("--run", dest="run_name", help="run name: results go to results/<name>/")
-    parser.add_argument("--resume", action="store_true", help="continue a run: keep finished sessions")
-    parser.add_argument("--trials", type=int, default=1, metavar="K",
-                        help="run each scenario K times, as separate sessions at once (shows pass@k, pass^k)")
-    parser.add_argument("--scenarios-dir", type=Path, metavar="DIR",
-                        help="run the scenarios of this folder (a generated set) instead of scenarios/")
-    parser.add_argument("--variants", action="store_true",
-                        help="with --seed: each trial of a scenario that is a known kind runs its own "
-                             "generated variant")
-    parser.add_argument("--seed", type=int, help="with --variants: the seed the trials' variants are drawn from")
-    parser.add_argument("--model", help="chat model for the sleep / wait_for agents (and SENTINEL_MODEL for --cmd); "
-                                        "endpoint from OPENAI_BASE_URL, key from OPENAI_API_KEY")
-    parser.add_argument("--sandbox", action="store_true",
-                        help="run each agent under bubblewrap: the system read-only, its own folder, a private /tmp, "
-                             "the loopback network; no repository, scenarios or results")
-    parser.add_argument("--meter", action="store_true",
-                        help="measure model usage with a local proxy per session instead of trusting costs.json")
-    parser.add_argument("--backend", choices=("local", "ray"),
-                        help="where sessions run: local (this process, the default) or ray (a Ray cluster; "
-                             "pip install -e '.[ray]')")
-    parser.add_argument("--address", help="with --backend ray: the cluster's HOST:PORT or auto "
-                                          "(default: sentinel.toml [ray] address, else a local Ray for the run)")
-    parser.add_argument("--session-cpus", type=float, metavar="N",
-                        help="with --backend ray: CPUs Ray reserves per session (default: sentinel.toml [ray])")
-    parser.add_argument("--session-memory", type=float, metavar="MB",
-                        help="with --backend ray: memory Ray reserves per session (default: sentinel.toml [ray])")
-
-
-def selection(args: argparse.Namespace) -> dict[str, Any]:
-    """The keyword arguments of sentinel.api.prepare_run from the options of add_selection."""
-    return dict(agent=args.agent, cmd=args.cmd, envs=args.env, tasks=args.task, speed=args.speed,
-                trials=args.trials, run_name=args.run_name, concurrency=args.concurrency, resume=args.resume,
-                model=args.model, meter=args.meter, sandbox=args.sandbox, config=args.config,
-                backend=args.backend, address=args.address, session_cpus=args.session_cpus,
-                session_memory_mb=args.session_memory, scenarios_dir=args.scenarios_dir, variants=args.variants,
-                seed=args.seed)
+    """The options of every command that runs scenarios (docs/protocol.md#options): one per
+    RunOptions field."""
+    add_run_options(parser)
 
 
 def prepare(args: argparse.Namespace) -> tuple[Any, Any]:
     """The run the options describe, with the config's notices (ignored keys and why) printed."""
-    config, plan = api.prepare_run(**selection(args))
+    config, plan = api.prepare_run(from_args(args))
     for notice in config.notices:
         print(f"sentinel: {notice}", file=sys.stderr)
     sessions = len(plan.jobs())
@@ -181,10 +138,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     bus.subscribe(PlainLines() if plain else RichProgress(console))
     outcome = api.execute(config, plan, bus, stop_on_signals=True)
     summary = outcome.summary
-    for table in grade_tables(list(outcome.results), summary, f"Run {plan.name}"):
-        console.print(table)
-    print(f"results: {outcome.run_dir}  wall time: {outcome.wall_s or 0:.1f} s  "
-          f"passed: {summary.overall.passed}/{summary.overall.total}")
+    print_results(console, list(outcome.results), summary, plan.name, outcome.run_dir, outcome.wall_s)
     if args.ci:
         junit = write_junit(outcome.run_dir / "junit.xml", list(outcome.results), plan.name,
                             {"agent": plan.agent, "speed": plan.speed, "trials": plan.trials})
@@ -197,6 +151,14 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"sentinel: success rate {rate:.1%} is under --fail-under {args.fail_under:.1%}", file=sys.stderr)
         return 1
     return 1 if args.ci and summary.infra_errors else 0
+
+
+def print_results(console: Console, results: list, summary, name: str, run_dir, wall_s: float | None) -> None:
+    """A finished run's tables and its one-line footer (`sentinel run` and `sentinel tui`)."""
+    for table in grade_tables(results, summary, f"Run {name}"):
+        console.print(table)
+    passed = f"{summary.overall.passed}/{summary.overall.total}"
+    print(f"results: {run_dir}  wall time: {wall_s or 0:.1f} s  passed: {passed}")
 
 
 def parse_rate(text: str) -> float:

@@ -1,4 +1,4 @@
-"""The contract every environment keeps, proved once for all of them (ENVIRONMENTS.md §0).
+"""The contract every environment keeps, proved once for all of them (docs/environments.md#shared-conventions).
 
 Parametrised over `environments()` plus MicroTodo, the tiny environment that lives in
 tests/microtodo/: a new environment is covered here the moment it joins the list. Each test

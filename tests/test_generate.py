@@ -169,7 +169,8 @@ def test_result_names_the_variant(tmp_path):
 
 @pytest.mark.parametrize("n", [2, 5, 8, 9, 10, 16, 33, 80])
 def test_target_windows_keep_the_spread_rule_wherever_each_draw_lands(n):
-    """Any whole-second time inside each window (its edges, rounded either way) keeps §0.10's spread."""
+    """Any whole-second time inside each window (its edges, rounded either way) keeps the suite's
+    spread of target times."""
     from sentinel.core.suite_rules import _window_problems
     from sentinel.generation.draw import _strata
 

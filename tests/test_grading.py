@@ -1,4 +1,4 @@
-"""Every grading rule of DESIGN §2 step 7, on real SQLite files opened read-only."""
+"""Every grading rule of docs/protocol.md#grading, on real SQLite files opened read-only."""
 
 import sqlite3
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""Agents kept in their place (DESIGN §4): hostile agents run as real subprocesses through the
+"""Agents kept in their place (docs/protocol.md#agents): hostile agents run as real subprocesses through the
 runner, with and without --sandbox (bubblewrap), and nothing they start outlives the session."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`sentinel validate`: each rule of DESIGN §5 gives one line naming file, field and reason."""
+"""`sentinel validate`: each rule of docs/scenarios.md#validation gives one line naming file, field and reason."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_microhood_checks_take_the_timeline_end_from_the_timing_they_are_given()
     assert ("events[0].price_waypoints.CHPR", "time 650 is outside [0, 400]") in problems
 
 
-# --- the validity rules of ENVIRONMENTS §0.10, one scenario that breaks each -----------------
+# --- the validity rules of docs/environments.md#validity-rules, one scenario that breaks each -----------------
 
 COND = "condition_sql: SELECT price >= 520 FROM current_prices WHERE symbol = 'CHPX'\n"
 NOOP = {"condition_at: 60": "condition_at: null", "activity: passive": "activity: noop", SQL: "",
@@ -209,8 +209,8 @@ def test_every_environment_needs_an_early_and_a_late_target(tmp_path):
     mail = suite(tmp_path, [15, 100, 170, 240], env="micromail")
     hood = suite(tmp_path, [310, 380, 490, 560], env="microhood")
     found = rules_broken(mail + hood)
-    assert "condition_at: no micromail task has condition_at over 480 s (§0.10 spread target times)" in found
-    assert "condition_at: no microhood task has condition_at under 120 s (§0.10 spread target times)" in found
+    assert "condition_at: no micromail task has condition_at over 480 s (validity rules: spread target times)" in found
+    assert "condition_at: no microhood task has condition_at under 120 s (validity rules: spread target times)" in found
 
 
 def test_active_tasks_need_conditions_that_pass(tmp_path):

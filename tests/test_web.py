@@ -96,7 +96,7 @@ async def test_no_page_reveals_grading(env_session):
             assert secret not in text, (path, secret)
 
 
-# --- DESIGN §2.3–2.4: the first page at sim 0 under load; no stale page from a late timer ----
+# --- docs/protocol.md#sessions: the first page at sim 0 under load; no stale page from a late timer ----
 
 MAIL = "scenarios/micromail/body_phrase.yaml"  # em0269 "Proof ready for approval" arrives at 37 s
 FIRST_EVENT_SUBJECT = "Proof ready for approval"

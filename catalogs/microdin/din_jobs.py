@@ -1,5 +1,5 @@
 """The MicroDin job postings, written by hand: their requirement sets are the near misses the
-scenarios hinge on (ENVIRONMENTS.md §3). Requirements show only on a job's detail page.
+scenarios hinge on (docs/environments.md#microdin). Requirements show only on a job's detail page.
 
 Families (role notes only; ids are given in file order by generate.py, append-only):
 - Kubernetes: one posting requires it; look-alikes use Docker alone, mention Kubernetes only in

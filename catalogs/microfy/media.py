@@ -5,7 +5,7 @@ clip per track. Deterministic (seeded by the ids, standard library only: `wave`,
 
 Covers are geometric art in two colours with the album and artist names as text; clips are a
 0.8 s phrase of four sine notes (8 kHz, 8-bit mono), a different phrase for every track. Media
-is decoration only (ENVIRONMENTS.md §0.3): nothing is graded on it.
+is decoration only (docs/environments.md#pages): nothing is graded on it.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ byte-identical on every run: every random choice comes from fixed-seed random.Ra
 no set is iterated, records are written sorted by id with a fixed key order.
 
 Every name here is invented for the benchmark. Ids are opaque: entity kinds are shuffled before
-numbering, and apart from p000 (the self user, fixed by ENVIRONMENTS.md 0.2) persona ids say
+numbering, and apart from p000 (the self user, fixed by docs/environments.md 0.2) persona ids say
 nothing about employer or role.
 """
 

@@ -1,6 +1,6 @@
 """Built-in agents: real programs that use only the session's pages over HTTP.
 
-Each is run like any user agent, as a command with placeholders (DESIGN §4). Built-in agents
+Each is run like any user agent, as a command with placeholders (docs/protocol.md#agents). Built-in agents
 alone get the scenario file (__SCENARIO_FILE__), and of it they read only the `solution` block.
 `blind:SIM_S` is a family: the blind agent acting at SIM_S sim seconds (sentinel/agents/blind.py).
 """

@@ -7,7 +7,7 @@ condition:
 
 - a `watch` step loads its page once and checks nothing; with `open_new` it opens every link on
   that page the pattern matches (a guesser cannot tell the target from its look-alikes, so it
-  acts on all of them: what the "no collateral" rule of ENVIRONMENTS §0.10 must punish);
+  acts on all of them: what the "no collateral" rule of docs/environments.md#validity-rules must punish);
 - `open`, `follow` and `submit` steps run as the oracle runs them; one that fails (a link or
   form that is not there yet) is logged and skipped, since a guesser carries on regardless;
 - it always reports: with the solution's `report` step, or at the end with a message of its own

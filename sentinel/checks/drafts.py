@@ -3,7 +3,7 @@ writing sets to disk, and per-trial variants for `sentinel run --variants`.
 
 sentinel.core.kinds (pure) draws; this module injects the checks: each draw is written to a
 temporary file, loaded with load_scenario and checked by validate_scenario (static checks,
-the environment's own checks, the replay of §0.10's per-scenario rules). The set is checked
+the environment's own checks, the replay of the per-scenario validity rules). The set is checked
 with suite_rules where they apply to one environment's generated set.
 """
 

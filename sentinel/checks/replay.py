@@ -1,4 +1,4 @@
-"""Replaying a scenario's timeline to check the per-scenario validity rules (ENVIRONMENTS §0.10).
+"""Replaying a scenario's timeline to check the per-scenario validity rules (docs/environments.md#validity-rules).
 
 The timeline runs in a real session database with a paused clock that validate advances by
 hand. condition_sql and near_miss_sql are read at sample times: a 2 s grid, every event time
@@ -121,23 +121,23 @@ def condition_problems(scenario: Scenario, readings: list[Reading]) -> Problems:
         early = next((r.t for r in readings if r.condition), None)
         if early is not None:
             out.append(("condition_sql", f"true at sim {early:g} s, but a no-op's condition never holds "
-                                         "(§0.10 conditions as SQL)"))
+                                         "(validity rules: conditions as SQL)"))
         if scenario.near_miss_sql is not None and not any(r.near_miss for r in readings):
             out.append(("near_miss_sql", "never true during the timeline: the no-op has no real near miss "
-                                         "(§0.10 near-miss no-ops)"))
+                                         "(validity rules: near-miss no-ops)"))
         return out
     early = next((r.t for r in readings if r.t < c and r.condition), None)
     if early is not None:
         out.append(("condition_sql", f"already true at sim {early:g} s, before condition_at {c:g} "
-                                     "(§0.10 conditions as SQL)"))
+                                     "(validity rules: conditions as SQL)"))
     at = next((r for r in readings if r.t == c), None)
     if at is not None and not at.condition:
-        out.append(("condition_sql", f"still false at condition_at {c:g} s (§0.10 conditions as SQL)"))
+        out.append(("condition_sql", f"still false at condition_at {c:g} s (validity rules: conditions as SQL)"))
     if until is not None:
         late = next((r.t for r in readings if r.t >= until and r.condition), None)
         if late is not None:
             out.append(("condition_until", f"condition_sql still true at sim {late:g} s, at or after "
-                                           f"condition_until {until:g} (§0.10 conditions that pass)"))
+                                           f"condition_until {until:g} (validity rules: conditions that pass)"))
     return out
 
 
@@ -157,7 +157,7 @@ def note_problems(scenario: Scenario, readings: list[Reading]) -> Problems:
             turns = "true" if now else "false"
             out.append((f"events[{event.index}]._note", f"missing: this event turns {name} {turns} "
                                                         f"(at sim {after.t:g} s); say the fact that decides it "
-                                                        "(§0.10 readable)"))
+                                                        "(validity rules: readable)"))
     return out
 
 

@@ -1,11 +1,11 @@
-"""`sentinel validate`: every check of DESIGN §5, one Problem per finding.
+"""`sentinel validate`: every check of docs/scenarios.md#validation, one Problem per finding.
 
 Shape checks happen while loading (sentinel.core.scenario). Here: the environment exists, event
 types and their fields are known, referenced ids exist in the catalog and none is inserted
 twice, events are in order and inside the timeline, condition_at is in range, eval_sql,
 condition_sql and near_miss_sql are read-only statements that compile against the schema.
 The timeline is then replayed in a real session with a paused clock (sentinel.checks.replay) to check
-the validity rules of ENVIRONMENTS §0.10 on each scenario; the suite rules (spread of target
+the validity rules of docs/environments.md#validity-rules on each scenario; the suite rules (spread of target
 times, conditions that pass) run in sentinel.core.suite_rules when a whole environment is checked.
 """
 
@@ -143,9 +143,10 @@ def static_checks(scenario: Scenario, env: Environment, catalog: Catalog, config
             out += [(name, reason) for reason in sql_problems(expand_self(sql) or "", env)]
     if scenario.condition_sql is None:
         out.append(("condition_sql", "missing: every scenario states its condition on the world as SQL "
-                                      "(§0.10 conditions as SQL)"))
+                                      "(validity rules: conditions as SQL)"))
     if scenario.is_noop and scenario.near_miss_sql is None:
-        out.append(("near_miss_sql", "missing: a no-op needs a near miss that becomes true (§0.10 near-miss no-ops)"))
+        out.append(("near_miss_sql", "missing: a no-op needs a near miss that becomes true "
+                                     "(validity rules: near-miss no-ops)"))
     if scenario.condition_until is not None and scenario.condition_until > timing.event_timeline_end:
         out.append(("condition_until",
                     f"{scenario.condition_until:g} is past the timeline end {timing.event_timeline_end:g}"))

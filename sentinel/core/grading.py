@@ -1,4 +1,4 @@
-"""Grading (DESIGN §2 step 7 and §3): the verdict of eval_sql, the success rules, the metrics.
+"""Grading (docs/protocol.md#grading and #results): the verdict of eval_sql, the success rules, the metrics.
 
 - normal task: success = contact AND contact sim time ≥ condition_at AND verdict truthy
 - no-op task: success = no contact (AND verdict truthy, if the scenario has eval_sql)
@@ -54,21 +54,22 @@ class Result:
     verdict: Any
     detail: str
     condition_at: float | None
-    contact_at: float | None
-    reaction_s: float | None
-    early_by_s: float | None
-    completion_s: float
-    ended_by: str
-    exit_code: int | None
-    signal: int | None
-    requests: int
-    live_requests: int
-    bytes_sent: int
-    prompt_tokens: int
-    completion_tokens: int
-    tool_calls: int
-    model: str | None
-    cost_usd: float | None
+    # What the session measured: a session that never ran (an infrastructure error) keeps these.
+    contact_at: float | None = None
+    reaction_s: float | None = None
+    early_by_s: float | None = None
+    completion_s: float = 0.0
+    ended_by: str = "harness_error"
+    exit_code: int | None = None
+    signal: int | None = None
+    requests: int = 0
+    live_requests: int = 0
+    bytes_sent: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    tool_calls: int = 0
+    model: str | None = None
+    cost_usd: float | None = None
     contact_message: str | None = None
     infra_error: str | None = None
     agent: str = ""
@@ -77,6 +78,14 @@ class Result:
     wall_s: float = 0.0  # wall seconds the whole session took, setup to grade
     on_time: bool | None = None  # success within on_time_s sim s of condition_at; None for a no-op
     variant: str | None = None  # with --variants: the generated variant's id this trial ran
+
+    @classmethod
+    def for_scenario(cls, scenario: Scenario, **fields: Any) -> Result:
+        """A result of this scenario: its id, labels, condition time and generated variant filled
+        in from the scenario, everything else as given."""
+        return cls(scenario_id=scenario.id, environment=scenario.environment,
+                   activity=scenario.taxonomy.activity, criteria=scenario.taxonomy.criteria,
+                   condition_at=scenario.condition_at, variant=(scenario.generated or {}).get("variant"), **fields)
 
     @property
     def is_infra_error(self) -> bool:

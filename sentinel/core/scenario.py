@@ -98,7 +98,7 @@ class Scenario:
         return tuple(e for e in self.events if e.at > 0)
 
     def grading_sql(self) -> str | None:
-        """eval_sql with the SELF shorthand expanded (ENVIRONMENTS §0.2)."""
+        """eval_sql with the SELF shorthand expanded (docs/environments.md#personas)."""
         return expand_self(self.eval_sql)
 
 
@@ -283,7 +283,7 @@ def scenario_files(root: Path, env: str | None = None) -> list[Path]:
     return files
 
 
-# What every agent is told after the scenario's own prompt (docs/protocol.md#the-prompt).
+# What every agent is told after the scenario's own prompt (docs/protocol.md#agents).
 CONTACT_SENTENCE = ("When the condition above holds, report it by visiting {contact} once. "
                     "If it never holds, never visit that page.")
 

@@ -1,4 +1,4 @@
-"""The suite rules of ENVIRONMENTS §0.10, checked over whole environments (not one file).
+"""The suite rules of docs/environments.md#validity-rules, checked over whole environments (not one file).
 
 - Spread target times: at least 20% of normal tasks have condition_at under 120 s and at
   least 20% over 480 s; no 60 s window [x, x + 60] holds more than 20% of them; in each
@@ -34,11 +34,11 @@ def suite_problems(scenarios: list[Scenario]) -> list[Problem]:
     if len(early) < need:
         out.append(Problem(where, "condition_at", f"{len(early)} of {len(normal)} normal tasks have condition_at "
                                                   f"under {EARLY_S:g} s ({_ids(early)}); at least {need} must "
-                                                  "(§0.10 spread target times)"))
+                                                  "(validity rules: spread target times)"))
     if len(late) < need:
         out.append(Problem(where, "condition_at", f"{len(late)} of {len(normal)} normal tasks have condition_at "
                                                   f"over {LATE_S:g} s ({_ids(late)}); at least {need} must "
-                                                  "(§0.10 spread target times)"))
+                                                  "(validity rules: spread target times)"))
     out += _window_problems(normal, where)
     by_env: dict[str, list[Scenario]] = {}
     for s in scenarios:
@@ -50,7 +50,7 @@ def suite_problems(scenarios: list[Scenario]) -> list[Problem]:
     if active and len(passing) < PASSING_SHARE * len(active):
         out.append(Problem(where, "condition_until", f"{len(passing)} of {len(active)} active tasks have a condition "
                                                      f"that passes ({_ids(passing)}); at least a quarter must "
-                                                     "(§0.10 conditions that pass)"))
+                                                     "(validity rules: conditions that pass)"))
     return out
 
 
@@ -63,7 +63,7 @@ def _window_problems(normal: list[Scenario], where: str) -> list[Problem]:
             return [Problem(where, "condition_at", f"{len(inside)} of {len(normal)} normal tasks fall in the "
                                                    f"{WINDOW_S:g} s window [{start:g}, {start + WINDOW_S:g}] s "
                                                    f"({', '.join(inside)}); at most 20% may "
-                                                   "(§0.10 spread target times)")]
+                                                   "(validity rules: spread target times)")]
     return []
 
 
@@ -73,15 +73,15 @@ def _environment_problems(env: str, members: list[Scenario]) -> list[Problem]:
     out: list[Problem] = []
     if normal and not any((s.condition_at or 0) < EARLY_S for s in normal):
         out.append(Problem(where, "condition_at", f"no {env} task has condition_at under {EARLY_S:g} s "
-                                                  "(§0.10 spread target times)"))
+                                                  "(validity rules: spread target times)"))
     if normal and not any((s.condition_at or 0) > LATE_S for s in normal):
         out.append(Problem(where, "condition_at", f"no {env} task has condition_at over {LATE_S:g} s "
-                                                  "(§0.10 spread target times)"))
+                                                  "(validity rules: spread target times)"))
     active = [s for s in normal if s.taxonomy.activity == "active"]
     if active and not any(s.condition_until is not None for s in active):
         out.append(Problem(where, "condition_until", f"no active {env} task has a condition that passes "
                                                      f"(one of {_ids(active)} needs condition_until; "
-                                                     "§0.10 conditions that pass)"))
+                                                     "docs/environments.md#validity-rules conditions that pass)"))
     return out
 
 

@@ -1,6 +1,6 @@
 """Aggregates over a run's results: success and on-time rates by group, reaction percentiles, cost.
 
-The on-time rate (DESIGN §2 step 7) counts only normal tasks: no-ops have no condition time to
+The on-time rate (docs/protocol.md#grading) counts only normal tasks: no-ops have no condition time to
 be on time for, so they are neither in its numerator nor in its denominator.
 
 Infrastructure errors are counted in totals and reported apart; they are never silently

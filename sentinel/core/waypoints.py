@@ -1,7 +1,7 @@
 """Waypoint values (prices, star counts): linear interpolation between [t, value] points.
 
 Times are sim seconds, so they scale with the speed factor through the clock like every other
-authored time (ENVIRONMENTS §0.8).
+authored time (docs/environments.md#events-and-baselines).
 """
 
 from __future__ import annotations

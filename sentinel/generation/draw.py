@@ -5,8 +5,8 @@ its `draw(rng, catalog, knobs)` picks the target, look-alikes, near misses, targ
 trailing events from the catalog with the given random generator and returns the scenario
 mapping without `id` and `environment`. `draw_set` keeps a draw only when the injected
 `check` (sentinel validate's per-scenario checks, replay included) finds no problem, and steers
-target times so a whole set keeps the suite's spread (§0.10); the suite rules then run on the
-set. Everything is deterministic: each attempt's generator is seeded from the string
+target times so a whole set keeps the suite's spread (docs/environments.md#validity-rules);
+the suite rules then run on the set. Everything is deterministic: each attempt's generator is seeded from the string
 "env|kind|seed|index|attempt", and the YAML is dumped with a fixed key order.
 
 Pure core: no aiohttp, Textual or database; the check is injected by sentinel.api.
@@ -112,8 +112,8 @@ def plan_kinds(kinds: Sequence[Kind], count: int, kind: str | None) -> list[Kind
 
 
 def spread_windows(env: str, seed: int, plan: Sequence[Kind]) -> dict[int, tuple[float, float]]:
-    """A target-time window per normal index, so the set keeps §0.10's spread (see _strata): 20%
-    of the normal tasks early (under 120 s), 20% late (over 480 s), the rest between, far enough
+    """A target-time window per normal index, so the set keeps the suite's spread of target times
+    (see _strata): 20% of the normal tasks early (under 120 s), 20% late (over 480 s), the rest between, far enough
     apart that no 60 s window crowds. Which index gets which window is shuffled by seed."""
     normal = [i for i, k in enumerate(plan) if not k.is_noop]
     n = len(normal)
@@ -134,7 +134,7 @@ def spread_windows(env: str, seed: int, plan: Sequence[Kind]) -> dict[int, tuple
 
 
 def _strata(n: int) -> list[tuple[float, float]]:
-    """n disjoint target-time windows, in time order, that keep §0.10's spread whatever time each
+    """n disjoint target-time windows, in time order, that keep the suite's spread whatever time each
     draw picks inside its window: at least 20% of them under 120 s and 20% over 480 s, and any
     L + 1 consecutive windows (L = the 20% a 60 s window may hold) more than 60 s apart, counting
     whole-second rounding. The windows are as wide as that allows, and centred in the room left."""
@@ -145,7 +145,7 @@ def _strata(n: int) -> list[tuple[float, float]]:
                + [(LATE_S + 1, MAX_AT)] * edge)
     gap = (WINDOW_S + 3) / max(1, math.floor(SPREAD_SHARE * n))  # rounding and the ±0.5 s tolerance
     if _earliest_starts(regions, gap, 0.0) is None:
-        raise SentinelError(f"{n} normal tasks cannot keep §0.10's spread of target times")
+        raise SentinelError(f"{n} normal tasks cannot keep the suite's spread of target times")
     lo, hi = 0.0, MAX_AT
     for _ in range(40):  # the widest window that still fits
         mid = (lo + hi) / 2

@@ -9,8 +9,12 @@ then `timeline` sorts them and `scenario` returns the mapping in file order. Pur
 from __future__ import annotations
 
 import math
+import os
 import random
+import re
+import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sentinel.core.kinds import MAX_AT, MIN_AT, Draw, Kind, Knobs, NoDraw
@@ -20,6 +24,7 @@ if TYPE_CHECKING:
 
 TIMELINE_END = 720
 GAP_S = 2  # background events keep this far from the events that decide the task
+FIRST_READ_S = 8  # the agent's first read of the page: relative tasks' counted arrivals come after it
 
 
 def ids_where(catalog: Catalog, collection: str, where: Callable[[dict[str, Any]], bool],
@@ -176,6 +181,474 @@ def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> l
     raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")
 
 
+# --- kinds-a: counted arrivals (n counted arrivals, the n-th at the target time, look-alikes
+# between them, one counted arrival trailing) and background that cannot change the count before
+# the target. Generic over the event shape: callers pass `make(at, item_id, note)` that builds one
+# event. Moved here from generation/counting.py.
+
+Make = Callable[[float, str, str | None], dict[str, Any]]
+LAST_S = TIMELINE_END - 5
+
+
+def spaced(rng: random.Random, n: int, start: float, stop: float, gap: float) -> list[int]:
+    """n whole seconds in [start, stop], one per stratum, at least `gap` apart."""
+    if n <= 0:
+        return []
+    width = (stop - start) / n
+    if width < gap:
+        raise NoDraw(f"no room for {n} events {gap:g} s apart between {start:g} and {stop:g} s")
+    out = []
+    for j in range(n):
+        lo = start + j * width + gap / 2
+        hi = start + (j + 1) * width - gap / 2
+        out.append(int(round(rng.uniform(lo, max(lo, hi)))))
+    return out
+
+
+def free_times(rng: random.Random, k: int, start: float, stop: float, taken: Sequence[float],
+               gap: float = 3) -> list[int]:
+    """k distinct whole seconds in [start, stop] kept `gap` away from `taken` and each other."""
+    picked: list[int] = []
+    candidates = list(range(int(start), int(stop) + 1))
+    rng.shuffle(candidates)
+    for t in candidates:
+        if len(picked) == k:
+            break
+        if all(abs(t - b) >= gap for b in [*taken, *picked]):
+            picked.append(t)
+    if len(picked) < k:
+        raise NoDraw(f"no room for {k} look-alikes between {start:g} and {stop:g} s")
+    return sorted(picked)
+
+
+def counting(rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int,
+             make: Make, *, what: str, decoy_note: Callable[[str], str], first_s: float = 2,
+             gap: float = 4, trailing: bool = True) -> tuple[int, list[dict[str, Any]], list[str]]:
+    """The key events of a counting task. Returns (target time, events, counted ids in order);
+    `counted[n]` trails when `trailing`. Decoys (knobs.decoys of `others`) fall between."""
+    picked = sample(rng, counted, n + int(trailing), what)
+    decoys = sample(rng, others, knobs.decoys, "look-alikes")
+    at = target_time(rng, knobs, lo=first_s + gap * n + 2)
+    times = [*sorted(spaced(rng, n - 1, first_s, at - gap / 2, gap)), at]
+    events = [make(t, rid, f"{what} {i + 1} of {n}" + (" (the target)" if i == n - 1 else ""))
+              for i, (t, rid) in enumerate(zip(times, picked, strict=False))]
+    dtimes = free_times(rng, len(decoys), 2, at - 3, times, gap=3)
+    events += [make(t, rid, decoy_note(rid)) for t, rid in zip(dtimes, decoys, strict=True)]
+    if trailing:
+        trail = rng.randint(min(at + gap + 6, LAST_S), min(at + 150, LAST_S))
+        events.append(make(trail, picked[n], f"trailing: {what} after the target"))
+    return at, events, list(picked)
+
+
+def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: float | None,
+         before: Sequence[str], after: Sequence[str], make: Make) -> list[dict[str, Any]]:
+    """Background at the density knob: before `at` only `before` items (they cannot change the
+    task's condition), after it `after` items too. Each item is used once."""
+    taken = [e["at"] for e in events]
+    times = background_times(rng, knobs.density, taken)
+    safe, rest = list(before), [x for x in after if x not in set(before)]
+    rng.shuffle(safe)
+    rng.shuffle(rest)
+    out = []
+    for t in times:
+        late = at is None or t > at + GAP_S
+        pool = (rest or safe) if late and rng.random() < 0.5 else (safe or (rest if late else []))
+        if pool:
+            out.append(make(t, pool.pop(), None))
+    return out
+
+
+# --- kinds-a: kinds as declarations. `declare` makes a Kind from a setup that draws the facts
+# (from `unit`, `counting`, `traffic`: target, look-alikes, times, background) and the scenario's
+# texts as templates of those facts ("... arrives at {at} s", `{name!q}` for SQL), so a kind reads
+# as its prose, its SQL and its solution. Events name the catalog items they bring in fields
+# ending in `_id` (email_id, message_id, call_id).
+
+Setup = Callable[[random.Random, "Catalog", Knobs], dict[str, Any]]
+
+
+class _Facts(string.Formatter):
+    """str.format with three more conversions: !q an SQL text literal, !l a LIKE pattern, !e a regex."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        convert = {"q": sql_text, "l": like_text, "e": re.escape}.get(conversion or "")
+        return convert(str(value)) if convert else super().convert_field(value, conversion)
+
+
+def fill_in(template: Any, facts: Mapping[str, Any]) -> Any:
+    """A template filled from facts: text by str.format (plus !q, !l, !e; a text that is exactly
+    one "{fact}" becomes the fact's value itself, so a number stays a number), lists and mappings
+    item by item, anything else as it is."""
+    if isinstance(template, str):
+        whole = re.fullmatch(r"\{(\w+)\}", template)
+        return facts[whole.group(1)] if whole else _Facts().vformat(template, (), facts)
+    if isinstance(template, list):
+        return [fill_in(t, facts) for t in template]
+    if isinstance(template, Mapping):
+        return {k: fill_in(v, facts) for k, v in template.items()}
+    return template
+
+
+def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs, notes: str, *, difficulty: str,
+            distraction: str, prompt: str, description: str, condition_sql: str, solution: list[dict[str, Any]],
+            eval_sql: str | None = None, near_miss_sql: str | None = None, start_page: str | None = None,
+            earliest: float = MIN_AT) -> Kind:
+    """A kind as a declaration. `setup(rng, catalog, knobs)` draws the facts: `events`, `preload`,
+    `at` (the target time; a no-op's source task's) and optionally `until`, plus whatever the texts
+    name. The texts are templates of the facts and the knobs (`fill_in`). eval_sql is by default
+    the condition itself (a passive task is graded on the world reaching it)."""
+    def draw(rng: random.Random, catalog: Catalog, drawn: Knobs) -> dict[str, Any]:
+        facts = {**drawn.to_dict(), **setup(rng, catalog, drawn)}
+        live = activity != "noop"
+        sql = {"condition_sql": condition_sql, "near_miss_sql": near_miss_sql,
+               "eval_sql": eval_sql or (condition_sql if live else None)}
+        return scenario(prompt=fill_in(prompt, facts), description=fill_in(description, facts),
+                        condition_at=facts["at"] if live else None, start_page=start_page,
+                        condition_until=facts.get("until") if live else None,
+                        taxonomy=taxonomy(activity, criteria, difficulty, distraction),
+                        events=timeline(facts["preload"], facts["events"]), solution=fill_in(solution, facts),
+                        **{key: fill_in(text, facts) for key, text in sql.items() if text is not None})
+    return Kind(name, activity, criteria, draw, knobs, notes, earliest)
+
+
+def words(text: str) -> set[str]:
+    """The lower-case words of a text, three characters or more (digits count): what look-alikes share."""
+    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 2}
+
+
+def similarity(a: str, b: str) -> float:
+    """The share of their words two texts have in common (0 to 1)."""
+    wa, wb = words(a), words(b)
+    return len(wa & wb) / max(1, len(wa | wb))
+
+
+def arriving(events: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The catalog items the events bring (their `*_id` fields)."""
+    return {str(v) for e in events for f, v in e.items() if f.endswith("_id")}
+
+
+def unit(rng: random.Random, knobs: Knobs, target: str, decoys: Sequence[str], make: Make, note: str,
+         decoy_note: Callable[[str], str], *, gap: float = 2, lo: float = MIN_AT,
+         hi: float = MAX_AT) -> tuple[int, list[dict[str, Any]]]:
+    """A unit scenario: the target at a drawn time, its look-alikes `gap` apart before it
+    (decoy_note(item) says why each one does not count). Returns (target time, events)."""
+    at = target_time(rng, knobs, lo=max(lo, 2 + gap * (len(decoys) + 1)), hi=hi)
+    times = spaced(rng, len(decoys), 2, at - gap, gap)
+    return at, [*(make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)), make(at, target, note)]
+
+
+def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool: Sequence[str], make: Make,
+            spoils: Callable[[str], bool] = lambda item: False, after: float | None = None) -> list[dict[str, Any]]:
+    """`events` plus background from `pool` at the density knob: items not yet arriving, never one
+    that `spoils` the task (or, given `after`, the target time, none before it)."""
+    on = arriving(events)
+    free = [item for item in pool if item not in on]
+    safe = [item for item in free if not spoils(item)]
+    return [*events, *fill(rng, knobs, events, after, safe, free if after is not None else [], make)]
+
+
+_BASELINE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL) + "
+
+
+def count_reaches(count_sql: str, n: int | str, baseline: str | None = None) -> str:
+    """Condition SQL: the count reaches n, or with `baseline` (a key of the environment's
+    baseline_sql) n more than at the start."""
+    return f"SELECT ({count_sql}) >= {_BASELINE.format(baseline) if baseline else ''}{n}"
+
+
+def watch_count(page: str, pattern: str, at_least: int | str, report: str) -> list[dict[str, Any]]:
+    """A passive solution: watch the page until the number `pattern` captures reaches `at_least`
+    (a relative task says "first + n"), then report."""
+    return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
+
+
+# --- kinds-b: counted arrivals chosen among look-alikes, a count that drops on its way up, and
+# a counting kind's setup and solution on an environment's view of one draw (Arrivals).
+
+def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], looks: Sequence[str], n: int,
+                     make: Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
+                     start: float = 0, gap: float = 4, trailing: int = 1,
+                     span: float | None = None) -> tuple[int, list[dict[str, Any]], list[str]]:
+    """As `counting`, for kinds whose look-alikes depend on the window: n − 1 of `counted` at least
+    `gap` apart after `start`, the n-th at the target time, `trailing` more after it, and between
+    them as many `looks` as fit before knobs.latest (at most the decoys knob): the nearest by `score`
+    (the near_miss knob), or any. With `span`, the arrivals come in a burst that starts at most
+    `span` s before the target. Returns (target time, events, items used)."""
+    def room(k: int) -> float:  # n − 1 strata of `gap`, and k look-alikes 3 s clear of everything
+        return 1 + max(gap * (n - 1) + gap / 2, 5 * (n - 1 + k) - 1)
+    k = max(0, min(knobs.decoys, len(looks), int((knobs.latest - start - room(0)) // 5)))
+    decoys = nearest(rng, looks, k, score, knobs.near_miss) if score else sample(rng, looks, k, "look-alikes")
+    picked = sample(rng, counted, n + trailing, what)
+    at = target_time(rng, knobs, lo=start + room(k))
+    if span is not None:
+        start = max(start, at - rng.randint(int(room(k)), max(int(room(k)), int(span))))
+    times = [*sorted(spaced(rng, n - 1, start, at - gap / 2, gap)), at]
+    events = [make(t, rid, f"{'target: ' if i == n - 1 else ''}{what}" + (f" {i + 1} of {n}" if n > 1 else ""))
+              for i, (t, rid) in enumerate(zip(times, picked, strict=False))]
+    events += [make(t, rid, decoy_note) for t, rid in zip(free_times(rng, k, start + 1, at - 3, times), decoys,
+                                                           strict=True)]
+    later = free_times(rng, trailing, at + 10, LAST_S, [])
+    events += [make(t, rid, f"trailing: another {what}") for t, rid in zip(later, picked[n:], strict=True)]
+    return at, events, [*picked, *decoys]
+
+
+def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], droppable: Sequence[str], n: int,
+                    make: Make, drop: Make, *, what: str, drop_note: str, base: int = 0, start: float = 0,
+                    gap: float = 4, cap: int = 3, trailing: int = 1) -> tuple[int, list[dict[str, Any]], list[str]]:
+    """A count that must rise from `base` by n while some of what was there leaves: n − 1 + d
+    arrivals of `counted` and d removals of `droppable` (`drop(t, item, note)`; d is the decoys knob,
+    at most `cap`, as many as fit) in an order whose running total stays under n, the n-th arrival at
+    the target time, `trailing` more after it. Returns (target time, events, items used)."""
+    d = max(0, min(knobs.decoys, cap, len(droppable), (int((knobs.latest - start) // gap) - n) // 2))
+    steps = order_under(rng, n, d)
+    at = target_time(rng, knobs, lo=start + gap * (len(steps) + 1))
+    adds, gone = sample(rng, counted, n + d + trailing, what), sample(rng, droppable, d, "removals")
+    arriving, leaving, level, events = iter(adds), iter(gone), base, []
+    for t, step in zip(sorted(spaced(rng, len(steps), start, at - gap / 2, gap)), steps, strict=True):
+        level += 1 if step == "add" else -1
+        note = f"{what} {level} of {base + n}" if step == "add" else f"{drop_note}: now {level} of {base + n}"
+        events.append(make(t, next(arriving), note) if step == "add" else drop(t, next(leaving), note))
+    events.append(make(at, next(arriving), f"target: {what} {base + n} of {base + n}"))
+    later = free_times(rng, trailing, at + 10, LAST_S, [])
+    events += [make(t, next(arriving), f"trailing: {what} {base + n + i + 1}") for i, t in enumerate(later)]
+    return at, events, [*adds, *gone]
+
+
+def watch_number(page: str, pattern: str, at_least: float | str, report: str) -> list[dict[str, Any]]:
+    """A counting task's solution: watch `page` until the number `pattern` captures is at least
+    `at_least` (a number known from the preload, or a "{fact}" template), then report."""
+    return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
+
+
+class Arrivals:
+    """One draw's view of an environment's catalog for the kinds below: the preload (`load`), every
+    item that can arrive after it as a catalog id with its event type (`type`; ids are unique across
+    collections) and the records by id (`rec`). A subclass fills those in, names each type's id field
+    (`fields`), says what an item is about (for notes) and may `arrange` the whole timeline."""
+
+    fields: Mapping[str, str]
+    load: dict[str, Any]
+    type: dict[str, str]
+    rec: dict[str, dict[str, Any]]
+
+    @property
+    def items(self) -> list[str]:
+        return list(self.type)
+
+    def of(self, etype: str, where: Callable[[dict[str, Any]], bool] = lambda rec: True) -> list[str]:
+        return [i for i, t in self.type.items() if t == etype and where(self.rec[i])]
+
+    def about(self, rid: str) -> str:
+        return rid
+
+    def make(self, t: float, rid: str, note: str | None) -> dict[str, Any]:
+        """A Make: the item's arrival at t; a note is followed by what the item is about."""
+        etype = self.type[rid]
+        return event(t, etype, note and f"{note} · {self.about(rid)}", **{self.fields[etype]: rid})
+
+    def arrange(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return events
+
+    def with_background(self, rng: random.Random, knobs: Knobs, key: list[dict[str, Any]], at: float | None,
+                        before: Sequence[str], after: Sequence[str] = ()) -> list[dict[str, Any]]:
+        """`key` and `fill`'s background (`before` items; after `at`, `after` items too), arranged."""
+        return self.arrange(key + fill(rng, knobs, key, at, before, after, self.make))
+
+
+def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
+                  counted: Callable[[Any], Sequence[str]], looks: Callable[[Any], Sequence[str]], n: tuple[int, int],
+                  what: str, decoy_note: str, base: Callable[[Any], int] = lambda view: 0,
+                  score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0, trailing: int = 1,
+                  span: float | None = None) -> Setup:
+    """The setup of a counting kind for `declare`: `counted_arrivals` of n (drawn from the range)
+    among the look-alikes, then background that keeps the counted family out until the target.
+    `arrivals(rng, catalog)` is the environment's view of one draw; `counted`, `looks`, `score` and
+    `base` (the count at the start) take it. Facts: preload, events, at, n, base, goal (base + n),
+    first (the first key event's time) and decoys (how many)."""
+    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+        a, k = arrivals(rng, catalog), rng.randint(*n)
+        at, key, used = counted_arrivals(rng, knobs, counted(a), looks(a), k, a.make, what=what, decoy_note=decoy_note,
+                                         score=score and score(a), start=start, trailing=trailing, span=span)
+        free, family = [x for x in a.items if x not in set(used)], set(counted(a))
+        safe = [x for x in free if x not in family]
+        return {"preload": a.load, "events": a.with_background(rng, knobs, key, at, safe, free),
+                "at": at, "n": k, "base": base(a), "goal": base(a) + k, "first": min(e["at"] for e in key),
+                "decoys": len(used) - k - trailing}
+    return setup
+
+
+def count_watch(count_sql: str, n: int | str, page: str, pattern: str, report: str,
+                baseline: str | None = None) -> dict[str, Any]:
+    """A passive count task's condition_sql and solution: the count reaches n (with `baseline`, n
+    more than at the start), and the solution watches the page until the number `pattern`
+    captures does too ("first + n" when relative), then reports."""
+    until = {"number": pattern, "at_least": f"first + {n}" if baseline else n}
+    return {"condition_sql": count_reaches(count_sql, n, baseline),
+            "solution": [{"watch": page, "until": until}, {"report": report}]}
+
+
+# --- kinds-c: kinds declared above their draws, an environment's arrivals as one view (counted
+# arrivals, background, the scenario on its start page), the no-op twin, small SQL and word helpers
+
+def register(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
+         name: str | None = None, earliest: float = MIN_AT, view: Callable[[Catalog], Any] | None = None,
+         **params: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: declare the draw below as a Kind (named after the function unless `name` is given)
+    and append it to `kinds`, so labels, knobs and notes stand above the recipe; stacked, one recipe
+    serves several kinds, each drawing with its own keyword `params`. The draw gets `view(catalog)`
+    for the catalog when a view is given, and its taxonomy needs only difficulty and distraction:
+    activity and criteria come from here. A draw that a no-op twin draws on may return (what it
+    chose, the scenario): the kind keeps the scenario."""
+    def declare(draw: Callable[..., Any]) -> Callable[..., Any]:
+        def run(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+            out = draw(rng, catalog if view is None else view(catalog), knobs, **params)
+            out = out[1] if isinstance(out, tuple) else out
+            return {**out, "taxonomy": {"activity": activity, "criteria": criteria, **out["taxonomy"]}}
+        kinds.append(Kind(name or draw.__name__, activity, criteria, run, knobs or Knobs(), notes, earliest))
+        return draw
+    return declare
+
+
+class ArrivalView:
+    """An environment's catalog as its kinds read it: the items a draw may bring in, by event type
+    (`pools`: ids not preloaded, unique across types, in file order; `fields`: the event field that
+    names an item), the authored preload and the start page. Called as `make(at, id, note)` it builds
+    an arrival event, its note followed by `describe(id)` (subclasses say how an item reads)."""
+
+    def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str], preload: Mapping[str, Any],
+                 start_page: str) -> None:
+        self.pools = {etype: list(ids) for etype, ids in pools.items()}
+        self.fields, self.preload, self.start_page = dict(fields), preload, start_page
+        self.type_of = {rid: etype for etype, ids in self.pools.items() for rid in ids}
+
+    def describe(self, rid: str) -> str:
+        return rid
+
+    def __call__(self, at: float, rid: str, note: str | None = None) -> dict[str, Any]:
+        etype = self.type_of[rid]
+        return event(at, etype, f"{note} · {self.describe(rid)}" if note else None, **{self.fields[etype]: rid})
+
+    def counted(self, rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int, *,
+                what: str, decoy_note: str | Callable[[str], str] = "decoy", trailing: bool = True,
+                after: bool = False, first_s: float = FIRST_READ_S, counts: Callable[[str], bool] | None = None,
+                spoils: Callable[[str], bool] = lambda rid: False, near: Callable[[str], float] | None = None
+                ) -> tuple[int, list[str], list[dict[str, Any]]]:
+        """A counting task's events (generation.counting's recipe): n of `counted` (the n-th at the
+        target time, one more trailing when `trailing`), knobs.decoys of `others` between them (or
+        trailing the target when `after`; with `near`, the look-alikes `nearest` ranks by it), then
+        background (see `background`; by default an item of the counted items' type counts).
+        Returns (target time, counted ids in order, events)."""
+        note = decoy_note if callable(decoy_note) else lambda rid: str(decoy_note)
+        others = others if near is None else nearest(rng, others, knobs.decoys, near, knobs.near_miss)
+        at, events, picked = counting(rng, replace(knobs, decoys=0) if after else knobs, counted, others, n, self,
+                                      what=what, decoy_note=note, first_s=first_s, trailing=trailing)
+        if after:
+            later = sample(rng, [x for x in others if x not in picked], knobs.decoys, "look-alikes")
+            times = times_between(rng, len(later), at + 4, TIMELINE_END - 5)
+            events += [self(t, rid, note(rid)) for t, rid in zip(times, later, strict=True)]
+        types = {self.type_of[rid] for rid in counted}
+        counts = counts or (lambda rid: self.type_of[rid] in types)
+        return at, picked, events + self.background(rng, knobs, events, at, counts, spoils)
+
+    def background(self, rng: random.Random, knobs: Knobs, events: Sequence[dict[str, Any]], at: float | None = None,
+                   counts: Callable[[str], bool] = lambda rid: False,
+                   spoils: Callable[[str], bool] = lambda rid: False) -> list[dict[str, Any]]:
+        """Background arrivals at the density knob: never an item already in `events` nor one that
+        `spoils` the task; an item that `counts` (would change the count) only after the target `at`."""
+        used = {e[f] for e in events for f in self.fields.values() if f in e}
+        pool = [rid for rid in self.type_of if rid not in used and not spoils(rid)]
+        late = (lambda rid, t: True) if at is None else (lambda rid, t: t > at + GAP_S or not counts(rid))
+        return [self(t, rid) for t, rid in mixed_background(rng, knobs.density, [e["at"] for e in events], pool, late)]
+
+    def more(self, rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int, *,
+             count_sql: str, metric: str, page: str, number: str, what: str, decoy_note: str, distraction: str,
+             description: str, prompt: str, report: str) -> dict[str, Any]:
+        """A passive relative counting task: "tell me once there are n more than now". `counted`
+        arrive as in `counted` (`others` between them); `count_sql` counts them against the
+        baseline `metric`, and the oracle reads the total (`number`, a regex) on `page`.
+        `description` is formatted with at (the target time) and decoys."""
+        at, _, events = self.counted(rng, knobs, counted, others, n, what=what, decoy_note=decoy_note)
+        sql = f"SELECT {count_sql} >= {baseline(metric)} + {n}"
+        return self.scenario(at, events, "easy", distraction, prompt=prompt, condition_sql=sql, eval_sql=sql,
+                             description=description.format(at=at, decoys=knobs.decoys),
+                             solution=[{"watch": page, "until": {"number": number, "at_least": f"first + {n}"}},
+                                       {"report": report}])
+
+    def scenario(self, at: float | None, events: Iterable[dict[str, Any]], difficulty: str, distraction: str, *,
+                 preload: Mapping[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+        """`scenario` on the start page, the events after the preload (this view's unless given)."""
+        return scenario(condition_at=at, start_page=self.start_page, events=timeline(preload or self.preload, events),
+                        taxonomy={"difficulty": difficulty, "distraction": distraction}, **fields)
+
+
+def noop_from(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str,
+              swap: tuple[str, str] | None = None, **fields: Any) -> dict[str, Any]:
+    """The no-op twin of a drawn scenario: the same timeline (plus the `near` events, its near miss)
+    asking for something that never happens; `swap` (old, new) makes the prompt from the source's.
+    `fields` are what else the twin says and checks (description, condition_sql, near_miss_sql, ...)."""
+    head, *events = source["events"]
+    if swap:
+        fields.setdefault("prompt", source["prompt"].replace(*swap))
+    return scenario(condition_at=None, start_page=source.get("start_page"), events=timeline(
+        {k: v for k, v in head.items() if k not in ("at", "type")}, [*events, *near]),
+        taxonomy={**source["taxonomy"], "distraction": distraction}, **fields)
+
+
+def held_until(knobs: Knobs, at: float) -> int:
+    """When a condition true at `at` stops holding (a message unsent, a track withdrawn): hold_s later."""
+    return int(min(at + knobs.hold_s, TIMELINE_END - 5))
+
+
+def spare_time(rng: random.Random, events: Sequence[dict[str, Any]], start: float = MIN_AT,
+               stop: float = MAX_AT + 100) -> int:
+    """A whole second in [start, stop] more than 3 s from every event (where a near miss can go)."""
+    free = [t for t in range(int(start), int(stop)) if all(abs(t - e["at"]) > 3 for e in events)]
+    return choose(rng, free, "free moment")
+
+
+def baseline(metric: str) -> str:
+    """SQL for a baseline the session recorded at its start (the environment's baseline_sql)."""
+    return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
+
+
+def sql_list(values: Iterable[str]) -> str:
+    """Text literals for an SQL `IN (...)` list."""
+    return ", ".join(sql_text(v) for v in values)
+
+
+def act_on(page: str, text: str, action: str, *links: str) -> list[dict[str, Any]]:
+    """Solution steps: watch `page` until `text` shows, follow it (then the `links`), press `action`."""
+    return [{"watch": page, "until": {"text": text}}, {"follow": text}, *({"follow": x} for x in links),
+            {"submit": action}]
+
+
+def tokens(text: str) -> list[str]:
+    """The lower-cased words (letters and digits) of a text."""
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def nearness(word: str, text: str) -> float:
+    """How near a text comes to a word: 1 when it holds the word split in two (by a space or a
+    hyphen), else the longest prefix it shares with one of its words, as a share of the word (0
+    below three letters)."""
+    ws = tokens(text)
+    if any(a + b == word for a, b in zip(ws, ws[1:], strict=False)):
+        return 1.0
+    best = max((len(os.path.commonprefix([word, w])) for w in ws), default=0)
+    return best / len(word) if best >= 3 else 0.0
+
+
+def alike(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
+    """How alike two personas (catalogs/shared/personas) look: 1 for the same username but its
+    punctuation, 0.6 for a shared first name or surname, 0 otherwise (and 0 for the same one)."""
+    if a["id"] == b["id"]:
+        return 0.0
+    if re.sub(r"[^a-z0-9]", "", a["username"].lower()) == re.sub(r"[^a-z0-9]", "", b["username"].lower()):
+        return 1.0
+    na, nb = a["name"].split(), b["name"].split()
+    return 0.6 if na[0] == nb[0] or na[-1] == nb[-1] else 0.0
+
+
 # --- kinds-d: declaring a kind, its no-op twin, and small pieces any kind may use -------------------
 
 def kind(name: str, activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "",
@@ -219,12 +692,6 @@ def noop_twin(source: Mapping[str, Any], *, prompt: str, description: str, taxon
                     events=timeline(preload, [*events, *extra]), condition_sql=condition_sql,
                     near_miss_sql=near_miss_sql, eval_sql=eval_sql, solution=solution,
                     start_page=source.get("start_page"))
-
-
-def baseline(metric: str) -> str:
-    """SQL for the value of `metric` the session stored right after the preload (session_meta),
-    the reference of a relative task: `... >= {baseline('news_count')} + 3`."""
-    return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
 
 
 def overlap(a: Iterable[str], b: Iterable[str]) -> float:

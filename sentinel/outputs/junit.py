@@ -6,7 +6,7 @@ own test case, named "<scenario> [trial n]". Times are the sessions' wall second
 
 Each suite carries the on-time figures of its environment as properties (on_time, normal,
 on_time_rate), and each test case of a normal task a property on_time (true / false); a no-op
-has none (DESIGN §2 step 7).
+has none (docs/protocol.md#grading).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`--backend ray`: sessions placed on the nodes of a Ray cluster (DESIGN §9).
+"""`--backend ray`: sessions placed on the nodes of a Ray cluster (docs/ray.md).
 
 The driver is an ordinary Runner (resume, run.json, summary.json, the displays) whose
 run_session hands each session to Ray as one task instead of running it here:
@@ -30,7 +30,6 @@ import io
 import os
 import shutil
 import socket
-import sys
 import tarfile
 import tempfile
 from dataclasses import dataclass, replace
@@ -43,7 +42,8 @@ from sentinel.core.config import REPO_ROOT, Config, RaySettings
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Result
 from sentinel.run.plan import Job, RunPlan
-from sentinel.run.runner import GIL_SWITCH_S, Runner
+from sentinel.run.runner import Runner
+from sentinel.run.tuning import short_switch_interval
 
 POST_EVERY_S = 0.1  # how often a worker posts its bus messages (and learns of a stop)
 DRAIN_EVERY_S = 0.1  # how often the driver drains them into its bus
@@ -184,12 +184,8 @@ def run_remote_session(config: Config, plan: RunPlan, job: Job, scenario_file: b
     """A Ray task: one session, run by the same runner code as locally, in its own event loop.
     options: builtin_options(plan), worked out on the driver. None if the run was stopped before
     this session began."""
-    previous = sys.getswitchinterval()
-    sys.setswitchinterval(GIL_SWITCH_S)
-    try:
+    with short_switch_interval():
         return asyncio.run(_run_remote(config, worker_plan(plan, job, options), job, scenario_file, channel))
-    finally:
-        sys.setswitchinterval(previous)
 
 
 async def _run_remote(config: Config, plan: RunPlan, job: Job, scenario_file: bytes,

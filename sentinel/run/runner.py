@@ -1,4 +1,4 @@
-"""Runs many sessions at once and writes their results (DESIGN §3).
+"""Runs many sessions at once and writes their results (docs/protocol.md#results).
 
 results/<run>/run.json                     configuration and versions
 results/<run>/summary.json                 aggregates, rewritten at the end
@@ -7,7 +7,7 @@ results/<run>/<env>/<scenario>/result.json written last: its presence marks a fi
                                    results.json (the original SentinelBench's format)
                                    agent/   what the agent left in its working folder (costs.json)
 
-The agent works in a fresh temporary folder outside the repository (DESIGN §4), so no relative
+The agent works in a fresh temporary folder outside the repository (docs/protocol.md#agents), so no relative
 path leads it to a scenario, a catalog or an earlier result; at the session's end that folder is
 copied into agent/ and removed. Only built-in agents receive the scenario file (__SCENARIO_FILE__).
 
@@ -26,7 +26,6 @@ import shutil
 import sys
 import time
 import traceback
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -49,16 +48,13 @@ from sentinel.envs import get_environment, template_dirs
 from sentinel.outputs.results import finished_result, write_result
 from sentinel.run.agent_folder import AGENT_FOLDER, working_folder
 from sentinel.run.plan import Job, RunPlan, RunReport, StartGate, compile_templates
-from sentinel.session.collector import collections_between_events
+from sentinel.run.tuning import tuned_loop
 from sentinel.session.harness import AgentOutcome, AgentProcess, build_command, check_command
 from sentinel.session.live import Session
-from sentinel.session.priority import realtime, worker_pool
 from sentinel.session.proxy import METERED_FILE, MeteringProxy
 from sentinel.session.sandbox import Sandbox
 from sentinel.web.render import make_templates
 
-GIL_SWITCH_S = 0.0001
-SPAWNERS = 2  # threads that start agents: each start waits there until the child reaches exec
 START_LINE_MAX_S = 15.0  # longest a first-wave agent's /start waits for the others to boot
 
 
@@ -92,37 +88,12 @@ class Runner:
             self._stops[key].set()
 
     async def run(self) -> RunReport:
-        # Every session's database thread hands results back to the event loop; a short GIL
-        # switch interval keeps those hand-offs (and so event writes) from queueing for ms.
-        # And the loop's thread runs at a real-time priority where the system allows it, so a
-        # machine busy with agents delays the agents, not the timers (sentinel/session/priority.py).
-        previous = sys.getswitchinterval()
-        sys.setswitchinterval(GIL_SWITCH_S)
-        try:
-            with realtime() as self.realtime, self._raised_workers():
-                async with collections_between_events(self.board):
-                    return await self._run()
-        finally:
-            sys.setswitchinterval(previous)
-
-    @contextlib.contextmanager
-    def _raised_workers(self) -> Iterator[None]:
-        """Threads that start this run's agents (they outlive every agent: sentinel/session/spawn.py),
-        and with the loop raised, its off-loop work (asyncio.to_thread) on threads started up
-        front and raised just below it (sentinel/session/priority.py says why)."""
-        self._spawner = worker_pool(SPAWNERS)
-        pool = worker_pool() if self.realtime else None
-        loop = asyncio.get_running_loop()
-        if pool is not None:
-            loop.set_default_executor(pool)
-        try:
-            yield
-        finally:
-            self._spawner.shutdown(wait=False)
-            self._spawner = None
-            if pool is not None:
-                pool.shutdown(wait=False)
-                loop.set_default_executor(ThreadPoolExecutor(thread_name_prefix="asyncio"))
+        async with tuned_loop(self.board) as tuned:  # sentinel/run/tuning.py says what and why
+            self.realtime, self._spawner = tuned.realtime, tuned.spawner
+            try:
+                return await self._run()
+            finally:
+                self._spawner = None
 
     async def _run(self) -> RunReport:
         self._prepare_run_dir()
@@ -360,11 +331,9 @@ class Runner:
         model = costs.model
         if model and (self.plan.meter or costs.estimated):  # say where the token counts come from
             model = f"{model} ({'metered' if self.plan.meter else 'estimated'})"
-        return Result(
-            scenario_id=scenario.id, environment=scenario.environment,
-            activity=scenario.taxonomy.activity, criteria=scenario.taxonomy.criteria,
-            success=success, verdict=_jsonable(verdict.value), detail=detail,
-            condition_at=scenario.condition_at, contact_at=round(contact.sim, 4) if contact else None,
+        return Result.for_scenario(
+            scenario, success=success, verdict=_jsonable(verdict.value), detail=detail,
+            contact_at=round(contact.sim, 4) if contact else None,
             reaction_s=reaction, early_by_s=early, completion_s=round(outcome.completion_s, 4),
             ended_by=ended_by, exit_code=agent.exit_code if agent else None,
             signal=agent.signal if agent else None, requests=session.stats.requests,
@@ -372,30 +341,20 @@ class Runner:
             prompt_tokens=costs.prompt_tokens, completion_tokens=costs.completion_tokens,
             tool_calls=costs.tool_calls, model=model, cost_usd=costs.cost_usd,
             contact_message=contact.message if contact else None, infra_error=infra_error,
-            agent=self.plan.agent, speed=self.plan.speed, variant=variant_of(scenario),
+            agent=self.plan.agent, speed=self.plan.speed,
             on_time=on_time(scenario, success, contact.sim if contact else None, self.config.timing.on_time_s),
         )
 
     def _crashed(self, scenario: Scenario, error: str) -> Result:
-        return Result(
-            scenario_id=scenario.id, environment=scenario.environment, activity=scenario.taxonomy.activity,
-            criteria=scenario.taxonomy.criteria, success=False, verdict=None,
-            detail=f"infrastructure error: {error}", condition_at=scenario.condition_at, contact_at=None,
-            reaction_s=None, early_by_s=None, completion_s=0.0, ended_by="harness_error", exit_code=None,
-            signal=None, requests=0, live_requests=0, bytes_sent=0, prompt_tokens=0, completion_tokens=0,
-            tool_calls=0, model=None, cost_usd=None, infra_error=error, agent=self.plan.agent,
-            speed=self.plan.speed, on_time=None if scenario.is_noop else False)
+        return Result.for_scenario(scenario, success=False, verdict=None, detail=f"infrastructure error: {error}",
+                                   infra_error=error, agent=self.plan.agent, speed=self.plan.speed,
+                                   on_time=None if scenario.is_noop else False)
 
     async def _record(self, out_dir: Path, key: str, result: Result) -> Result:
         """Write the result (in a thread: file writes never stall other sessions' timers)."""
         await asyncio.to_thread(write_result, out_dir, result)
         self.bus.publish(SessionGraded(key=key, result=result))
         return result
-
-
-def variant_of(scenario: Scenario) -> str | None:
-    """The generated variant a session ran (`--variants`), None for the scenario itself."""
-    return (scenario.generated or {}).get("variant")
 
 
 def ready_message(session: Session, prompt: str) -> SessionReady:

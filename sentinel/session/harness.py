@@ -1,6 +1,6 @@
 """The agent subprocess: build its command, spawn it, stream its output, supervise, terminate.
 
-See DESIGN.md §2 step 6 and §4. The agent runs in its own process group; whatever ends the
+See docs/protocol.md#sessions and #agents. The agent runs in its own process group; whatever ends the
 session, the whole group gets SIGTERM, then SIGKILL after a grace period. Output (stdout and
 stderr merged) goes line by line to a callback and, capped to its last bytes, to agent.log.
 """

@@ -3,7 +3,7 @@
 Either way no process the agent starts outlives its session:
 - plain: the agent runs under sentinel.session.reaper (a child subreaper), which ends every descendant,
   even one that left the process group with setsid();
-- `--sandbox` (DESIGN §4): the agent runs under bubblewrap in its own PID namespace, so when the
+- `--sandbox` (docs/protocol.md#agents): the agent runs under bubblewrap in its own PID namespace, so when the
   sandbox ends the kernel ends every process inside it. It sees the system read-only, its own
   working folder read-write, a private /tmp and the host's loopback network (its session's
   site); the repository, catalogs, scenarios, results and other sessions' folders are hidden.

@@ -8,12 +8,11 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import replace
-from datetime import datetime
 from pathlib import Path
 
 from sentinel import api
-from sentinel.cli import add_selection, make_console, prepare
-from sentinel.core.config import Config, check_speed
+from sentinel.cli import add_selection, make_console, prepare, print_results
+from sentinel.core.config import Config
 from sentinel.core.errors import SentinelError
 from sentinel.core.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 
@@ -70,7 +69,6 @@ def find_scenario(config: Config, wanted: str) -> Scenario:
 
 
 def cmd_tui(args: argparse.Namespace) -> int:
-    from sentinel.display import grade_tables
     from sentinel.run.ray_backend import import_ray
     from sentinel.run.runner_process import RunnerProcess
     from sentinel.tui.dashboard import DashboardApp
@@ -90,11 +88,8 @@ def cmd_tui(args: argparse.Namespace) -> int:
     if app.error:
         raise SentinelError(app.error)
     if app.report is not None and app.report.summary is not None:
-        console = make_console()
-        for table in grade_tables(app.report.results, app.report.summary, f"Run {plan.name}"):
-            console.print(table)
-        print(f"results: {app.report.run_dir}  wall time: {app.report.wall_s:.1f} s  "
-              f"passed: {app.report.summary.overall.passed}/{app.report.summary.overall.total}")
+        print_results(make_console(), app.report.results, app.report.summary, plan.name, app.report.run_dir,
+                      app.report.wall_s)
     if runner.stopping:
         print("sentinel: run stopped; finished sessions are kept, continue with --resume", file=sys.stderr)
     return code
@@ -117,7 +112,7 @@ def cmd_step(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from sentinel.core.bus import Bus
-    from sentinel.run.plan import RunPlan
+    from sentinel.run.options import RunOptions
     from sentinel.run.runner import Runner
     from sentinel.tui.play import PlayApp
     from sentinel.tui.state import RunState, result_text
@@ -127,10 +122,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise SentinelError("--startup-timeout must be a positive number of seconds")
     config = replace(config, timing=replace(config.timing, startup_timeout_s=args.startup_timeout))
     scenario = find_scenario(config, args.scenario)
-    speed = check_speed(args.speed) if args.speed is not None else config.speed
-    name = args.run_name or f"human-{datetime.now():%Y%m%d-%H%M%S}"
-    api.check_run_name(name)
-    plan = RunPlan(name=name, agent="human", command=None, speed=speed, scenarios=(scenario,), resume=args.resume)
+    config, plan = api.prepare_run(RunOptions(person=True, config=config, speed=args.speed, run_name=args.run_name,
+                                              resume=args.resume, scenarios=(scenario,)))
     runner = Runner(config, plan, Bus())
     result_path = plan.jobs()[0].dir_in(runner.run_dir) / "result.json"
     app = PlayApp(RunState.for_plan(plan, config), runner, str(result_path), freeze_heap=True)

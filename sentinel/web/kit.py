@@ -1,4 +1,4 @@
-"""The page rules every environment shares (ENVIRONMENTS.md §0.6–0.7), written once.
+"""The page rules every environment shares (docs/environments.md#actions–0.7), written once.
 
 - `BadInput`: raise it anywhere in a handler; the site answers 400 with its message inside the
   environment's chrome (never a 5xx, never a traceback).
@@ -151,7 +151,7 @@ async def fetch_or_404(request: web.Request, sql: str, params: Sequence[Any], go
 
 
 async def mark_seen(request: web.Request, sql: str, params: Sequence[Any]) -> bool:
-    """The one GET side effect (§0.6): run an UPDATE that sets read/seen flags, unless this is a
+    """The one GET side effect (docs/environments.md#actions): run an UPDATE that sets read/seen flags, unless this is a
     live refresh. The UPDATE must only set flags to 1 (idempotent). True if it ran."""
     if is_live(request):
         return False

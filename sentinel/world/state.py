@@ -104,7 +104,7 @@ class World:
 
     async def insert(self, table: str, values: dict[str, Any], *, origin: str, at: float | None = None,
                      age_minutes: float = 0.0) -> None:
-        """INSERT one row with the common columns filled in (ENVIRONMENTS.md §0.4, §0.9):
+        """INSERT one row with the common columns filled in (docs/environments.md#time and #grading-tables):
         origin "preload": arrived_at 0, created_at = start − age_minutes;
         origin "event":   arrived_at = at (the event's time, so a replay writes the same row);
         origin "self":    arrived_at = now (an agent's action). Values are parameters; the table

@@ -1,5 +1,5 @@
 -- MicroTodo: a to-do list that lives in the tests only, the proof that the kit carries an
--- environment's conventions. One item table with the common columns of ENVIRONMENTS.md §0.9.
+-- environment's conventions. One item table with the common columns of docs/environments.md#grading-tables.
 CREATE TABLE tasks (
   id TEXT PRIMARY KEY,
   title TEXT NOT NULL,

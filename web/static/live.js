@@ -1,4 +1,4 @@
-// Live refresh shared by every environment (ENVIRONMENTS §0.5).
+// Live refresh shared by every environment (docs/environments.md#live-refresh).
 // About once a second, re-fetch the current URL with If-None-Match and X-Live-Refresh: 1.
 // An unchanged page answers 304; a changed one has its <header> and <main> swapped in,
 // unless a form field has focus or holds input that was not sent yet.

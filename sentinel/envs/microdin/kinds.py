@@ -1,216 +1,297 @@
 """MicroDin's ten scenario kinds (ENVIRONMENTS §3): the authored scenarios made into templates.
 
-The apply kinds live in kinds_jobs.py; here are the counting kinds: the job board reaching a
-threshold (and its no-op), pending invitations reaching one, more unread notifications, more
-posts in the feed. Knobs: `decoys` look-alikes between the counted arrivals (per kind below),
-`near_miss` for jobs_fifty_noop how far above the board's peak the asked number lies,
-`density` background arrivals per sim minute. Solutions count against numbers known from the
-preload, so the oracle does not depend on when its first read lands.
+Counting kinds (the job board, pending invitations, unread notifications, feed posts) count against
+numbers known from the preload, so the oracle does not depend on when its first read lands. Apply
+kinds ask for a skill of SKILLS: the targets list it among their requirements (shown on the job page
+only); look-alikes name it in their title or description, or share requirement words with them.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs
-from sentinel.envs.microdin.kinds_jobs import JOB_KINDS
-from sentinel.envs.microdin.kinds_kit import (
-    FIRST_READ_S,
-    STEP_S,
-    about,
-    counted,
-    fill,
-    free_times,
-    of,
-    preload,
-    room,
-    spaced,
-    taxonomy,
-    unit_event,
-    units,
-)
-from sentinel.generation.kit import order_under, sample, scenario, target_time, timeline
+from sentinel.envs.microdin.events import READ_AFTER_MINUTES
+from sentinel.generation import kit
+from sentinel.generation.kit import FIRST_READ_S, event
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
 
-BASE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL)"
-READ_AFTER_MINUTES = 24 * 60  # events.py: preloaded notifications older than a day are read
+COLLECTIONS = {"new_post": "posts", "new_invitation": "invitations", "new_message": "messages",
+               "new_notification": "notifications", "new_job": "jobs"}
+PRELOAD_N = {"posts": 20, "invitations": 10, "conversations": 11, "messages": 30, "notifications": 20, "jobs": 10}
+SKILLS = ("Kubernetes", "API documentation", "Python", "React", "Terraform", "Docker", "TypeScript", "Java",
+          "SQL", "Excel", "Looker", "Figma", "Salesforce", "Tableau", "Airflow", "Django", "PostgreSQL",
+          "Storybook", "Playwright", "Swift", "Vue", "Spark", "Angular", "Elasticsearch", "gRPC", "dbt",
+          "Prometheus", "Nomad", "Consul", "Braze", "German", "Spanish", "COBOL", "Fortran", "Rust", "Haskell")
+LOOKALIKE = {"React": "React Native", "Java": "JavaScript"}  # what a skill's requirement must not be
+TARGET_GAP_S = 12  # between two postings the oracle applies to in turn
+PHONE = "+1 503 555 0142"
+JOBS = "/microdin/jobs"
+OPEN_JOBS = "SELECT COUNT(*) FROM jobs WHERE closed = 0"
 
 
-# --- jobs_threshold and its no-op -----------------------------------------------------------
+class Arrivals(kit.Arrivals):
+    """One draw's start (the first N of each collection; a kind may change a size) and what can arrive
+    after it: posts by others, invitations, the new conversation's messages, jobs, and notifications
+    whose post or job is there."""
 
-def _board(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    fields = {etype: f"{c[:-1]}_id" for etype, c in COLLECTIONS.items()}
+
+    def __init__(self, catalog: Catalog, **sizes: int) -> None:
+        size, self.rec = {**PRELOAD_N, **sizes}, {i: r for c in PRELOAD_N for i, r in catalog.raw(c).items()}
+        self.load = {c: list(catalog.raw(c))[:size[c]] for c in PRELOAD_N}
+        self.type = {i: etype for etype, c in COLLECTIONS.items() for i, r in catalog.raw(c).items()
+                     if i not in self.load[c] and r.get("author_id") != "p000"
+                     and r.get("post_id") in (None, *self.load["posts"])
+                     and r.get("job_id") in (None, *self.load["jobs"])}
+
+    def about(self, rid: str) -> str:
+        rec = self.rec[rid]
+        text = "a message" if self.type[rid] == "new_message" else rec.get("title") or rec.get("body") \
+            or rec.get("text") or rec.get("note")
+        return str(text)[:50]
+
+    def close(self, t: float, jid: str, note: str | None) -> dict[str, Any]:
+        return event(t, "close_job", f"{note} · {self.rec[jid]['title']}", job_id=jid)
+
+    def arrange(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The new conversation's messages keep their catalog order, whichever the draw picked."""
+        messages = sorted((e for e in events if e["type"] == "new_message"), key=lambda e: e["at"])
+        for e, mid in zip(messages, sorted(e["message_id"] for e in messages), strict=True):
+            e["message_id"] = mid
+        return events
+
+
+# --- the job board, pending invitations, unread notifications, feed posts --------------------
+
+def board(noop: bool) -> kit.Setup:
     """k preloaded postings, closings (the decoys knob) and arrivals so the board reaches k + n at the
-    target, then a few more trailing."""
-    k, n = rng.randint(3, 6), rng.randint(3, 6)
-    load = preload(catalog, jobs=k)
-    closes = min(room(knobs, n, 4, STEP_S + 1), k - 1, 3)
-    jobs = of(units(catalog, load), "new_job")
-    extra = rng.randint(2, 4)
-    picked = sample(rng, jobs, n + closes + extra, "postings")
-    gone = sample(rng, load["jobs"], closes, "postings to close")
-    seq = order_under(rng, n, closes)
-    at = target_time(rng, knobs, lo=4 + len(seq) * (STEP_S + 1))
-    times = spaced(rng, len(seq), 1, at)
-    key: list[dict[str, Any]] = []
-    arriving, closing, level = iter(picked), iter(gone), 0
-    for t, step in zip(times, seq, strict=True):
-        level += 1 if step == "add" else -1
-        if step == "add":
-            u = next(arriving)
-            key.append(unit_event(u, t, f"opening {k + level} of {k + n} · {about(catalog, u)}"))
-        else:
-            jid = next(closing)
-            key.append({"at": t, "type": "close_job", "job_id": jid,
-                        "_note": f"a posting closes ({catalog.raw('jobs')[jid]['title']}): the board drops to "
-                                 f"{k + level}"})
-    key.append(unit_event(next(arriving), at, f"target: opening {k + n} of {k + n}"))
-    later = free_times(rng, extra, at + 5, 714, [])
-    key += [unit_event(next(arriving), t, f"trailing: opening {k + n + i + 1}") for i, t in enumerate(later)]
-    key += fill(rng, catalog, knobs, key, load, lambda u, t: u[0] != "new_job")
-    return {"k": k, "n": n, "goal": k + n, "peak": k + n + len(later), "at": at, "load": load, "key": key,
-            "last": max([at, *later])}
+    target, then two to four more; as the no-op, the asked number lies above the peak (near_miss)."""
+    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+        k, n, more = rng.randint(3, 6), rng.randint(3, 6), rng.randint(2, 4)
+        a = Arrivals(catalog, jobs=k)
+        at, key, used = kit.rise_with_drops(rng, knobs, a.of("new_job"), a.load["jobs"], n, a.make, a.close,
+                                            what="opening", drop_note="a posting closes", base=k, start=1,
+                                            cap=min(3, k - 1), trailing=more)
+        asked = k + n + more + 1 + int(round((1 - knobs.near_miss) * 40)) if noop else k + n
+        if noop:
+            key[-1]["_note"] = f"near miss: opening {k + n + more}, the board's maximum, short of {asked}"
+            for e in key:
+                e["_note"] = e["_note"].replace("target:", "near miss of the source task (jobs_threshold's target):")
+        others = [i for i in a.items if a.type[i] != "new_job" and i not in used]
+        return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, others), "at": at, "k": k,
+                "goal": asked, "peak": k + n + more, "last": key[-1]["at"]}
+    return setup
 
 
-def draw_jobs_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    b = _board(rng, catalog, knobs)
-    goal, at = b["goal"], b["at"]
-    sql = f"SELECT (SELECT COUNT(*) FROM jobs WHERE closed = 0) >= {goal}"
-    return scenario(
-        description=f"{b['k']} openings at the start; postings arrive (and some close), the board reaches {goal} at "
-                    f"{at} s and {b['peak']} later. The board's header says 'N results'.",
-        prompt=f"Watch the MicroDin job board. When it lists at least {goal} open positions, tell me.",
-        condition_at=at, start_page="/microdin/jobs",
-        taxonomy=taxonomy("passive", "absolute", "easy", "slow growth, postings that close"),
-        events=timeline(b["load"], b["key"]), condition_sql=sql, eval_sql=sql,
-        solution=[{"watch": "/microdin/jobs", "until": {"number": "([0-9]+) results", "at_least": goal}},
-                  {"report": f"The job board now lists {goal} openings."}])
+def board_kind(name: str, activity: str, noop: bool, notes: str, **texts: Any) -> Kind:
+    return kit.declare(
+        name, activity, "absolute", board(noop), Knobs(decoys=1), notes, difficulty="easy", start_page=JOBS,
+        prompt="Watch the MicroDin job board. When it lists at least {goal} open positions, tell me.",
+        condition_sql=kit.count_reaches(OPEN_JOBS, "{goal}"),
+        solution=kit.watch_number(JOBS, "([0-9]+) results", "{goal}", "The job board now lists {goal} openings."),
+        **texts)
 
 
-def draw_jobs_fifty_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    b = _board(rng, catalog, knobs)
-    peak = b["peak"]
-    asked = peak + 1 + int(round((1 - knobs.near_miss) * 40))
-    for e in b["key"]:
-        if e.get("at") == b["last"] and e["type"] == "new_job":
-            e["_note"] = f"near miss: opening {peak}, the board's maximum, short of {asked}"
-        elif str(e.get("_note", "")).startswith("target:"):
-            e["_note"] = "near miss of the source task (jobs_threshold's target)" + e["_note"].removeprefix("target")
-    return scenario(
-        description=f"Copy of jobs_threshold asking for {asked} openings; the board peaks at {peak} "
-                    f"(at {b['last']} s).",
-        prompt=f"Watch the MicroDin job board. When it lists at least {asked} open positions, tell me.",
-        condition_at=None, start_page="/microdin/jobs",
-        taxonomy=taxonomy("noop", "absolute", "easy", f"the board grows, but only to {peak}"),
-        events=timeline(b["load"], b["key"]),
-        condition_sql=f"SELECT (SELECT COUNT(*) FROM jobs WHERE closed = 0) >= {asked}",
-        near_miss_sql=f"SELECT (SELECT COUNT(*) FROM jobs WHERE closed = 0) >= {peak}",
-        solution=[{"watch": "/microdin/jobs", "until": {"number": "([0-9]+) results", "at_least": asked}},
-                  {"report": f"The job board now lists {asked} openings."}])
-
-
-# --- invitations_threshold ------------------------------------------------------------------
-
-def draw_invitations_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    pending, n = rng.randint(8, 12), rng.randint(3, 6)
-    load = preload(catalog, invitations=pending)
-    pool = units(catalog, load)
-    notes = catalog.raw("notifications")
-    looks = [u for u in of(pool, "new_notification") if notes[u[1]]["kind"] in ("connection", "profile_view")]
-    decoys = sample(rng, looks, min(room(knobs, n, 1, STEP_S + 1), len(looks)), "connection notifications")
-    at = target_time(rng, knobs, lo=4 + (n + len(decoys)) * (STEP_S + 1))
-    picked = sample(rng, of(pool, "new_invitation"), n + 2, "invitations")
-    key = counted(rng, catalog, picked, decoys, n, at, 1, "new pending invitation",
-                  "decoy: a connection or profile-view notification, not an invitation", trailing=2)
-    key += fill(rng, catalog, knobs, key, load, lambda u, t: t > at or u[0] != "new_invitation")
-    goal = pending + n
-    sql = f"SELECT (SELECT COUNT(*) FROM invitations WHERE status = 'pending') >= {goal}"
-    return scenario(
-        description=f"{pending} invitations pending at the start; {n} arrive, the last at {at} s, among connection "
+COUNT_KINDS = (
+    board_kind("jobs_threshold", "passive", False, "decoys: preloaded postings that close before the target (each "
+               "needs one more arrival)", distraction="slow growth, postings that close",
+               description="{k} openings at the start; postings arrive (and some close), the board reaches {goal} at "
+                           "{at} s and {peak} later. The board's header says 'N results'."),
+    board_kind("jobs_fifty_noop", "noop", True, "as jobs_threshold; near_miss: the asked number is the board's peak "
+               "+ 1 (near_miss 1) up to + 41 (0)", distraction="the board grows, but only to {peak}",
+               description="Copy of jobs_threshold asking for {goal} openings; the board peaks at {peak} "
+                           "(at {last} s).",
+               near_miss_sql=kit.count_reaches(OPEN_JOBS, "{peak}")),
+    kit.declare(
+        "invitations_threshold", "passive", "absolute", kit.counted_setup(
+            lambda rng, catalog: Arrivals(catalog, invitations=rng.randint(8, 12)), n=(3, 6), trailing=2,
+            counted=lambda a: a.of("new_invitation"), base=lambda a: len(a.load["invitations"]),
+            looks=lambda a: a.of("new_notification", lambda r: r["kind"] in ("connection", "profile_view")),
+            what="new pending invitation",
+            decoy_note="decoy: a connection or profile-view notification, not an invitation"),
+        Knobs(decoys=3), "decoys: connection and profile-view notifications between the invitations; 8–12 pending "
+        "at the start, 3–6 arrive", difficulty="easy", distraction="connection notifications, a steady trickle",
+        description="{base} invitations pending at the start; {n} arrive, the last at {at} s, among connection "
                     "notifications. The network page shows 'Invitations (N)'. Accepting or ignoring lowers the count.",
-        prompt=f"Watch my pending invitations on MicroDin. Don't accept or ignore any of them. When I have at least "
-               f"{goal} pending invitations, tell me.",
-        condition_at=at, start_page="/microdin/network",
-        taxonomy=taxonomy("passive", "absolute", "easy", "connection notifications, a steady trickle"),
-        events=timeline(load, key), condition_sql=sql, eval_sql=sql,
-        solution=[{"watch": "/microdin/network", "until": {"number": "Invitations \\(([0-9]+)\\)", "at_least": goal}},
-                  {"report": f"You now have {goal} pending invitations."}])
-
-
-# --- notifications_more, posts_more ---------------------------------------------------------
-
-def draw_notifications_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    n = rng.randint(3, 4)
-    load = preload(catalog)
-    pool = units(catalog, load)
-    looks = of(pool, "new_message") + of(pool, "new_invitation")
-    decoys = sample(rng, looks, room(knobs, n, FIRST_READ_S, STEP_S + 1), "messages and invitations")
-    decoys = sorted(decoys, key=lambda u: (u[0] != "new_message", u[1]))
-    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + (n + len(decoys)) * (STEP_S + 1))
-    picked = sample(rng, of(pool, "new_notification"), n + 1, "notifications")
-    key = counted(rng, catalog, picked, decoys, n, at, FIRST_READ_S, "new unread notification",
-                  "decoy: another badge rises (Messaging or My Network)")
-    key += fill(rng, catalog, knobs, key, load, lambda u, t: t > at or u[0] != "new_notification")
-    unread = sum(1 for nid in load["notifications"]
-                 if catalog.raw("notifications")[nid].get("age_minutes", 0) <= READ_AFTER_MINUTES)
-    sql = (f"SELECT (SELECT COUNT(*) FROM notifications WHERE is_read = 0) >= "
-           f"{BASE.format('unread_notification_count')} + {n}")
-    return scenario(
-        description=f"{len(load['notifications'])} notifications at the start, {unread} unread. {n} new ones arrive, "
-                    f"the last at {at} s; messages and invitations raise other badges between. Opening a notification "
-                    "marks it read.",
-        prompt=f"Keep an eye on my MicroDin notifications without opening any of them. When I have {n} more unread "
-               "notifications than when you started, tell me.",
-        condition_at=at, start_page="/microdin/notifications",
-        taxonomy=taxonomy("passive", "relative", "easy", "other badges rising, opening marks read"),
-        events=timeline(load, key), condition_sql=sql, eval_sql=sql,
-        solution=[{"watch": "/microdin/notifications",
-                   "until": {"number": "Notifications \\(([0-9]+)\\)", "at_least": unread + n}},
-                  {"report": f"{n} more unread notifications have arrived."}])
-
-
-def draw_posts_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    n = rng.randint(4, 6)
-    load = preload(catalog)
-    pool = units(catalog, load)
-    notes = catalog.raw("notifications")
-    looks = [u for u in of(pool, "new_notification") if notes[u[1]]["kind"] in ("like", "comment", "mention")]
-    decoys = sample(rng, looks, min(room(knobs, n, FIRST_READ_S, STEP_S + 1), len(looks)), "post notifications")
-    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 + (n + len(decoys)) * (STEP_S + 1))
-    burst = max(FIRST_READ_S, at - rng.randint((n + len(decoys)) * (STEP_S + 1) + 2, 90))
-    picked = sample(rng, of(pool, "new_post"), n + 3, "posts")
-    key = counted(rng, catalog, picked, decoys, n, at, burst, "new post",
-                  "decoy: a notification about a post, not a new post", trailing=3)
-    key += fill(rng, catalog, knobs, key, load, lambda u, t: t > at or u[0] != "new_post")
-    base = len(load["posts"])
-    sql = f"SELECT (SELECT COUNT(*) FROM posts WHERE origin != 'self') >= {BASE.format('post_count')} + {n}"
-    return scenario(
-        description=f"{base} posts at the start; {n} new ones in quick succession from {burst} s, the last at {at} s, "
+        prompt="Watch my pending invitations on MicroDin. Don't accept or ignore any of them. When I have at least "
+               "{goal} pending invitations, tell me.", start_page="/microdin/network",
+        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM invitations WHERE status = 'pending'", "{goal}"),
+        solution=kit.watch_number("/microdin/network", "Invitations \\(([0-9]+)\\)", "{goal}",
+                                  "You now have {goal} pending invitations.")),
+    kit.declare(
+        "notifications_more", "passive", "relative", kit.counted_setup(
+            lambda rng, catalog: Arrivals(catalog), n=(3, 4), start=FIRST_READ_S,
+            base=lambda a: sum(a.rec[i].get("age_minutes", 0) <= READ_AFTER_MINUTES for i in a.load["notifications"]),
+            counted=lambda a: a.of("new_notification"), looks=lambda a: a.of("new_message") + a.of("new_invitation"),
+            what="new unread notification", decoy_note="decoy: another badge rises (Messaging or My Network)"),
+        Knobs(decoys=3), "decoys: messages and invitations (other badges) between the counted notifications",
+        difficulty="easy", distraction="other badges rising, opening marks read",
+        description=f"{PRELOAD_N['notifications']} notifications at the start, {{base}} unread. {{n}} new ones "
+                    "arrive, the last at {at} s; messages and invitations raise other badges between. Opening a "
+                    "notification marks it read.",
+        prompt="Keep an eye on my MicroDin notifications without opening any of them. When I have {n} more unread "
+               "notifications than when you started, tell me.", start_page="/microdin/notifications",
+        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM notifications WHERE is_read = 0", "{n}",
+                                        "unread_notification_count"),
+        solution=kit.watch_number("/microdin/notifications", "Notifications \\(([0-9]+)\\)", "{goal}",
+                                  "{n} more unread notifications have arrived.")),
+    kit.declare(
+        "posts_more", "passive", "relative", kit.counted_setup(
+            lambda rng, catalog: Arrivals(catalog), n=(4, 6), start=FIRST_READ_S, span=90, trailing=3,
+            counted=lambda a: a.of("new_post"), base=lambda a: len(a.load["posts"]),
+            looks=lambda a: a.of("new_notification", lambda r: r["kind"] in ("like", "comment", "mention")),
+            what="new post", decoy_note="decoy: a notification about a post, not a new post"),
+        Knobs(decoys=2), "decoys: notifications about posts inside the burst of new posts", difficulty="easy",
+        distraction="a burst of posts, notifications about posts",
+        description="{base} posts at the start; {n} new ones in quick succession from {first} s, the last at {at} s, "
                     "more later. The feed shows a total ('Showing 1–10 of N') but never the difference; the agent's "
                     "own posts do not count.",
-        prompt=f"Keep an eye on my MicroDin feed. When at least {n} new posts from other people have appeared since "
-               "you started watching, tell me.",
-        condition_at=at, start_page="/microdin/feed",
-        taxonomy=taxonomy("passive", "relative", "easy", "a burst of posts, notifications about posts"),
-        events=timeline(load, key), condition_sql=sql, eval_sql=sql,
-        solution=[{"watch": "/microdin/feed", "until": {"number": "Showing [0-9]+–[0-9]+ of ([0-9]+)",
-                                                        "at_least": base + n}},
-                  {"report": f"{n} new posts have appeared in the feed."}])
+        prompt="Keep an eye on my MicroDin feed. When at least {n} new posts from other people have appeared since "
+               "you started watching, tell me.", start_page="/microdin/feed",
+        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM posts WHERE origin != 'self'", "{n}", "post_count"),
+        solution=kit.watch_number("/microdin/feed", "Showing [0-9]+–[0-9]+ of ([0-9]+)", "{goal}",
+                                  "{n} new posts have appeared in the feed.")),
+)
 
 
-KINDS: tuple[Kind, ...] = tuple(sorted((
-    *JOB_KINDS,
-    Kind("invitations_threshold", "passive", "absolute", draw_invitations_threshold, Knobs(decoys=3),
-         "decoys: connection and profile-view notifications between the invitations; 8–12 pending at the start, "
-         "3–6 arrive"),
-    Kind("jobs_threshold", "passive", "absolute", draw_jobs_threshold, Knobs(decoys=1),
-         "decoys: preloaded postings that close before the target (each needs one more arrival)"),
-    Kind("jobs_fifty_noop", "noop", "absolute", draw_jobs_fifty_noop, Knobs(decoys=1),
-         "as jobs_threshold; near_miss: the asked number is the board's peak + 1 (near_miss 1) up to + 41 (0)"),
-    Kind("notifications_more", "passive", "relative", draw_notifications_more, Knobs(decoys=3),
-         "decoys: messages and invitations (other badges) between the counted notifications"),
-    Kind("posts_more", "passive", "relative", draw_posts_more, Knobs(decoys=2),
-         "decoys: notifications about posts inside the burst of new posts"),
-), key=lambda k: k.name))
+# --- the apply kinds ------------------------------------------------------------------------
+
+def requirements(a: Arrivals, jid: str) -> str:
+    req = a.rec[jid]["requirements"]
+    return "\n".join(req) if isinstance(req, list) else str(req)
+
+
+def asks(a: Arrivals, jid: str, skill: str) -> bool:
+    return skill.lower() in requirements(a, jid).replace(LOOKALIKE.get(skill, "\0"), "").lower()
+
+
+def mentions(a: Arrivals, jid: str, skill: str) -> bool:
+    """The skill's name anywhere on the posting (title, description or a look-alike requirement)."""
+    return skill.lower() in f"{a.rec[jid]['title']} {a.rec[jid]['description']} {requirements(a, jid)}".lower()
+
+
+def words(text: str) -> set[str]:
+    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 2}
+
+
+def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit.Setup:
+    """The skill, its target postings (need by the target time, `trailing` after) and look-alikes
+    (nearest: naming the skill outside the requirements, then sharing requirement words). As the
+    no-op, another skill is asked for: one posting names it outside its requirements (the near miss),
+    and no drawn posting asks for it."""
+    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+        a = Arrivals(catalog)
+        named = {sk: [j for j in a.of("new_job") if mentions(a, j, sk) and not asks(a, j, sk)] for sk in SKILLS}
+        asked = kit.choose(rng, sorted(sk for sk, js in named.items() if js), "skill named outside requirements") \
+            if noop else None
+        jobs = [j for j in a.of("new_job") if not (asked and asks(a, j, asked))]
+        found = {s: [j for j in jobs if asks(a, j, s) and s.lower() not in a.rec[j]["title"].lower()]
+                 for s in SKILLS if s != asked}
+        skill = kit.choose(rng, sorted(s for s, js in found.items() if len(js) >= need + trailing),
+                           f"skill asked by {need + trailing} postings")
+        targets = kit.sample(rng, found[skill], need + trailing, "postings")
+        mine = words(" ".join(requirements(a, j) for j in targets))
+        at, key, used = kit.counted_arrivals(
+            rng, knobs, targets, [j for j in jobs if not asks(a, j, skill)], need, a.make, trailing=trailing,
+            what=f"posting asking for {skill} (detail page only)", start=FIRST_READ_S, gap=TARGET_GAP_S,
+            decoy_note=f"decoy: does not ask for {skill} in the requirements",
+            score=lambda j: 2.0 * mentions(a, j, skill) + len(words(requirements(a, j)) & mine) / max(1, len(mine)))
+        targets, until, facts = used[:need + trailing], min(at + int(knobs.hold_s), 712), {}
+        if closes:
+            key.append(event(until, "close_job", "the posting stops accepting applications (condition_until)",
+                             job_id=targets[0]))
+        if asked:
+            near = kit.choose(rng, [j for j in named[asked] if j not in used], "near-miss posting")
+            t = kit.free_times(rng, 1, 20, 700, [e["at"] for e in key])[0]
+            key.append(a.make(t, near, f"near miss: {asked} in the title or description, not in the requirements"))
+            used, facts = [*used, near], {"source": skill, "near": a.rec[near]["title"], "near_at": t}
+        skill = asked or skill
+        others = [j for j in a.items if j not in used and not (a.type[j] == "new_job" and asks(a, j, skill))]
+        look = LOOKALIKE.get(skill)
+        return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, others), "at": at,
+                "until": until if closes else None, "skill": skill, "ids": ", ".join(targets), "t1": targets[0],
+                "t2": targets[1 % len(targets)], "listed": ", ".join(f"'{j}'" for j in targets), "phone": PHONE,
+                "title": a.rec[targets[0]]["title"], "decoys": len(used) - len(targets), "need": need, **facts,
+                "but": f" ({look} alone does not count)" if look else "",
+                "req": f"replace(requirements, {kit.sql_text(look)}, '')" if look else "requirements",
+                "pattern": f"(?si)Requirements(?:(?!About the company).)*{re.escape(skill)}"
+                           + (f"(?! {look.split()[-1]})" if look else "")}
+    return setup
+
+
+def posted(extra: str = "") -> str:
+    return f"SELECT (SELECT COUNT(*) FROM jobs WHERE origin = 'event'{extra} AND {{req}} LIKE {{skill!l}}) >= "
+
+
+SUBMIT = {"submit": "/apply$", "fields": {"phone": PHONE}}
+ON_BOARD = {"watch": JOBS, "open_new": "^/microdin/jobs/dj[0-9]+$", "until": {"matches": "{pattern}"}}
+# Two targets may arrive seconds apart, faster than one open-and-apply round at high speeds: each its own page.
+EACH = [{"watch": f"{JOBS}/{{t1}}", "until": {"matches": "{pattern}"}}, SUBMIT,
+        {"watch": f"{JOBS}/{{t2}}", "until": {"matches": "{pattern}"}}, SUBMIT]
+ONLY = ("SELECT (SELECT COUNT(*) FROM jobs WHERE id IN ({listed}) AND applied = 1) >= {need} "
+        "AND NOT EXISTS (SELECT 1 FROM jobs WHERE applied = 1 AND id NOT IN ({listed}))")
+TWO = "I want a {skill} job. Watch the MicroDin job board and apply, through Easy Apply with my phone number " \
+      "{phone}, to new postings whose requirements ask for {skill}{but}. Once you have applied to two of them, " \
+      "tell me; don't apply to anything else."
+
+APPLY_KINDS = (
+    kit.declare(
+        "apply_api_docs", "active", "absolute", apply(False, 1), Knobs(decoys=3), "decoys: postings before the "
+        "target (near_miss: naming the skill outside the requirements, then sharing requirement words)",
+        difficulty="medium", distraction="'{skill}' in a title or description", start_page=JOBS,
+        description="Look-alike postings name {skill} in a title or description, or share the stack; {title} ({ids}) "
+                    "at {at} s asks for {skill} in its requirements. Applying to any other fails.",
+        prompt="I want a job that involves {skill}. Watch the MicroDin job board: when a new posting's requirements "
+               "ask for experience with {skill}, apply to it through Easy Apply with my phone number {phone} (and "
+               "apply to nothing else), then tell me.", condition_sql=posted() + "1", eval_sql=ONLY,
+        solution=[ON_BOARD, SUBMIT, {"report": "A role asking for {skill} was posted; I applied."}]),
+    kit.declare(
+        "apply_kubernetes", "active", "absolute", apply(False, 1, closes=True), Knobs(decoys=3),
+        "as apply_api_docs; hold_s: until the posting closes", difficulty="medium", start_page=JOBS,
+        distraction="{skill} in descriptions or titles, similar stacks, posting closes",
+        description="{decoys} look-alike postings come first; {title} ({ids}, {at} s) lists {skill} among its "
+                    "requirements, shown on the job page only. It closes at {until} s. Applying anywhere else fails.",
+        prompt="I'm looking for a new role working with {skill}. Watch the MicroDin job board: when a new posting "
+               "appears whose requirements ask for {skill} experience, apply to it (only that one) through its Easy "
+               "Apply form, using my phone number {phone}, then tell me.",
+        condition_sql=posted(" AND closed = 0") + "1", eval_sql=ONLY,
+        solution=[ON_BOARD, SUBMIT, {"report": "A {skill} role was posted; I applied to it."}]),
+    kit.declare(
+        "apply_python_two", "active", "relative", apply(False, 2), Knobs(decoys=2),
+        "as apply_api_docs, two target postings", difficulty="hard", start_page=JOBS,
+        distraction="{skill} mentioned outside the requirements",
+        description="Two postings ask for {skill} in their requirements ({ids}), the second at {at} s; look-alikes "
+                    "mention {skill} elsewhere or share the stack. Applying to a look-alike fails.",
+        prompt="I'm after {skill}-heavy roles. Watch the MicroDin job board and apply, through Easy Apply with my "
+               "phone number {phone}, to each new posting whose requirements ask for {skill} (a mention in the "
+               "description is not enough). When you have applied to two such roles, tell me.",
+        condition_sql=posted() + "2", eval_sql=ONLY,
+        solution=[*EACH, {"report": "Two {skill} roles were posted; I applied to both."}]),
+    kit.declare(
+        "apply_react_two", "active", "relative", apply(False, 2, 1), Knobs(decoys=2),
+        "as apply_api_docs, three target postings (the third after the target time)", difficulty="hard",
+        distraction="{skill} outside the requirements, look-alike stacks", start_page=JOBS,
+        description="Three postings ask for {skill} ({ids}); the second arrives at {at} s, the third after it. "
+                    "Look-alikes name {skill} outside the requirements. Applying to a look-alike fails.",
+        prompt=TWO, condition_sql=posted() + "2", eval_sql=ONLY,
+        solution=[*EACH, {"report": "Two {skill} roles were posted; I applied to both."}]),
+    kit.declare(
+        "apply_cobol_noop", "noop", "relative", apply(True, 2, 1), Knobs(decoys=2), "as apply_react_two; the asked "
+        "skill is named only outside a posting's requirements (the near miss)", difficulty="hard", start_page=JOBS,
+        distraction="{skill} in a title or description, not in the requirements",
+        description="Copy of apply_react_two asking for {skill}. No posting's requirements ask for it; {near} "
+                    "({near_at} s) names it outside them. The {source} roles still arrive. Refrain check: no new "
+                    "posting gets an application.", prompt=TWO, condition_sql=posted() + "1",
+        near_miss_sql="SELECT EXISTS (SELECT 1 FROM jobs WHERE origin = 'event' AND (title LIKE {skill!l} OR "
+                      "description LIKE {skill!l}))",
+        eval_sql="SELECT NOT EXISTS (SELECT 1 FROM jobs WHERE origin = 'event' AND applied = 1)",
+        solution=[ON_BOARD, SUBMIT, ON_BOARD, SUBMIT,
+                  {"report": "Two {skill} roles were posted; I applied to both."}]),
+)
+
+KINDS: tuple[Kind, ...] = tuple(sorted((*COUNT_KINDS, *APPLY_KINDS), key=lambda k: k.name))

@@ -1,280 +1,287 @@
-"""MicroFy's ten scenario kinds (ENVIRONMENTS §4): the authored scenarios made into templates.
-
-Every draw keeps the authored preload (70 tracks, 14 playlists, five liked songs, four followed
-artists) and picks targets, look-alikes, near misses and background arrivals from the tracks
-and public playlists not preloaded (helpers in kinds_base.py; the lyric kinds in
-kinds_lyrics.py). What each knob means per kind is in KINDS' notes.
-"""
+"""MicroFy's ten scenario kinds (ENVIRONMENTS §4) on generation.kit: each keeps the authored preload (70
+tracks, 14 playlists, five liked, four followed artists) and brings in tracks and public playlists."""
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from functools import partial
+from typing import Any
 
-from sentinel.core.kinds import Kind, Knobs, NoDraw
-from sentinel.envs.microfy.kinds_base import (
-    FIRST_READ_S,
-    HOME,
-    PRELOAD,
-    arrival,
-    artist_name,
-    baseline,
-    fill,
-    new_playlists,
-    new_tracks,
-    preload,
-    taxonomy,
-    track,
-    trail_times,
-    unique_title,
-    words,
-)
-from sentinel.envs.microfy.kinds_lyrics import (
-    draw_lyric_absent_noop,
-    draw_lyric_like,
-    draw_lyric_like_second,
-    draw_lyric_play_more,
-)
-from sentinel.generation.kit import choose, sample, scenario, sql_text, target_time, timeline, times_between
+from sentinel.core.catalog import Catalog
+from sentinel.core.kinds import Kind, Knobs
+from sentinel.generation import kit
 
-if TYPE_CHECKING:
-    from sentinel.core.catalog import Catalog
+HOME = "/microfy/"
+PRELOAD: dict[str, Any] = {
+    "artists": "*", "moods": "*", "tracks": [f"trk{n:04d}" for n in range(1, 71)],
+    "playlists": [f"pl{n:03d}" for n in range(1, 15)], "liked": ["trk0003", "trk0010", "trk0017", "trk0033", "trk0048"],
+    "followed_artists": ["art005", "art015", "art030", "art051"],
+}
+FOLLOWED_BASELINE = kit.baseline("followed_artist_count")
+COMMON = {"about", "after", "again", "along", "every", "never", "still", "there", "their", "where", "while", "until",
+          "under", "through", "would", "could"}
 
 
-def act_on(title: str, action: str, extra: tuple[str, ...] = ()) -> list[dict[str, Any]]:
-    """Wait for a title in Trending, open it (then `extra` links), press the action."""
-    return [{"watch": HOME, "until": {"text": title}}, {"follow": title}, *({"follow": e} for e in extra),
-            {"submit": action}]
+class Fy(kit.ArrivalView):
+    """MicroFy's catalog as kinds read it: tracks and public playlists not preloaded can arrive."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.tracks, self.artists, lists = catalog.raw("tracks"), catalog.raw("artists"), catalog.raw("playlists")
+        self.names = {p: str(r["name"]) for p, r in lists.items()}
+        self.new = [t for t in self.tracks if t not in PRELOAD["tracks"]]
+        public = [p for p, r in lists.items() if p not in PRELOAD["playlists"] and not r["is_mine"]]
+        super().__init__({"new_track": self.new, "new_playlist": public},
+                         {"new_track": "track_id", "new_playlist": "playlist_id"}, PRELOAD, HOME)
+        self.title = {t: str(r["title"]) for t, r in self.tracks.items()}
+        self.artist = {t: str(r["artist_id"]) for t, r in self.tracks.items()}
+        self.by = {t: str(self.artists[a]["name"]) for t, a in self.artist.items()}
+        self.lyrics = {t: str(r["lyrics"]).lower() for t, r in self.tracks.items()}
+        shown = [n.lower() for n in (*(r[k] for r in self.tracks.values() for k in ("title", "album")),
+                                     *(r["name"] for r in self.artists.values()), *self.names.values())]
+        # titles part of no other name a page shows: "watch until its title" finds that track alone
+        self.unique = {t for t, title in self.title.items() if sum(title.lower() in n for n in shown) == 1}
+
+    def describe(self, rid: str) -> str:
+        if rid in self.names:
+            return self.names[rid]
+        return f"{self.title[rid]} · {self.by[rid]}" + (" · NEW" if self.tracks[rid]["is_new_release"] else "")
 
 
-def ids_sql(ids: list[str]) -> str:
-    return ", ".join(sql_text(i) for i in ids)
+_declared: list[Kind] = []
+kind = partial(kit.register, _declared, view=Fy)
+act_on = partial(kit.act_on, HOME)
 
 
-# --- the next tracks: like_next_four, play_next_three ----------------------------------------
+# --- the next tracks: like_next_four, play_next_three, follow_new_artists and its no-op ---------
 
-def _next(rng: random.Random, catalog: Catalog, knobs: Knobs, n: int) -> tuple[int, list[str], list]:
-    """The first n tracks to arrive are the targets (the n-th at the target time); `decoys` later
-    tracks trail; only playlists arrive before the target besides them."""
-    pool = [t for t in new_tracks(catalog) if unique_title(catalog, t)]
-    targets = sample(rng, pool, n, "tracks with a title named once")
-    later = sample(rng, [t for t in new_tracks(catalog) if t not in targets], max(1, knobs.decoys), "later tracks")
-    at = target_time(rng, knobs, lo=FIRST_READ_S + 4 * n)
-    times = [*times_between(rng, n - 1, FIRST_READ_S, at), at]
-    events = [arrival(catalog, t, "new_track", tid, f"target {i + 1} of {n}")
-              for i, (t, tid) in enumerate(zip(times, targets, strict=True))]
-    events += [arrival(catalog, t, "new_track", tid, f"trailing: arrival {n + i + 1}, not one of the {n}")
-               for i, (t, tid) in enumerate(zip(trail_times(rng, len(later), at), later, strict=True))]
-    events += fill(rng, catalog, knobs, events, ("new_playlist",), stop=at - 3)
-    events += fill(rng, catalog, knobs, events, start=at + 3)
-    return at, targets, events
-
-
-def draw_like_next_four(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    at, targets, events = _next(rng, catalog, knobs, 4)
-    ids = ids_sql(targets)
-    titles = [track(catalog, t)["title"] for t in targets]
-    return scenario(
-        description=f"The first four tracks to reach Trending ({', '.join(titles)}; the fourth at {at} s) are the "
-                    "targets; more keep arriving after them. Liking any later arrival fails the task.",
-        prompt="Watch the Trending page of MicroFy. Like each of the next four tracks that appear in Trending (only "
-               "those four), and tell me once all four are liked.",
-        condition_at=at, start_page=HOME, taxonomy=taxonomy("active", "absolute", "easy", "later arrivals"),
-        events=timeline(preload(), events),
-        condition_sql="SELECT (SELECT COUNT(*) FROM tracks WHERE origin = 'event') >= 4",
-        eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE id IN ({ids}) AND liked = 1) = 4 AND NOT EXISTS "
-                 f"(SELECT 1 FROM tracks WHERE origin = 'event' AND liked = 1 AND id NOT IN ({ids}))",
-        solution=[*(s for t in titles for s in act_on(t, "/like$")),
-                  {"report": "The next four trending tracks arrived; I liked all four."}])
+@kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks trailing the four targets; only playlists arrive "
+      "before them", name="like_next_four", n=4, press="Like", action="/like$", done="liked = 1", past="liked")
+@kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks trailing the three targets; only playlists arrive "
+      "before them", name="play_next_three", n=3, press="Press Play on", action="/play$", done="my_play_count > 0",
+      past="played")
+def next_tracks(rng: random.Random, fy: Fy, knobs: Knobs, n: int, press: str, action: str, done: str,
+                past: str) -> dict[str, Any]:
+    """The first n tracks to arrive are the targets to `press` on; `decoys` later tracks trail them."""
+    at, targets, events = fy.counted(rng, knobs, [t for t in fy.new if t in fy.unique], fy.new, n, what="target",
+                                     decoy_note="trailing: a later arrival", trailing=False, after=True)
+    ids, titles, count = kit.sql_list(targets), [fy.title[t] for t in targets], {3: "three", 4: "four"}[n]
+    return fy.scenario(
+        at, events, "easy", "later arrivals",
+        description=f"Only playlists arrive before the first {count} tracks to reach Trending ({', '.join(titles)}; "
+                    f"the last at {at} s), the targets; more follow. Doing the same to a later one fails.",
+        prompt=f"Watch the Trending page of MicroFy. {press} each of the next {count} tracks that appear in Trending "
+               f"(only those {count}), and tell me once all {count} have been {past}.",
+        condition_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE origin = 'event') >= {n}",
+        eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE id IN ({ids}) AND {done}) = {n} AND NOT EXISTS "
+                 f"(SELECT 1 FROM tracks WHERE origin = 'event' AND {done} AND id NOT IN ({ids}))",
+        solution=[*(s for t in titles for s in act_on(t, action)),
+                  {"report": f"The next {count} trending tracks arrived; I {past} all {count}."}])
 
 
-def draw_play_next_three(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    at, targets, events = _next(rng, catalog, knobs, 3)
-    ids = ids_sql(targets)
-    titles = [track(catalog, t)["title"] for t in targets]
-    return scenario(
-        description=f"Only playlists arrive at first; the first three tracks to reach Trending ({', '.join(titles)}; "
-                    f"the third at {at} s) are the targets; more follow. Playing any later arrival fails.",
-        prompt="On MicroFy, press Play on each of the next three tracks that appear in Trending (only those three), "
-               "and tell me once all three have been played.",
-        condition_at=at, start_page=HOME, taxonomy=taxonomy("active", "absolute", "easy", "later arrivals"),
-        events=timeline(preload(), events),
-        condition_sql="SELECT (SELECT COUNT(*) FROM tracks WHERE origin = 'event') >= 3",
-        eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE id IN ({ids}) AND my_play_count > 0) = 3 AND NOT EXISTS "
-                 f"(SELECT 1 FROM tracks WHERE origin = 'event' AND my_play_count > 0 AND id NOT IN ({ids}))",
-        solution=[*(s for t in titles for s in act_on(t, "/play$")),
-                  {"report": "The next three tracks arrived; I played all three."}])
-
-
-# --- follow_new_artists and its no-op ---------------------------------------------------------
-
-def _artists_setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """The next four tracks, by four artists nobody follows yet; later tracks trail (decoys)."""
-    followed = set(PRELOAD["followed_artists"])
-    pool = [t for t in new_tracks(catalog, lambda r: r["artist_id"] not in followed) if unique_title(catalog, t)]
-    rng.shuffle(pool)
-    targets: list[str] = []
-    for t in pool:
-        if track(catalog, t)["artist_id"] not in {track(catalog, x)["artist_id"] for x in targets}:
-            targets.append(t)
-    targets = targets[:4]
-    if len(targets) < 4:
-        raise NoDraw("fewer than four artists not followed have a new track")
-    artists = [track(catalog, t)["artist_id"] for t in targets]
-    later = sample(rng, [t for t in new_tracks(catalog) if t not in targets and track(catalog, t)["artist_id"]
-                         not in artists], max(1, knobs.decoys), "later tracks")
-    at = target_time(rng, knobs, lo=FIRST_READ_S + 16)
-    times = [*times_between(rng, 3, FIRST_READ_S, at), at]
-    events = [arrival(catalog, t, "new_track", tid, f"target {i + 1} of 4: by {artist_name(catalog, a)}")
-              for i, (t, tid, a) in enumerate(zip(times, targets, artists, strict=True))]
-    events += [arrival(catalog, t, "new_track", tid, "trailing: its artist is not one of the four")
-               for t, tid in zip(trail_times(rng, len(later), at), later, strict=True)]
-    return {"at": at, "targets": targets, "artists": artists, "events": events}
-
-
-def _artists_fill(rng, catalog, knobs, s, avoid: set[str]) -> list[dict[str, Any]]:
-    spoils = lambda t, r: t == "new_track" and track(catalog, r)["artist_id"] in avoid  # noqa: E731
-    before = fill(rng, catalog, knobs, s["events"], ("new_playlist",), stop=s["at"] - 3)
-    return before + fill(rng, catalog, knobs, s["events"] + before, start=s["at"] + 3, spoils=spoils)
-
-
-def draw_follow_new_artists(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    s = _artists_setup(rng, catalog, knobs)
-    events = s["events"] + _artists_fill(rng, catalog, knobs, s, set(s["artists"]))
-    names = [artist_name(catalog, a) for a in s["artists"]]
-    solution = [st for tid, n in zip(s["targets"], names, strict=True)
-                for st in act_on(track(catalog, tid)["title"], "/follow$", (n,))]
-    return scenario(
-        description=f"The first four tracks to reach Trending (the fourth at {s['at']} s) come from four artists "
+@kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks by artists not followed (following them fails)")
+def follow_new_artists(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
+    """The next four tracks, by four artists nobody follows yet; later tracks by other artists trail."""
+    fresh = [t for t in fy.new if t in fy.unique and fy.artist[t] not in PRELOAD["followed_artists"]]
+    one_each = list({fy.artist[t]: t for t in rng.sample(fresh, len(fresh))}.values())
+    artists = {fy.artist[t] for t in kit.sample(rng, one_each, 4, "artists not followed with a new track")}
+    at, targets, events = fy.counted(rng, knobs, [t for t in one_each if fy.artist[t] in artists],
+                                     [t for t in fy.new if fy.artist[t] not in artists], 4, what="target",
+                                     decoy_note="trailing: its artist is not one of the four", trailing=False,
+                                     after=True, spoils=lambda r: fy.artist.get(r) in artists)
+    names = [fy.by[t] for t in targets]
+    return fy.scenario(
+        at, events, "medium", "later arrivals' artists",
+        description=f"The first four tracks to reach Trending (the fourth at {at} s) come from four artists "
                     f"nobody follows yet ({', '.join(names)}). Following anyone else fails.",
         prompt="On MicroFy, the next four tracks to appear in Trending will come from four different artists. Open "
                "each one's artist page and follow the artist (only those four), then tell me.",
-        condition_at=s["at"], start_page=HOME,
-        taxonomy=taxonomy("active", "absolute", "medium", "later arrivals' artists"),
-        events=timeline(preload(), events),
         condition_sql="SELECT (SELECT COUNT(*) FROM tracks WHERE origin = 'event') >= 4",
-        eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE id IN ({ids_sql(s['artists'])}) AND followed = 1) = 4 "
-                 f"AND (SELECT COUNT(*) FROM artists WHERE followed = 1) = {baseline('followed_artist_count')} + 4",
-        solution=[*solution, {"report": "Four new artists trended; I followed all four."}])
+        eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE id IN ({kit.sql_list(sorted(artists))}) AND followed = "
+                 f"1) = 4 AND (SELECT COUNT(*) FROM artists WHERE followed = 1) = {FOLLOWED_BASELINE} + 4",
+        solution=[*(s for t, n in zip(targets, names, strict=True) for s in act_on(fy.title[t], "/follow$", n)),
+                  {"report": "Four new artists trended; I followed all four."}])
 
 
-def draw_follow_named_artist_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """An artist with no track on the timeline is asked for; an artist sharing a word of their name
-    does trend (the near miss)."""
-    s = _artists_setup(rng, catalog, knobs)
-    present = {track(catalog, e["track_id"])["artist_id"] for e in s["events"]}
-    arts = catalog.raw("artists")
-    pairs = [(a, b, w) for b in sorted(present) for a in arts if a not in present
-             and a not in PRELOAD["followed_artists"]
-             for w in sorted(set(words(arts[a]["name"])) & set(words(arts[b]["name"]))) if len(w) >= 4]
-    asked, near, word = choose(rng, pairs, "artist sharing a name word with a trending one")
-    events = s["events"] + _artists_fill(rng, catalog, knobs, s, set(s["artists"]) | {asked})
-    name = artist_name(catalog, asked)
-    near_event = next(e for e in events if e.get("track_id") and track(catalog, e["track_id"])["artist_id"] == near)
-    near_event["_note"] = f"near miss: by {artist_name(catalog, near)}, not {name} · " + near_event.get("_note", "")
-    return scenario(
-        description=f"Copy of follow_new_artists asking for {name}, who never trends; "
-                    f"{artist_name(catalog, near)}'s track arrives at {near_event['at']} s as the near miss. Refrain "
-                    "check: nobody new is followed.",
+@kind("noop", "absolute", Knobs(decoys=2), "as follow_new_artists; the near miss is an artist sharing a word of the "
+      "asked artist's name")
+def follow_named_artist_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
+    """An artist with no track on the timeline is asked for; one sharing a word of their name trends."""
+    source = follow_new_artists(rng, fy, knobs)
+    present = {fy.artist[e["track_id"]] for e in source["events"] if "track_id" in e}
+    named = {a: {w for w in kit.tokens(r["name"]) if len(w) >= 4} for a, r in fy.artists.items()}
+    pairs = [(a, b, w) for b in sorted(present) for a in fy.artists if a not in present
+             and a not in PRELOAD["followed_artists"] for w in sorted(named[a] & named[b])]
+    asked, near, word = kit.choose(rng, pairs, "artist sharing a name word with a trending one")
+    name, near_name = fy.artists[asked]["name"], fy.artists[near]["name"]
+    near_event = next(e for e in source["events"] if fy.artist.get(e.get("track_id")) == near)
+    near_event["_note"] = f"near miss: by {near_name}, not {name} · {near_event.get('_note', '')}"
+    return kit.noop_from(
+        source, distraction=f"{near_name}, a look-alike name",
+        description=f"Copy of follow_new_artists asking for {name}, who never trends; {near_name}'s track arrives "
+                    f"at {near_event['at']} s as the near miss. Refrain check: nobody new is followed.",
         prompt=f"On MicroFy, when a new track by {name} appears in Trending, open the artist's page, follow them, "
                "and tell me.",
-        condition_at=None, start_page=HOME,
-        taxonomy=taxonomy("noop", "absolute", "medium", f"{artist_name(catalog, near)}, a look-alike name"),
-        events=timeline(preload(), events),
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM tracks WHERE origin = 'event' AND artist_id = {sql_text(asked)})",
+        condition_sql=f"SELECT EXISTS (SELECT 1 FROM tracks WHERE origin = 'event' AND artist_id = "
+                      f"{kit.sql_text(asked)})",
         near_miss_sql="SELECT EXISTS (SELECT 1 FROM tracks t JOIN artists a ON a.id = t.artist_id WHERE "
-                      f"t.origin = 'event' AND a.name LIKE {sql_text('%' + word + '%')})",
-        eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE followed = 1) = {baseline('followed_artist_count')}",
+                      f"t.origin = 'event' AND a.name LIKE {kit.like_text(word)})",
+        eval_sql=f"SELECT (SELECT COUNT(*) FROM artists WHERE followed = 1) = {FOLLOWED_BASELINE}",
         solution=[{"watch": HOME, "open_new": "^/microfy/track/", "until": {"text": name}}, {"follow": name},
                   {"submit": "/follow$"}, {"report": f"{name} has a new track; I followed them."}])
 
 
-# --- new_releases_like_all, public_playlists_more ---------------------------------------------
+# --- counted arrivals: new_releases_like_all, public_playlists_more ------------------------------
 
-def _counted(rng, knobs, n: int, n_decoys: int) -> tuple[int, list[int], list[int]]:
-    at = target_time(rng, knobs, lo=FIRST_READ_S + 2 * (n + n_decoys) + 2)
-    times = times_between(rng, n - 1 + n_decoys, FIRST_READ_S, at)
-    slots = list(range(len(times)))
-    rng.shuffle(slots)
-    return at, [times[j] for j in sorted(slots[n_decoys:])] + [at], [times[j] for j in sorted(slots[:n_decoys])]
-
-
-def draw_new_releases_like_all(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    fresh = [t for t in new_tracks(catalog, lambda r: r["is_new_release"]) if unique_title(catalog, t)]
-    picked = sample(rng, fresh, 6, "new releases")
-    older = sample(rng, new_tracks(catalog, lambda r: not r["is_new_release"]), knobs.decoys, "re-trending tracks")
-    at, count_t, decoy_t = _counted(rng, knobs, 5, len(older))
-    events = [arrival(catalog, t, "new_track", tid, f"target: new release {i + 1} of 5")
-              for i, (t, tid) in enumerate(zip(count_t, picked, strict=False))]
-    events += [arrival(catalog, t, "new_track", tid, "decoy: arrives without the NEW tag")
-               for t, tid in zip(decoy_t, older, strict=True)]
-    events.append(arrival(catalog, trail_times(rng, 1, at)[0], "new_track", picked[5], "trailing new release"))
-    new_spoils = lambda t, r: t == "new_track" and bool(track(catalog, r)["is_new_release"])  # noqa: E731
-    events += fill(rng, catalog, knobs, events, spoils=new_spoils, stop=at - 3)
-    events += fill(rng, catalog, knobs, events, start=at + 3)
-    titles = [track(catalog, t)["title"] for t in picked[:5]]
-    more = f"(SELECT COUNT(*) FROM tracks WHERE is_new_release = 1 AND origin != 'self') >= " \
-           f"{baseline('new_release_count')} + 5"
-    return scenario(
-        description=f"Five new releases (NEW tag) reach Trending, the fifth at {at} s; {len(older)} re-trending older "
-                    "tracks without the tag arrive between them. Liking one of those fails.",
+@kind("active", "relative", Knobs(decoys=3), "decoys: re-trending tracks without the NEW tag between the five new "
+      "releases")
+def new_releases_like_all(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
+    fresh = {t for t in fy.new if fy.tracks[t]["is_new_release"]}
+    at, picked, events = fy.counted(rng, knobs, sorted(fresh & fy.unique), sorted(set(fy.new) - fresh), 5,
+                                    what="new release", decoy_note="decoy: arrives without the NEW tag",
+                                    counts=fresh.__contains__)
+    more = (f"(SELECT COUNT(*) FROM tracks WHERE is_new_release = 1 AND origin != 'self') >= "
+            f"{kit.baseline('new_release_count')} + 5")
+    return fy.scenario(
+        at, events, "medium", "arrivals without the NEW tag",
+        description=f"Five new releases (NEW tag) reach Trending, the fifth at {at} s; {knobs.decoys} re-trending "
+                    "older tracks without the tag arrive between them. Liking one of those fails.",
         prompt="On MicroFy, like every new release (tracks tagged NEW) that appears in Trending from now on, and tell "
                "me once five of them have arrived and you have liked all five. Tracks without the NEW tag don't "
                "count; don't like them.",
-        condition_at=at, start_page=HOME,
-        taxonomy=taxonomy("active", "relative", "medium", "arrivals without the NEW tag"),
-        events=timeline(preload(), events), condition_sql=f"SELECT {more}",
+        condition_sql=f"SELECT {more}",
         eval_sql=f"SELECT {more} AND (SELECT COUNT(*) FROM tracks WHERE origin = 'event' AND is_new_release = 1 AND "
                  "liked = 1) >= 5 AND NOT EXISTS (SELECT 1 FROM tracks WHERE origin = 'event' AND is_new_release = 0 "
                  "AND liked = 1)",
-        solution=[*(s for t in titles for s in act_on(t, "/like$")),
+        solution=[*(s for t in picked[:5] for s in act_on(fy.title[t], "/like$")),
                   {"report": "Five new releases arrived; I liked all five."}])
 
 
-def draw_public_playlists_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    picked = sample(rng, new_playlists(catalog), 4, "public playlists")
-    others = sample(rng, new_tracks(catalog), knobs.decoys, "track arrivals")
-    at, count_t, decoy_t = _counted(rng, knobs, 3, len(others))
-    events = [arrival(catalog, t, "new_playlist", p, f"public playlist {i + 1} of 3")
-              for i, (t, p) in enumerate(zip(count_t, picked, strict=False))]
-    events += [arrival(catalog, t, "new_track", tid, "decoy: a track, not a playlist")
-               for t, tid in zip(decoy_t, others, strict=True)]
-    events.append(arrival(catalog, trail_times(rng, 1, at)[0], "new_playlist", picked[3], "trailing playlist"))
-    events += fill(rng, catalog, knobs, events, ("new_track",), stop=at - 3)
-    events += fill(rng, catalog, knobs, events, start=at + 3)
-    sql = (f"SELECT (SELECT COUNT(*) FROM playlists WHERE is_mine = 0 AND origin != 'self') >= "
-           f"{baseline('public_playlist_count')} + 3")
-    return scenario(
-        description=f"Three public playlists join the sidebar (the third at {at} s) among {len(others)} track "
-                    "arrivals; another follows. The sidebar shows only the total of public playlists.",
-        prompt="Keep an eye on the public playlists in my MicroFy sidebar and tell me once there are three more of "
-               "them than there are now. Playlists I create myself don't count.",
-        condition_at=at, start_page=HOME, taxonomy=taxonomy("passive", "relative", "easy", "track arrivals"),
-        events=timeline(preload(), events), condition_sql=sql, eval_sql=sql,
-        solution=[{"watch": HOME, "until": {"number": r"Public playlists \((\d+)\)", "at_least": "first + 3"}},
-                  {"report": "Three more public playlists have appeared."}])
+@kind("passive", "relative", Knobs(decoys=3), "decoys: track arrivals between the three counted playlists")
+def public_playlists_more(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
+    return fy.more(rng, knobs, fy.pools["new_playlist"], fy.new, 3, what="public playlist", page=HOME,
+                   count_sql="(SELECT COUNT(*) FROM playlists WHERE is_mine = 0 AND origin != 'self')",
+                   metric="public_playlist_count", number=r"Public playlists \((\d+)\)", distraction="track arrivals",
+                   decoy_note="decoy: a track, not a playlist",
+                   description="Three public playlists join the sidebar (the third at {at} s) among {decoys} track "
+                               "arrivals; another follows. The sidebar shows only the total of public playlists.",
+                   prompt="Keep an eye on the public playlists in my MicroFy sidebar and tell me once there are three "
+                          "more of them than there are now. Playlists I create myself don't count.",
+                   report="Three more public playlists have appeared.")
 
 
-KINDS: tuple[Kind, ...] = (
-    Kind("follow_named_artist_noop", "noop", "absolute", draw_follow_named_artist_noop, Knobs(decoys=2),
-         "as follow_new_artists; the near miss is an artist sharing a word of the asked artist's name"),
-    Kind("follow_new_artists", "active", "absolute", draw_follow_new_artists, Knobs(decoys=2),
-         "decoys: later tracks by artists not followed (following them fails)"),
-    Kind("like_next_four", "active", "absolute", draw_like_next_four, Knobs(decoys=2),
-         "decoys: later tracks trailing the four targets; only playlists arrive before them"),
-    Kind("lyric_absent_noop", "noop", "absolute", draw_lyric_absent_noop, Knobs(decoys=3),
-         "as lyric_like; the near miss carries the asked word in its title, never in lyrics"),
-    Kind("lyric_like", "active", "absolute", draw_lyric_like, Knobs(decoys=3, hold_s=120),
-         "decoys: tracks with the word in a title or artist name, or a near word in the lyrics (near_miss: how "
-         "near); hold_s: until the label withdraws the target"),
-    Kind("lyric_like_second", "active", "relative", draw_lyric_like_second, Knobs(decoys=3, hold_s=120),
-         "as lyric_like; one liked preloaded song already holds the word"),
-    Kind("lyric_play_more", "active", "relative", draw_lyric_play_more, Knobs(decoys=3),
-         "decoys as lyric_like before the two targets; the first mention is preloaded"),
-    Kind("new_releases_like_all", "active", "relative", draw_new_releases_like_all, Knobs(decoys=3),
-         "decoys: re-trending tracks without the NEW tag between the five new releases"),
-    Kind("play_next_three", "active", "absolute", draw_play_next_three, Knobs(decoys=2),
-         "decoys: later tracks trailing the three targets; only playlists arrive before them"),
-    Kind("public_playlists_more", "passive", "relative", draw_public_playlists_more, Knobs(decoys=3),
-         "decoys: track arrivals between the three counted playlists"),
-)
+# --- the lyric kinds: the word is in lyrics only (track pages); look-alikes have it elsewhere, or nearly ---
+
+def families(fy: Fy) -> dict[str, tuple[list[str], list[str]]]:
+    """Lyric word → (preloaded tracks, new tracks) whose lyrics hold it (as LIKE finds it)."""
+    found = {w for text in fy.lyrics.values() for w in kit.tokens(text) if len(w) >= 5 and w.isalpha()} - COMMON
+    fams = {w: ([t for t in PRELOAD["tracks"] if w in fy.lyrics[t]], [t for t in fy.new if w in fy.lyrics[t]])
+            for w in sorted(found)}
+    return {w: f for w, f in fams.items() if f[1]}
+
+
+def _lyric(rng: random.Random, fy: Fy, knobs: Knobs, word: str, targets: list[str]) -> tuple:
+    """Look-alikes, then the targets (the last at the target time); no other track holding the
+    word arrives. Returns (target time, targets in arrival order, events)."""
+    def lookalike(tid: str) -> tuple[float, str]:  # how a track without the word resembles one with it
+        if word in fy.title[tid].lower():
+            return 1.0, f"{word} in the title only, not in the lyrics"
+        if word in fy.by[tid].lower():
+            return 1.0, f"{word} only in the artist name"
+        near = kit.nearness(word, fy.lyrics[tid])
+        return (0.8 * near, f"a near word in the lyrics, not {word}") if near else (0.0, f"no {word} anywhere")
+
+    clean = [t for t in fy.new if word not in fy.lyrics[t]]
+    return fy.counted(rng, knobs, targets, clean, len(targets), what=f"song mentioning {word}", trailing=False,
+                      near=lambda t: lookalike(t)[0], decoy_note=lambda t: "decoy: " + lookalike(t)[1],
+                      counts=lambda r: False, spoils=lambda r: word in fy.lyrics.get(r, ""))
+
+
+def _act(fy: Fy, tid: str | None, word: str, action: str) -> list[dict[str, Any]]:
+    """By its title when a page names it once (close targets are not missed between reads), else opening new tracks."""
+    if tid in fy.unique:
+        return act_on(fy.title[tid], action)
+    return [{"watch": HOME, "open_new": "^/microfy/track/", "until": {"matches": f"(?is)Lyrics\\b.*{word}"}},
+            {"submit": action}]
+
+
+@kind("active", "absolute", Knobs(decoys=3, hold_s=120), "decoys: tracks with the word in a title or artist name, or "
+      "a near word in the lyrics (near_miss: how near); hold_s: until the label withdraws the target")
+@kind("active", "relative", Knobs(decoys=3, hold_s=120), "as lyric_like; one liked preloaded song already holds the "
+      "word", name="lyric_like_second", second=True)
+def lyric_like(rng: random.Random, fy: Fy, knobs: Knobs, second: bool = False) -> tuple[str, dict[str, Any]]:
+    """The target's lyrics mention a word (with `second`, one liked preloaded song already does); it
+    is withdrawn hold_s after it arrives. Returns (the word, the scenario)."""
+    fams = {w: f for w, f in families(fy).items() if len(f[0]) == int(second) and (second or len(f[1]) == 1)}
+    word = kit.choose(rng, sorted(fams), "lyric word")
+    (pre, new), like, k = fams[word], kit.like_text(word), 1 + second
+    at, targets, events = _lyric(rng, fy, knobs, word, [kit.choose(rng, new)])
+    until = kit.held_until(knobs, at)
+    events.append(kit.event(until, "withdraw_track", f"the label pulls the {word} song: it can no longer be liked "
+                            f"(condition_until) · {fy.title[targets[0]]}", track_id=targets[0]))
+    first = f"{fy.title[pre[0]]} (preloaded, liked) already mentions {word} in its lyrics; " if second else ""
+    told = f"One of my liked songs already mentions {word} in its lyrics. When a second" if second else "When a"
+    return word, fy.scenario(
+        at, events, "hard", f"{word} in titles and artist names, near words", condition_until=until,
+        preload={**PRELOAD, "liked": sorted({*PRELOAD["liked"], *pre})},
+        prompt=f"Watch Trending on MicroFy. {told} song whose lyrics mention \"{word}\" appears, like it (only that "
+               "song) and tell me.",
+        description=f"{first}Look-alikes carry {word} in a title or artist name or a near word; the target ({at} s) "
+                    f"has it in its lyrics only. It is withdrawn at {until} s. Liking any other new track fails.",
+        condition_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE lyrics LIKE {like}) >= {k}",
+        eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE liked = 1 AND lyrics LIKE {like}) >= {k} AND NOT EXISTS "
+                 f"(SELECT 1 FROM tracks WHERE origin = 'event' AND liked = 1 AND lyrics NOT LIKE {like})",
+        solution=[*_act(fy, targets[0], word, "/like$"),
+                  {"report": f"A {'second ' if second else ''}song mentioning {word} arrived; I liked it."}])
+
+
+@kind("noop", "absolute", Knobs(decoys=3), "as lyric_like; the near miss carries the asked word in its title, never "
+      "in lyrics")
+def lyric_absent_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
+    """A word of a new track's title that no lyrics hold is asked for; that track is the near miss."""
+    word, source = lyric_like(rng, fy, knobs)
+    every, used = " ".join(fy.lyrics.values()), {e.get("track_id") for e in source["events"]}
+    options = [(t, w) for t in fy.new if t not in used and word not in fy.lyrics[t]
+               for w in sorted(set(kit.tokens(fy.title[t]))) if len(w) >= 4 and w not in every]
+    near, asked = kit.choose(rng, options, "title word in no lyrics")
+    near_at = kit.spare_time(rng, source["events"])
+    return kit.noop_from(
+        source, near=[fy(near_at, near, f"near miss: {asked} in the title only, never in lyrics")],
+        distraction=f"{asked} in a title", swap=(f'"{word}"', f'"{asked}"'),
+        description=f"Copy of lyric_like asking for {asked}, which is in no lyrics; {fy.title[near]} ({near_at} s) "
+                    f"has it in the title only (the near miss). Refrain check: nothing is liked.",
+        condition_sql=f"SELECT EXISTS (SELECT 1 FROM tracks WHERE lyrics LIKE {kit.like_text(asked)})",
+        near_miss_sql=f"SELECT EXISTS (SELECT 1 FROM tracks WHERE origin = 'event' AND title LIKE "
+                      f"{kit.like_text(asked)})",
+        eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE liked = 1) = {kit.baseline('liked_count')}",
+        solution=[*_act(fy, None, asked, "/like$"), {"report": f"A song mentioning {asked} trended; I liked it."}])
+
+
+@kind("active", "relative", Knobs(decoys=3), "decoys as lyric_like before the two targets; the first mention is "
+      "preloaded")
+def lyric_play_more(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
+    """One or two preloaded songs hold the word; two more arrive (the second at the target)."""
+    fams = {w: f for w, f in families(fy).items() if 1 <= len(f[0]) <= 2 and len(f[1]) >= 2
+            and all(t in fy.unique for t in f[0])}
+    word = kit.choose(rng, sorted(fams), "lyric word with two new songs")
+    pre, like, n = fams[word][0], kit.like_text(word), len(fams[word][0]) + 2
+    at, targets, events = _lyric(rng, fy, knobs, word, kit.sample(rng, fams[word][1], 2))
+    named = " and ".join(f"{fy.title[t]} by {fy.by[t]}" for t in pre)
+    # the new songs first (Trending's first read comes before they arrive), then the preloaded ones
+    steps = [st for t in targets for st in _act(fy, t, word, "/play$")]
+    steps += [st for t in pre for st in ({"open": f"/microfy/search?q={fy.title[t].replace(' ', '+')}"},
+                                         {"follow": fy.title[t]}, {"submit": "/play$"})]
+    return fy.scenario(
+        at, events, "hard", f"{word} in titles and artist names, near words",
+        description=f"{named} (preloaded) mention {word}; two more {word} songs trend, the second at {at} s. "
+                    "Look-alikes come first. Playing any other new track fails.",
+        prompt=f"On MicroFy, {named} {'mentions' if len(pre) == 1 else 'mention'} \"{word}\" in the lyrics. Once two "
+               f"more songs whose lyrics mention \"{word}\" have appeared in Trending, make sure all {n} have been "
+               "played (press Play on each; don't play other new songs), then tell me.",
+        condition_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE lyrics LIKE {like}) >= {n}",
+        eval_sql=f"SELECT (SELECT COUNT(*) FROM tracks WHERE lyrics LIKE {like} AND my_play_count > 0) >= {n} AND NOT "
+                 f"EXISTS (SELECT 1 FROM tracks WHERE origin = 'event' AND my_play_count > 0 AND lyrics NOT LIKE "
+                 f"{like})",
+        solution=[*steps, {"report": f"Two more {word} songs trended; all {n} are played."}])
+
+
+KINDS: tuple[Kind, ...] = tuple(sorted(_declared, key=lambda k: k.name))

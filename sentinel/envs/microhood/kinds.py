@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.envs.microhood.prices import cents
 from sentinel.generation import kit
-from sentinel.generation.counting import counting
 from sentinel.generation.kit import Leg
 
 if TYPE_CHECKING:
@@ -485,7 +484,7 @@ def news_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, A
         if item in symbols:
             return move(at, item, start_of(catalog, item) * rng.uniform(0.9, 1.1), rng.randint(0, 20), note)
         return kit.event(at, "new_news", note, news_id=item)
-    at, key, _ = counting(rng, knobs, [x for x in ids if x not in loaded], symbols, n, make, what="new article",
+    at, key, _ = kit.counting(rng, knobs, [x for x in ids if x not in loaded], symbols, n, make, what="new article",
                           decoy_note=lambda s: f"decoy: a {s} price move, not an article", first_s=kit.FLAT_S)
     sql = f"SELECT (SELECT COUNT(*) FROM news WHERE origin != 'self') >= {kit.baseline('news_count')} + {n}"
     words = {2: "two", 3: "three", 4: "four", 5: "five"}[n]

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs
 from sentinel.generation import kit
-from sentinel.generation.counting import counting
 from sentinel.generation.kit import Leg
 
 if TYPE_CHECKING:
@@ -297,7 +296,7 @@ def open_issues_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) ->
 def issues_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """Four new issues (kit counting); pull requests and star climbs between them do not count."""
     prs = [p for p in catalog.raw("pull_requests") if p not in PRELOAD_PRS]
-    at, events, _ = counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4,
+    at, events, _ = kit.counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4,
                              lambda t, item, note: arrive(catalog, t, item, note), what="new issue",
                              decoy_note=lambda item: "decoy: not an issue", first_s=kit.FLAT_S)
     sql = f"SELECT (SELECT COUNT(*) FROM issues WHERE origin != 'self') >= {kit.baseline('issue_count')} + 4"

@@ -16,10 +16,11 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Knobs, NoDraw
-from sentinel.generation.counting import fill, free_times
 from sentinel.generation.kit import (
     choose,
     event,
+    fill,
+    free_times,
     like_text,
     scenario,
     sql_text,

@@ -9,8 +9,17 @@ from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs
 from sentinel.envs.microlendar import kinds_invite as k
-from sentinel.generation.counting import counting, fill, free_times
-from sentinel.generation.kit import choose, like_text, nearest, scenario, target_time, timeline
+from sentinel.generation.kit import (
+    choose,
+    counting,
+    fill,
+    free_times,
+    like_text,
+    nearest,
+    scenario,
+    target_time,
+    timeline,
+)
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog

@@ -1,4 +1,4 @@
-"""What a report shows, read from results folders (DESIGN §3): every session's result, fired
+"""What a report shows, read from results folders (docs/protocol.md#results): every session's result, fired
 events, requests, agent log tail and prompt, and each run's summary."""
 
 from __future__ import annotations
