@@ -9,8 +9,7 @@ from sentinel.core.catalog import Catalog
 from sentinel.core.config import load_config
 from sentinel.core.kinds import Knobs
 from sentinel.envs import environments
-from sentinel.envs.microhood.kinds import KINDS, value_at
-from sentinel.envs.microhood.kinds_base import BUYING_POWER, held
+from sentinel.envs.microhood.kinds import BUYING_POWER, KINDS, held, value_at
 
 ENV = environments()["microhood"]
 BY_NAME = {k.name: k for k in KINDS}

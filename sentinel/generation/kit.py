@@ -8,15 +8,16 @@ then `timeline` sorts them and `scenario` returns the mapping in file order. Pur
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sentinel.core.kinds import MAX_AT, MIN_AT, Kind, Knobs, NoDraw
+from sentinel.core.kinds import MAX_AT, MIN_AT, Draw, Kind, Knobs, NoDraw
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -786,3 +787,146 @@ def unseen(rng: random.Random, candidates: Iterable[str], texts: Iterable[str], 
     """One of the candidates that no text holds (case-insensitive): what a no-op asks for and never arrives."""
     haystack = "\n".join(texts).lower()
     return choose(rng, [c for c in candidates if c.lower() not in haystack], what)
+
+
+# --- kinds-d: declaring a kind, its no-op twin, and small pieces any kind may use -------------------
+
+def kind(name: str, activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "",
+         earliest: float = MIN_AT) -> Callable[[Draw], Kind]:
+    """Declares a draw function as a Kind, next to its code:
+
+        @kind("price_target", "passive", "absolute", Knobs(decoys=2), "decoys: ...; near_miss: ...")
+        def price_target(rng, catalog, knobs): ...
+
+    The name then stands for the Kind (a no-op twin draws its source with `price_target.draw`)."""
+    return lambda draw: Kind(name, activity, criteria, draw, knobs or Knobs(), notes, earliest)
+
+
+def free_moment(rng: random.Random, lo: float, hi: float, taken: Iterable[float], gap: float = 3) -> int:
+    """A whole second in [lo, hi] more than `gap` away from every time in `taken`."""
+    busy = list(taken)
+    return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)],
+                  "free moment")
+
+
+def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 5) -> int:
+    """When a passing condition ends: knobs.hold_s after `at` but at least `least`, and by `end`."""
+    until = min(at + max(least, int(knobs.hold_s)), end)
+    if until - at < least:
+        raise NoDraw(f"a condition at {at} s cannot hold {least} s before {end} s")
+    return until
+
+
+def noop_twin(source: Mapping[str, Any], *, prompt: str, description: str, taxonomy: Mapping[str, Any],
+              condition_sql: str, near_miss_sql: str, solution: list[dict[str, Any]],
+              eval_sql: str | None = None, extra: Iterable[dict[str, Any]] = (),
+              drop: Callable[[dict[str, Any]], bool] = lambda e: False) -> dict[str, Any]:
+    """A no-op kind's scenario from its source kind's draw: the same timeline with the source's
+    target ("(the target)" in its note) relabelled as the near miss, `extra` events added (and
+    background events `drop` picks left out: they used what the no-op's own events need), and a
+    condition that never holds (near_miss_sql: the one that does)."""
+    events = [{**e, "_note": e["_note"].replace("(the target)", "(the source task's target: the near miss)")}
+              if "_note" in e else e for e in source["events"][1:] if "_note" in e or not drop(e)]
+    preload = {k: v for k, v in source["events"][0].items() if k not in ("at", "type")}
+    return scenario(prompt=prompt, description=description, condition_at=None, taxonomy=taxonomy,
+                    events=timeline(preload, [*events, *extra]), condition_sql=condition_sql,
+                    near_miss_sql=near_miss_sql, eval_sql=eval_sql, solution=solution,
+                    start_page=source.get("start_page"))
+
+
+def overlap(a: Iterable[str], b: Iterable[str]) -> float:
+    """How alike two sets of words are: the shared ones among all of them (0 to 1)."""
+    sa, sb = set(a), set(b)
+    return len(sa & sb) / max(1, len(sa | sb))
+
+
+# --- kinds-d: waypoint timelines (a value that crosses a line once, at the target) ---------------
+# A waypoint event (MicroHood's price_waypoint, MicroHub's star_waypoint) starts at `at` and moves
+# the value linearly to its target over ramp_s. A kind's key legs never overlap (each ramp ends
+# before the next leg starts), so every corner of the path is a moment the kind chose.
+
+FLAT_S = 14  # a relative task's value stays flat this long: checks want 10 s, the first read comes a few s in
+
+
+class Leg(NamedTuple):
+    """One waypoint move: from `at` the value moves linearly to `value`, reached at at + ramp_s."""
+
+    at: int
+    value: float
+    ramp_s: int = 0
+    note: str | None = None
+
+
+def phases(t0: int, t1: int, n: int) -> list[tuple[int, int]]:
+    """n back-to-back (start, ramp_s) phases filling [t0, t1), each ramp ending before the next start."""
+    if t1 - t0 < 3 * n:
+        raise NoDraw(f"no room for {n} phases between {t0} and {t1} s")
+    edges = [t0 + round(j * (t1 - t0) / n) for j in range(n + 1)]
+    return [(edges[j], max(0, edges[j + 1] - edges[j] - 1)) for j in range(n)]
+
+
+def ahead(items: Sequence[Any], before: float, start: int = 2) -> list[tuple[int, int, Any]]:
+    """(start, ramp_s, item) for look-alikes that move one after another, in back-to-back phases
+    from `start` that end before `before` (the target's own move)."""
+    if not items:
+        return []
+    slots = phases(start, max(start + 3 * len(items), int(before) - 2), len(items))
+    return [(t, ramp, item) for (t, ramp), item in zip(slots, items, strict=True)]
+
+
+def approach(t0: int, t1: int, stops: Sequence[float | tuple[float, str]]) -> list[Leg]:
+    """Legs through `stops` (a value, or (value, note)) in back-to-back phases filling [t0, t1)."""
+    out = []
+    for (t, ramp), stop in zip(phases(t0, t1, len(stops)), stops, strict=True):
+        value, note = stop if isinstance(stop, tuple) else (stop, None)
+        out.append(Leg(t, value, ramp, note))
+    return out
+
+
+def cross_once(t0: int, at: int, stops: Sequence[float | tuple[float, str]], over: float, note: str, *,
+               until: int | None = None, back: float = 0.0, back_note: str | None = None) -> list[Leg]:
+    """A target path: `approach` through stops that stay on the near side of the line (the near
+    miss among them), a jump at `at` to `over` past the line, and with `until` a jump back to
+    `back` (where a passing window ends). The line is crossed exactly at `at`."""
+    legs = [*approach(t0, at - 2, stops), Leg(at, over, 0, note)]
+    if until is not None:
+        legs.append(Leg(until, back, 0, back_note))
+    return legs
+
+
+def shortfall(near_miss: float, smallest: float, widest: float, decimals: int = 0) -> float:
+    """How far short of a line a near miss stops: `smallest` (one step a page shows) at near_miss 1,
+    `widest` at 0."""
+    return round(max(smallest, smallest + (widest - smallest) * (1 - near_miss)), decimals)
+
+
+def round_line(value: float, step: float) -> float:
+    """The first multiple of `step` at or above value: a line a person would name."""
+    return round(math.ceil(value / step - 1e-9) * step, 6)
+
+
+def floor_to(value: float, decimals: int = 2) -> float:
+    """Rounded down to `decimals` places (a value a page shows that is not past `value`)."""
+    return math.floor(value * 10 ** decimals + 1e-6) / 10 ** decimals
+
+
+def ceil_to(value: float, decimals: int = 2) -> float:
+    return math.ceil(value * 10 ** decimals - 1e-6) / 10 ** decimals
+
+
+def near_value(near_miss: float, lowest: float, line: float, step: float = 0.01) -> float:
+    """A near miss's peak below a rising line, on the grid of `step` (a cent, a star): at least
+    `lowest`, and the last step short of `line` at near_miss 1 (`lowest` at 0)."""
+    lo, hi = math.ceil(lowest / step - 1e-6), math.ceil(line / step - 1e-6) - 1
+    if hi < lo:
+        raise NoDraw(f"no step of {step:g} between {lowest:g} and {line:g}")
+    return round(round(lo + (hi - lo) * near_miss) * step, 6)
+
+
+def near_miss_legs(rng: random.Random, start: float, peak: float, at: int, note: str) -> list[Leg]:
+    """A near miss that approaches a line without crossing it (a no-op's own): a climb from the
+    start value after FLAT_S, a jump to `peak` at `at` held more than a minute, an easing back."""
+    return [Leg(FLAT_S + rng.randint(0, 20), start + (peak - start) * rng.uniform(0.4, 0.7), rng.randint(20, 50)),
+            Leg(at, peak, 0, note),
+            Leg(at + rng.randint(70, 110), start + (peak - start) * rng.uniform(0.5, 0.8), 0,
+                "back down from the peak: the near miss is over")]

@@ -1,10 +1,10 @@
 """MicroHub's ten scenario kinds (ENVIRONMENTS §7): the authored scenarios made into templates.
 
-Issue kinds live here: a word only the target issue's description uses (comment on it, or its
-no-op asking for a word that only a title carries), a word two descriptions share (open the
-second), and counts of issues. The star kinds and the shared helpers are in kinds_stars.py.
-Knobs: `decoys` look-alike issues (or pull requests and closures) before the target,
-`near_miss` how alike (the word in a title only, shared words), `hold_s` until the author locks
+Issue kinds watch for a word only the target issue's description holds (comment on it), a term
+two descriptions share (open the second) or a count of issues (kit counting). Star kinds move the
+count along star_waypoint legs that stall just short of the limit and reach it at the target time
+(kit.cross_once). Knobs: `decoys` look-alike issues (or pull requests, closures and star climbs)
+before the target, `near_miss` how alike (or how short the stall), `hold_s` until the author locks
 the issue to comment on, `density` background issues and pull requests per sim minute.
 """
 
@@ -12,45 +12,42 @@ from __future__ import annotations
 
 import random
 import re
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from sentinel.core.kinds import Kind, Knobs, NoDraw
-from sentinel.envs.microhub.kinds_stars import (
-    ISSUES,
-    PRELOAD_ISSUES,
-    PRELOAD_PRS,
-    fill,
-    issue,
-    issue_arrivals,
-    preload,
-    taxonomy,
-    when,
-)
-from sentinel.envs.microhub.kinds_stars import KINDS as STAR_KINDS
-from sentinel.generation.kit import (
-    choose,
-    event,
-    like_text,
-    nearest,
-    sample,
-    scenario,
-    sql_text,
-    timeline,
-    times_between,
-)
+from sentinel.core.kinds import Kind, Knobs
+from sentinel.generation import kit
+from sentinel.generation.kit import Leg
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from sentinel.core.catalog import Catalog
 
+HOME, ISSUES, ISSUE_LINK = "/microhub/", "/microhub/issues", "^/microhub/issues/\\d+$"
+PRELOAD_ISSUES = tuple(f"iss{n:03d}" for n in range(1, 21))
+PRELOAD_PRS = tuple(f"pr{n:03d}" for n in range(1, 9))
+STAR_PATH = [[60, 1850], [300, 1872], [700, 1901]]  # the authored issue tasks' slow climb
+STARS, STAR_CLIMB = "★ ([\\d,]+) stars", "+stars"  # STAR_CLIMB: a background or decoy star climb
+LIMIT_AT, GAIN_AT = 60, 50  # the earliest target times of stars_target and stars_gain (room for the climb)
 GLUE = {"a", "an", "the", "to", "of", "in", "on", "for", "and", "or", "is", "it", "at", "by", "as", "be", "we"}
-ISSUE_LINK = "^/microhub/issues/\\d+$"
-FIRST_READ_S = 10
 # Plain words that make poor keywords, and words the issue page shows after the body anyway.
 PLAIN = {"several", "sometimes", "removing", "depending", "reloaded", "building", "returns", "happen", "purpose",
          "waited", "listed", "removes", "computed", "pasting", "exported", "covers", "alternative", "please",
          "accept", "passes", "faster", "longer", "missing", "already", "appears", "arrives", "cannot", "actual",
          "expected", "bottom", "review", "support", "string", "should", "within", "before", "because", "anyone",
          "comment", "labels", "milestone", "assignees", "issue", "close", "reopen", "nobody"}
+
+
+# --- catalog views -------------------------------------------------------------------------------
+
+def issue(catalog: Catalog, iid: str) -> dict[str, Any]:
+    return catalog.raw("issues")[iid]
+
+
+def arrivals(catalog: Catalog, exclude: Iterable[str] = ()) -> list[str]:
+    """Issues that can arrive (not preloaded), in catalog order."""
+    return kit.ids_where(catalog, "issues", lambda r: True, exclude=[*PRELOAD_ISSUES, *exclude])
 
 
 def words(text: str) -> set[str]:
@@ -64,325 +61,334 @@ def keywords(catalog: Catalog) -> set[str]:
     return {w for w in every if w not in PLAIN and w not in labels and not any(w in p for p in PLAIN)}
 
 
-def bodies_with(catalog: Catalog, word: str) -> list[str]:
-    return [iid for iid, r in catalog.raw("issues").items() if word in r["body"].lower()]
+def bodies_with(catalog: Catalog, term: str) -> list[str]:
+    return [iid for iid, r in catalog.raw("issues").items() if term in r["body"].lower()]
 
 
-def similarity(a: str, b: str) -> float:
-    wa, wb = words(a), words(b)
-    return len(wa & wb) / max(1, len(wa | wb))
+def shared_terms(catalog: Catalog, phrases: bool) -> dict[str, list[str]]:
+    """Words (or two- and three-word phrases) in exactly two descriptions, one of which can arrive."""
+    fit, can_arrive, terms = keywords(catalog), set(arrivals(catalog)), set()
+    for r in catalog.raw("issues").values():
+        ws = re.findall(r"[a-z][a-z-]*", r["body"].lower())
+        terms |= {" ".join(ws[i:i + n]) for n in (2, 3) for i in range(len(ws) - n + 1)
+                  if (ws[i + n - 1] in fit or ws[i] in fit) and ws[i] not in GLUE and ws[i + n - 1] not in GLUE} \
+            if phrases else set(ws) & fit
+    has = {term: bodies_with(catalog, term) for term in sorted(terms)}
+    return {term: ids for term, ids in has.items() if len(ids) == 2 and set(ids) & can_arrive}
 
 
-def text_of(catalog: Catalog, iid: str) -> str:
-    r = issue(catalog, iid)
-    return f"{r['title']} {r['body']}"
+# --- events and background ---------------------------------------------------------------------------
+
+def preload(issues: Iterable[str], initial: int | None) -> dict[str, Any]:
+    """The issues and pull requests loaded, and the stars: from `initial` (flat until a star kind's
+    own events move them) or, without it, the catalog's count on the authored slow climb."""
+    out: dict[str, Any] = {"issues": list(dict.fromkeys(issues)), "pull_requests": list(PRELOAD_PRS)}
+    return {**out, "initial_stars": initial} if initial is not None else {**out, "star_waypoints": STAR_PATH}
 
 
-def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, word: str, like: str,
-                exclude: list[str]) -> list[str]:
-    """Issues without the word in their description: the word in the title first, then shared words."""
-    others = [i for i in issue_arrivals(catalog, exclude=exclude) if word not in issue(catalog, i)["body"].lower()]
-    return nearest(rng, others, knobs.decoys, lambda i: 2.0 * (word in issue(catalog, i)["title"].lower())
-                   + similarity(like, text_of(catalog, i)), knobs.near_miss)
+def arrive(catalog: Catalog, at: float, item: str, note: str | None = None) -> dict[str, Any]:
+    """A new issue, a new pull request or (STAR_CLIMB) a small star climb at `at` (its size and
+    ramp follow from the time, so building it draws nothing)."""
+    if item.startswith("pr"):
+        return kit.event(at, "new_pull_request", note, pr_id=item)
+    if item == STAR_CLIMB:
+        return kit.event(at, "star_waypoint", note, delta=10 + int(at) % 30, ramp_s=10 + int(at) % 20)
+    return kit.event(at, "new_issue", note and f"{note} · {issue(catalog, item)['title']}", issue_id=item)
 
 
-def decoy_note(catalog: Catalog, iid: str, word: str) -> str:
-    r = issue(catalog, iid)
-    where = f"'{word}' in the title only" if word in r["title"].lower() else f"no '{word}' in the description"
-    return f"decoy: {where} · {r['title']}"
+def timeline_of(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dict[str, Any]], *,
+                without: str | None = None, issues_after: float = 0, stars: bool = False,
+                issues: Iterable[str] = PRELOAD_ISSUES, star_legs: list[Leg] | None = None,
+                initial: int | None = None) -> list[dict[str, Any]]:
+    """The preload (`star_legs`: a star path of the kind's own instead of the slow climb), the
+    events, and background at the density knob: new issues that cannot decide the task (none
+    before `issues_after`, none whose description holds `without`), pull requests and, with
+    `stars`, small star climbs."""
+    used = {*issues, *(e.get("issue_id") for e in events), *(e.get("pr_id") for e in events)}
+    pool = [i for i in arrivals(catalog, used) if not without or without not in issue(catalog, i)["body"].lower()]
+    pool += [p for p in catalog.raw("pull_requests") if p not in {*PRELOAD_PRS, *used}]
+    pool += [STAR_CLIMB] * (8 if stars else 0)
+    events = [*events, *(kit.event(leg.at, "star_waypoint", leg.note, stars=leg.value, ramp_s=leg.ramp_s)
+                         for leg in star_legs or [])]
+    picked = kit.mixed_background(rng, knobs.density, [e["at"] for e in events], pool,
+                                  lambda it, t: t > issues_after + 2 or it.startswith(("pr", STAR_CLIMB)))
+    return kit.timeline(preload(issues, initial),
+                        [*events, *(arrive(catalog, t, it) for t, it in picked)])
 
 
-def comment_step(word: str) -> list[dict[str, Any]]:
-    return [{"watch": ISSUES, "open_new": ISSUE_LINK, "until": {"matches": f"(?is)wrote\\b.*{re.escape(word)}"}},
-            {"submit": "/comment$", "fields": {"body": f"Thanks, we will look into the {word} part."}}]
+def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, term: str, target: str, exclude: list[str],
+                at: int) -> list[dict[str, Any]]:
+    """knobs.decoys issues without `term` in their description before `at`: those with it in the
+    title first, then those sharing the most words with the target (near_miss: how strictly)."""
+    like = words(f"{issue(catalog, target)['title']} {issue(catalog, target)['body']}")
+
+    def score(i: str) -> float:
+        r = issue(catalog, i)
+        return 2.0 * (term in r["title"].lower()) + kit.overlap(like, words(f"{r['title']} {r['body']}"))
+    others = [i for i in arrivals(catalog, exclude) if term not in issue(catalog, i)["body"].lower()]
+    decoys = kit.nearest(rng, others, knobs.decoys, score, knobs.near_miss)
+    return [arrive(catalog, t, i, f"decoy: '{term}' in the title only" if term in issue(catalog, i)["title"].lower()
+                   else f"decoy: no '{term}' in the description")
+            for t, i in zip(kit.times_between(rng, len(decoys), 0, at), decoys, strict=True)]
 
 
-def commented_only(iid: str) -> str:
-    tid = sql_text(iid)
-    return (f"SELECT EXISTS (SELECT 1 FROM comments WHERE target_kind = 'issue' AND target_id = {tid} AND author_id = "
-            f"SELF) AND NOT EXISTS (SELECT 1 FROM comments WHERE author_id = SELF AND NOT (target_kind = 'issue' "
-            f"AND target_id = {tid}))")
+def seen_step(term: str) -> dict[str, Any]:
+    """Watch the list, open each new issue until one's page shows the term after "wrote"."""
+    return {"watch": ISSUES, "open_new": ISSUE_LINK, "until": {"matches": f"(?is)wrote\\b.*{re.escape(term)}"}}
+
+
+def comment_steps(word: str) -> list[dict[str, Any]]:
+    return [seen_step(word), {"submit": "/comment$", "fields": {"body": f"Thanks, we will look into the {word} part."}},
+            {"report": f"A new issue mentions {word} in its description; I commented."}]
+
+
+def body_sql(term: str, extra: str = "") -> str:
+    return f"SELECT EXISTS (SELECT 1 FROM issues WHERE origin = 'event' AND body LIKE {kit.like_text(term)}{extra})"
 
 
 # --- a word only the target's description holds: comment_on_compliance, comment_on_totp, the no-op
 
-def _keyword_setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+ASK_WORD = ("On MicroHub, watch the issues of brightline/atlas-web. When a new issue comes in whose description "
+            "mentions {}, leave a comment on it (and on no other issue) saying we will look into it, then let me know.")
+ASK_LOCKED = ("Keep an eye on new issues in brightline/atlas-web on MicroHub. When one comes in whose description "
+              "names {}, comment on it (only that issue) that the team will pick it up, then tell me.")
+
+
+def keyword_pick(rng: random.Random, catalog: Catalog) -> tuple[str, str]:
+    """(issue, word): a keyword only this arriving issue's description holds, and not its title."""
     fit = keywords(catalog)
-    pairs = [(i, w) for i in issue_arrivals(catalog) for w in sorted(words(issue(catalog, i)["body"]) & fit)
-             if bodies_with(catalog, w) == [i] and w not in issue(catalog, i)["title"].lower()]
-    target, word = choose(rng, pairs, "issue with a word of its own")
-    decoys = look_alikes(rng, catalog, knobs, word, text_of(catalog, target), [target])
-    at = when(rng, knobs, lo=4 + 2 * len(decoys))
-    events = [event(t, "new_issue", decoy_note(catalog, i, word), issue_id=i)
-              for t, i in zip(times_between(rng, len(decoys), 0, at), decoys, strict=True)]
-    events.append(event(at, "new_issue", f"target: the description (never shown in the list) mentions '{word}' · "
-                                         f"{issue(catalog, target)['title']}", issue_id=target))
-    return {"target": target, "word": word, "at": at, "events": events, "used": {target, *decoys}}
+    return kit.choose(rng, [(i, w) for i in arrivals(catalog) for w in sorted(words(issue(catalog, i)["body"]) & fit)
+                            if bodies_with(catalog, w) == [i] and w not in issue(catalog, i)["title"].lower()],
+                      "issue with a word of its own")
 
 
-def _no_word(catalog: Catalog, word: str):
-    return lambda i: word not in issue(catalog, i)["body"].lower()
-
-
-def draw_comment_on_compliance(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    s = _keyword_setup(rng, catalog, knobs)
-    word, at = s["word"], s["at"]
-    events = s["events"] + fill(rng, catalog, knobs, [e["at"] for e in s["events"]], s["used"],
-                                issue_ok=_no_word(catalog, word))
-    return scenario(
-        description=f"{len(s['used']) - 1} look-alike issues arrive first (the word in a title only, or shared "
-                    f"words); at {at} s an issue whose description (never shown in the list) mentions '{word}'. A "
-                    "comment by the user on any other issue fails the task.",
-        prompt=f"On MicroHub, watch the issues of brightline/atlas-web. When a new issue comes in whose description "
-               f"mentions {word}, leave a comment on it (and on no other issue) saying we will look into it, then let "
-               "me know.",
-        condition_at=at, start_page=ISSUES,
-        taxonomy=taxonomy("active", "absolute", "medium", "the word in a title only, related issues"),
-        events=timeline(preload(), events),
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM issues WHERE origin = 'event' AND body LIKE {like_text(word)})",
-        eval_sql=commented_only(s["target"]),
-        solution=[*comment_step(word), {"report": f"A new issue mentions {word} in its description; I commented."}])
-
-
-def draw_comment_on_totp(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """As comment_on_compliance, but the author closes and locks the issue after hold_s."""
-    s = _keyword_setup(rng, catalog, knobs)
-    word, at, target = s["word"], s["at"], s["target"]
-    until = min(at + int(knobs.hold_s), 715)
-    events = s["events"] + [event(until, "lock_issue", "the author closes and locks the target issue: comments are "
-                                                       "no longer possible (condition_until)", issue_id=target)]
-    events += fill(rng, catalog, knobs, [e["at"] for e in events], s["used"], issue_ok=_no_word(catalog, word))
-    return scenario(
-        description=f"Look-alike issues first; at {at} s an issue whose description names {word}; at {until} s its "
-                    "author closes and locks it, after which no comment is possible.",
-        prompt=f"Keep an eye on new issues in brightline/atlas-web on MicroHub. When one comes in whose description "
-               f"names {word}, comment on it (only that issue) that the team will pick it up, then tell me.",
+@kit.kind("comment_on_compliance", "active", "absolute", Knobs(decoys=2),
+          "decoys: issues with the word in a title only, then issues sharing words (near_miss: how alike)")
+def comment_on_compliance(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool = False,
+                          pick: tuple[str, str] | None = None) -> dict[str, Any]:
+    """Look-alike issues, then at the target time the one issue whose description (never shown in
+    the list) holds the word; with `locks`, its author closes and locks it after hold_s."""
+    target, word = pick or keyword_pick(rng, catalog)
+    at = kit.target_time(rng, knobs, 4 + 2 * knobs.decoys)
+    until = kit.hold_until(knobs, at) if locks else None
+    events = [*look_alikes(rng, catalog, knobs, word, target, [target], at),
+              arrive(catalog, at, target, f"the description mentions '{word}' (the target)")]
+    if until is not None:
+        events.append(kit.event(until, "lock_issue", "the author closes and locks the target issue: comments are no "
+                                                     "longer possible (condition_until)", issue_id=target))
+    tid = kit.sql_text(target)
+    then = f"at {until} s its author closes and locks it." if until else "a comment on any other issue fails the task."
+    return kit.scenario(
+        description=f"{knobs.decoys} look-alike issues arrive first (the word in a title only, or shared words); at "
+                    f"{at} s an issue whose description (never shown in the list) mentions '{word}'; {then}",
+        prompt=(ASK_LOCKED if locks else ASK_WORD).format(word),
         condition_at=at, condition_until=until, start_page=ISSUES,
-        taxonomy=taxonomy("active", "absolute", "medium", "the word in a title, the issue gets locked"),
-        events=timeline(preload(), events),
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM issues WHERE origin = 'event' AND body LIKE {like_text(word)} "
-                      "AND state = 'open' AND locked = 0)",
-        eval_sql=commented_only(target),
-        solution=[*comment_step(word), {"report": f"An issue naming {word} arrived; I commented on it."}])
+        taxonomy=kit.taxonomy("active", "absolute", "medium", "the word in a title, the issue gets locked" if locks
+                              else "the word in a title only, related issues"),
+        events=timeline_of(rng, catalog, knobs, events, without=word),
+        condition_sql=body_sql(word, " AND state = 'open' AND locked = 0" if locks else ""),
+        eval_sql=f"SELECT EXISTS (SELECT 1 FROM comments WHERE target_kind = 'issue' AND target_id = {tid} AND "
+                 f"author_id = SELF) AND NOT EXISTS (SELECT 1 FROM comments WHERE author_id = SELF AND NOT "
+                 f"(target_kind = 'issue' AND target_id = {tid}))",
+        solution=comment_steps(word))
 
 
-def draw_comment_on_telemetry_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """The asked word is in one issue's title but in no description; the source target still arrives."""
-    s = _keyword_setup(rng, catalog, knobs)
-    fit = keywords(catalog)
-    titled = [(i, w) for i in issue_arrivals(catalog, exclude=s["used"])
-              for w in sorted(words(issue(catalog, i)["title"]) & fit) if not bodies_with(catalog, w)]
-    decoy, asked = choose(rng, titled, "word in a title only")
-    taken = [e["at"] for e in s["events"]]
-    decoy_at = choose(rng, [t for t in range(20, 700) if all(abs(t - b) > 3 for b in taken)], "time")
-    events = [{**e, "_note": e["_note"].replace("target:", "near miss (the source task's target):")}
-              for e in s["events"]]
-    events.append(event(decoy_at, "new_issue", f"decoy: '{asked}' in the title only · {issue(catalog, decoy)['title']}",
-                        issue_id=decoy))
-    events += fill(rng, catalog, knobs, [e["at"] for e in events], {*s["used"], decoy},
-                   issue_ok=_no_word(catalog, asked))
-    return scenario(
+@kit.kind("comment_on_telemetry_noop", "noop", "absolute", Knobs(decoys=2),
+          "as comment_on_compliance; the asked word is in one issue's title and no description")
+def comment_on_telemetry_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """comment_on_compliance's timeline, and a word in one issue's title but in no description."""
+    pick = keyword_pick(rng, catalog)
+    source = comment_on_compliance.draw(rng, catalog, knobs, pick=pick)
+    used = {e.get("issue_id") for e in source["events"] if "_note" in e}
+    decoy, asked = kit.choose(rng, [(i, w) for i in arrivals(catalog, used) for w in
+                                    sorted(words(issue(catalog, i)["title"]) & keywords(catalog))
+                                    if not bodies_with(catalog, w)], "word in a title only")
+    decoy_at = kit.free_moment(rng, 20, 699, [e["at"] for e in source["events"]])
+    return kit.noop_twin(
+        source, extra=[arrive(catalog, decoy_at, decoy, f"decoy: '{asked}' in the title only")],
+        drop=lambda e: e.get("issue_id") == decoy,
         description=f"No-op copy of comment_on_compliance: no description ever mentions {asked}; one title does "
-                    f"({decoy_at} s), and the issue about {s['word']} still arrives at {s['at']} s (the near miss). "
-                    "Refrain check: the user comments nowhere.",
-        prompt=f"On MicroHub, watch the issues of brightline/atlas-web. When a new issue comes in whose description "
-               f"mentions {asked}, leave a comment on it (and on no other issue) saying we will look into it, then "
-               "let me know.",
-        condition_at=None, start_page=ISSUES,
-        taxonomy=taxonomy("noop", "absolute", "medium", "the word in a title only, another word's issue arrives"),
-        events=timeline(preload(), events),
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM issues WHERE origin = 'event' AND body LIKE {like_text(asked)})",
-        near_miss_sql=f"SELECT EXISTS (SELECT 1 FROM issues WHERE origin = 'event' AND body LIKE "
-                      f"{like_text(s['word'])})",
-        eval_sql="SELECT NOT EXISTS (SELECT 1 FROM comments WHERE author_id = SELF)",
-        solution=[*comment_step(asked), {"report": f"A new issue mentions {asked} in its description; I commented."}])
+                    f"({decoy_at} s), and the issue about {pick[1]} still arrives at {source['condition_at']} s (the "
+                    "near miss). Refrain check: the user comments nowhere.",
+        prompt=ASK_WORD.format(asked),
+        taxonomy=kit.taxonomy("noop", "absolute", "medium", "the word in a title only, another word's issue arrives"),
+        condition_sql=body_sql(asked), near_miss_sql=body_sql(pick[1]),
+        eval_sql="SELECT NOT EXISTS (SELECT 1 FROM comments WHERE author_id = SELF)", solution=comment_steps(asked))
 
 
-# --- words two descriptions share: repro_steps_second, unresponsive_second ---------------------
+# --- a term two descriptions share: repro_steps_second, unresponsive_second -------------------------
 
-def shared_terms(catalog: Catalog, phrases: bool) -> dict[str, list[str]]:
-    """Words (or two- and three-word phrases) in exactly two descriptions, one of which can arrive."""
-    fit = keywords(catalog)
-    arrivals = set(issue_arrivals(catalog))
-    terms: set[str] = set()
-    for r in catalog.raw("issues").values():
-        ws = re.findall(r"[a-z][a-z-]*", r["body"].lower())
-        if phrases:
-            terms |= {" ".join(ws[i:i + n]) for n in (2, 3) for i in range(len(ws) - n + 1)
-                      if (ws[i + n - 1] in fit or ws[i] in fit) and ws[i] not in GLUE and ws[i + n - 1] not in GLUE}
-        else:
-            terms |= set(ws) & fit
-    out = {}
-    for term in sorted(terms):
-        has = bodies_with(catalog, term)
-        if len(has) == 2 and set(has) & arrivals:
-            out[term] = has
-    return out
+SECOND = {  # phrases (repro_steps_second) or words (unresponsive_second): prompt, distraction, report
+    True: ("One issue on MicroHub (brightline/atlas-web) already says \"{0}\" in its description. When a second "
+           "issue whose description says \"{0}\" comes in, open it so it is marked as seen, then tell me.",
+           "the words in a title, reports without them", "A second issue saying {0} arrived; I opened it."),
+    False: ("One issue on MicroHub (brightline/atlas-web) already mentions {0} in its description. When another "
+            "issue comes in whose description mentions it too, open it so it is marked as seen, then tell me.",
+            "the word in a title, near words", "Another issue mentions {0}; I opened it."),
+}
 
 
-def _second(rng: random.Random, catalog: Catalog, knobs: Knobs, phrases: bool) -> dict[str, Any]:
+@kit.kind("repro_steps_second", "active", "relative", Knobs(decoys=2),
+          "decoys: issues with the phrase's words in a title or sharing words (near_miss: how alike)")
+def repro_steps_second(rng: random.Random, catalog: Catalog, knobs: Knobs, phrases: bool = True) -> dict[str, Any]:
+    """One issue with the term in its description is preloaded; look-alikes, then the second one."""
     table = shared_terms(catalog, phrases)
-    term = choose(rng, sorted(table), "shared term")
-    arrivals = set(issue_arrivals(catalog))
-    target = choose(rng, [i for i in table[term] if i in arrivals], "second issue")
+    term = kit.choose(rng, sorted(table), "shared term")
+    target = kit.choose(rng, [i for i in table[term] if i in set(arrivals(catalog))], "second issue")
     first = next(i for i in table[term] if i != target)
-    decoys = look_alikes(rng, catalog, knobs, term, text_of(catalog, target), [target, first])
-    at = when(rng, knobs, lo=4 + 2 * len(decoys))
-    events = [event(t, "new_issue", decoy_note(catalog, i, term), issue_id=i)
-              for t, i in zip(times_between(rng, len(decoys), 0, at), decoys, strict=True)]
-    events.append(event(at, "new_issue", f"target: the second issue whose description has '{term}' · "
-                                         f"{issue(catalog, target)['title']}", issue_id=target))
-    events += fill(rng, catalog, knobs, [e["at"] for e in events], {target, first, *decoys},
-                   issue_ok=_no_word(catalog, term))
-    return {"term": term, "target": target, "first": first, "at": at, "events": events,
-            "preload": preload(issues=[*PRELOAD_ISSUES, first]),
-            "condition_sql": f"SELECT (SELECT COUNT(*) FROM issues WHERE origin != 'self' AND body LIKE "
-                             f"{like_text(term)}) >= 2",
-            "eval_sql": f"SELECT viewed = 1 FROM issues WHERE id = {sql_text(target)}",
-            "solution": [{"watch": ISSUES, "open_new": ISSUE_LINK,
-                          "until": {"matches": f"(?is)wrote\\b.*{re.escape(term)}"}}]}
+    at = kit.target_time(rng, knobs, 4 + 2 * knobs.decoys)
+    events = [*look_alikes(rng, catalog, knobs, term, target, [target, first], at),
+              arrive(catalog, at, target, f"the second issue whose description has '{term}' (the target)")]
+    prompt, distraction, report = SECOND[phrases]
+    return kit.scenario(
+        description=f"Issue \"{issue(catalog, first)['title']}\" (preloaded) has '{term}' in its description. Decoys "
+                    f"put the words in a title or share others; at {at} s a second issue with '{term}' in its "
+                    "description arrives.",
+        prompt=prompt.format(term), condition_at=at, start_page=ISSUES,
+        taxonomy=kit.taxonomy("active", "relative", "medium", distraction),
+        events=timeline_of(rng, catalog, knobs, events, without=term, issues=[*PRELOAD_ISSUES, first]),
+        condition_sql=f"SELECT (SELECT COUNT(*) FROM issues WHERE origin != 'self' AND body LIKE "
+                      f"{kit.like_text(term)}) >= 2",
+        eval_sql=f"SELECT viewed = 1 FROM issues WHERE id = {kit.sql_text(target)}",
+        solution=[seen_step(term), {"report": report.format(term)}])
 
 
-def draw_repro_steps_second(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    s = _second(rng, catalog, knobs, phrases=True)
-    term, first = s["term"], issue(catalog, s["first"])["title"]
-    return scenario(
-        description=f"Issue \"{first}\" (preloaded) has '{term}' in its description. Decoys put the words in a title "
-                    f"or share others; at {s['at']} s a second issue with '{term}' in its description arrives.",
-        prompt=f"One issue on MicroHub (brightline/atlas-web) already says \"{term}\" in its description. When a "
-               f"second issue whose description says \"{term}\" comes in, open it so it is marked as seen, then tell "
-               "me.",
-        condition_at=s["at"], start_page=ISSUES,
-        taxonomy=taxonomy("active", "relative", "medium", "the words in a title, reports without them"),
-        events=timeline(s["preload"], s["events"]), condition_sql=s["condition_sql"], eval_sql=s["eval_sql"],
-        solution=[*s["solution"], {"report": f"A second issue saying {term} arrived; I opened it."}])
+# --- counts of issues: open_issues_threshold, issues_more ---------------------------------------------
 
-
-def draw_unresponsive_second(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    s = _second(rng, catalog, knobs, phrases=False)
-    term, first = s["term"], issue(catalog, s["first"])["title"]
-    return scenario(
-        description=f"Issue \"{first}\" (preloaded) mentions {term} in its description. Decoys carry the word in a "
-                    f"title or share others; at {s['at']} s another issue whose description mentions {term} arrives.",
-        prompt=f"One issue on MicroHub (brightline/atlas-web) already mentions {term} in its description. When another "
-               "issue comes in whose description mentions it too, open it so it is marked as seen, then tell me.",
-        condition_at=s["at"], start_page=ISSUES,
-        taxonomy=taxonomy("active", "relative", "medium", "the word in a title, near words"),
-        events=timeline(s["preload"], s["events"]), condition_sql=s["condition_sql"], eval_sql=s["eval_sql"],
-        solution=[*s["solution"], {"report": f"Another issue mentions {term}; I opened it."}])
-
-
-# --- counts: open_issues_threshold, issues_more --------------------------------------------------
-
-def open_at_start(catalog: Catalog) -> list[str]:
-    return [i for i in PRELOAD_ISSUES if issue(catalog, i).get("state", "open") == "open"]
-
-
-def draw_open_issues_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+@kit.kind("open_issues_threshold", "passive", "absolute", Knobs(decoys=3),
+          "decoys: older issues closed on the way (up to 2) and pull requests")
+def open_issues_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """New issues raise the open count to a threshold; closures (locks) and pull requests between."""
-    start = len(open_at_start(catalog))
-    closes = min(2, knobs.decoys // 2)
-    news = rng.randint(3, 5) + closes
-    order = [1] * (news - 1) + [-1] * closes
-    for _ in range(20):
-        rng.shuffle(order)
-        running = [start + sum(order[:k + 1]) for k in range(len(order))]
-        if not running or max(running) < start + sum(order) + 1:
-            break
-    else:
-        raise NoDraw("no order of closures keeps the count under the threshold")
-    threshold = start + sum(order) + 1
-    prs = ids_free_prs(catalog)[:max(0, knobs.decoys - closes)]
-    at = when(rng, knobs, lo=6 + len(order) + len(prs))
-    times = times_between(rng, len(order) + len(prs), 0, at)
-    slots = list(range(len(times)))
+    opened = [i for i in PRELOAD_ISSUES if issue(catalog, i).get("state", "open") == "open"]
+    closes, n = min(2, knobs.decoys // 2), rng.randint(3, 5)
+    order = kit.order_under(rng, n, closes)
+    prs = [p for p in catalog.raw("pull_requests") if p not in PRELOAD_PRS][:max(0, knobs.decoys - closes)]
+    at = kit.target_time(rng, knobs, 6 + len(order) + len(prs))
+    slots = kit.times_between(rng, len(order) + len(prs), 0, at)
     rng.shuffle(slots)
-    pr_slots, seq_slots = sorted(slots[:len(prs)]), sorted(slots[len(prs):])
-    new_ids = sample(rng, issue_arrivals(catalog), news + 2, "new issues")
-    closed = sample(rng, open_at_start(catalog), closes, "open issues to close")
-    events, n_new, n_closed, count = [], 0, 0, start
-    for j, step in zip(seq_slots, order, strict=True):
-        count += step
-        if step > 0:
-            events.append(event(times[j], "new_issue", f"{count} open", issue_id=new_ids[n_new]))
-            n_new += 1
-        else:
-            events.append(event(times[j], "lock_issue", f"an open issue is closed and locked: back to {count} open",
-                                issue_id=closed[n_closed]))
-            n_closed += 1
-    events += [event(times[j], "new_pull_request", "decoy: a pull request, not an issue", pr_id=p)
-               for j, p in zip(pr_slots, prs, strict=True)]
-    events.append(event(at, "new_issue", f"the open issue that makes {threshold} (the target)",
-                        issue_id=new_ids[n_new]))
-    events.append(event(rng.randint(min(at + 10, 715), 715), "new_issue", "trailing: one more open issue",
-                        issue_id=new_ids[n_new + 1]))
-    used = {*new_ids, *prs}
-    taken = [e["at"] for e in events]
-    events += fill(rng, catalog, knobs, taken, used, issues=False, stop=at - 3)
-    events += fill(rng, catalog, knobs, taken, used, start=at + 3)
+    new = kit.sample(rng, arrivals(catalog), n + closes + 1, "new issues")
+    shut = kit.sample(rng, opened, closes, "open issues to close")
+    events = [arrive(catalog, t, p, "decoy: a pull request, not an issue") for t, p in zip(slots, prs, strict=False)]
+    count, threshold = len(opened), len(opened) + n
+    for t, step in zip(sorted(slots[len(prs):]), order, strict=True):
+        count += 1 if step == "add" else -1
+        events.append(arrive(catalog, t, new.pop(), f"{count} open") if step == "add" else
+                      kit.event(t, "lock_issue", f"an open issue is closed and locked: back to {count} open",
+                                issue_id=shut.pop()))
+    events += [arrive(catalog, at, new.pop(), f"the open issue that makes {threshold} (the target)"),
+               arrive(catalog, rng.randint(min(at + 10, 715), 715), new.pop(), "trailing: one more open issue")]
     sql = f"SELECT (SELECT COUNT(*) FROM issues WHERE state = 'open') >= {threshold}"
-    return scenario(
-        description=f"The repository starts with {start} open issues. New issues arrive, {closes} older ones are "
-                    f"closed and locked on the way, pull requests arrive; the open count reaches {threshold} at "
+    return kit.scenario(
+        description=f"The repository starts with {len(opened)} open issues. New issues arrive, {closes} older ones "
+                    f"are closed and locked on the way, pull requests arrive; the open count reaches {threshold} at "
                     f"{at} s.",
         prompt=f"Watch the open issues of brightline/atlas-web on MicroHub and tell me once there are {threshold} or "
                "more open issues. Don't close any.",
         condition_at=at, start_page=ISSUES,
-        taxonomy=taxonomy("passive", "absolute", "easy", "issues close on the way, pull requests arrive"),
-        events=timeline(preload(), events), condition_sql=sql, eval_sql=sql,
+        taxonomy=kit.taxonomy("passive", "absolute", "easy", "issues close on the way, pull requests arrive"),
+        events=timeline_of(rng, catalog, knobs, events, issues_after=at), condition_sql=sql, eval_sql=sql,
         solution=[{"watch": ISSUES, "until": {"number": "([\\d,]+) Open", "at_least": threshold}},
                   {"report": f"There are now {threshold} open issues."}])
 
 
-def ids_free_prs(catalog: Catalog) -> list[str]:
-    return [p for p in catalog.raw("pull_requests") if p not in PRELOAD_PRS]
-
-
-def draw_issues_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """Four new issues; pull requests and star climbs between them (they do not count)."""
-    picked = sample(rng, issue_arrivals(catalog), 6, "new issues")
-    at = when(rng, knobs, lo=FIRST_READ_S + 6 + knobs.decoys)
-    times = times_between(rng, 3 + knobs.decoys, FIRST_READ_S, at)
-    slots = list(range(len(times)))
-    rng.shuffle(slots)
-    counted = sorted(slots[:3])
-    events = [event(times[j], "new_issue", f"new issue {i + 1} of 4", issue_id=picked[i])
-              for i, j in enumerate(counted)]
-    used = set(picked)
-    events += fill(rng, catalog, knobs, [], used, issues=False, stars=True, note="decoy: not an issue",
-                   times=[times[j] for j in sorted(slots[3:])])
-    events.append(event(at, "new_issue", "the fourth new issue (the target)", issue_id=picked[3]))
-    taken = [e["at"] for e in events]
-    events += fill(rng, catalog, knobs, taken, used, issues=False, stars=True, stop=at - 3)
-    events += fill(rng, catalog, knobs, taken, used, stars=True, start=at + 3)
-    sql = ("SELECT (SELECT COUNT(*) FROM issues WHERE origin != 'self') >= "
-           "CAST((SELECT value FROM session_meta WHERE key = 'baseline_issue_count') AS REAL) + 4")
-    return scenario(
+@kit.kind("issues_more", "passive", "relative", Knobs(decoys=2),
+          "decoys: pull requests and star climbs between the four new issues")
+def issues_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """Four new issues (kit counting); pull requests and star climbs between them do not count."""
+    prs = [p for p in catalog.raw("pull_requests") if p not in PRELOAD_PRS]
+    at, events, _ = kit.counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4,
+                             lambda t, item, note: arrive(catalog, t, item, note), what="new issue",
+                             decoy_note=lambda item: "decoy: not an issue", first_s=kit.FLAT_S)
+    sql = f"SELECT (SELECT COUNT(*) FROM issues WHERE origin != 'self') >= {kit.baseline('issue_count')} + 4"
+    return kit.scenario(
         description=f"Four new issues, the fourth at {at} s, with pull requests and the star count rising between "
                     "them. The issue list shows only the open and closed totals, never a change.",
         prompt="Keep an eye on brightline/atlas-web on MicroHub and tell me once four more issues have been opened "
                "than there are right now. Pull requests don't count.",
         condition_at=at, start_page=ISSUES,
-        taxonomy=taxonomy("passive", "relative", "easy", "pull requests and star movement"),
-        events=timeline(preload(), events), condition_sql=sql, eval_sql=sql,
+        taxonomy=kit.taxonomy("passive", "relative", "easy", "pull requests and star movement"),
+        events=timeline_of(rng, catalog, knobs, events, issues_after=at, stars=True), condition_sql=sql, eval_sql=sql,
         solution=[{"watch": ISSUES, "until": {"number": "([\\d,]+) Open", "at_least": "first + 4"}},
                   {"report": "Four more issues have been opened since you asked."}])
 
 
-KINDS: tuple[Kind, ...] = tuple(sorted((
-    Kind("comment_on_compliance", "active", "absolute", draw_comment_on_compliance, Knobs(decoys=2),
-         "decoys: issues with the word in a title only, then issues sharing words (near_miss: how alike)"),
-    Kind("comment_on_telemetry_noop", "noop", "absolute", draw_comment_on_telemetry_noop, Knobs(decoys=2),
-         "as comment_on_compliance; the asked word is in one issue's title and no description"),
-    Kind("comment_on_totp", "active", "absolute", draw_comment_on_totp, Knobs(decoys=2),
-         "as comment_on_compliance; hold_s: until the author locks the issue"),
-    Kind("issues_more", "passive", "relative", draw_issues_more, Knobs(decoys=2),
-         "decoys: pull requests and star climbs between the four new issues"),
-    Kind("open_issues_threshold", "passive", "absolute", draw_open_issues_threshold, Knobs(decoys=3),
-         "decoys: older issues closed on the way (up to 2) and pull requests"),
-    Kind("repro_steps_second", "active", "relative", draw_repro_steps_second, Knobs(decoys=2),
-         "decoys: issues with the phrase's words in a title or sharing words (near_miss: how alike)"),
-    Kind("unresponsive_second", "active", "relative", draw_unresponsive_second, Knobs(decoys=2),
-         "decoys: issues with the word in a title or sharing words (near_miss: how alike)"),
-    *STAR_KINDS,
-), key=lambda k: k.name))
+# --- the star count: stars_target, stars_gain, stars_unreachable_noop ----------------------------------
+
+def star_legs(rng: random.Random, knobs: Knobs, start: int, line: int, at: int, widest: int, what: str) -> list[Leg]:
+    """Flat until the first read, a climb that stalls just short of `line` (near_miss 1: 2 stars
+    short, 0: `widest`), the line reached at `at`, then on up."""
+    short = int(kit.shortfall(knobs.near_miss, 2, widest))
+    return [*kit.cross_once(kit.FLAT_S, at, [start + (line - short - start) * rng.randint(30, 80) // 100,
+                                             (line - short, f"the stars stall at {line - short:,}: a near miss"),
+                                             line - short],
+                            line, f"the stars reach {line:,} at {at} s, {what} (the target)"),
+            Leg(at + 1, line + rng.randint(40, 200), max(5, 700 - at))]
+
+
+@kit.kind("stars_target", "passive", "absolute", Knobs(decoys=0),
+          "near_miss: how close the stall comes to the limit (1: 2 stars short)", earliest=LIMIT_AT)
+def stars_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    start = rng.randint(1200, 4600)
+    limit, at = int(kit.round_line(start + 101, 500 if start < 3000 else 1000)), kit.target_time(rng, knobs, LIMIT_AT)
+    sql = f"SELECT stars >= {limit} FROM repo_stats"
+    return kit.scenario(
+        description=f"From {start:,} stars the count climbs and stalls just short of {limit:,} (a near miss); it "
+                    f"reaches {limit:,} at {at} s and goes on.",
+        prompt=f"Tell me when brightline/atlas-web on MicroHub reaches {limit:,} stars.",
+        condition_at=at, start_page=HOME, condition_sql=sql, eval_sql=sql,
+        taxonomy=kit.taxonomy("passive", "absolute", "easy", "a stall just short of the target"),
+        events=timeline_of(rng, catalog, knobs, [], initial=start,
+                           star_legs=star_legs(rng, knobs, start, limit, at, 42, "the limit")),
+        solution=[{"watch": HOME, "until": {"number": STARS, "at_least": limit}},
+                  {"report": f"The repository has reached {limit:,} stars."}])
+
+
+@kit.kind("stars_unreachable_noop", "noop", "absolute", Knobs(decoys=0),
+          "as stars_target; the asked limit is 10–50 times the one reached")
+def stars_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    source = stars_target.draw(rng, catalog, knobs)
+    limit = source["solution"][0]["until"]["at_least"]
+    asked = limit * kit.choose(rng, (10, 20, 50))
+    return kit.noop_twin(
+        source, description=f"No-op copy of stars_target: the count reaches {limit:,} at {source['condition_at']} s "
+                            f"(the source task's target, the near miss) and tops out far below the {asked:,} asked.",
+        prompt=f"Tell me when brightline/atlas-web on MicroHub reaches {asked:,} stars.",
+        taxonomy=kit.taxonomy("noop", "absolute", "easy", f"the source task's {limit:,} stars are reached"),
+        condition_sql=f"SELECT stars >= {asked} FROM repo_stats",
+        near_miss_sql=f"SELECT stars >= {limit} FROM repo_stats",
+        solution=[{"watch": HOME, "until": {"number": STARS, "at_least": asked}},
+                  {"report": f"The repository has reached {asked:,} stars."}])
+
+
+@kit.kind("stars_gain", "passive", "relative", Knobs(decoys=0),
+          "near_miss: how close the last waypoint before the target comes to the gain (1: 2 stars short)",
+          earliest=GAIN_AT)
+def stars_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    start, gain = rng.randint(1200, 4600), kit.choose(rng, (100, 150, 200, 250, 300))
+    at = kit.target_time(rng, knobs, GAIN_AT)
+    sql = f"SELECT stars >= {kit.baseline('star_count')} + {gain} FROM repo_stats"
+    return kit.scenario(
+        description=f"The repository starts at {start:,} stars, flat until {kit.FLAT_S} s, then climbs to "
+                    f"{start + gain:,} (+{gain}, the target) at {at} s and on. The page shows the current count only.",
+        prompt=f"Watch the star count of brightline/atlas-web on MicroHub and tell me once it has grown by {gain} "
+               "stars or more from what it is now.",
+        condition_at=at, start_page=HOME, condition_sql=sql, eval_sql=sql,
+        taxonomy=kit.taxonomy("passive", "relative", "easy", "steady growth, new issues"),
+        events=timeline_of(rng, catalog, knobs, [], initial=start,
+                           star_legs=star_legs(rng, knobs, start, start + gain, at, 32, f"+{gain} on the start")),
+        solution=[{"watch": HOME, "until": {"number": STARS, "at_least": f"first + {gain}"}},
+                  {"report": f"The repository has gained {gain} stars since you asked."}])
+
+
+# Two kinds are another kind's draw with one setting changed.
+comment_on_totp = kit.kind("comment_on_totp", "active", "absolute", Knobs(decoys=2),
+                           "as comment_on_compliance; hold_s: until the author locks the issue")(
+    partial(comment_on_compliance.draw, locks=True))
+unresponsive_second = kit.kind("unresponsive_second", "active", "relative", Knobs(decoys=2),
+                               "decoys: issues with the word in a title or sharing words (near_miss: how alike)")(
+    partial(repro_steps_second.draw, phrases=False))
+
+KINDS: tuple[Kind, ...] = (
+    comment_on_compliance, comment_on_telemetry_noop, comment_on_totp, issues_more, open_issues_threshold,
+    repro_steps_second, stars_gain, stars_target, stars_unreachable_noop, unresponsive_second,
+)
