@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
-from sentinel.agents import MODEL_AGENTS, builtin_command, builtin_names
+from sentinel.agents import MODEL_AGENTS, builtin_command, builtin_names, missing_requirement
 from sentinel.checks.validate import Problem
 from sentinel.core.bus import Bus
 from sentinel.core.config import BACKENDS, Config, check_speed, load_config, sessions_at_once
@@ -403,6 +403,9 @@ def resolve_agent(config: Config, agent: str | None = None,
         if builtin is None:
             raise SentinelError(f"--agent {agent}: unknown; built-in agents are {builtin_names()} "
                                 f"(use --cmd for your own)")
+        missing = missing_requirement(agent)  # before any session starts: one line, what to install
+        if missing:
+            raise SentinelError(missing)
         return agent, builtin
     elif config.agent_cmd:
         command, name = config.agent_cmd, "custom"

@@ -141,7 +141,7 @@ def add_selection(parser: argparse.ArgumentParser) -> None:
                         help="measure model usage with a local proxy per session instead of trusting costs.json")
     parser.add_argument("--backend", choices=("local", "ray"),
                         help="where sessions run: local (this process, the default) or ray (a Ray cluster; "
-                             "pip install -e '.[ray]')")
+                             "the [ray] extra)")
     parser.add_argument("--address", help="with --backend ray: the cluster's HOST:PORT or auto "
                                           "(default: sentinel.toml [ray] address, else a local Ray for the run)")
     parser.add_argument("--session-cpus", type=float, metavar="N",

@@ -21,7 +21,8 @@ run_session hands each session to Ray as one task instead of running it here:
   (the installed package, whose data is inside it); a scenario travels as its pickled dataclass
   and the bytes of its file. No shared filesystem is assumed.
 
-Ray is an optional extra (`pip install -e '.[ray]'`); this module imports it only when used.
+Ray is an optional extra (`pip install 'sentinel-bench[ray]'`, in a checkout `pip install -e '.[ray]'`);
+this module imports it only when used.
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise SentinelError("--backend ray needs Ray: pip install -e '.[ray]'") from None
+        raise SentinelError("--backend ray needs Ray: pip install 'sentinel-bench[ray]' "
+                            "(in a checkout: pip install -e '.[ray]')") from None
     return ray
 
 
