@@ -83,7 +83,7 @@ class ScenarioList:
 
 
 def get_config(config: ConfigSource = None) -> Config:
-    """A Config as it is given, or loaded from a path (default: the repository's sentinel.toml)."""
+    """A Config as it is given, or loaded from a path (default: the bundled sentinel.toml)."""
     if isinstance(config, Config):
         return config
     return load_config(Path(config) if config is not None else None)
