@@ -25,7 +25,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sentinel.agents import MODEL_AGENTS, builtin_command, builtin_names
+from sentinel.agents import MODEL_AGENTS, builtin_command, builtin_names, missing_requirement
 from sentinel.checks.validate import Problem
 from sentinel.core.bus import Bus
 from sentinel.core.config import BACKENDS, Config, check_speed, load_config, sessions_at_once
@@ -85,7 +85,7 @@ class ScenarioList:
 
 
 def get_config(config: ConfigSource = None) -> Config:
-    """A Config as it is given, or loaded from a path (default: the repository's sentinel.toml)."""
+    """A Config as it is given, or loaded from a path (default: the bundled sentinel.toml)."""
     if isinstance(config, Config):
         return config
     return load_config(Path(config) if config is not None else None)
@@ -389,6 +389,9 @@ def resolve_agent(config: Config, agent: str | None = None,
         if builtin is None:
             raise SentinelError(f"--agent {agent}: unknown; built-in agents are {builtin_names()} "
                                 f"(use --cmd for your own)")
+        missing = missing_requirement(agent)  # before any session starts: one line, what to install
+        if missing:
+            raise SentinelError(missing)
         return agent, builtin
     elif config.agent_cmd:
         command, name = config.agent_cmd, "custom"

@@ -106,3 +106,21 @@ def test_missing_bubblewrap_is_one_clear_line(monkeypatch, tmp_path):
     with pytest.raises(SentinelError) as caught:
         sandboxed(["true"], Sandbox(work_dir=tmp_path, hidden=()))
     assert str(caught.value) == BWRAP_MISSING and "bubblewrap" in BWRAP_MISSING
+
+
+def test_the_sandbox_hides_an_installed_wheels_data_inside_its_readable_package(tmp_path):
+    """An installed wheel keeps its scenarios inside the package, inside sys.prefix: both stay
+    readable for a built-in agent, the bundled data under them stays hidden, the scenario file shows."""
+    prefix = tmp_path / "venv"
+    package = prefix / "lib" / "sentinel"
+    data = package / "_data"
+    scenario = data / "scenarios" / "micromail" / "one.yaml"
+    scenario.parent.mkdir(parents=True)
+    scenario.write_text("id: one\n")
+    work = tmp_path / "work"
+    work.mkdir()
+    args = sandboxed(["true"], Sandbox(work_dir=work, hidden=(data, data / "scenarios"),
+                                       readable=(package, prefix, scenario)))
+    mounts = [(args[i], args[i + 1]) for i in range(len(args) - 1) if args[i] in ("--tmpfs", "--ro-bind")]
+    assert mounts[2:] == [("--ro-bind", str(prefix)), ("--ro-bind", str(package)), ("--tmpfs", str(data)),
+                          ("--ro-bind", str(scenario))]

@@ -3,12 +3,16 @@
 Each is run like any user agent, as a command with placeholders (docs/protocol.md#agents). Built-in agents
 alone get the scenario file (__SCENARIO_FILE__), and of it they read only the `solution` block.
 `blind:SIM_S` is a family: the blind agent acting at SIM_S sim seconds (sentinel/agents/blind.py).
+The browser agents need what the [browser] extra and the system provide (`missing_requirement`).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import os
 import sys
+from pathlib import Path
 
 from sentinel.core.errors import SentinelError
 
@@ -31,6 +35,9 @@ BUILTIN_AGENTS: dict[str, list[str]] = {
                          "--scenario", "__SCENARIO_FILE__", "--browser", "chromium"],
 }
 
+# the built-in agents that drive a real Chromium through Playwright (the [browser] extra)
+BROWSER_AGENTS = ("browser-sleep", "browser-wait_for")
+BROWSER_EXTRA = "pip install 'sentinel-bench[browser]' (in a checkout: pip install -e '.[browser]')"
 # the built-in agents that can use a chat model (--model)
 MODEL_AGENTS = ("sleep", "wait_for", "browser-sleep", "browser-wait_for")
 BLIND = "blind"
@@ -68,3 +75,24 @@ def builtin_command(name: str) -> list[str] | None:
 def builtin_names() -> str:
     """The built-in agents as a help text lists them."""
     return ", ".join([*BUILTIN_AGENTS, f"{BLIND}:SIM_S"])
+
+
+def missing_requirement(name: str) -> str | None:
+    """One line naming what to install when built-in agent `name` cannot run on this machine
+    (Playwright not importable, no Chromium program); None when it can, or is not built in."""
+    if name not in BROWSER_AGENTS:
+        return None
+    try:  # (imports playwright's small __init__ only, not its driver)
+        playwright = importlib.util.find_spec("playwright.sync_api")
+    except ImportError:
+        playwright = None
+    if playwright is None:
+        return f"--agent {name} drives Chromium with Playwright, which is not installed: {BROWSER_EXTRA}"
+    from sentinel.agents.chromium import chromium_program
+
+    program = chromium_program()
+    if not (Path(program).is_file() and os.access(program, os.X_OK)):
+        named = "SENTINEL_CHROMIUM names" if os.environ.get("SENTINEL_CHROMIUM") else "the default is"
+        return (f"--agent {name} needs Chromium, and there is no program at {program} ({named} it): install "
+                f"Debian's chromium (apt-get install chromium) or set SENTINEL_CHROMIUM to a Chromium program")
+    return None

@@ -34,7 +34,15 @@ from typing import Any
 
 from sentinel.agents.browse import FORM_REF_ATTR, BrowseError, Form, Numbering, Page, Screenshot, parse_page
 
-CHROMIUM = os.environ.get("SENTINEL_CHROMIUM") or "/usr/bin/chromium"
+DEFAULT_CHROMIUM = "/usr/bin/chromium"  # Debian's chromium
+
+
+def chromium_program() -> str:
+    """The Chromium the browser agents start: the program SENTINEL_CHROMIUM names, else Debian's."""
+    return os.environ.get("SENTINEL_CHROMIUM") or DEFAULT_CHROMIUM
+
+
+CHROMIUM = chromium_program()
 CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-background-networking", "--no-first-run", "--disable-component-update",
                  "--disable-sync", "--disable-quic", "--mute-audio", "--hide-scrollbars",

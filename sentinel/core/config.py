@@ -1,6 +1,7 @@
 """Configuration: `sentinel.toml` (tomllib) and the original project's `eval_config.yaml`.
 
-The defaults live in the repository's `sentinel.toml`. A user file given with `--config` is
+The defaults live in the bundled `sentinel.toml` (the repository's, or its copy in an installed
+wheel: sentinel/core/paths.py). A user file given with `--config` is
 merged on top of them, key by key. Anything wrong is reported as a SentinelError that names
 the file, the key and the reason.
 """
@@ -17,9 +18,10 @@ from typing import Any
 import yaml
 
 from sentinel.core.errors import SentinelError
+from sentinel.core.paths import DATA
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_CONFIG = REPO_ROOT / "sentinel.toml"
+REPO_ROOT = DATA.root  # the bundled data's root: the repository in a checkout, sentinel/_data in a wheel
+DEFAULT_CONFIG = DATA.default_config
 MAX_SPEED = 1000.0
 
 
@@ -63,8 +65,8 @@ class Config:
     concurrency: int | None = None  # sessions at once; 0: all; None: automatic (sessions_at_once)
     agent_cmd: str | list[str] | None = None
     prices: dict[str, Price] = field(default_factory=dict)
-    scenarios_dir: Path = REPO_ROOT / "scenarios"
-    catalogs_dir: Path = REPO_ROOT / "catalogs"
+    scenarios_dir: Path = DATA.scenarios
+    catalogs_dir: Path = DATA.catalogs
     backend: str = "local"  # "ray": sessions run on a Ray cluster (sentinel/run/ray_backend.py)
     ray: RaySettings = field(default_factory=RaySettings)
     notices: tuple[str, ...] = ()  # one line each, for the person running: keys accepted but ignored
@@ -78,7 +80,7 @@ class Config:
 
 
 def load_config(path: Path | None = None) -> Config:
-    """The defaults from the repository's sentinel.toml, with `path` merged on top."""
+    """The defaults from the bundled sentinel.toml, with `path` merged on top."""
     raw = _read_toml(DEFAULT_CONFIG) if DEFAULT_CONFIG.exists() else {}
     notices: tuple[str, ...] = ()
     if path is not None:
@@ -233,7 +235,7 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
         concurrency=concurrency,
         agent_cmd=agent_cmd,
         prices=prices,
-        scenarios_dir=Path(run.get("scenarios_dir", REPO_ROOT / "scenarios")),
+        scenarios_dir=Path(run.get("scenarios_dir", DATA.scenarios)),
     )
 
 

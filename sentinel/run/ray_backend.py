@@ -17,10 +17,12 @@ run_session hands each session to Ray as one task instead of running it here:
   actor carries Ctrl-C (and the dashboard's "stop this session") back to the workers, whose
   runners stop their agents as they do locally.
 - code, catalogs and templates reach the workers as Ray's runtime_env working_dir (the
-  repository without results, tests or virtualenvs); a scenario travels as its pickled dataclass
+  repository without results, tests or virtualenvs), or from an installed wheel as its py_modules
+  (the installed package, whose data is inside it); a scenario travels as its pickled dataclass
   and the bytes of its file. No shared filesystem is assumed.
 
-Ray is an optional extra (`pip install -e '.[ray]'`); this module imports it only when used.
+Ray is an optional extra (`pip install 'sentinel-bench[ray]'`, in a checkout `pip install -e '.[ray]'`);
+this module imports it only when used.
 """
 
 from __future__ import annotations
@@ -38,9 +40,10 @@ from typing import Any
 
 from sentinel.agents import builtin_command
 from sentinel.core.bus import Bus, Message, SessionGraded
-from sentinel.core.config import REPO_ROOT, Config, RaySettings
+from sentinel.core.config import Config, RaySettings
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Result
+from sentinel.core.paths import DATA, package_dir
 from sentinel.run.plan import Job, RunPlan
 from sentinel.run.runner import Runner
 from sentinel.run.tuning import short_switch_interval
@@ -67,7 +70,8 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise SentinelError("--backend ray needs Ray: pip install -e '.[ray]'") from None
+        raise SentinelError("--backend ray needs Ray: pip install 'sentinel-bench[ray]' "
+                            "(in a checkout: pip install -e '.[ray]')") from None
     return ray
 
 
@@ -89,8 +93,11 @@ def probe(address: str) -> None:
 
 
 def runtime_env() -> dict[str, Any]:
-    """The repository (code, catalogs, templates) as the working folder of every worker."""
-    return {"working_dir": str(REPO_ROOT), "excludes": SHIPPED_EXCLUDES}
+    """Code, catalogs and templates for every worker: from a checkout, the repository as the
+    working folder; from an installed wheel, the installed package (its data inside it)."""
+    if DATA.checkout is None:
+        return {"py_modules": [str(package_dir())], "excludes": SHIPPED_EXCLUDES}
+    return {"working_dir": str(DATA.checkout), "excludes": SHIPPED_EXCLUDES}
 
 
 def connect(settings: RaySettings) -> bool:
@@ -199,7 +206,7 @@ async def _run_remote(config: Config, plan: RunPlan, job: Job, scenario_file: by
         scenario_path.write_bytes(scenario_file)
         job = replace(job, scenario=replace(job.scenario, path=scenario_path))
         config = replace(config, results_dir=root / "results", scenarios_dir=scenario_path.parent,
-                         catalogs_dir=REPO_ROOT / "catalogs")
+                         catalogs_dir=DATA.catalogs)
         plan = replace(plan, scenarios=(job.scenario,))
         relay = WorkerRelay(channel, job.key)
         runner = Runner(config, plan, Bus())

@@ -37,10 +37,11 @@ import sentinel
 from sentinel.agents.usage import derive_costs
 from sentinel.core.bus import AgentOutput, Bus, RunFinished, RunStarted, SessionGraded, SessionReady, SessionSkipped
 from sentinel.core.catalog import Catalog
-from sentinel.core.config import REPO_ROOT, Config
+from sentinel.core.config import Config
 from sentinel.core.errors import SentinelError
 from sentinel.core.files import read_json, remove_temporaries, write_atomic, write_json_atomic
 from sentinel.core.grading import Outcome, Result, judge, on_time, read_costs
+from sentinel.core.paths import DATA
 from sentinel.core.scenario import Scenario, full_prompt
 from sentinel.core.scheduler import DueBoard
 from sentinel.core.summary import summarize
@@ -257,7 +258,7 @@ class Runner:
         if self.plan.gets_scenario_file:
             readable = (Path(sentinel.__file__).parent, Path(sys.prefix), scenario.path)
         return Sandbox(work_dir=work_dir, readable=readable,
-                       hidden=(REPO_ROOT, config.results_dir, config.scenarios_dir, config.catalogs_dir))
+                       hidden=(DATA.root, config.results_dir, config.scenarios_dir, config.catalogs_dir))
 
     @contextlib.asynccontextmanager
     async def _session_extras(self, out_dir: Path):

@@ -52,16 +52,24 @@ def sandboxed(argv: list[str], sandbox: Sandbox) -> list[str]:
     """The bubblewrap command that runs argv inside the sandbox."""
     args = [bwrap_program(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
             "--unshare-pid", "--die-with-parent", "--new-session"]
-    hidden = {p.resolve() for p in sandbox.hidden}
-    for folder in sorted(hidden):
-        if folder.exists() and not any(other in folder.parents for other in hidden):
-            args += ["--tmpfs", str(folder)]  # (a folder inside another hidden one is gone with it)
-    for path in sandbox.readable:
-        if path.exists():
-            args += ["--ro-bind", str(path.resolve()), str(path.resolve())]
+    hidden = {p.resolve() for p in sandbox.hidden if p.exists()}
+    readable = {p.resolve() for p in sandbox.readable if p.exists()}
+    # From the shallowest path down, so that the deeper of two nested paths wins: a readable path
+    # inside a hidden folder shows (a built-in agent's code in a checkout), a hidden folder inside
+    # a readable one stays hidden (an installed wheel's bundled data, inside sys.prefix).
+    for path in sorted(hidden | readable, key=lambda p: (len(p.parts), str(p))):
+        if path in readable:
+            args += ["--ro-bind", str(path), str(path)]
+        elif _nearest_above(path, hidden | readable) not in hidden:  # (else gone with that one)
+            args += ["--tmpfs", str(path)]
     work = str(sandbox.work_dir.resolve())
     args += ["--bind", work, work, "--chdir", work, "--", *argv]
     return args
+
+
+def _nearest_above(path: Path, paths: set[Path]) -> Path | None:
+    """The deepest of paths that contains path, if any."""
+    return next((parent for parent in path.parents if parent in paths), None)
 
 
 def contained(command: str | list[str], *, grace: float, sandbox: Sandbox | None) -> list[str]:

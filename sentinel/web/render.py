@@ -25,11 +25,12 @@ from jinja2.nodes import Expr, Output
 from markupsafe import Markup, escape
 
 from sentinel.core.environment import Environment, Header
+from sentinel.core.paths import DATA
 from sentinel.web.keys import ENV_CSS, ENVIRONMENT, LAYOUT, WORLD
 from sentinel.world.state import parse_iso
 
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "web" / "templates"
-STATIC_DIR = Path(__file__).resolve().parents[2] / "web" / "static"
+TEMPLATES_DIR = DATA.templates
+STATIC_DIR = DATA.static
 LIVE_HEADER = "X-Live-Refresh"
 MAX_URLS = 4096  # remembered links per app
 _URLS: WeakKeyDictionary[web.Application, dict[tuple, str]] = WeakKeyDictionary()

@@ -14,7 +14,8 @@ import jinja2
 from markupsafe import Markup
 
 import sentinel
-from sentinel.core.config import REPO_ROOT, Timing
+from sentinel.core.config import Timing
+from sentinel.core.paths import DATA
 from sentinel.core.summary import Group, Summary
 from sentinel.outputs.export import outcome
 from sentinel.outputs.plots import series_color
@@ -29,7 +30,7 @@ from sentinel.outputs.report.timeline import (
     timeline_svg,
 )
 
-TEMPLATE_DIR = REPO_ROOT / "web" / "templates" / "report"
+TEMPLATE_DIR = DATA.templates / "report"
 MAX_LISTED_REQUESTS = 400
 
 
