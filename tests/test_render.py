@@ -3,11 +3,22 @@ give the same text as a fresh computation."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from datetime import UTC, datetime
 
+import jinja2
+import markupsafe
+import pytest
 from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
+from hypothesis import given
+from hypothesis import strategies as st
+from markupsafe import Markup
+from test_environments import MICROTODO, crawl, env, whole_catalog  # noqa: F401  (env: a fixture)
+from test_hostile_text import PAYLOADS
 
+from sentinel.scenario import Event
 from sentinel.web import render
 from sentinel.web.render import fulltime, make_url, reltime
 
@@ -62,35 +73,109 @@ def test_cached_time_filters_give_fresh_results():
 
 def test_page_templates_escape_output_exactly_as_jinja_does():
     """The compiled `{{ … }}` of page templates prints what Jinja's own autoescape prints, for
-    text, numbers, markup, None, in macros, includes of blocks and filter blocks; an undefined
-    name still fails loudly; a template with autoescape off is left alone."""
-    import jinja2
-    import pytest
-    from markupsafe import Markup
-
+    text, numbers, markup, None, in macros, includes of blocks and filter blocks, joined lists;
+    an undefined name still fails loudly. No value goes through markupsafe.escape any more."""
     source = ('{% macro cell(v) %}<td title="{{ v }}">{{ v }}</td>{% endmacro %}'
               '{% for v in values %}<p>{{ v }}</p>{{ cell(v) }}{% endfor %}'
               '{% set block %}<b>{{ values[0] }}</b>{% endset %}{{ block }}'
-              '{% filter upper %}{{ values[0] }}{% endfilter %}{{ values | join(", ") }}'
-              '{% autoescape false %}{{ values[0] }}{% endautoescape %}')
+              '{% filter upper %}{{ values[0] }}{% endfilter %}{{ values | join(", ") }}')
     values = ['<script>alert("x")</script> & \'q\'', 42, 1.5, None, Markup("<em>ok</em>"), "plain ♥ text"]
     ours = render.make_templates().from_string(source).render(values=values)
     jinjas = jinja2.Environment(autoescape=True).from_string(source).render(values=values)
     assert ours == jinjas
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &#39;q&#39;" in ours and "<em>ok</em>" in ours
-    assert "<script>" in ours  # only where autoescape was switched off in the template
+    assert "<script>" not in ours
     compiled = render.make_templates().compile(source, raw=True)
-    assert "environment.escape_output(" in compiled  # the fast path is really the one in use
+    assert render.ESCAPE_FILTER in compiled and "escape(" not in compiled  # the fast path is the one in use
     with pytest.raises(jinja2.UndefinedError):
         render.make_templates().from_string("{{ missing }}").render()
+
+
+@given(st.text())
+def test_escaping_is_markupsafes(text):
+    assert render.escape_text(text) == render.escape_output(text) == str(markupsafe.escape(text))
+
+
+def test_escape_output_prints_every_kind_of_value_as_markupsafe_does():
+    class Html:
+        def __html__(self):
+            return "<i>as is</i>"
+
+    class Text:
+        def __str__(self):
+            return "<b> & 'x'"
+
+    class Sub(str):
+        pass
+    for value in ("", "a&b", "<>\"'", 0, -3, 2.5, None, True, Markup("<em>&amp;</em>"), Html(), Text(), Sub("<s>"),
+                  ["<li>"], {"k": "<v>"}):
+        assert render.escape_output(value) == str(markupsafe.escape(value)), value
+
+
+def test_page_templates_refuse_autoescape_blocks():
+    """Outside its stretches the rewrite takes autoescape to be on: page templates may not switch
+    it, and say so when they try (an environment that is not simply autoescaped is left alone)."""
+    for source in ("{% autoescape false %}{{ x }}{% endautoescape %}", "{% autoescape true %}x{% endautoescape %}"):
+        with pytest.raises(jinja2.TemplateSyntaxError, match="no {% autoescape %} blocks"):
+            render.make_templates().from_string(source)
+    plain = render.PageTemplates(autoescape=False).from_string("{% autoescape true %}{{ x }}{% endautoescape %}")
+    assert plain.render(x="<") == "&lt;"
+
+
+JINJA_SETTINGS = {"autoescape": True, "trim_blocks": True, "lstrip_blocks": True, "undefined": jinja2.StrictUndefined}
+
+
+def same_as_jinja(sources: dict[str, str], name: str, **context) -> str:
+    """The page `name` rendered by page templates, after checking that Jinja's own prints the
+    same (pages from the same sources, settings and filters)."""
+    ours = render.make_templates()
+    ours.loader = jinja2.DictLoader(sources)
+    jinjas = jinja2.Environment(loader=jinja2.DictLoader(sources), **JINJA_SETTINGS)
+    jinjas.filters.update(ours.filters)
+    page = ours.get_template(name).render(context)
+    assert page == jinjas.get_template(name).render(context)
+    return page
+
+
+VALUES = {"text": '<a href="x">T & \'q\'</a> two  words', "markup": Markup("<b>M&amp;</b> %s"), "none": None,
+          "number": -2.55, "int": 7, "list": ["<x>", Markup("<y>")]}
+
+
+def same_where_jinja_renders(expression: str) -> None:
+    """`{{ expression }}` (of v) prints the same in page templates as in Jinja, inside a stretch,
+    for each kind of value Jinja itself can render it with."""
+    for value in VALUES.values():
+        try:
+            jinja2.Environment(**JINJA_SETTINGS).from_string(f"{{{{ {expression} }}}}").render(v=value)
+        except Exception:  # not for this kind of value
+            continue
+        page = same_as_jinja({"t": f"<p>{{{{ v }}}}: {{{{ {expression} }}}}</p>"}, "t", v=value)
+        assert page.startswith("<p>")
+    compiled = render.make_templates().compile(f"{{{{ {expression} }}}}", raw=True)
+    assert "escape(" not in compiled and "fast_output_value" not in compiled, f"{expression}: not printed as plain"
+
+
+@pytest.mark.parametrize("name", sorted(render._PLAIN_JINJA_FILTERS))
+def test_filters_printed_inside_stretches_print_as_in_jinja(name):
+    """Filters allowed inside a stretch (where autoescape is off while the template runs) give
+    what they give with it on, for text, markup, numbers and lists. A Jinja release changing
+    one of them to read the eval context, or dropping it, fails here."""
+    assert name in jinja2.Environment().filters, f"Jinja has no filter {name!r}: drop it from _PLAIN_JINJA_FILTERS"
+    args = {"format": '("<%s>")', "round": "(1)", "default": '("<d>")', "d": '("<d>")'}.get(name, "")
+    same_where_jinja_renders(f"v | {name}{args}")
+
+
+@pytest.mark.parametrize("name", sorted(render._PLAIN_JINJA_TESTS))
+def test_tests_allowed_inside_stretches_test_as_in_jinja(name):
+    assert name in jinja2.Environment().tests, f"Jinja has no test {name!r}: drop it from _PLAIN_JINJA_TESTS"
+    arg = {"divisibleby": "(2)", "in": "([7, None])", "sameas": "(none)"}.get(name, "(7)" if len(name) == 2 else "")
+    same_where_jinja_renders(f"'yes' if v is {name}{arg} else 'no'")
 
 
 def test_page_templates_yield_each_run_joined_and_print_what_jinja_prints():
     """Runs of text and `{{ … }}` are yielded as one string each: the page is the same as
     Jinja's own, through a layout (named and held in a variable), blocks, loops, conditions,
     macros, includes and a run outside any block of a child with an unknown parent."""
-    import jinja2
-
     sources = {
         "base.html": "<title>{% block title %}T {{ t }}{% endblock %}</title>"
                      "<main>{{ t }} &amp; {{ n }}{% block main %}{% endblock %}</main>",
@@ -111,6 +196,140 @@ def test_page_templates_yield_each_run_joined_and_print_what_jinja_prints():
         assert ours.get_template(name).render(context) == jinjas.get_template(name).render(context), name
     pieces = list(ours.get_template("child.html").generate(context))
     assert len(pieces) < len(list(jinjas.get_template("child.html").generate(context))) / 2
+
+
+CONSTRUCTS = {
+    "macros.html": "{% macro box(v, caller=None) %}<div data-v=\"{{ v }}\">{{ v ~ '!' }}"
+                   "{% if caller %}{{ caller(v) }}{% endif %}</div>{% endmacro %}"
+                   "{% macro who(p) %}<a href=\"{{ url('p', p) }}\">{{ p }}</a>{% endmacro %}",
+    "row.html": "<li>{{ item }} of {{ items | length }}</li>",
+    "layout.html": "<h1>{% block title %}{{ t }}{% endblock %}</h1>{% set shown = 0 %}"
+                   "<main>{% block main %}{% endblock %}</main><p>{{ self.title() }}</p>",
+    "page.html": """{% extends layout %}{% import "macros.html" as m with context %}top {{ never_called() }}
+{% block title %}{{ super() }} &amp; {{ t | upper }}{% endblock %}
+{% block main %}
+{%- set ns = namespace(count=0) -%}
+{% for item in items if item is not none %}
+  {%- set ns.count = ns.count + 1 -%}
+  <p class="{{ loop.cycle('odd', 'even') }}{% if loop.first %} first{% elif loop.last %} last{% else %} mid{% endif %}">
+    {{ loop.index }}/{{ loop.length }}: {{ item }} {{ item ~ t }} {{ m.box(item) }} {{ m.who(item) }}
+    {% include "row.html" %}
+  </p>
+{% else %}<p>none</p>
+{% endfor %}
+{{ ns.count }} {{ items | join(", ") }} {{ t | replace("a", "<") }} {{ "%s & %s" | format(t, mark) }}
+{% set block %}<b>{{ t }}</b>{{ mark }}{% endset %}{{ block }} {{ block | length }}
+{% filter upper %}{{ t }} {{ m.box(t) }}{% endfilter %}
+{% call(v) m.box(t) %}called with {{ v }} and {{ mark }}{% endcall %}
+{% with w = t ~ mark %}{{ w }} {{ w | length }}{% endwith %}
+{{ t if flag }}{{ mark if not flag else t }} {{ [t, mark] }} {{ {"k": t} }} {{ -n }} {{ n * 2 }}
+{{ (n / 3) | round(2) }} {{ t[1:] }} {{ t in items }}
+{% for a in tree recursive %}<ul>{{ a.name }}{% if a.kids %}{{ loop(a.kids) }}{% endif %}</ul>{% endfor %}
+{% set calls = [] %}[{{ calls.append(t) or "" }}{{ calls | length }}{{ calls }}
+{{- calls.append(mark) or "" }}{{ calls }}]
+{% raw %}{{ not printed }}{% endraw %}
+{% endblock %}""",
+}
+
+
+def never_called():
+    raise AssertionError("output outside the blocks of a child template was computed")
+
+
+def test_page_templates_print_what_jinja_prints_for_every_construct():
+    """Everything a page template can say, printed exactly as Jinja prints it: blocks and super()
+    under a layout held in a variable, imported macros with and without caller, calls whose
+    result is Markup or text, `~`, loops (filtered, recursive, with else and loop.*), namespaces,
+    set and filter blocks, with, includes, literals and operators, and calls with side effects
+    (their order kept). Output outside blocks of a child is never computed."""
+    context = {"layout": "layout.html", "t": "<a&'\">", "mark": Markup("<i>m</i>"), "n": 7, "flag": False,
+               "items": ["<x>", None, 3, Markup("<y>&amp;")],
+               "tree": [{"name": "<r>", "kids": [{"name": "k&", "kids": []}]}],
+               "url": lambda name, value=None: f"/{name}/{value}?a=1&b=<2>", "never_called": never_called}
+    page = same_as_jinja(CONSTRUCTS, "page.html", **context)
+    assert "&lt;x&gt;" in page and "<y>&amp;" in page and "<i>m</i>" in page
+    assert "[1[&#39;&lt;a&amp;" in page  # the list printed between the two appends held one item
+    empty = same_as_jinja(CONSTRUCTS, "page.html", **{**context, "items": []})
+    assert "<p>none</p>" in empty
+
+
+def test_a_failing_rewrite_leaves_the_template_to_jinja(monkeypatch, caplog):
+    """Should a Jinja release change its nodes so that the rewrite fails, templates compile as
+    Jinja's own (pages right, only slower) and the failure is logged."""
+    def broken(self, tree):
+        raise TypeError("'Output' takes 0 or 2 arguments")
+    monkeypatch.setattr(render._FastOutput, "template", broken)
+    source = "{% for v in values %}<p>{{ v }}</p>{% endfor %}"
+    page = render.make_templates().from_string(source).render(values=["<", 1])
+    assert page == "<p>&lt;</p><p>1</p>"
+    assert "output rewrite failed" in caplog.text
+    assert "escape(" in render.make_templates().compile(source, raw=True)
+
+
+def test_every_shipped_template_prints_through_escape_output_only(caplog):
+    """No value of any template in web/templates is printed through markupsafe.escape: the
+    rewrite covers them all (serving.py's figures depend on it), and none fell back to Jinja's
+    own compile. This is the test that fails loudly when a Jinja release breaks the rewrite."""
+    templates = render.make_templates()
+    names = [name for name in templates.list_templates() if name.endswith(".html")]
+    assert len(names) > 50
+    for name in names:
+        code = templates.compile(templates.loader.get_source(templates, name)[0], name, raw=True)
+        assert "escape(" not in code, f"{name}: a value printed by Jinja's own escape()"
+    assert "output rewrite failed" not in caplog.text
+
+
+@pytest.fixture
+def checked_against_jinja(monkeypatch):
+    """Every page rendered by page templates is rendered again by Jinja's own compiler (the same
+    loader, settings, filters and globals) and must be the same; yields the names compared."""
+    compared: list[str] = []
+    references: dict[int, tuple[jinja2.Environment, jinja2.Environment]] = {}
+    real_render = jinja2.Template.render
+
+    def render_both(template, *args, **kwargs):
+        page = real_render(template, *args, **kwargs)
+        ours = template.environment
+        if isinstance(ours, render.PageTemplates) and template.name is not None:
+            if id(ours) not in references:
+                jinjas = jinja2.Environment(loader=ours.loader, autoescape=ours.autoescape, undefined=ours.undefined,
+                                            trim_blocks=ours.trim_blocks, lstrip_blocks=ours.lstrip_blocks)
+                jinjas.filters.update(ours.filters)
+                jinjas.globals.update(ours.globals)
+                references[id(ours)] = (ours, jinjas)
+            reference = references[id(ours)][1].get_template(template.name)
+            assert page == real_render(reference, *args, **kwargs), f"{template.name} differs from Jinja's own"
+            compared.append(template.name)
+        return page
+    monkeypatch.setattr(jinja2.Template, "render", render_both)
+    return compared
+
+
+async def test_every_page_of_every_environment_is_jinjas_own(env, env_session, checked_against_jinja):  # noqa: F811
+    """Crawled with the whole catalog, every page (and its 404s) is byte-identical to what Jinja
+    itself renders from the same templates and context."""
+    live = await env_session(whole_catalog(env))
+    pages = await crawl(live, env)
+    await live.page(env.start_page + "no-such-page", status=404)
+    assert len(checked_against_jinja) >= len(pages) > 1
+
+
+async def test_hostile_catalog_text_renders_as_jinja_renders_it(env_session, checked_against_jinja, tmp_path,
+                                                                 monkeypatch):
+    """The tiny environment with a catalog whose every text field is hostile (as in
+    test_hostile_text.py, without a browser): its pages are Jinja's own, escaped."""
+    monkeypatch.setenv("SENTINEL_ENVIRONMENTS", "microtodo")
+    catalog = tmp_path / "catalog"
+    catalog.mkdir()
+    rows = [{"id": f"td{n:03d}", "title": payload[:5000], "notes": payload, "age_minutes": n}
+            for n, payload in enumerate(PAYLOADS, 1)]
+    (catalog / "tasks.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    hostile = dataclasses.replace(MICROTODO, catalog_dir=catalog)
+    scenario = dataclasses.replace(whole_catalog(MICROTODO), events=(Event(0, "preload", {"tasks": "*"}, 0),))
+    live = await env_session(scenario, environment=hostile)
+    for path in ["/microtodo/", *(f"/microtodo/task/{r['id']}" for r in rows)]:
+        await live.page(path)
+    assert len(checked_against_jinja) == len(rows) + 1
 
 
 def test_when_filter_prints_the_when_macro():
