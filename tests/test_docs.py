@@ -66,7 +66,9 @@ def test_the_readme_is_a_short_front_door():
     assert len((REPO / "README.md").read_text().splitlines()) <= README_MAX_LINES
 
 
-@pytest.mark.parametrize("needle", ["../shared", "DESIGN §", "ENVIRONMENTS §", "DESIGN.md", "ENVIRONMENTS.md"])
+# Spelled in pieces so that this file does not name them itself.
+@pytest.mark.parametrize("needle", ["../" + "shared", "DESIGN" + " §", "ENVIRONMENTS" + " §", "DESIGN" + ".md",
+                                    "ENVIRONMENTS" + ".md"])
 def test_nothing_refers_to_specifications_outside_the_repository(needle):
-    found = [str(p.relative_to(REPO)) for p in code_files() if needle in p.read_text() and p.name != "test_docs.py"]
+    found = [str(p.relative_to(REPO)) for p in code_files() if needle in p.read_text()]
     assert found == []

@@ -72,7 +72,7 @@ class Config:
     notices: tuple[str, ...] = ()  # one line each, for the person running: keys accepted but ignored
 
     def deadline_wall_s(self, speed: float | None = None) -> float:
-        """Wall seconds from clock start to the kill deadline (DESIGN §2 step 6)."""
+        """Wall seconds from clock start to the kill deadline (docs/protocol.md#sessions)."""
         return self.timing.max_condition_at / (speed or self.speed) + self.timing.reaction_window_s
 
     def with_overrides(self, **changes: Any) -> Config:

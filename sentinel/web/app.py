@@ -135,7 +135,7 @@ async def _error_page(request: web.Request, status: int, message: str) -> web.Re
 
 async def _current_page(request: web.Request, handler: Handler, hooks: SiteHooks) -> web.StreamResponse:
     """Every event due by now is applied before the handler reads the world; once a page has
-    been rendered, a clock held at sim 0 since /start starts running (DESIGN §2.3–2.4).
+    been rendered, a clock held at sim 0 since /start starts running (docs/protocol.md#sessions).
 
     Pages carry an ETag of their bytes; a conditional GET of an unchanged page answers 304, and
     while the world's version and clock step hold, without rendering (sentinel.web.cache)."""

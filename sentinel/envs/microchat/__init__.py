@@ -1,4 +1,4 @@
-"""MicroChat: team messaging (ENVIRONMENTS.md §2), in the manner of Teams or Slack.
+"""MicroChat: team messaging (docs/environments.md#microchat), in the manner of Teams or Slack.
 
 Direct, group and meeting chats and team channels, a thread view that shows what lists hide
 (urgency, files, @mentions, the text past the 60-character preview) and marks what it shows as

@@ -1,4 +1,4 @@
--- MicroChat state tables (ENVIRONMENTS.md §2). The session adds `personas` and `session_meta`.
+-- MicroChat state tables (docs/environments.md#microchat). The session adds `personas` and `session_meta`.
 -- Unread counts are never stored: pages and grading count `messages.is_read = 0` rows.
 
 CREATE TABLE teams (

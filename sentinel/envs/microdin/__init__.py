@@ -1,4 +1,4 @@
-"""MicroDin: a professional network (ENVIRONMENTS.md §3).
+"""MicroDin: a professional network (docs/environments.md#microdin).
 
 A feed of posts with likes and comments, invitations to accept or ignore, messaging,
 notifications, profiles, company pages and a job board whose postings hide their requirements

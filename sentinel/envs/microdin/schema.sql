@@ -1,5 +1,5 @@
--- MicroDin state tables (ENVIRONMENTS.md §3). The session adds `personas` and `session_meta`.
--- Every item table carries id, created_at, arrived_at and origin (§0.9).
+-- MicroDin state tables (docs/environments.md#microdin). The session adds `personas` and `session_meta`.
+-- Every item table carries id, created_at, arrived_at and origin (docs/environments.md#grading-tables).
 
 CREATE TABLE companies (
     id         TEXT PRIMARY KEY,

@@ -1,4 +1,4 @@
-"""MicroFy: music streaming (ENVIRONMENTS.md §4).
+"""MicroFy: music streaming (docs/environments.md#microfy).
 
 Trending (this session's arrivals first, then the catalog in a fixed order), track pages that
 alone show the lyrics, artists with Follow, playlists, a library, search (never on lyrics) and

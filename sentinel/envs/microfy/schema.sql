@@ -1,5 +1,5 @@
--- MicroFy state tables (ENVIRONMENTS.md §4). The session adds `personas` and `session_meta`.
--- Every item table carries the common columns (id, arrived_at, created_at, origin) of §0.9.
+-- MicroFy state tables (docs/environments.md#microfy). The session adds `personas` and `session_meta`.
+-- Every item table carries the common columns (id, arrived_at, created_at, origin) (docs/environments.md#grading-tables).
 
 CREATE TABLE artists (
     id                TEXT PRIMARY KEY,           -- catalog id (art001…)

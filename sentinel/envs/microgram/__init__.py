@@ -1,4 +1,4 @@
-"""MicroGram: photo sharing (ENVIRONMENTS.md §5).
+"""MicroGram: photo sharing (docs/environments.md#microgram).
 
 A feed with a story bar, post pages that show what the feed hides (who commented), stories
 that count as seen only on their own page, explore, account search, direct messages and the

@@ -1,4 +1,4 @@
--- MicroGram state tables (ENVIRONMENTS.md §5). The session adds `personas` and `session_meta`.
+-- MicroGram state tables (docs/environments.md#microgram). The session adds `personas` and `session_meta`.
 -- Every table carries the common columns (created_at, arrived_at, origin) that world.insert fills.
 
 CREATE TABLE posts (

@@ -1,4 +1,4 @@
-"""MicroHood: stock trading (ENVIRONMENTS §6), modelled on Robinhood.
+"""MicroHood: stock trading (docs/environments.md#microhood), modelled on Robinhood.
 
 A portfolio dashboard, a page per stock with a chart, an order ticket for every symbol, search,
 order history and news. Most of the logic is pricing: every price is interpolated from

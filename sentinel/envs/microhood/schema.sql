@@ -1,6 +1,6 @@
--- MicroHood: stock trading (ENVIRONMENTS §6). Prices are never stored as a live value: pages
+-- MicroHood: stock trading (docs/environments.md#microhood). Prices are never stored as a live value: pages
 -- interpolate them from price_waypoints at the current sim time. Item tables carry the common
--- columns of §0.9 (arrived_at sim seconds, created_at ISO, origin preload|event|self).
+-- columns (docs/environments.md#grading-tables: arrived_at sim seconds, created_at ISO, origin preload|event|self).
 
 CREATE TABLE stocks (
   id TEXT PRIMARY KEY,              -- the symbol

@@ -1,4 +1,4 @@
-"""MicroHub: code hosting for one repository, brightline/atlas-web (ENVIRONMENTS §7), modelled
+"""MicroHub: code hosting for one repository, brightline/atlas-web (docs/environments.md#microhub), modelled
 on GitHub.
 
 Code (files, README, commits), issues with comments, pull requests with checks and merging,

@@ -1,6 +1,6 @@
--- MicroHub: code hosting for one repository (ENVIRONMENTS §7). The star count is never stored
+-- MicroHub: code hosting for one repository (docs/environments.md#microhub). The star count is never stored
 -- as a live value: pages interpolate it from star_waypoints at the current sim time. Item tables
--- carry the common columns of §0.9 (arrived_at sim seconds, created_at ISO, origin).
+-- carry the common columns (docs/environments.md#grading-tables: arrived_at sim seconds, created_at ISO, origin).
 
 CREATE TABLE repo (
   id TEXT PRIMARY KEY,

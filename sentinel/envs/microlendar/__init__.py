@@ -1,4 +1,4 @@
-"""MicroLendar: a calendar (ENVIRONMENTS.md §8).
+"""MicroLendar: a calendar (docs/environments.md#microlendar).
 
 Month, week and day views place events by date and time (overlaps side by side, all-day events
 on top, today marked), a schedule lists what is coming, invitations are answered Yes / Maybe /

@@ -10,7 +10,7 @@ from typing import Any
 
 CATEGORIES = ("work", "personal", "family")
 CATEGORY_LABELS = {"work": "Work", "personal": "Personal", "family": "Family"}
-DAY_STARTS = time(9, 0)  # the time of day at sim 0 (ENVIRONMENTS §8)
+DAY_STARTS = time(9, 0)  # the time of day at sim 0 (docs/environments.md#microlendar)
 WEEK_STARTS_ON = 6  # Sunday (date.weekday(): Monday 0 … Sunday 6), as Google Calendar in the US
 
 

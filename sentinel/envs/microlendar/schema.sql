@@ -1,4 +1,4 @@
--- MicroLendar state tables (ENVIRONMENTS.md §8). The session adds `personas` and `session_meta`
+-- MicroLendar state tables (docs/environments.md#microlendar). The session adds `personas` and `session_meta`
 -- (whose `today` row holds the calendar's current date). Times are local calendar times written
 -- 'YYYY-MM-DDTHH:MM' so date(start_at) and string comparison both work.
 

@@ -1,4 +1,4 @@
-"""MicroMail: an email client (ENVIRONMENTS.md §1).
+"""MicroMail: an email client (docs/environments.md#micromail).
 
 One mailbox with folders (Inbox, Drafts, Sent, Archive, Junk, Trash), message pages that
 reveal what lists hide (Cc, attachment names, the body past its 100-character preview),

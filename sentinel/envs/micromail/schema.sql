@@ -1,4 +1,4 @@
--- MicroMail state tables (ENVIRONMENTS.md §1). The session adds `personas` and `session_meta`.
+-- MicroMail state tables (docs/environments.md#micromail). The session adds `personas` and `session_meta`.
 -- Address lists are stored as text, addresses joined by ", " (grading SQL can use LIKE).
 
 CREATE TABLE emails (

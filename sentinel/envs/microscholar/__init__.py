@@ -1,4 +1,4 @@
-"""MicroScholar: academic search (ENVIRONMENTS.md §9).
+"""MicroScholar: academic search (docs/environments.md#microscholar).
 
 A scholar search over an index that grows on the timeline: search by words, phrases, authors,
 venues and years with sorting and paging; paper pages that show what result snippets hide (the

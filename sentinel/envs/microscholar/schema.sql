@@ -1,4 +1,4 @@
--- MicroScholar state tables (ENVIRONMENTS.md §9). The session adds `personas` and `session_meta`.
+-- MicroScholar state tables (docs/environments.md#microscholar). The session adds `personas` and `session_meta`.
 -- `authors` is the display text ("Renée Jackson, Greta Lund"); paper_authors links personas.
 
 CREATE TABLE papers (

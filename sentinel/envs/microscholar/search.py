@@ -1,4 +1,4 @@
-"""Scholar search: a query language, matching and ranking (ENVIRONMENTS.md §9 "Search").
+"""Scholar search: a query language, matching and ranking (docs/environments.md#microscholar "Search").
 
 Pure: works on plain dicts of paper rows. Matching is case-insensitive and exact on word
 boundaries (no fuzzy matching): every word must appear in the title, authors, abstract or

@@ -1,4 +1,4 @@
-"""MicroTube: a video platform (ENVIRONMENTS.md §10).
+"""MicroTube: a video platform (docs/environments.md#microtube).
 
 A home grid with categories, watch pages that record the watch and show the comments (the
 hidden detail: comments appear nowhere else), subscriptions, history, a library with playlists,

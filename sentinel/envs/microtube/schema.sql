@@ -1,4 +1,4 @@
--- MicroTube state tables (ENVIRONMENTS.md §10). The session adds `personas` and `session_meta`.
+-- MicroTube state tables (docs/environments.md#microtube). The session adds `personas` and `session_meta`.
 -- Times: created_at (ISO) is when an item appeared; watched_at / last_watched_at are ISO times of
 -- the self user's first and latest visit of a watch page (NULL: never watched).
 
