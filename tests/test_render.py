@@ -15,10 +15,10 @@ from aiohttp.test_utils import make_mocked_request
 from hypothesis import given
 from hypothesis import strategies as st
 from markupsafe import Markup
-from sentinel.scenario import Event
 from test_environments import MICROTODO, crawl, env, whole_catalog  # noqa: F401  (env: a fixture)
 from test_hostile_text import PAYLOADS
 
+from sentinel.core.scenario import Event
 from sentinel.web import render
 from sentinel.web.render import fulltime, make_url, reltime
 
