@@ -1,15 +1,11 @@
-"""Runs many sessions at once and writes their results (docs/protocol.md#results).
+"""Runs many sessions at once and writes their results (docs/protocol.md#results; the files are
+listed in sentinel/outputs/results.py).
 
-results/<run>/run.json                     configuration and versions
-results/<run>/summary.json                 aggregates, rewritten at the end
-results/<run>/<env>/<scenario>/result.json written last: its presence marks a finished session
-                                   agent.log, events.jsonl, requests.jsonl, state.db,
-                                   results.json (the original SentinelBench's format)
-                                   agent/   what the agent left in its working folder (costs.json)
-
-The agent works in a fresh temporary folder outside the repository (docs/protocol.md#agents), so no relative
-path leads it to a scenario, a catalog or an earlier result; at the session's end that folder is
-copied into agent/ and removed. Only built-in agents receive the scenario file (__SCENARIO_FILE__).
+Each session is a scenario's site, clock and scheduler (sentinel/session/live.py) with the agent
+beside it, working in a fresh folder outside the repository (sentinel/run/agent_folder.py). The
+first wave of sessions starts together once all of it is set up (sentinel/run/plan.py's
+StartGate), and the loop is tuned for timing while the run lasts (sentinel/run/tuning.py). Only
+built-in agents receive the scenario file (__SCENARIO_FILE__).
 
 A resumed run keeps every finished session and runs again those without a result or with an
 infrastructure error. A crash in one session is recorded as that session's infrastructure
