@@ -316,25 +316,9 @@ def words(text: str) -> set[str]:
     return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 2}
 
 
-def similarity(a: str, b: str) -> float:
-    """The share of their words two texts have in common (0 to 1)."""
-    wa, wb = words(a), words(b)
-    return len(wa & wb) / max(1, len(wa | wb))
-
-
 def arriving(events: Iterable[Mapping[str, Any]]) -> set[str]:
     """The catalog items the events bring (their `*_id` fields)."""
     return {str(v) for e in events for f, v in e.items() if f.endswith("_id")}
-
-
-def unit(rng: random.Random, knobs: Knobs, target: str, decoys: Sequence[str], make: Make, note: str,
-         decoy_note: Callable[[str], str], *, gap: float = 2, lo: float = MIN_AT,
-         hi: float = MAX_AT) -> tuple[int, list[dict[str, Any]]]:
-    """A unit scenario: the target at a drawn time, its look-alikes `gap` apart before it
-    (decoy_note(item) says why each one does not count). Returns (target time, events)."""
-    at = target_time(rng, knobs, lo=max(lo, 2 + gap * (len(decoys) + 1)), hi=hi)
-    times = spaced(rng, len(decoys), 2, at - gap, gap)
-    return at, [*(make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)), make(at, target, note)]
 
 
 def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool: Sequence[str], make: Make,
@@ -347,23 +331,18 @@ def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool
     return [*events, *fill(rng, knobs, events, after, safe, free if after is not None else [], make)]
 
 
-_BASELINE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL) + "
+def count_reaches(rows: str, n: int | str, metric: str | None = None, count: str = "COUNT(*)") -> str:
+    """Condition SQL: `rows` (a FROM clause: table, WHERE …) reach n by `count`, or with `metric`
+    (a key of the environment's baseline_sql) n more than at the start."""
+    return f"SELECT (SELECT {count} FROM {rows}) >= {baseline(metric) + ' + ' if metric else ''}{n}"
 
 
-def count_reaches(count_sql: str, n: int | str, baseline: str | None = None) -> str:
-    """Condition SQL: the count reaches n, or with `baseline` (a key of the environment's
-    baseline_sql) n more than at the start."""
-    return f"SELECT ({count_sql}) >= {_BASELINE.format(baseline) if baseline else ''}{n}"
-
-
-def count_watch(count_sql: str, n: int | str, page: str, pattern: str, report: str,
-                baseline: str | None = None) -> dict[str, Any]:
-    """A passive count task's condition_sql and solution: the count reaches n (with `baseline`, n
-    more than at the start), and the solution watches the page until the number `pattern`
-    captures does too ("first + n" when relative), then reports."""
-    until = {"number": pattern, "at_least": f"first + {n}" if baseline else n}
-    return {"condition_sql": count_reaches(count_sql, n, baseline),
-            "solution": [{"watch": page, "until": until}, {"report": report}]}
+def count_watch(rows: str, n: int | str, page: str, pattern: str, report: str, metric: str | None = None,
+                count: str = "COUNT(*)") -> dict[str, Any]:
+    """A passive count task's condition_sql and solution: `count_reaches`, and the solution
+    watches the page until the number `pattern` captures does too ("first + n" when relative)."""
+    return {"condition_sql": count_reaches(rows, n, metric, count),
+            "solution": watch_number(page, pattern, f"first + {n}" if metric else n, report)}
 
 
 # --- kinds-b: counted arrivals chosen among look-alikes, a count that drops on its way up, and
@@ -597,18 +576,6 @@ def noop_from(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (),
         taxonomy={**source["taxonomy"], "distraction": distraction}, **fields)
 
 
-def held_until(knobs: Knobs, at: float) -> int:
-    """When a condition true at `at` stops holding (a message unsent, a track withdrawn): hold_s later."""
-    return int(min(at + knobs.hold_s, TIMELINE_END - 5))
-
-
-def spare_time(rng: random.Random, events: Sequence[dict[str, Any]], start: float = MIN_AT,
-               stop: float = MAX_AT + 100) -> int:
-    """A whole second in [start, stop] more than 3 s from every event (where a near miss can go)."""
-    free = [t for t in range(int(start), int(stop)) if all(abs(t - e["at"]) > 3 for e in events)]
-    return choose(rng, free, "free moment")
-
-
 def baseline(metric: str) -> str:
     """SQL for a baseline the session recorded at its start (the environment's baseline_sql)."""
     return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
@@ -625,16 +592,11 @@ def act_on(page: str, text: str, action: str, *links: str) -> list[dict[str, Any
             {"submit": action}]
 
 
-def tokens(text: str) -> list[str]:
-    """The lower-cased words (letters and digits) of a text."""
-    return re.findall(r"[a-z0-9]+", text.lower())
-
-
 def nearness(word: str, text: str) -> float:
     """How near a text comes to a word: 1 when it holds the word split in two (by a space or a
     hyphen), else the longest prefix it shares with one of its words, as a share of the word (0
     below three letters)."""
-    ws = tokens(text)
+    ws = re.findall(r"[a-z0-9]+", text.lower())  # every word, short ones too, in order
     if any(a + b == word for a, b in zip(ws, ws[1:], strict=False)):
         return 1.0
     best = max((len(os.path.commonprefix([word, w])) for w in ws), default=0)
@@ -744,22 +706,20 @@ class Recipe:
             near_miss_sql=near_miss_sql, eval_sql=spell(self.eval_sql, facts), solution=spell(steps, facts))
 
 
-def one_target(rng: random.Random, knobs: Knobs, make: Callable[[float, str, str | None], dict[str, Any]], target: str,
-         decoys: Sequence[str], *, note: str, decoy_note: Callable[[str], str], trailing: Sequence[str] = (),
-         trail_note: Callable[[str], str] = lambda item: "trailing: after the target", hold: bool = False,
-         gap: int = 3) -> tuple[int, int | None, list[dict[str, Any]]]:
-    """The key events of a one-target task: the decoys in sequence before the target (the last `gap`
-    s before it), the target at a drawn time, each `trailing` item after it. With `hold`, the
-    condition ends knobs.hold_s after the target, by the timeline's end at the latest (trailing
-    items keep `gap` s from that moment).
-    Returns (target time, that end or None, events built with `make(at, item, note)`)."""
-    last = TIMELINE_END - 5
-    at = target_time(rng, knobs, lo=4 + 2 * len(decoys))
-    until = int(min(at + knobs.hold_s, last)) if hold else None
-    times = times_between(rng, len(decoys), 1, at - gap + 1)
-    events = [make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)]
-    events.append(make(at, target, note))
-    later = [t for t in range(min(at + 5, last), last + 1) if until is None or abs(t - until) >= gap]
+def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys: Sequence[str], *, note: str,
+               decoy_note: Callable[[str], str], gap: float = 3, lo: float = MIN_AT, hi: float = MAX_AT,
+               trailing: Sequence[str] = (), hold: bool = False,
+               trail_note: Callable[[str], str] = lambda item: "trailing: after the target",
+               ) -> tuple[int, int | None, list[dict[str, Any]]]:
+    """The key events of a one-target task: the target at a drawn time in [lo, hi], its look-alikes
+    `gap` s apart before it (decoy_note(item) says why each one does not count), each `trailing`
+    item after it. With `hold`, the condition ends knobs.hold_s after the target (`hold_until`;
+    trailing items keep `gap` s from that moment). Returns (target time, that end or None, events)."""
+    at = target_time(rng, knobs, lo=max(lo, 2 + gap * (len(decoys) + 1)), hi=hi)
+    until = hold_until(knobs, at) if hold else None
+    times = spaced(rng, len(decoys), 2, at - gap, gap)
+    events = [*(make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)), make(at, target, note)]
+    later = [t for t in range(min(at + 5, LAST_S), LAST_S + 1) if until is None or abs(t - until) >= gap]
     return at, until, events + [make(choose(rng, later, "time after the target"), x, trail_note(x)) for x in trailing]
 
 
@@ -768,17 +728,12 @@ def exists_sql(rows: str) -> str:
     return f"SELECT EXISTS (SELECT 1 FROM {rows})"
 
 
-def count_sql(rows: str, at_least: Any) -> str:
-    """Whether `rows` (a FROM clause: table, WHERE …) holds at least `at_least` rows."""
-    return f"SELECT (SELECT COUNT(*) FROM {rows}) >= {at_least}"
-
-
 def more_than_first(setup: Setup, rows: str, metric: str, watch: Any, number: str, *, condition_sql: Any = None,
                     **texts: Any) -> Recipe:
     """A passive relative kind: at least {n} more `rows` (a FROM clause) than the session's `metric`
     baseline; the solution watches `watch` until its `number` regex reads the first value + {n}.
     `condition_sql` (e.g. {n} rows arrived) replaces the baseline check as the condition."""
-    sql = count_sql(rows, baseline(metric) + " + {n}")
+    sql = count_reaches(rows, "{n}", metric)
     return Recipe("passive", "relative", setup, condition_sql=condition_sql or sql, eval_sql=sql, watch=watch,
                   until={"number": number, "at_least": "first + {n}"}, **texts)
 
@@ -802,9 +757,10 @@ def kind(name: str, activity: str, criteria: str, knobs: Knobs | None = None, no
     return lambda draw: Kind(name, activity, criteria, draw, knobs or Knobs(), notes, earliest)
 
 
-def free_moment(rng: random.Random, lo: float, hi: float, taken: Iterable[float], gap: float = 3) -> int:
-    """A whole second in [lo, hi] more than `gap` away from every time in `taken`."""
-    busy = list(taken)
+def free_moment(rng: random.Random, events: Iterable[Mapping[str, Any]], lo: float = MIN_AT,
+                hi: float = MAX_AT + 99, gap: float = 3) -> int:
+    """A whole second in [lo, hi] more than `gap` s from every event (where a near miss or a lone decoy can go)."""
+    busy = [e["at"] for e in events]
     return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)],
                   "free moment")
 
@@ -834,9 +790,9 @@ def noop_twin(source: Mapping[str, Any], *, prompt: str, description: str, taxon
                     start_page=source.get("start_page"))
 
 
-def overlap(a: Iterable[str], b: Iterable[str]) -> float:
-    """How alike two sets of words are: the shared ones among all of them (0 to 1)."""
-    sa, sb = set(a), set(b)
+def overlap(a: str | Iterable[str], b: str | Iterable[str]) -> float:
+    """How alike two texts (their `words`) or two sets of words are: the shared words among all of them (0 to 1)."""
+    sa, sb = (words(x) if isinstance(x, str) else set(x) for x in (a, b))
     return len(sa & sb) / max(1, len(sa | sb))
 
 

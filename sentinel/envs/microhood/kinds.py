@@ -139,7 +139,7 @@ def near_peak(rng: random.Random, catalog: Catalog, knobs: Knobs, source: dict[s
     start = start_of(catalog, other)
     lowest, line = band(start)
     peak = kit.near_value(knobs.near_miss, lowest, line)
-    t = kit.free_moment(rng, 100, 560, [e["at"] for e in source["events"]])
+    t = kit.free_moment(rng, source["events"], 100, 560)
     note = f"{other} steps to {money(peak)}, its peak ({peak / start - 1:+.2%}): the near miss ({money(line)} would do)"
     return other, line, moves(other, kit.near_miss_legs(rng, start, peak, t, note))
 

@@ -203,7 +203,7 @@ def comment_on_telemetry_noop(rng: random.Random, catalog: Catalog, knobs: Knobs
     decoy, asked = kit.choose(rng, [(i, w) for i in arrivals(catalog, used) for w in
                                     sorted(words(issue(catalog, i)["title"]) & keywords(catalog))
                                     if not bodies_with(catalog, w)], "word in a title only")
-    decoy_at = kit.free_moment(rng, 20, 699, [e["at"] for e in source["events"]])
+    decoy_at = kit.free_moment(rng, source["events"], 20, 699)
     return kit.noop_twin(
         source, extra=[arrive(catalog, decoy_at, decoy, f"decoy: '{asked}' in the title only")],
         drop=lambda e: e.get("issue_id") == decoy,
