@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sentinel.core.kinds import MAX_AT, MIN_AT, Draw, Kind, Knobs, NoDraw
+from sentinel.core.kinds import MAX_AT, MIN_AT, Kind, Knobs, NoDraw
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -472,15 +472,21 @@ def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
 # --- kinds-c: kinds declared above their draws, an environment's arrivals as one view (counted
 # arrivals, background, the scenario on its start page), the no-op twin, small SQL and word helpers
 
-def register(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
+def kind(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
          name: str | None = None, earliest: float = MIN_AT, view: Callable[[Catalog], Any] | None = None,
          **params: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: declare the draw below as a Kind (named after the function unless `name` is given)
-    and append it to `kinds`, so labels, knobs and notes stand above the recipe; stacked, one recipe
-    serves several kinds, each drawing with its own keyword `params`. The draw gets `view(catalog)`
-    for the catalog when a view is given, and its taxonomy needs only difficulty and distraction:
-    activity and criteria come from here. A draw that a no-op twin draws on may return (what it
-    chose, the scenario): the kind keeps the scenario."""
+    and append it to `kinds`, so labels, knobs and notes stand above the recipe:
+
+        kind = partial(kit.kind, _declared)     # once per kinds.py; KINDS come from _declared
+        @kind("passive", "absolute", Knobs(decoys=2), "decoys: ...; near_miss: ...")
+        def price_target(rng, catalog, knobs): ...
+
+    Stacked, one recipe serves several kinds, each drawing with its own keyword `params`. The
+    function itself is returned, so a no-op twin draws its source by calling it. The draw gets
+    `view(catalog)` for the catalog when a view is given; its taxonomy needs only difficulty and
+    distraction (activity and criteria come from here). A draw that a no-op twin draws on may
+    return (what it chose, the scenario): the kind keeps the scenario."""
     def declare(draw: Callable[..., Any]) -> Callable[..., Any]:
         def run(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
             out = draw(rng, catalog if view is None else view(catalog), knobs, **params)
@@ -745,17 +751,6 @@ def unseen(rng: random.Random, candidates: Iterable[str], texts: Iterable[str], 
 
 
 # --- kinds-d: declaring a kind, its no-op twin, and small pieces any kind may use -------------------
-
-def kind(name: str, activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "",
-         earliest: float = MIN_AT) -> Callable[[Draw], Kind]:
-    """Declares a draw function as a Kind, next to its code:
-
-        @kind("price_target", "passive", "absolute", Knobs(decoys=2), "decoys: ...; near_miss: ...")
-        def price_target(rng, catalog, knobs): ...
-
-    The name then stands for the Kind (a no-op twin draws its source with `price_target.draw`)."""
-    return lambda draw: Kind(name, activity, criteria, draw, knobs or Knobs(), notes, earliest)
-
 
 def free_moment(rng: random.Random, events: Iterable[Mapping[str, Any]], lo: float = MIN_AT,
                 hi: float = MAX_AT + 99, gap: float = 3) -> int:

@@ -48,7 +48,7 @@ class Fy(kit.ArrivalView):
 
 
 _declared: list[Kind] = []
-kind = partial(kit.register, _declared, view=Fy)
+kind = partial(kit.kind, _declared, view=Fy)
 act_on = partial(kit.act_on, HOME)
 
 

@@ -59,7 +59,7 @@ class Gram(kit.ArrivalView):
 
 
 _declared: list[Kind] = []
-kind = partial(kit.register, _declared, view=Gram)
+kind = partial(kit.kind, _declared, view=Gram)
 
 
 # --- counted arrivals: posts_more, activity_more, comment_pileup -----------------------------------
