@@ -404,12 +404,34 @@ def watch_number(page: str, pattern: str, at_least: float | str, report: str) ->
     return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
 
 
-def as_near_miss(events: list[dict[str, Any]], but: str = "") -> None:
-    """A no-op twin drawn by its source's setup: the source task's target (noted "target: …") is the
-    twin's near miss; `but` says why it does not count."""
+def as_near_miss(events: list[dict[str, Any]], but: str = "") -> list[dict[str, Any]]:
+    """A no-op twin drawn by its source's draw: the source task's target (its note starts "target:"
+    or holds "(the target)") becomes the twin's near miss, in place; `but` says why it does not count."""
     for e in events:
-        if str(e.get("_note", "")).startswith("target:"):
-            e["_note"] = "near miss (the source task's target):" + e["_note"].removeprefix("target:") + but
+        note = str(e.get("_note", ""))
+        if note.startswith("target:"):
+            e["_note"] = "near miss (the source task's target):" + note.removeprefix("target:") + but
+        elif "(the target)" in note:
+            e["_note"] = note.replace("(the target)", "(the source task's target: the near miss)") + but
+    return events
+
+
+def noop_twin(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str | None = None,
+              swap: tuple[str, str] | None = None, drop: Callable[[dict[str, Any]], bool] = lambda e: False,
+              **fields: Any) -> dict[str, Any]:
+    """The no-op twin of a drawn scenario: the same timeline with the source's target relabelled as
+    the near miss (`as_near_miss`), the `near` events added (background events `drop` picks left
+    out: they used what the twin's own events need), asking for something that never happens.
+    `swap` (old, new) makes the prompt from the source's; the taxonomy is the source's with the
+    twin's `distraction` unless `fields` give one. `fields` are what else the twin says and checks
+    (description, condition_sql, near_miss_sql, eval_sql, solution, ...)."""
+    head, *events = source["events"]
+    kept = as_near_miss([dict(e) for e in events if "_note" in e or not drop(e)])
+    if swap:
+        fields.setdefault("prompt", source["prompt"].replace(*swap))
+    fields.setdefault("taxonomy", {**source["taxonomy"], "distraction": distraction})
+    return scenario(condition_at=None, start_page=source.get("start_page"), events=timeline(
+        {k: v for k, v in head.items() if k not in ("at", "type")}, [*kept, *near]), **fields)
 
 
 class Arrivals:
@@ -569,19 +591,6 @@ class ArrivalView:
                         taxonomy={"difficulty": difficulty, "distraction": distraction}, **fields)
 
 
-def noop_from(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str,
-              swap: tuple[str, str] | None = None, **fields: Any) -> dict[str, Any]:
-    """The no-op twin of a drawn scenario: the same timeline (plus the `near` events, its near miss)
-    asking for something that never happens; `swap` (old, new) makes the prompt from the source's.
-    `fields` are what else the twin says and checks (description, condition_sql, near_miss_sql, ...)."""
-    head, *events = source["events"]
-    if swap:
-        fields.setdefault("prompt", source["prompt"].replace(*swap))
-    return scenario(condition_at=None, start_page=source.get("start_page"), events=timeline(
-        {k: v for k, v in head.items() if k not in ("at", "type")}, [*events, *near]),
-        taxonomy={**source["taxonomy"], "distraction": distraction}, **fields)
-
-
 def baseline(metric: str) -> str:
     """SQL for a baseline the session recorded at its start (the environment's baseline_sql)."""
     return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
@@ -692,8 +701,7 @@ class Recipe:
 
         def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
             facts = self.setup(rng, catalog, knobs)
-            facts["events"] = [{**e, "_note": e["_note"].replace("target:", "near miss (the source task's target):", 1)}
-                               if e.get("_note", "").startswith("target:") else e for e in facts["events"]]
+            facts["events"] = as_near_miss([dict(e) for e in facts["events"]])
             asked = {**facts, **swap(rng, catalog, facts), "source": facts}
             return twin.scenario(asked, near_miss_sql=spell(self.condition_sql, facts))
         return Kind(name, "noop", self.criteria, draw, Knobs(decoys=decoys), notes)
@@ -766,23 +774,6 @@ def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 
     if until - at < least:
         raise NoDraw(f"a condition at {at} s cannot hold {least} s before {end} s")
     return until
-
-
-def noop_twin(source: Mapping[str, Any], *, prompt: str, description: str, taxonomy: Mapping[str, Any],
-              condition_sql: str, near_miss_sql: str, solution: list[dict[str, Any]],
-              eval_sql: str | None = None, extra: Iterable[dict[str, Any]] = (),
-              drop: Callable[[dict[str, Any]], bool] = lambda e: False) -> dict[str, Any]:
-    """A no-op kind's scenario from its source kind's draw: the same timeline with the source's
-    target ("(the target)" in its note) relabelled as the near miss, `extra` events added (and
-    background events `drop` picks left out: they used what the no-op's own events need), and a
-    condition that never holds (near_miss_sql: the one that does)."""
-    events = [{**e, "_note": e["_note"].replace("(the target)", "(the source task's target: the near miss)")}
-              if "_note" in e else e for e in source["events"][1:] if "_note" in e or not drop(e)]
-    preload = {k: v for k, v in source["events"][0].items() if k not in ("at", "type")}
-    return scenario(prompt=prompt, description=description, condition_at=None, taxonomy=taxonomy,
-                    events=timeline(preload, [*events, *extra]), condition_sql=condition_sql,
-                    near_miss_sql=near_miss_sql, eval_sql=eval_sql, solution=solution,
-                    start_page=source.get("start_page"))
 
 
 def overlap(a: str | Iterable[str], b: str | Iterable[str]) -> float:

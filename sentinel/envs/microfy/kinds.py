@@ -115,7 +115,7 @@ def follow_named_artist_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[s
     name, near_name = fy.artists[asked]["name"], fy.artists[near]["name"]
     near_event = next(e for e in source["events"] if fy.artist.get(e.get("track_id")) == near)
     near_event["_note"] = f"near miss: by {near_name}, not {name} · {near_event.get('_note', '')}"
-    return kit.noop_from(
+    return kit.noop_twin(
         source, distraction=f"{near_name}, a look-alike name",
         description=f"Copy of follow_new_artists asking for {name}, who never trends; {near_name}'s track arrives "
                     f"at {near_event['at']} s as the near miss. Refrain check: nobody new is followed.",
@@ -244,7 +244,7 @@ def lyric_absent_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any
                for w in sorted(kit.words(fy.title[t])) if len(w) >= 4 and w not in every]
     near, asked = kit.choose(rng, options, "title word in no lyrics")
     near_at = kit.free_moment(rng, source["events"])
-    return kit.noop_from(
+    return kit.noop_twin(
         source, near=[fy(near_at, near, f"near miss: {asked} in the title only, never in lyrics")],
         distraction=f"{asked} in a title", swap=(f'"{word}"', f'"{asked}"'),
         description=f"Copy of lyric_like asking for {asked}, which is in no lyrics; {fy.title[near]} ({near_at} s) "

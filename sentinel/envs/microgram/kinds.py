@@ -203,7 +203,7 @@ def commenter_absent_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str
     present = {c for p in used for c in g.commenters.get(p, [])} | {g.author[p] for p in used}
     asked = kit.choose(rng, sorted(set(g.people) - present - {SELF}), "person who never comments")
     prompt = source["prompt"].replace(g.name[who], g.name[asked]).replace(g.user[who], g.user[asked])
-    return kit.noop_from(
+    return kit.noop_twin(
         source, distraction=f"other commenters ({g.user[who]})", prompt=prompt, solution=_opened(g.user[asked]),
         description=f"Copy of commenter_three_more. {g.user[asked]} never comments on anything; {g.user[who]}'s "
                     f"three commented posts still arrive (the third at {source['condition_at']} s).",
@@ -272,7 +272,7 @@ def dm_merger_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
                and not w.endswith(("ing", "ed", "ly", "s"))]
     near, base, asked = kit.choose(rng, options, "near-miss message")
     near_at = kit.free_moment(rng, source["events"])
-    return kit.noop_from(
+    return kit.noop_twin(
         source, near=[g(near_at, near, f"near miss: '{base}', never '{asked}'")], swap=(f'"{kw}"', f'"{asked}"'),
         distraction=f"'{base}', never '{asked}'",
         description=f"Copy of dm_keyword asking about '{asked}', which no message holds; '{base}' arrives at "

@@ -223,7 +223,7 @@ def price_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -
     rise = (f"SELECT p.price >= s.start_price * {{:.2f}} FROM current_prices p JOIN stocks s ON s.symbol = p.symbol "
             f"WHERE p.symbol = {kit.sql_text(other)}")
     return kit.noop_twin(
-        source, extra=extra, drop=lambda e: e.get("symbol") == other,
+        source, near=extra, drop=lambda e: e.get("symbol") == other,
         description=f"No-op copy of price_target: {other} (open {money(start_of(catalog, other))}) peaks just short "
                     f"of +{pct}% ({money(line)}). price_target's stock still crosses its line at "
                     f"{source['condition_at']} s.",
@@ -268,7 +268,7 @@ def buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> 
         return line * 0.999, line
     other, line, extra = near_peak(rng, catalog, knobs, source, unheld(catalog), band)
     return kit.noop_twin(
-        source, extra=extra, drop=lambda e: e.get("symbol") == other,
+        source, near=extra, drop=lambda e: e.get("symbol") == other,
         description=f"No-op copy of buy_at_threshold: {other} (open {money(start_of(catalog, other))}) peaks just "
                     f"short of {money(line)}. buy_at_threshold's stock still crosses its line at "
                     f"{source['condition_at']} s. Refrain check: no order at all.",

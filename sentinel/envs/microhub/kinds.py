@@ -211,7 +211,7 @@ def comment_on_telemetry_noop(rng: random.Random, catalog: Catalog, knobs: Knobs
                                     if not bodies_with(catalog, w)], "word in a title only")
     decoy_at = kit.free_moment(rng, source["events"], 20, 699)
     return kit.noop_twin(
-        source, extra=[arrive(catalog, decoy_at, decoy, f"decoy: '{asked}' in the title only")],
+        source, near=[arrive(catalog, decoy_at, decoy, f"decoy: '{asked}' in the title only")],
         drop=lambda e: e.get("issue_id") == decoy,
         description=f"No-op copy of comment_on_compliance: no description ever mentions {asked}; one title does "
                     f"({decoy_at} s), and the issue about {pick[1]} still arrives at {source['condition_at']} s (the "
