@@ -264,25 +264,32 @@ def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: flo
 # as its prose, its SQL and its solution. Events name the catalog items they bring in fields
 # ending in `_id` (email_id, message_id, call_id).
 
-Setup = Callable[[random.Random, "Catalog", Knobs], dict[str, Any]]
+Facts = dict[str, Any]
+Setup = Callable[[random.Random, "Catalog", Knobs], Facts]
 
 
-class _Facts(string.Formatter):
+class _Templates(string.Formatter):
     """str.format with three more conversions: !q an SQL text literal, !l a LIKE pattern, !e a regex."""
 
+    CONVERT: Mapping[str, Callable[[str], str]] = {"e": re.escape, "q": sql_text, "l": like_text}
+
     def convert_field(self, value: Any, conversion: str | None) -> Any:
-        convert = {"q": sql_text, "l": like_text, "e": re.escape}.get(conversion or "")
-        return convert(str(value)) if convert else super().convert_field(value, conversion)
+        if conversion in self.CONVERT:
+            return self.CONVERT[conversion](str(value))
+        return super().convert_field(value, conversion)
 
 
 def fill_in(template: Any, facts: Mapping[str, Any]) -> Any:
-    """A template filled from facts: text by str.format (plus !q, !l, !e; a text that is exactly
-    one "{fact}" becomes the fact's value itself, so a number stays a number), lists and mappings
-    item by item, anything else as it is."""
+    """A template filled from the facts. A str is formatted with them (`{x!e}`: x escaped for a
+    regex, `{x!q}`: x as an SQL text literal, `{x!l}`: an SQL LIKE pattern for x anywhere; literal
+    braces doubled); a str that is one whole `{x}` is the fact itself (a number stays a number); a
+    callable is called with the facts; lists, tuples and mappings are filled item by item."""
+    if callable(template):
+        return template(facts)
     if isinstance(template, str):
         whole = re.fullmatch(r"\{(\w+)\}", template)
-        return facts[whole.group(1)] if whole else _Facts().vformat(template, (), facts)
-    if isinstance(template, list):
+        return facts[whole.group(1)] if whole else _Templates().vformat(template, (), facts)
+    if isinstance(template, list | tuple):
         return [fill_in(t, facts) for t in template]
     if isinstance(template, Mapping):
         return {k: fill_in(v, facts) for k, v in template.items()}
@@ -632,40 +639,10 @@ def alike(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
 # --- kinds-e: a kind as a recipe (a setup draws the facts, the scenario's texts are templates over
 # them), its no-op twin, a one-target task's arrivals, and the SQL shapes counting kinds repeat.
 
-Facts = dict[str, Any]
-Setup = Callable[[random.Random, "Catalog", Knobs], Facts]
-
-
-class _Templates(string.Formatter):
-    CONVERT: Mapping[str, Callable[[str], str]] = {"e": re.escape, "q": sql_text, "l": like_text}
-
-    def convert_field(self, value: Any, conversion: str | None) -> Any:
-        if conversion in self.CONVERT:
-            return self.CONVERT[conversion](str(value))
-        return super().convert_field(value, conversion)
-
-
-def spell(template: Any, facts: Facts) -> Any:
-    """A template filled from the facts. A str is formatted with them (`{x!e}`: x escaped for a
-    regex, `{x!q}`: x as an SQL text literal, `{x!l}`: an SQL LIKE pattern for x anywhere; literal
-    braces doubled); a str that is one whole `{x}` is the fact itself (a number stays a number); a
-    callable is called with the facts; lists and dicts are filled item by item."""
-    if callable(template):
-        return template(facts)
-    if isinstance(template, str):
-        whole = re.fullmatch(r"\{(\w+)\}", template)
-        return facts[whole.group(1)] if whole else _Templates().vformat(template, (), facts)
-    if isinstance(template, list | tuple):
-        return [spell(t, facts) for t in template]
-    if isinstance(template, dict):
-        return {k: spell(v, facts) for k, v in template.items()}
-    return template
-
-
 @dataclass(frozen=True)
 class Recipe:
     """A kind declared: `setup` draws the facts (`at`, `events` and `preload`, and `until` when a
-    passing condition ends), every other field is a template over them (`spell`). The solution
+    passing condition ends), every other field is a template over them (`fill_in`). The solution
     watches `watch` (opening each new link matching `open_new`) until `until` holds, takes the
     `then` steps and reports `report`; `solution` replaces all of that when the steps differ."""
 
@@ -703,7 +680,7 @@ class Recipe:
             facts = self.setup(rng, catalog, knobs)
             facts["events"] = as_near_miss([dict(e) for e in facts["events"]])
             asked = {**facts, **swap(rng, catalog, facts), "source": facts}
-            return twin.scenario(asked, near_miss_sql=spell(self.condition_sql, facts))
+            return twin.scenario(asked, near_miss_sql=fill_in(self.condition_sql, facts))
         return Kind(name, "noop", self.criteria, draw, Knobs(decoys=decoys), notes)
 
     def scenario(self, facts: Facts, near_miss_sql: str | None = None) -> dict[str, Any]:
@@ -712,12 +689,12 @@ class Recipe:
             {"watch": self.watch, **({"open_new": self.open_new} if self.open_new else {}), "until": self.until},
             *self.then, {"report": self.report}]
         return scenario(
-            description=spell(self.description, facts), prompt=spell(self.prompt, facts),
+            description=fill_in(self.description, facts), prompt=fill_in(self.prompt, facts),
             condition_at=None if noop else facts["at"], condition_until=None if noop else facts.get("until"),
-            start_page=spell(self.start_page, facts),
-            taxonomy=taxonomy(self.activity, self.criteria, self.difficulty, spell(self.distraction, facts)),
-            events=timeline(facts["preload"], facts["events"]), condition_sql=spell(self.condition_sql, facts),
-            near_miss_sql=near_miss_sql, eval_sql=spell(self.eval_sql, facts), solution=spell(steps, facts))
+            start_page=fill_in(self.start_page, facts),
+            taxonomy=taxonomy(self.activity, self.criteria, self.difficulty, fill_in(self.distraction, facts)),
+            events=timeline(facts["preload"], facts["events"]), condition_sql=fill_in(self.condition_sql, facts),
+            near_miss_sql=near_miss_sql, eval_sql=fill_in(self.eval_sql, facts), solution=fill_in(steps, facts))
 
 
 def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys: Sequence[str], *, note: str,

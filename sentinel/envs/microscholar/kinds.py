@@ -98,7 +98,7 @@ def save_each(until: dict[str, Any], report: str) -> Callable[[Facts], list[dict
     """Open every new paper on the {search} page until all the facts' `targets` matched, then save
     each. One watch for all: a watch per target would count a target that arrived while the previous
     one was being saved as already seen; save toggles, so each is opened by its address, saved once."""
-    return lambda f: kit.spell([
+    return lambda f: kit.fill_in([
         {"watch": "{search}", "open_new": PAPER_LINK, "count": len(f["targets"]), "until": until},
         *[step for rid in f["targets"] for step in ({"open": f"/microscholar/paper/{rid}"}, {"submit": "/save$"})],
         {"report": report}], f)
