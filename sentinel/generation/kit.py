@@ -1,9 +1,36 @@
-"""Helpers every environment's scenario kinds share (sentinel/envs/<env>/kinds.py).
+"""The one kit every environment's scenario kinds are built on (sentinel/envs/<env>/kinds.py). Pure: no aiohttp.
 
-A kind's draw is meant to read as a short recipe: choose facts from the catalog with `choose`
-and `sample`, place the target with `target_time`, the look-alikes with `times_before`, the
-background with `background_times`, build events with `event` (its `note` becomes `_note`),
-then `timeline` sorts them and `scenario` returns the mapping in file order. Pure: no aiohttp.
+A kind is a name, its labels (activity: passive, active or noop; criteria: absolute or relative),
+default knobs, notes saying what each knob means for it, and a draw: (rng, catalog, knobs) → the
+scenario mapping. The sections below follow the order in which a kind is written:
+
+1. Timing. TIMELINE_END and LAST_S bound every timeline; GAP_S keeps background off the events that
+   decide the task; FIRST_READ_S (counted arrivals start after the agent's first read) and FLAT_S
+   (a moving value stays flat at the start) are the two start delays.
+2. Declaring a kind. `kind` is the decorator for a kind written as a draw function
+   (kind = partial(kit.kind, _declared); KINDS come from that list). `declare` and `Recipe` declare
+   a kind from a setup that draws the facts (preload, events, at, until, ...) and texts that are
+   templates of them, filled by `fill_in` ({x!q} SQL text, {x!l} LIKE pattern, {x!e} regex).
+   `Recipe` adds the solution shorthand (watch / until / then / report / open_new) and `.noop`.
+3. Choosing from the catalog: `ids_where`, `choose`, `sample`, `nearest` (look-alikes ranked by
+   the near_miss knob), `unseen`, and how alike two items are: `words`, `overlap`, `nearness`, `alike`.
+4. Spacing: `target_time` inside the knobs' window, `times_between` and `spaced` before it,
+   `free_times` / `free_moment` away from the events, `hold_until` for a condition that ends.
+5. Events and the scenario: `event` (its note becomes `_note`), `timeline`, `taxonomy`, `scenario`.
+6. An environment's arrivals view: `Arrivals` (counted kinds' setups) or `ArrivalView` (drawn
+   kinds): the preload, what can arrive, and `make(at, id, note)` for one arrival.
+7. One target among look-alikes: `one_target`.
+8. Counted arrivals: `counting`, `counted_arrivals` (look-alikes fitted to the window),
+   `rise_with_drops` and `order_under` (a count that drops on its way), `counted_setup`.
+9. Background traffic that cannot decide the task: `background_times`, `mixed_background`,
+   `fill`, `traffic`.
+10. Near misses and the no-op twin: `as_near_miss` relabels the source's target as the near miss;
+    `noop_twin` makes a drawn scenario's twin (near events added, the asked value swapped).
+11. SQL and solution shapes: `sql_text`, `like_text`, `sql_list`, `baseline`, `exists_sql`,
+    `count_reaches`, `count_watch`, `watch_number`, `act_on`.
+12. Waypoint timelines (a price or star count crossing a line once, at the target): `Leg`,
+    `phases`, `ahead`, `approach`, `cross_once`, `near_miss_legs`, and the value helpers
+    `shortfall`, `round_line`, `floor_to`, `ceil_to`, `near_value`.
 """
 
 from __future__ import annotations
@@ -17,15 +44,172 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sentinel.core.kinds import MAX_AT, MIN_AT, Draw, Kind, Knobs, NoDraw
+from sentinel.core.kinds import MAX_AT, MIN_AT, Kind, Knobs, NoDraw
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
 
-TIMELINE_END = 720
-GAP_S = 2  # background events keep this far from the events that decide the task
-FIRST_READ_S = 8  # the agent's first read of the page: relative tasks' counted arrivals come after it
 
+# --- Timing: the timeline's end and the delays every kind respects --------------------------------
+
+TIMELINE_END = 720
+LAST_S = TIMELINE_END - 5
+GAP_S = 2  # background events keep this far from the events that decide the task
+# Two different delays at the start. FIRST_READ_S: when counted arrivals may begin, after the agent's
+# first read of the page (a relative task's count starts from that read). FLAT_S: how long a moving
+# value (a price, a star count) stays flat at the start: the checks want 10 s of a steady value, and
+# the first read comes a few seconds in, so the first move waits for both.
+FIRST_READ_S = 8
+FLAT_S = 14
+
+Make = Callable[[float, str, str | None], dict[str, Any]]  # make(at, item id, note) builds one arrival event
+Facts = dict[str, Any]
+Setup = Callable[[random.Random, "Catalog", Knobs], Facts]  # draws a declared kind's facts
+
+
+# --- Declaring a kind: above its draw (kind), or from a setup and text templates (declare, Recipe) ---
+
+def kind(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
+         name: str | None = None, earliest: float = MIN_AT, view: Callable[[Catalog], Any] | None = None,
+         **params: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: declare the draw below as a Kind (named after the function unless `name` is given)
+    and append it to `kinds`, so labels, knobs and notes stand above the recipe:
+
+        kind = partial(kit.kind, _declared)     # once per kinds.py; KINDS come from _declared
+        @kind("passive", "absolute", Knobs(decoys=2), "decoys: ...; near_miss: ...")
+        def price_target(rng, catalog, knobs): ...
+
+    Stacked, one recipe serves several kinds, each drawing with its own keyword `params`. The
+    function itself is returned, so a no-op twin draws its source by calling it. The draw gets
+    `view(catalog)` for the catalog when a view is given; its taxonomy needs only difficulty and
+    distraction (activity and criteria come from here). A draw that a no-op twin draws on may
+    return (what it chose, the scenario): the kind keeps the scenario."""
+    def declare(draw: Callable[..., Any]) -> Callable[..., Any]:
+        def run(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+            out = draw(rng, catalog if view is None else view(catalog), knobs, **params)
+            out = out[1] if isinstance(out, tuple) else out
+            return {**out, "taxonomy": {"activity": activity, "criteria": criteria, **out["taxonomy"]}}
+        kinds.append(Kind(name or draw.__name__, activity, criteria, run, knobs or Knobs(), notes, earliest))
+        return draw
+    return declare
+
+
+def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs, notes: str, *, difficulty: str,
+            distraction: str, prompt: str, description: str, condition_sql: str, solution: list[dict[str, Any]],
+            eval_sql: str | None = None, near_miss_sql: str | None = None, start_page: str | None = None,
+            earliest: float = MIN_AT) -> Kind:
+    """A kind as a declaration. `setup(rng, catalog, knobs)` draws the facts: `events`, `preload`,
+    `at` (the target time; a no-op's source task's) and optionally `until`, plus whatever the texts
+    name. The texts are templates of the facts and the knobs (`fill_in`). eval_sql is by default
+    the condition itself (a passive task is graded on the world reaching it)."""
+    def draw(rng: random.Random, catalog: Catalog, drawn: Knobs) -> dict[str, Any]:
+        facts = {**drawn.to_dict(), **setup(rng, catalog, drawn)}
+        live = activity != "noop"
+        sql = {"condition_sql": condition_sql, "near_miss_sql": near_miss_sql,
+               "eval_sql": eval_sql or (condition_sql if live else None)}
+        return scenario(prompt=fill_in(prompt, facts), description=fill_in(description, facts),
+                        condition_at=facts["at"] if live else None, start_page=start_page,
+                        condition_until=facts.get("until") if live else None,
+                        taxonomy=taxonomy(activity, criteria, difficulty, distraction),
+                        events=timeline(facts["preload"], facts["events"]), solution=fill_in(solution, facts),
+                        **{key: fill_in(text, facts) for key, text in sql.items() if text is not None})
+    return Kind(name, activity, criteria, draw, knobs, notes, earliest)
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A kind declared: `setup` draws the facts (`at`, `events` and `preload`, and `until` when a
+    passing condition ends), every other field is a template over them (`fill_in`). The solution
+    watches `watch` (opening each new link matching `open_new`) until `until` holds, takes the
+    `then` steps and reports `report`; `solution` replaces all of that when the steps differ."""
+
+    activity: str
+    criteria: str
+    setup: Setup
+    description: Any
+    prompt: Any
+    difficulty: str
+    distraction: Any
+    condition_sql: Any
+    watch: Any = None
+    until: Any = None
+    report: Any = None
+    open_new: str | None = None
+    then: Any = ()
+    solution: Any = None
+    start_page: Any = None
+    eval_sql: Any = None
+
+    def kind(self, name: str, decoys: int = 3, notes: str = "") -> Kind:
+        return Kind(name, self.activity, self.criteria, lambda rng, catalog, knobs: self.scenario(
+            self.setup(rng, catalog, knobs)), Knobs(decoys=decoys), notes)
+
+    def noop(self, name: str, swap: Callable[[random.Random, Catalog, Facts], Facts], *, description: Any,
+             eval_sql: Any = None, distraction: Any = None, decoys: int = 3, notes: str = "") -> Kind:
+        """The no-op twin: the source's draw, whose target notes become the near miss's, then
+        `swap(rng, catalog, facts)` returns the facts that change (the asked value no event brings,
+        more events); the twin asks with them (the source's facts stay under `source`) and its near
+        miss is the source's condition on the source's facts."""
+        twin = replace(self, activity="noop", description=description, eval_sql=eval_sql,
+                       distraction=distraction or self.distraction)
+
+        def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+            facts = self.setup(rng, catalog, knobs)
+            facts["events"] = as_near_miss([dict(e) for e in facts["events"]])
+            asked = {**facts, **swap(rng, catalog, facts), "source": facts}
+            return twin.scenario(asked, near_miss_sql=fill_in(self.condition_sql, facts))
+        return Kind(name, "noop", self.criteria, draw, Knobs(decoys=decoys), notes)
+
+    def scenario(self, facts: Facts, near_miss_sql: str | None = None) -> dict[str, Any]:
+        noop = self.activity == "noop"
+        steps = self.solution if self.solution is not None else [
+            {"watch": self.watch, **({"open_new": self.open_new} if self.open_new else {}), "until": self.until},
+            *self.then, {"report": self.report}]
+        return scenario(
+            description=fill_in(self.description, facts), prompt=fill_in(self.prompt, facts),
+            condition_at=None if noop else facts["at"], condition_until=None if noop else facts.get("until"),
+            start_page=fill_in(self.start_page, facts),
+            taxonomy=taxonomy(self.activity, self.criteria, self.difficulty, fill_in(self.distraction, facts)),
+            events=timeline(facts["preload"], facts["events"]), condition_sql=fill_in(self.condition_sql, facts),
+            near_miss_sql=near_miss_sql, eval_sql=fill_in(self.eval_sql, facts), solution=fill_in(steps, facts))
+
+
+def more_than_first(setup: Setup, rows: str, metric: str, watch: Any, number: str, *, condition_sql: Any = None,
+                    **texts: Any) -> Recipe:
+    """A passive relative kind: at least {n} more `rows` (a FROM clause) than the session's `metric`
+    baseline; the solution watches `watch` until its `number` regex reads the first value + {n}.
+    `condition_sql` (e.g. {n} rows arrived) replaces the baseline check as the condition."""
+    sql = count_reaches(rows, "{n}", metric)
+    return Recipe("passive", "relative", setup, condition_sql=condition_sql or sql, eval_sql=sql, watch=watch,
+                  until={"number": number, "at_least": "first + {n}"}, **texts)
+
+
+class _Templates(string.Formatter):
+    """str.format with three more conversions: !q an SQL text literal, !l a LIKE pattern, !e a regex."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        convert = {"e": re.escape, "q": sql_text, "l": like_text}.get(conversion or "")
+        return convert(str(value)) if convert else super().convert_field(value, conversion)
+
+
+def fill_in(template: Any, facts: Mapping[str, Any]) -> Any:
+    """A template filled from the facts. A str is formatted with them (`{x!e}`: x escaped for a
+    regex, `{x!q}`: x as an SQL text literal, `{x!l}`: an SQL LIKE pattern for x anywhere; literal
+    braces doubled); a str that is one whole `{x}` is the fact itself (a number stays a number); a
+    callable is called with the facts; lists, tuples and mappings are filled item by item."""
+    if callable(template):
+        return template(facts)
+    if isinstance(template, str):
+        whole = re.fullmatch(r"\{(\w+)\}", template)
+        return facts[whole.group(1)] if whole else _Templates().vformat(template, (), facts)
+    if isinstance(template, list | tuple):
+        return [fill_in(t, facts) for t in template]
+    if isinstance(template, Mapping):
+        return {k: fill_in(v, facts) for k, v in template.items()}
+    return template
+
+
+# --- Choosing from the catalog, and how alike two items are ---------------------------------------
 
 def ids_where(catalog: Catalog, collection: str, where: Callable[[dict[str, Any]], bool],
               exclude: Iterable[str] = ()) -> list[str]:
@@ -58,6 +242,47 @@ def nearest(rng: random.Random, items: Sequence[Any], k: int, score: Callable[[A
     return keyed[:k]
 
 
+def unseen(rng: random.Random, candidates: Iterable[str], texts: Iterable[str], what: str) -> str:
+    """One of the candidates that no text holds (case-insensitive): what a no-op asks for and never arrives."""
+    haystack = "\n".join(texts).lower()
+    return choose(rng, [c for c in candidates if c.lower() not in haystack], what)
+
+
+def words(text: str) -> set[str]:
+    """The lower-case words of a text, three characters or more (digits count): what look-alikes share."""
+    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 2}
+
+
+def overlap(a: str | Iterable[str], b: str | Iterable[str]) -> float:
+    """How alike two texts (their `words`) or two sets of words are: the shared words among all of them (0 to 1)."""
+    sa, sb = (words(x) if isinstance(x, str) else set(x) for x in (a, b))
+    return len(sa & sb) / max(1, len(sa | sb))
+
+
+def nearness(word: str, text: str) -> float:
+    """How near a text comes to a word: 1 when it holds the word split in two (by a space or a
+    hyphen), else the longest prefix it shares with one of its words, as a share of the word (0
+    below three letters)."""
+    ws = re.findall(r"[a-z0-9]+", text.lower())  # every word, short ones too, in order
+    if any(a + b == word for a, b in zip(ws, ws[1:], strict=False)):
+        return 1.0
+    best = max((len(os.path.commonprefix([word, w])) for w in ws), default=0)
+    return best / len(word) if best >= 3 else 0.0
+
+
+def alike(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
+    """How alike two personas (catalogs/shared/personas) look: 1 for the same username but its
+    punctuation, 0.6 for a shared first name or surname, 0 otherwise (and 0 for the same one)."""
+    if a["id"] == b["id"]:
+        return 0.0
+    if re.sub(r"[^a-z0-9]", "", a["username"].lower()) == re.sub(r"[^a-z0-9]", "", b["username"].lower()):
+        return 1.0
+    na, nb = a["name"].split(), b["name"].split()
+    return 0.6 if na[0] == nb[0] or na[-1] == nb[-1] else 0.0
+
+
+# --- Spacing: the target time, look-alikes before it, free moments, how long a condition holds ----
+
 def target_time(rng: random.Random, knobs: Knobs, lo: float = MIN_AT, hi: float = MAX_AT) -> int:
     """A whole-second target time inside both the knobs' window and the kind's own [lo, hi]."""
     start, stop = max(knobs.earliest, lo, MIN_AT), min(knobs.latest, hi, MAX_AT)
@@ -81,17 +306,54 @@ def times_between(rng: random.Random, n: int, start: float, stop: float) -> list
     return sorted(set(out)) if len(set(out)) == n else list(range(lo, lo + n))
 
 
-def background_times(rng: random.Random, density: float, taken: Iterable[float],
-                     start: float = 1, stop: float = TIMELINE_END - 5) -> list[int]:
-    """Background event times at `density` per sim minute over the timeline, kept GAP_S away from `taken`."""
-    busy = [float(t) for t in taken]
-    n = int(round(density * (stop - start) / 60.0))
-    free = [t for t in range(int(start), int(stop) + 1) if all(abs(t - b) > GAP_S for b in busy)]
-    if n <= 0 or not free:
+def spaced(rng: random.Random, n: int, start: float, stop: float, gap: float) -> list[int]:
+    """n whole seconds in [start, stop], one per stratum, at least `gap` apart."""
+    if n <= 0:
         return []
-    picked = rng.sample(free, min(n, len(free)))
+    width = (stop - start) / n
+    if width < gap:
+        raise NoDraw(f"no room for {n} events {gap:g} s apart between {start:g} and {stop:g} s")
+    out = []
+    for j in range(n):
+        lo = start + j * width + gap / 2
+        hi = start + (j + 1) * width - gap / 2
+        out.append(int(round(rng.uniform(lo, max(lo, hi)))))
+    return out
+
+
+def free_times(rng: random.Random, k: int, start: float, stop: float, taken: Sequence[float],
+               gap: float = 3) -> list[int]:
+    """k distinct whole seconds in [start, stop] kept `gap` away from `taken` and each other."""
+    picked: list[int] = []
+    candidates = list(range(int(start), int(stop) + 1))
+    rng.shuffle(candidates)
+    for t in candidates:
+        if len(picked) == k:
+            break
+        if all(abs(t - b) >= gap for b in [*taken, *picked]):
+            picked.append(t)
+    if len(picked) < k:
+        raise NoDraw(f"no room for {k} look-alikes between {start:g} and {stop:g} s")
     return sorted(picked)
 
+
+def free_moment(rng: random.Random, events: Iterable[Mapping[str, Any]], lo: float = MIN_AT,
+                hi: float = MAX_AT + 99, gap: float = 3) -> int:
+    """A whole second in [lo, hi] more than `gap` s from every event (where a near miss or a lone decoy can go)."""
+    busy = [e["at"] for e in events]
+    return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)],
+                  "free moment")
+
+
+def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 5) -> int:
+    """When a passing condition ends: knobs.hold_s after `at` but at least `least`, and by `end`."""
+    until = min(at + max(least, int(knobs.hold_s)), end)
+    if until - at < least:
+        raise NoDraw(f"a condition at {at} s cannot hold {least} s before {end} s")
+    return until
+
+
+# --- Events and the scenario mapping --------------------------------------------------------------
 
 def event(at: float, etype: str, note: str | None = None, **fields: Any) -> dict[str, Any]:
     """One event mapping: at, type, its fields, then `_note` (the fact that decides it)."""
@@ -135,303 +397,11 @@ def scenario(*, prompt: str, description: str, condition_at: float | None, taxon
     return out
 
 
-def sql_text(value: str) -> str:
-    """A text literal for SQL built by a kind (catalog text is data: quotes doubled)."""
-    return "'" + value.replace("'", "''") + "'"
-
-
-def like_text(value: str) -> str:
-    """A LIKE pattern literal matching `value` anywhere (catalog phrases hold no % or _)."""
-    if "%" in value or "_" in value:
-        raise NoDraw(f"{value!r} holds a LIKE wildcard")
-    return sql_text(f"%{value}%")
-
-
 def _num(value: float) -> float | int:
     return int(value) if float(value).is_integer() else round(float(value), 3)
 
 
-def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
-                     allow: Callable[[Any, int], bool], start: float = 1,
-                     stop: float = TIMELINE_END - 5) -> list[tuple[int, Any]]:
-    """(time, item) pairs for background drawn from a pool mixing several event families: times as
-    `background_times` gives them, each filled with a random pool item that `allow(item, time)`
-    accepts (so a kind can keep a counted family out before its target), each item at most once."""
-    out: list[tuple[int, Any]] = []
-    left = list(pool)
-    for t in background_times(rng, density, taken, start, stop):
-        fits = [i for i, item in enumerate(left) if allow(item, t)]
-        if fits:
-            out.append((t, left.pop(fits[rng.randrange(len(fits))])))
-    return out
-
-
-def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> list[str]:
-    """A seeded order of n + removals − 1 "add" and `removals` "remove" steps whose running total
-    stays under n, so a count reaches +n only with the next addition (the target)."""
-    for _ in range(tries):
-        seq = ["add"] * (n + removals - 1) + ["remove"] * removals
-        rng.shuffle(seq)
-        level, ok = 0, True
-        for step in seq:
-            level += 1 if step == "add" else -1
-            ok = ok and level < n
-        if ok:
-            return seq
-    raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")
-
-
-# --- kinds-a: counted arrivals (n counted arrivals, the n-th at the target time, look-alikes
-# between them, one counted arrival trailing) and background that cannot change the count before
-# the target. Generic over the event shape: callers pass `make(at, item_id, note)` that builds one
-# event. Moved here from generation/counting.py.
-
-Make = Callable[[float, str, str | None], dict[str, Any]]
-LAST_S = TIMELINE_END - 5
-
-
-def spaced(rng: random.Random, n: int, start: float, stop: float, gap: float) -> list[int]:
-    """n whole seconds in [start, stop], one per stratum, at least `gap` apart."""
-    if n <= 0:
-        return []
-    width = (stop - start) / n
-    if width < gap:
-        raise NoDraw(f"no room for {n} events {gap:g} s apart between {start:g} and {stop:g} s")
-    out = []
-    for j in range(n):
-        lo = start + j * width + gap / 2
-        hi = start + (j + 1) * width - gap / 2
-        out.append(int(round(rng.uniform(lo, max(lo, hi)))))
-    return out
-
-
-def free_times(rng: random.Random, k: int, start: float, stop: float, taken: Sequence[float],
-               gap: float = 3) -> list[int]:
-    """k distinct whole seconds in [start, stop] kept `gap` away from `taken` and each other."""
-    picked: list[int] = []
-    candidates = list(range(int(start), int(stop) + 1))
-    rng.shuffle(candidates)
-    for t in candidates:
-        if len(picked) == k:
-            break
-        if all(abs(t - b) >= gap for b in [*taken, *picked]):
-            picked.append(t)
-    if len(picked) < k:
-        raise NoDraw(f"no room for {k} look-alikes between {start:g} and {stop:g} s")
-    return sorted(picked)
-
-
-def counting(rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int,
-             make: Make, *, what: str, decoy_note: Callable[[str], str], first_s: float = 2,
-             gap: float = 4, trailing: bool = True) -> tuple[int, list[dict[str, Any]], list[str]]:
-    """The key events of a counting task. Returns (target time, events, counted ids in order);
-    `counted[n]` trails when `trailing`. Decoys (knobs.decoys of `others`) fall between."""
-    picked = sample(rng, counted, n + int(trailing), what)
-    decoys = sample(rng, others, knobs.decoys, "look-alikes")
-    at = target_time(rng, knobs, lo=first_s + gap * n + 2)
-    times = [*sorted(spaced(rng, n - 1, first_s, at - gap / 2, gap)), at]
-    events = [make(t, rid, f"{what} {i + 1} of {n}" + (" (the target)" if i == n - 1 else ""))
-              for i, (t, rid) in enumerate(zip(times, picked, strict=False))]
-    dtimes = free_times(rng, len(decoys), 2, at - 3, times, gap=3)
-    events += [make(t, rid, decoy_note(rid)) for t, rid in zip(dtimes, decoys, strict=True)]
-    if trailing:
-        trail = rng.randint(min(at + gap + 6, LAST_S), min(at + 150, LAST_S))
-        events.append(make(trail, picked[n], f"trailing: {what} after the target"))
-    return at, events, list(picked)
-
-
-def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: float | None,
-         before: Sequence[str], after: Sequence[str], make: Make) -> list[dict[str, Any]]:
-    """Background at the density knob: before `at` only `before` items (they cannot change the
-    task's condition), after it `after` items too. Each item is used once."""
-    taken = [e["at"] for e in events]
-    times = background_times(rng, knobs.density, taken)
-    safe, rest = list(before), [x for x in after if x not in set(before)]
-    rng.shuffle(safe)
-    rng.shuffle(rest)
-    out = []
-    for t in times:
-        late = at is None or t > at + GAP_S
-        pool = (rest or safe) if late and rng.random() < 0.5 else (safe or (rest if late else []))
-        if pool:
-            out.append(make(t, pool.pop(), None))
-    return out
-
-
-# --- kinds-a: kinds as declarations. `declare` makes a Kind from a setup that draws the facts
-# (from `unit`, `counting`, `traffic`: target, look-alikes, times, background) and the scenario's
-# texts as templates of those facts ("... arrives at {at} s", `{name!q}` for SQL), so a kind reads
-# as its prose, its SQL and its solution. Events name the catalog items they bring in fields
-# ending in `_id` (email_id, message_id, call_id).
-
-Setup = Callable[[random.Random, "Catalog", Knobs], dict[str, Any]]
-
-
-class _Facts(string.Formatter):
-    """str.format with three more conversions: !q an SQL text literal, !l a LIKE pattern, !e a regex."""
-
-    def convert_field(self, value: Any, conversion: str | None) -> Any:
-        convert = {"q": sql_text, "l": like_text, "e": re.escape}.get(conversion or "")
-        return convert(str(value)) if convert else super().convert_field(value, conversion)
-
-
-def fill_in(template: Any, facts: Mapping[str, Any]) -> Any:
-    """A template filled from facts: text by str.format (plus !q, !l, !e; a text that is exactly
-    one "{fact}" becomes the fact's value itself, so a number stays a number), lists and mappings
-    item by item, anything else as it is."""
-    if isinstance(template, str):
-        whole = re.fullmatch(r"\{(\w+)\}", template)
-        return facts[whole.group(1)] if whole else _Facts().vformat(template, (), facts)
-    if isinstance(template, list):
-        return [fill_in(t, facts) for t in template]
-    if isinstance(template, Mapping):
-        return {k: fill_in(v, facts) for k, v in template.items()}
-    return template
-
-
-def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs, notes: str, *, difficulty: str,
-            distraction: str, prompt: str, description: str, condition_sql: str, solution: list[dict[str, Any]],
-            eval_sql: str | None = None, near_miss_sql: str | None = None, start_page: str | None = None,
-            earliest: float = MIN_AT) -> Kind:
-    """A kind as a declaration. `setup(rng, catalog, knobs)` draws the facts: `events`, `preload`,
-    `at` (the target time; a no-op's source task's) and optionally `until`, plus whatever the texts
-    name. The texts are templates of the facts and the knobs (`fill_in`). eval_sql is by default
-    the condition itself (a passive task is graded on the world reaching it)."""
-    def draw(rng: random.Random, catalog: Catalog, drawn: Knobs) -> dict[str, Any]:
-        facts = {**drawn.to_dict(), **setup(rng, catalog, drawn)}
-        live = activity != "noop"
-        sql = {"condition_sql": condition_sql, "near_miss_sql": near_miss_sql,
-               "eval_sql": eval_sql or (condition_sql if live else None)}
-        return scenario(prompt=fill_in(prompt, facts), description=fill_in(description, facts),
-                        condition_at=facts["at"] if live else None, start_page=start_page,
-                        condition_until=facts.get("until") if live else None,
-                        taxonomy=taxonomy(activity, criteria, difficulty, distraction),
-                        events=timeline(facts["preload"], facts["events"]), solution=fill_in(solution, facts),
-                        **{key: fill_in(text, facts) for key, text in sql.items() if text is not None})
-    return Kind(name, activity, criteria, draw, knobs, notes, earliest)
-
-
-def words(text: str) -> set[str]:
-    """The lower-case words of a text, three characters or more (digits count): what look-alikes share."""
-    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) > 2}
-
-
-def similarity(a: str, b: str) -> float:
-    """The share of their words two texts have in common (0 to 1)."""
-    wa, wb = words(a), words(b)
-    return len(wa & wb) / max(1, len(wa | wb))
-
-
-def arriving(events: Iterable[Mapping[str, Any]]) -> set[str]:
-    """The catalog items the events bring (their `*_id` fields)."""
-    return {str(v) for e in events for f, v in e.items() if f.endswith("_id")}
-
-
-def unit(rng: random.Random, knobs: Knobs, target: str, decoys: Sequence[str], make: Make, note: str,
-         decoy_note: Callable[[str], str], *, gap: float = 2, lo: float = MIN_AT,
-         hi: float = MAX_AT) -> tuple[int, list[dict[str, Any]]]:
-    """A unit scenario: the target at a drawn time, its look-alikes `gap` apart before it
-    (decoy_note(item) says why each one does not count). Returns (target time, events)."""
-    at = target_time(rng, knobs, lo=max(lo, 2 + gap * (len(decoys) + 1)), hi=hi)
-    times = spaced(rng, len(decoys), 2, at - gap, gap)
-    return at, [*(make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)), make(at, target, note)]
-
-
-def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool: Sequence[str], make: Make,
-            spoils: Callable[[str], bool] = lambda item: False, after: float | None = None) -> list[dict[str, Any]]:
-    """`events` plus background from `pool` at the density knob: items not yet arriving, never one
-    that `spoils` the task (or, given `after`, the target time, none before it)."""
-    on = arriving(events)
-    free = [item for item in pool if item not in on]
-    safe = [item for item in free if not spoils(item)]
-    return [*events, *fill(rng, knobs, events, after, safe, free if after is not None else [], make)]
-
-
-_BASELINE = "CAST((SELECT value FROM session_meta WHERE key = 'baseline_{}') AS REAL) + "
-
-
-def count_reaches(count_sql: str, n: int | str, baseline: str | None = None) -> str:
-    """Condition SQL: the count reaches n, or with `baseline` (a key of the environment's
-    baseline_sql) n more than at the start."""
-    return f"SELECT ({count_sql}) >= {_BASELINE.format(baseline) if baseline else ''}{n}"
-
-
-def count_watch(count_sql: str, n: int | str, page: str, pattern: str, report: str,
-                baseline: str | None = None) -> dict[str, Any]:
-    """A passive count task's condition_sql and solution: the count reaches n (with `baseline`, n
-    more than at the start), and the solution watches the page until the number `pattern`
-    captures does too ("first + n" when relative), then reports."""
-    until = {"number": pattern, "at_least": f"first + {n}" if baseline else n}
-    return {"condition_sql": count_reaches(count_sql, n, baseline),
-            "solution": [{"watch": page, "until": until}, {"report": report}]}
-
-
-# --- kinds-b: counted arrivals chosen among look-alikes, a count that drops on its way up, and
-# a counting kind's setup and solution on an environment's view of one draw (Arrivals).
-
-def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], looks: Sequence[str], n: int,
-                     make: Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
-                     start: float = 0, gap: float = 4, trailing: int = 1, span: float | None = None,
-                     ordered: bool = False) -> tuple[int, list[dict[str, Any]], list[str]]:
-    """As `counting`, for kinds whose look-alikes depend on the window: n − 1 of `counted` at least
-    `gap` apart after `start`, the n-th at the target time, `trailing` more after it, and between
-    them as many `looks` as fit before knobs.latest (at most the decoys knob): the nearest by `score`
-    (the near_miss knob), or any. With `span`, the arrivals come in a burst that starts at most
-    `span` s before the target; `ordered`: the first n + trailing of `counted` arrive in their order,
-    else a sample. Returns (target time, events, items used)."""
-    def room(k: int) -> float:  # n − 1 strata of `gap`, and k look-alikes 3 s clear of everything
-        return 1 + max(gap * (n - 1) + gap / 2, 5 * (n - 1 + k) - 1)
-    k = max(0, min(knobs.decoys, len(looks), int((knobs.latest - start - room(0)) // 5)))
-    decoys = nearest(rng, looks, k, score, knobs.near_miss) if score else sample(rng, looks, k, "look-alikes")
-    picked = list(counted[:n + trailing]) if ordered else sample(rng, counted, n + trailing, what)
-    at = target_time(rng, knobs, lo=start + room(k))
-    if span is not None:
-        start = max(start, at - rng.randint(int(room(k)), max(int(room(k)), int(span))))
-    times = [*sorted(spaced(rng, n - 1, start, at - gap / 2, gap)), at]
-    events = [make(t, rid, f"{'target: ' if i == n - 1 else ''}{what}" + (f" {i + 1} of {n}" if n > 1 else ""))
-              for i, (t, rid) in enumerate(zip(times, picked, strict=False))]
-    events += [make(t, rid, decoy_note) for t, rid in zip(free_times(rng, k, start + 1, at - 3, times), decoys,
-                                                           strict=True)]
-    later = free_times(rng, trailing, at + 10, LAST_S, [])
-    events += [make(t, rid, f"trailing: another {what}") for t, rid in zip(later, picked[n:], strict=True)]
-    return at, events, [*picked, *decoys]
-
-
-def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], droppable: Sequence[str], n: int,
-                    make: Make, drop: Make, *, what: str, drop_note: str, base: int = 0, start: float = 0,
-                    gap: float = 4, cap: int = 3, trailing: int = 1) -> tuple[int, list[dict[str, Any]], list[str]]:
-    """A count that must rise from `base` by n while some of what was there leaves: n − 1 + d
-    arrivals of `counted` and d removals of `droppable` (`drop(t, item, note)`; d is the decoys knob,
-    at most `cap`, as many as fit) in an order whose running total stays under n, the n-th arrival at
-    the target time, `trailing` more after it. Returns (target time, events, items used)."""
-    d = max(0, min(knobs.decoys, cap, len(droppable), (int((knobs.latest - start) // gap) - n) // 2))
-    steps = order_under(rng, n, d)
-    at = target_time(rng, knobs, lo=start + gap * (len(steps) + 1))
-    adds, gone = sample(rng, counted, n + d + trailing, what), sample(rng, droppable, d, "removals")
-    arriving, leaving, level, events = iter(adds), iter(gone), base, []
-    for t, step in zip(sorted(spaced(rng, len(steps), start, at - gap / 2, gap)), steps, strict=True):
-        level += 1 if step == "add" else -1
-        note = f"{what} {level} of {base + n}" if step == "add" else f"{drop_note}: now {level} of {base + n}"
-        events.append(make(t, next(arriving), note) if step == "add" else drop(t, next(leaving), note))
-    events.append(make(at, next(arriving), f"target: {what} {base + n} of {base + n}"))
-    later = free_times(rng, trailing, at + 10, LAST_S, [])
-    events += [make(t, next(arriving), f"trailing: {what} {base + n + i + 1}") for i, t in enumerate(later)]
-    return at, events, [*adds, *gone]
-
-
-def watch_number(page: str, pattern: str, at_least: float | str, report: str) -> list[dict[str, Any]]:
-    """A counting task's solution: watch `page` until the number `pattern` captures is at least
-    `at_least` (a number known from the preload, or a "{fact}" template), then report."""
-    return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
-
-
-def as_near_miss(events: list[dict[str, Any]], but: str = "") -> None:
-    """A no-op twin drawn by its source's setup: the source task's target (noted "target: …") is the
-    twin's near miss; `but` says why it does not count."""
-    for e in events:
-        if str(e.get("_note", "")).startswith("target:"):
-            e["_note"] = "near miss (the source task's target):" + e["_note"].removeprefix("target:") + but
-
+# --- An environment's arrivals view: its catalog as one draw reads it -----------------------------
 
 class Arrivals:
     """One draw's view of an environment's catalog for the kinds below: the preload (`load`), every
@@ -466,50 +436,6 @@ class Arrivals:
                         before: Sequence[str], after: Sequence[str] = ()) -> list[dict[str, Any]]:
         """`key` and `fill`'s background (`before` items; after `at`, `after` items too), arranged."""
         return self.arrange(key + fill(rng, knobs, key, at, before, after, self.make))
-
-
-def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
-                  counted: Callable[[Any], Sequence[str]], looks: Callable[[Any], Sequence[str]], n: tuple[int, int],
-                  what: str, decoy_note: str, base: Callable[[Any], int] = lambda view: 0,
-                  score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0, trailing: int = 1,
-                  span: float | None = None) -> Setup:
-    """The setup of a counting kind for `declare`: `counted_arrivals` of n (drawn from the range)
-    among the look-alikes, then background that keeps the counted family out until the target.
-    `arrivals(rng, catalog)` is the environment's view of one draw; `counted`, `looks`, `score` and
-    `base` (the count at the start) take it. Facts: preload, events, at, n, base, goal (base + n),
-    first (the first key event's time) and decoys (how many)."""
-    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-        a, k = arrivals(rng, catalog), rng.randint(*n)
-        at, key, used = counted_arrivals(rng, knobs, counted(a), looks(a), k, a.make, what=what, decoy_note=decoy_note,
-                                         score=score and score(a), start=start, trailing=trailing, span=span)
-        free, family = [x for x in a.items if x not in set(used)], set(counted(a))
-        safe = [x for x in free if x not in family]
-        return {"preload": a.load, "events": a.with_background(rng, knobs, key, at, safe, free),
-                "at": at, "n": k, "base": base(a), "goal": base(a) + k, "first": min(e["at"] for e in key),
-                "decoys": len(used) - k - trailing}
-    return setup
-
-
-# --- kinds-c: kinds declared above their draws, an environment's arrivals as one view (counted
-# arrivals, background, the scenario on its start page), the no-op twin, small SQL and word helpers
-
-def register(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
-         name: str | None = None, earliest: float = MIN_AT, view: Callable[[Catalog], Any] | None = None,
-         **params: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Decorator: declare the draw below as a Kind (named after the function unless `name` is given)
-    and append it to `kinds`, so labels, knobs and notes stand above the recipe; stacked, one recipe
-    serves several kinds, each drawing with its own keyword `params`. The draw gets `view(catalog)`
-    for the catalog when a view is given, and its taxonomy needs only difficulty and distraction:
-    activity and criteria come from here. A draw that a no-op twin draws on may return (what it
-    chose, the scenario): the kind keeps the scenario."""
-    def declare(draw: Callable[..., Any]) -> Callable[..., Any]:
-        def run(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-            out = draw(rng, catalog if view is None else view(catalog), knobs, **params)
-            out = out[1] if isinstance(out, tuple) else out
-            return {**out, "taxonomy": {"activity": activity, "criteria": criteria, **out["taxonomy"]}}
-        kinds.append(Kind(name or draw.__name__, activity, criteria, run, knobs or Knobs(), notes, earliest))
-        return draw
-    return declare
 
 
 class ArrivalView:
@@ -584,29 +510,244 @@ class ArrivalView:
                         taxonomy={"difficulty": difficulty, "distraction": distraction}, **fields)
 
 
-def noop_from(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str,
-              swap: tuple[str, str] | None = None, **fields: Any) -> dict[str, Any]:
-    """The no-op twin of a drawn scenario: the same timeline (plus the `near` events, its near miss)
-    asking for something that never happens; `swap` (old, new) makes the prompt from the source's.
-    `fields` are what else the twin says and checks (description, condition_sql, near_miss_sql, ...)."""
+def arriving(events: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The catalog items the events bring (their `*_id` fields)."""
+    return {str(v) for e in events for f, v in e.items() if f.endswith("_id")}
+
+
+# --- One target among look-alikes -----------------------------------------------------------------
+
+def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys: Sequence[str], *, note: str,
+               decoy_note: Callable[[str], str], gap: float = 3, lo: float = MIN_AT, hi: float = MAX_AT,
+               trailing: Sequence[str] = (), hold: bool = False,
+               trail_note: Callable[[str], str] = lambda item: "trailing: after the target",
+               ) -> tuple[int, int | None, list[dict[str, Any]]]:
+    """The key events of a one-target task: the target at a drawn time in [lo, hi], its look-alikes
+    `gap` s apart before it (decoy_note(item) says why each one does not count), each `trailing`
+    item after it. With `hold`, the condition ends knobs.hold_s after the target (`hold_until`;
+    trailing items keep `gap` s from that moment). Returns (target time, that end or None, events)."""
+    at = target_time(rng, knobs, lo=max(lo, 2 + gap * (len(decoys) + 1)), hi=hi)
+    until = hold_until(knobs, at) if hold else None
+    times = spaced(rng, len(decoys), 2, at - gap, gap)
+    events = [*(make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)), make(at, target, note)]
+    later = [t for t in range(min(at + 5, LAST_S), LAST_S + 1) if until is None or abs(t - until) >= gap]
+    return at, until, events + [make(choose(rng, later, "time after the target"), x, trail_note(x)) for x in trailing]
+
+
+# --- Counted arrivals: n of a family, the n-th at the target time ---------------------------------
+
+def counting(rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int,
+             make: Make, *, what: str, decoy_note: Callable[[str], str], first_s: float = 2,
+             gap: float = 4, trailing: bool = True) -> tuple[int, list[dict[str, Any]], list[str]]:
+    """The key events of a counting task. Returns (target time, events, counted ids in order);
+    `counted[n]` trails when `trailing`. Decoys (knobs.decoys of `others`) fall between."""
+    picked = sample(rng, counted, n + int(trailing), what)
+    decoys = sample(rng, others, knobs.decoys, "look-alikes")
+    at = target_time(rng, knobs, lo=first_s + gap * n + 2)
+    times = [*sorted(spaced(rng, n - 1, first_s, at - gap / 2, gap)), at]
+    events = [make(t, rid, f"{what} {i + 1} of {n}" + (" (the target)" if i == n - 1 else ""))
+              for i, (t, rid) in enumerate(zip(times, picked, strict=False))]
+    dtimes = free_times(rng, len(decoys), 2, at - 3, times, gap=3)
+    events += [make(t, rid, decoy_note(rid)) for t, rid in zip(dtimes, decoys, strict=True)]
+    if trailing:
+        trail = rng.randint(min(at + gap + 6, LAST_S), min(at + 150, LAST_S))
+        events.append(make(trail, picked[n], f"trailing: {what} after the target"))
+    return at, events, list(picked)
+
+
+def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], looks: Sequence[str], n: int,
+                     make: Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
+                     start: float = 0, gap: float = 4, trailing: int = 1, span: float | None = None,
+                     ordered: bool = False) -> tuple[int, list[dict[str, Any]], list[str]]:
+    """As `counting`, for kinds whose look-alikes depend on the window: n − 1 of `counted` at least
+    `gap` apart after `start`, the n-th at the target time, `trailing` more after it, and between
+    them as many `looks` as fit before knobs.latest (at most the decoys knob): the nearest by `score`
+    (the near_miss knob), or any. With `span`, the arrivals come in a burst that starts at most
+    `span` s before the target; `ordered`: the first n + trailing of `counted` arrive in their order,
+    else a sample. Returns (target time, events, items used)."""
+    def room(k: int) -> float:  # n − 1 strata of `gap`, and k look-alikes 3 s clear of everything
+        return 1 + max(gap * (n - 1) + gap / 2, 5 * (n - 1 + k) - 1)
+    k = max(0, min(knobs.decoys, len(looks), int((knobs.latest - start - room(0)) // 5)))
+    decoys = nearest(rng, looks, k, score, knobs.near_miss) if score else sample(rng, looks, k, "look-alikes")
+    picked = list(counted[:n + trailing]) if ordered else sample(rng, counted, n + trailing, what)
+    at = target_time(rng, knobs, lo=start + room(k))
+    if span is not None:
+        start = max(start, at - rng.randint(int(room(k)), max(int(room(k)), int(span))))
+    times = [*sorted(spaced(rng, n - 1, start, at - gap / 2, gap)), at]
+    events = [make(t, rid, f"{'target: ' if i == n - 1 else ''}{what}" + (f" {i + 1} of {n}" if n > 1 else ""))
+              for i, (t, rid) in enumerate(zip(times, picked, strict=False))]
+    events += [make(t, rid, decoy_note) for t, rid in zip(free_times(rng, k, start + 1, at - 3, times), decoys,
+                                                           strict=True)]
+    later = free_times(rng, trailing, at + 10, LAST_S, [])
+    events += [make(t, rid, f"trailing: another {what}") for t, rid in zip(later, picked[n:], strict=True)]
+    return at, events, [*picked, *decoys]
+
+
+def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], droppable: Sequence[str], n: int,
+                    make: Make, drop: Make, *, what: str, drop_note: str, base: int = 0, start: float = 0,
+                    gap: float = 4, cap: int = 3, trailing: int = 1) -> tuple[int, list[dict[str, Any]], list[str]]:
+    """A count that must rise from `base` by n while some of what was there leaves: n − 1 + d
+    arrivals of `counted` and d removals of `droppable` (`drop(t, item, note)`; d is the decoys knob,
+    at most `cap`, as many as fit) in an order whose running total stays under n, the n-th arrival at
+    the target time, `trailing` more after it. Returns (target time, events, items used)."""
+    d = max(0, min(knobs.decoys, cap, len(droppable), (int((knobs.latest - start) // gap) - n) // 2))
+    steps = order_under(rng, n, d)
+    at = target_time(rng, knobs, lo=start + gap * (len(steps) + 1))
+    adds, gone = sample(rng, counted, n + d + trailing, what), sample(rng, droppable, d, "removals")
+    arriving, leaving, level, events = iter(adds), iter(gone), base, []
+    for t, step in zip(sorted(spaced(rng, len(steps), start, at - gap / 2, gap)), steps, strict=True):
+        level += 1 if step == "add" else -1
+        note = f"{what} {level} of {base + n}" if step == "add" else f"{drop_note}: now {level} of {base + n}"
+        events.append(make(t, next(arriving), note) if step == "add" else drop(t, next(leaving), note))
+    events.append(make(at, next(arriving), f"target: {what} {base + n} of {base + n}"))
+    later = free_times(rng, trailing, at + 10, LAST_S, [])
+    events += [make(t, next(arriving), f"trailing: {what} {base + n + i + 1}") for i, t in enumerate(later)]
+    return at, events, [*adds, *gone]
+
+
+def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> list[str]:
+    """A seeded order of n + removals − 1 "add" and `removals` "remove" steps whose running total
+    stays under n, so a count reaches +n only with the next addition (the target)."""
+    for _ in range(tries):
+        seq = ["add"] * (n + removals - 1) + ["remove"] * removals
+        rng.shuffle(seq)
+        level, ok = 0, True
+        for step in seq:
+            level += 1 if step == "add" else -1
+            ok = ok and level < n
+        if ok:
+            return seq
+    raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")
+
+
+def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
+                  counted: Callable[[Any], Sequence[str]], looks: Callable[[Any], Sequence[str]], n: tuple[int, int],
+                  what: str, decoy_note: str, base: Callable[[Any], int] = lambda view: 0,
+                  score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0, trailing: int = 1,
+                  span: float | None = None) -> Setup:
+    """The setup of a counting kind for `declare`: `counted_arrivals` of n (drawn from the range)
+    among the look-alikes, then background that keeps the counted family out until the target.
+    `arrivals(rng, catalog)` is the environment's view of one draw; `counted`, `looks`, `score` and
+    `base` (the count at the start) take it. Facts: preload, events, at, n, base, goal (base + n),
+    first (the first key event's time) and decoys (how many)."""
+    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+        a, k = arrivals(rng, catalog), rng.randint(*n)
+        at, key, used = counted_arrivals(rng, knobs, counted(a), looks(a), k, a.make, what=what, decoy_note=decoy_note,
+                                         score=score and score(a), start=start, trailing=trailing, span=span)
+        free, family = [x for x in a.items if x not in set(used)], set(counted(a))
+        safe = [x for x in free if x not in family]
+        return {"preload": a.load, "events": a.with_background(rng, knobs, key, at, safe, free),
+                "at": at, "n": k, "base": base(a), "goal": base(a) + k, "first": min(e["at"] for e in key),
+                "decoys": len(used) - k - trailing}
+    return setup
+
+
+# --- Background traffic that cannot decide the task -----------------------------------------------
+
+def background_times(rng: random.Random, density: float, taken: Iterable[float],
+                     start: float = 1, stop: float = TIMELINE_END - 5) -> list[int]:
+    """Background event times at `density` per sim minute over the timeline, kept GAP_S away from `taken`."""
+    busy = [float(t) for t in taken]
+    n = int(round(density * (stop - start) / 60.0))
+    free = [t for t in range(int(start), int(stop) + 1) if all(abs(t - b) > GAP_S for b in busy)]
+    if n <= 0 or not free:
+        return []
+    picked = rng.sample(free, min(n, len(free)))
+    return sorted(picked)
+
+
+def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
+                     allow: Callable[[Any, int], bool], start: float = 1,
+                     stop: float = TIMELINE_END - 5) -> list[tuple[int, Any]]:
+    """(time, item) pairs for background drawn from a pool mixing several event families: times as
+    `background_times` gives them, each filled with a random pool item that `allow(item, time)`
+    accepts (so a kind can keep a counted family out before its target), each item at most once."""
+    out: list[tuple[int, Any]] = []
+    left = list(pool)
+    for t in background_times(rng, density, taken, start, stop):
+        fits = [i for i, item in enumerate(left) if allow(item, t)]
+        if fits:
+            out.append((t, left.pop(fits[rng.randrange(len(fits))])))
+    return out
+
+
+def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: float | None,
+         before: Sequence[str], after: Sequence[str], make: Make) -> list[dict[str, Any]]:
+    """Background at the density knob: before `at` only `before` items (they cannot change the
+    task's condition), after it `after` items too. Each item is used once."""
+    taken = [e["at"] for e in events]
+    times = background_times(rng, knobs.density, taken)
+    safe, rest = list(before), [x for x in after if x not in set(before)]
+    rng.shuffle(safe)
+    rng.shuffle(rest)
+    out = []
+    for t in times:
+        late = at is None or t > at + GAP_S
+        pool = (rest or safe) if late and rng.random() < 0.5 else (safe or (rest if late else []))
+        if pool:
+            out.append(make(t, pool.pop(), None))
+    return out
+
+
+def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool: Sequence[str], make: Make,
+            spoils: Callable[[str], bool] = lambda item: False, after: float | None = None) -> list[dict[str, Any]]:
+    """`events` plus background from `pool` at the density knob: items not yet arriving, never one
+    that `spoils` the task (or, given `after`, the target time, none before it)."""
+    on = arriving(events)
+    free = [item for item in pool if item not in on]
+    safe = [item for item in free if not spoils(item)]
+    return [*events, *fill(rng, knobs, events, after, safe, free if after is not None else [], make)]
+
+
+# --- Near misses and the no-op twin ---------------------------------------------------------------
+
+def as_near_miss(events: list[dict[str, Any]], but: str = "") -> list[dict[str, Any]]:
+    """A no-op twin drawn by its source's draw: the source task's target (its note starts "target:"
+    or holds "(the target)") becomes the twin's near miss, in place; `but` says why it does not count."""
+    for e in events:
+        note = str(e.get("_note", ""))
+        if note.startswith("target:"):
+            e["_note"] = "near miss (the source task's target):" + note.removeprefix("target:") + but
+        elif "(the target)" in note:
+            e["_note"] = note.replace("(the target)", "(the source task's target: the near miss)") + but
+    return events
+
+
+def noop_twin(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str | None = None,
+              swap: tuple[str, str] | None = None, drop: Callable[[dict[str, Any]], bool] = lambda e: False,
+              **fields: Any) -> dict[str, Any]:
+    """The no-op twin of a drawn scenario: the same timeline with the source's target relabelled as
+    the near miss (`as_near_miss`), the `near` events added (background events `drop` picks left
+    out: they used what the twin's own events need), asking for something that never happens.
+    `swap` (old, new) makes the prompt from the source's; the taxonomy is the source's with the
+    twin's `distraction` unless `fields` give one. `fields` are what else the twin says and checks
+    (description, condition_sql, near_miss_sql, eval_sql, solution, ...)."""
     head, *events = source["events"]
+    kept = as_near_miss([dict(e) for e in events if "_note" in e or not drop(e)])
     if swap:
         fields.setdefault("prompt", source["prompt"].replace(*swap))
+    fields.setdefault("taxonomy", {**source["taxonomy"], "distraction": distraction})
     return scenario(condition_at=None, start_page=source.get("start_page"), events=timeline(
-        {k: v for k, v in head.items() if k not in ("at", "type")}, [*events, *near]),
-        taxonomy={**source["taxonomy"], "distraction": distraction}, **fields)
+        {k: v for k, v in head.items() if k not in ("at", "type")}, [*kept, *near]), **fields)
 
 
-def held_until(knobs: Knobs, at: float) -> int:
-    """When a condition true at `at` stops holding (a message unsent, a track withdrawn): hold_s later."""
-    return int(min(at + knobs.hold_s, TIMELINE_END - 5))
+# --- SQL and solution shapes ----------------------------------------------------------------------
+
+def sql_text(value: str) -> str:
+    """A text literal for SQL built by a kind (catalog text is data: quotes doubled)."""
+    return "'" + value.replace("'", "''") + "'"
 
 
-def spare_time(rng: random.Random, events: Sequence[dict[str, Any]], start: float = MIN_AT,
-               stop: float = MAX_AT + 100) -> int:
-    """A whole second in [start, stop] more than 3 s from every event (where a near miss can go)."""
-    free = [t for t in range(int(start), int(stop)) if all(abs(t - e["at"]) > 3 for e in events)]
-    return choose(rng, free, "free moment")
+def like_text(value: str) -> str:
+    """A LIKE pattern literal matching `value` anywhere (catalog phrases hold no % or _)."""
+    if "%" in value or "_" in value:
+        raise NoDraw(f"{value!r} holds a LIKE wildcard")
+    return sql_text(f"%{value}%")
+
+
+def sql_list(values: Iterable[str]) -> str:
+    """Text literals for an SQL `IN (...)` list."""
+    return ", ".join(sql_text(v) for v in values)
 
 
 def baseline(metric: str) -> str:
@@ -614,9 +755,29 @@ def baseline(metric: str) -> str:
     return f"CAST((SELECT value FROM session_meta WHERE key = 'baseline_{metric}') AS REAL)"
 
 
-def sql_list(values: Iterable[str]) -> str:
-    """Text literals for an SQL `IN (...)` list."""
-    return ", ".join(sql_text(v) for v in values)
+def exists_sql(rows: str) -> str:
+    """Whether `rows` (a FROM clause: table, WHERE …) holds any row, as a condition query."""
+    return f"SELECT EXISTS (SELECT 1 FROM {rows})"
+
+
+def count_reaches(rows: str, n: int | str, metric: str | None = None, count: str = "COUNT(*)") -> str:
+    """Condition SQL: `rows` (a FROM clause: table, WHERE …) reach n by `count`, or with `metric`
+    (a key of the environment's baseline_sql) n more than at the start."""
+    return f"SELECT (SELECT {count} FROM {rows}) >= {baseline(metric) + ' + ' if metric else ''}{n}"
+
+
+def count_watch(rows: str, n: int | str, page: str, pattern: str, report: str, metric: str | None = None,
+                count: str = "COUNT(*)") -> dict[str, Any]:
+    """A passive count task's condition_sql and solution: `count_reaches`, and the solution
+    watches the page until the number `pattern` captures does too ("first + n" when relative)."""
+    return {"condition_sql": count_reaches(rows, n, metric, count),
+            "solution": watch_number(page, pattern, f"first + {n}" if metric else n, report)}
+
+
+def watch_number(page: str, pattern: str, at_least: float | str, report: str) -> list[dict[str, Any]]:
+    """A counting task's solution: watch `page` until the number `pattern` captures is at least
+    `at_least` (a number known from the preload, or a "{fact}" template), then report."""
+    return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
 
 
 def act_on(page: str, text: str, action: str, *links: str) -> list[dict[str, Any]]:
@@ -625,228 +786,7 @@ def act_on(page: str, text: str, action: str, *links: str) -> list[dict[str, Any
             {"submit": action}]
 
 
-def tokens(text: str) -> list[str]:
-    """The lower-cased words (letters and digits) of a text."""
-    return re.findall(r"[a-z0-9]+", text.lower())
-
-
-def nearness(word: str, text: str) -> float:
-    """How near a text comes to a word: 1 when it holds the word split in two (by a space or a
-    hyphen), else the longest prefix it shares with one of its words, as a share of the word (0
-    below three letters)."""
-    ws = tokens(text)
-    if any(a + b == word for a, b in zip(ws, ws[1:], strict=False)):
-        return 1.0
-    best = max((len(os.path.commonprefix([word, w])) for w in ws), default=0)
-    return best / len(word) if best >= 3 else 0.0
-
-
-def alike(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
-    """How alike two personas (catalogs/shared/personas) look: 1 for the same username but its
-    punctuation, 0.6 for a shared first name or surname, 0 otherwise (and 0 for the same one)."""
-    if a["id"] == b["id"]:
-        return 0.0
-    if re.sub(r"[^a-z0-9]", "", a["username"].lower()) == re.sub(r"[^a-z0-9]", "", b["username"].lower()):
-        return 1.0
-    na, nb = a["name"].split(), b["name"].split()
-    return 0.6 if na[0] == nb[0] or na[-1] == nb[-1] else 0.0
-
-
-# --- kinds-e: a kind as a recipe (a setup draws the facts, the scenario's texts are templates over
-# them), its no-op twin, a one-target task's arrivals, and the SQL shapes counting kinds repeat.
-
-Facts = dict[str, Any]
-Setup = Callable[[random.Random, "Catalog", Knobs], Facts]
-
-
-class _Templates(string.Formatter):
-    CONVERT: Mapping[str, Callable[[str], str]] = {"e": re.escape, "q": sql_text, "l": like_text}
-
-    def convert_field(self, value: Any, conversion: str | None) -> Any:
-        if conversion in self.CONVERT:
-            return self.CONVERT[conversion](str(value))
-        return super().convert_field(value, conversion)
-
-
-def spell(template: Any, facts: Facts) -> Any:
-    """A template filled from the facts. A str is formatted with them (`{x!e}`: x escaped for a
-    regex, `{x!q}`: x as an SQL text literal, `{x!l}`: an SQL LIKE pattern for x anywhere; literal
-    braces doubled); a str that is one whole `{x}` is the fact itself (a number stays a number); a
-    callable is called with the facts; lists and dicts are filled item by item."""
-    if callable(template):
-        return template(facts)
-    if isinstance(template, str):
-        whole = re.fullmatch(r"\{(\w+)\}", template)
-        return facts[whole.group(1)] if whole else _Templates().vformat(template, (), facts)
-    if isinstance(template, list | tuple):
-        return [spell(t, facts) for t in template]
-    if isinstance(template, dict):
-        return {k: spell(v, facts) for k, v in template.items()}
-    return template
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """A kind declared: `setup` draws the facts (`at`, `events` and `preload`, and `until` when a
-    passing condition ends), every other field is a template over them (`spell`). The solution
-    watches `watch` (opening each new link matching `open_new`) until `until` holds, takes the
-    `then` steps and reports `report`; `solution` replaces all of that when the steps differ."""
-
-    activity: str
-    criteria: str
-    setup: Setup
-    description: Any
-    prompt: Any
-    difficulty: str
-    distraction: Any
-    condition_sql: Any
-    watch: Any = None
-    until: Any = None
-    report: Any = None
-    open_new: str | None = None
-    then: Any = ()
-    solution: Any = None
-    start_page: Any = None
-    eval_sql: Any = None
-
-    def kind(self, name: str, decoys: int = 3, notes: str = "") -> Kind:
-        return Kind(name, self.activity, self.criteria, lambda rng, catalog, knobs: self.scenario(
-            self.setup(rng, catalog, knobs)), Knobs(decoys=decoys), notes)
-
-    def noop(self, name: str, swap: Callable[[random.Random, Catalog, Facts], Facts], *, description: Any,
-             eval_sql: Any = None, distraction: Any = None, decoys: int = 3, notes: str = "") -> Kind:
-        """The no-op twin: the source's draw, whose target notes become the near miss's, then
-        `swap(rng, catalog, facts)` returns the facts that change (the asked value no event brings,
-        more events); the twin asks with them (the source's facts stay under `source`) and its near
-        miss is the source's condition on the source's facts."""
-        twin = replace(self, activity="noop", description=description, eval_sql=eval_sql,
-                       distraction=distraction or self.distraction)
-
-        def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-            facts = self.setup(rng, catalog, knobs)
-            facts["events"] = [{**e, "_note": e["_note"].replace("target:", "near miss (the source task's target):", 1)}
-                               if e.get("_note", "").startswith("target:") else e for e in facts["events"]]
-            asked = {**facts, **swap(rng, catalog, facts), "source": facts}
-            return twin.scenario(asked, near_miss_sql=spell(self.condition_sql, facts))
-        return Kind(name, "noop", self.criteria, draw, Knobs(decoys=decoys), notes)
-
-    def scenario(self, facts: Facts, near_miss_sql: str | None = None) -> dict[str, Any]:
-        noop = self.activity == "noop"
-        steps = self.solution if self.solution is not None else [
-            {"watch": self.watch, **({"open_new": self.open_new} if self.open_new else {}), "until": self.until},
-            *self.then, {"report": self.report}]
-        return scenario(
-            description=spell(self.description, facts), prompt=spell(self.prompt, facts),
-            condition_at=None if noop else facts["at"], condition_until=None if noop else facts.get("until"),
-            start_page=spell(self.start_page, facts),
-            taxonomy=taxonomy(self.activity, self.criteria, self.difficulty, spell(self.distraction, facts)),
-            events=timeline(facts["preload"], facts["events"]), condition_sql=spell(self.condition_sql, facts),
-            near_miss_sql=near_miss_sql, eval_sql=spell(self.eval_sql, facts), solution=spell(steps, facts))
-
-
-def one_target(rng: random.Random, knobs: Knobs, make: Callable[[float, str, str | None], dict[str, Any]], target: str,
-         decoys: Sequence[str], *, note: str, decoy_note: Callable[[str], str], trailing: Sequence[str] = (),
-         trail_note: Callable[[str], str] = lambda item: "trailing: after the target", hold: bool = False,
-         gap: int = 3) -> tuple[int, int | None, list[dict[str, Any]]]:
-    """The key events of a one-target task: the decoys in sequence before the target (the last `gap`
-    s before it), the target at a drawn time, each `trailing` item after it. With `hold`, the
-    condition ends knobs.hold_s after the target, by the timeline's end at the latest (trailing
-    items keep `gap` s from that moment).
-    Returns (target time, that end or None, events built with `make(at, item, note)`)."""
-    last = TIMELINE_END - 5
-    at = target_time(rng, knobs, lo=4 + 2 * len(decoys))
-    until = int(min(at + knobs.hold_s, last)) if hold else None
-    times = times_between(rng, len(decoys), 1, at - gap + 1)
-    events = [make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)]
-    events.append(make(at, target, note))
-    later = [t for t in range(min(at + 5, last), last + 1) if until is None or abs(t - until) >= gap]
-    return at, until, events + [make(choose(rng, later, "time after the target"), x, trail_note(x)) for x in trailing]
-
-
-def exists_sql(rows: str) -> str:
-    """Whether `rows` (a FROM clause: table, WHERE …) holds any row, as a condition query."""
-    return f"SELECT EXISTS (SELECT 1 FROM {rows})"
-
-
-def count_sql(rows: str, at_least: Any) -> str:
-    """Whether `rows` (a FROM clause: table, WHERE …) holds at least `at_least` rows."""
-    return f"SELECT (SELECT COUNT(*) FROM {rows}) >= {at_least}"
-
-
-def more_than_first(setup: Setup, rows: str, metric: str, watch: Any, number: str, *, condition_sql: Any = None,
-                    **texts: Any) -> Recipe:
-    """A passive relative kind: at least {n} more `rows` (a FROM clause) than the session's `metric`
-    baseline; the solution watches `watch` until its `number` regex reads the first value + {n}.
-    `condition_sql` (e.g. {n} rows arrived) replaces the baseline check as the condition."""
-    sql = count_sql(rows, baseline(metric) + " + {n}")
-    return Recipe("passive", "relative", setup, condition_sql=condition_sql or sql, eval_sql=sql, watch=watch,
-                  until={"number": number, "at_least": "first + {n}"}, **texts)
-
-
-def unseen(rng: random.Random, candidates: Iterable[str], texts: Iterable[str], what: str) -> str:
-    """One of the candidates that no text holds (case-insensitive): what a no-op asks for and never arrives."""
-    haystack = "\n".join(texts).lower()
-    return choose(rng, [c for c in candidates if c.lower() not in haystack], what)
-
-
-# --- kinds-d: declaring a kind, its no-op twin, and small pieces any kind may use -------------------
-
-def kind(name: str, activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "",
-         earliest: float = MIN_AT) -> Callable[[Draw], Kind]:
-    """Declares a draw function as a Kind, next to its code:
-
-        @kind("price_target", "passive", "absolute", Knobs(decoys=2), "decoys: ...; near_miss: ...")
-        def price_target(rng, catalog, knobs): ...
-
-    The name then stands for the Kind (a no-op twin draws its source with `price_target.draw`)."""
-    return lambda draw: Kind(name, activity, criteria, draw, knobs or Knobs(), notes, earliest)
-
-
-def free_moment(rng: random.Random, lo: float, hi: float, taken: Iterable[float], gap: float = 3) -> int:
-    """A whole second in [lo, hi] more than `gap` away from every time in `taken`."""
-    busy = list(taken)
-    return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)],
-                  "free moment")
-
-
-def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 5) -> int:
-    """When a passing condition ends: knobs.hold_s after `at` but at least `least`, and by `end`."""
-    until = min(at + max(least, int(knobs.hold_s)), end)
-    if until - at < least:
-        raise NoDraw(f"a condition at {at} s cannot hold {least} s before {end} s")
-    return until
-
-
-def noop_twin(source: Mapping[str, Any], *, prompt: str, description: str, taxonomy: Mapping[str, Any],
-              condition_sql: str, near_miss_sql: str, solution: list[dict[str, Any]],
-              eval_sql: str | None = None, extra: Iterable[dict[str, Any]] = (),
-              drop: Callable[[dict[str, Any]], bool] = lambda e: False) -> dict[str, Any]:
-    """A no-op kind's scenario from its source kind's draw: the same timeline with the source's
-    target ("(the target)" in its note) relabelled as the near miss, `extra` events added (and
-    background events `drop` picks left out: they used what the no-op's own events need), and a
-    condition that never holds (near_miss_sql: the one that does)."""
-    events = [{**e, "_note": e["_note"].replace("(the target)", "(the source task's target: the near miss)")}
-              if "_note" in e else e for e in source["events"][1:] if "_note" in e or not drop(e)]
-    preload = {k: v for k, v in source["events"][0].items() if k not in ("at", "type")}
-    return scenario(prompt=prompt, description=description, condition_at=None, taxonomy=taxonomy,
-                    events=timeline(preload, [*events, *extra]), condition_sql=condition_sql,
-                    near_miss_sql=near_miss_sql, eval_sql=eval_sql, solution=solution,
-                    start_page=source.get("start_page"))
-
-
-def overlap(a: Iterable[str], b: Iterable[str]) -> float:
-    """How alike two sets of words are: the shared ones among all of them (0 to 1)."""
-    sa, sb = set(a), set(b)
-    return len(sa & sb) / max(1, len(sa | sb))
-
-
-# --- kinds-d: waypoint timelines (a value that crosses a line once, at the target) ---------------
-# A waypoint event (MicroHood's price_waypoint, MicroHub's star_waypoint) starts at `at` and moves
-# the value linearly to its target over ramp_s. A kind's key legs never overlap (each ramp ends
-# before the next leg starts), so every corner of the path is a moment the kind chose.
-
-FLAT_S = 14  # a relative task's value stays flat this long: checks want 10 s, the first read comes a few s in
-
+# --- Waypoint timelines: a value that crosses a line once, at the target --------------------------
 
 class Leg(NamedTuple):
     """One waypoint move: from `at` the value moves linearly to `value`, reached at at + ramp_s."""

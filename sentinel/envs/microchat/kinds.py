@@ -125,7 +125,7 @@ def react_task(predicate: str, emoji: str, ids: list[str], report: str, until: A
     for rid in ids:
         steps += [{"watch": f"/microchat/messages/{rid}", "until": until or {"matches": "New messages"}},
                   {"submit": f"/messages/{rid}/react$", "fields": {"emoji": emoji}}]
-    return {"condition_sql": kit.count_reaches(f"SELECT COUNT(*) FROM messages WHERE {NEW} AND {predicate}", len(ids)),
+    return {"condition_sql": kit.count_reaches(f"messages WHERE {NEW} AND {predicate}", len(ids)),
             "eval_sql": only_reacted(predicate, emoji, len(ids)), "solution": [*steps, {"report": report}]}
 
 
@@ -142,10 +142,10 @@ def file_message(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
     pool = where(catalog, lambda r: not r.get("attachment_name") and others_write(r) and r["sender_id"] != sender)
     decoys = kit.nearest(rng, pool, knobs.decoys + 1, lambda rid: len(kit.words(m[rid]["body"]) & FILE_WORDS) / 3,
                          knobs.near_miss)
-    at, events = kit.unit(rng, knobs, target, decoys, arrival(catalog),
-                          f"target: {about(catalog, target)} shares {file} (the file shows only in the thread)",
-                          lambda rid: f"decoy: {about(catalog, rid)}, no file", gap=3, hi=min(600, 700 - knobs.hold_s))
-    until = int(at + knobs.hold_s)
+    at, until, events = kit.one_target(
+        rng, knobs, arrival(catalog), target, decoys, hold=True, hi=min(600, 700 - knobs.hold_s),
+        note=f"target: {about(catalog, target)} shares {file} (the file shows only in the thread)",
+        decoy_note=lambda rid: f"decoy: {about(catalog, rid)}, no file")
     events.append(kit.event(until, "delete_message", f"{name(catalog, sender)} deletes the message: the file is "
                             "gone, so it can no longer be acknowledged (condition_until)", message_id=target))
     promiser = m[decoys[0]]["sender_id"]
@@ -187,9 +187,10 @@ def direct_phrase(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[st
     pool = where(catalog, lambda r: others_write(r) and not r.get("attachment_name") and r["id"] != target)
     decoys = kit.nearest(rng, pool, knobs.decoys, lambda rid: 0.5 * (m[rid]["conversation_id"] == cv)
                          + len(kit.words(m[rid]["body"]) & kit.words(phrase)) / 4, knobs.near_miss)
-    at, events = kit.unit(rng, knobs, target, decoys, arrival(catalog), f"target: {who} in the direct chat: '{phrase}'",
-                          lambda rid: f"decoy: {about(catalog, rid)}, not the phrase"
-                          + (" (the same direct chat)" if m[rid]["conversation_id"] == cv else ""), gap=3)
+    at, _, events = kit.one_target(rng, knobs, arrival(catalog), target, decoys,
+                                   note=f"target: {who} in the direct chat: '{phrase}'",
+                                   decoy_note=lambda rid: f"decoy: {about(catalog, rid)}, not the phrase"
+                                   + (" (the same direct chat)" if m[rid]["conversation_id"] == cv else ""))
     return facts(catalog, at, traffic(rng, catalog, knobs, events), target=target, phrase=phrase, cv=cv, who=who,
                  first=who.split()[0])
 
@@ -361,9 +362,9 @@ KINDS: tuple[Kind, ...] = (
                     "self user (the third at {at} s) come from others. Refrain check: no new message gets a 👀.",
         prompt="{who} said they'd loop me in. React 👀 to each new message in which {first} @mentions me, and tell me "
                "once they have mentioned me three times in MicroChat.",
-        condition_sql=kit.count_reaches(f"SELECT COUNT(*) FROM messages WHERE {NEW} AND mentions_me = 1 "
+        condition_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1 "
                                         "AND sender_id = {pid!q}", 3),
-        near_miss_sql=kit.count_reaches(f"SELECT COUNT(*) FROM messages WHERE {NEW} AND mentions_me = 1", 3),
+        near_miss_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1", 3),
         eval_sql=none_reacted("👀"),
         solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^@]*" + ME}, "count": 3},
                   {"report": "{who} mentioned me three times."}]),
@@ -384,7 +385,7 @@ KINDS: tuple[Kind, ...] = (
         description="The preload holds {kept} missed calls. {n} more arrive, the last at {at} s, with answered and "
                     "outgoing calls in between; another missed call trails.",
         prompt="Keep an eye on my MicroChat call log. Tell me once it shows {threshold} missed calls.",
-        **kit.count_watch("SELECT COUNT(*) FROM calls WHERE missed = 1", "{threshold}", CALLS, "Missed \\((\\d+)\\)",
+        **kit.count_watch("calls WHERE missed = 1", "{threshold}", CALLS, "Missed \\((\\d+)\\)",
                           "The call log shows {threshold} missed calls.")),
     chat_kind(
         "missed_calls_more", "passive", "relative", missed_calls, Knobs(decoys=3),
@@ -394,7 +395,7 @@ KINDS: tuple[Kind, ...] = (
                     "with answered and outgoing calls between them; a fourth trails.",
         prompt="I'm in workshops all day. Watch my MicroChat calls and tell me once I have missed three more calls "
                "than I had when you started.",
-        **kit.count_watch("SELECT COUNT(*) FROM calls WHERE missed = 1 AND origin != 'self'", 3, CALLS,
+        **kit.count_watch("calls WHERE missed = 1 AND origin != 'self'", 3, CALLS,
                           "Missed \\((\\d+)\\)", "Three more calls were missed since I started watching.",
                           "missed_call_count")),
     chat_kind(
@@ -404,7 +405,7 @@ KINDS: tuple[Kind, ...] = (
         description="{start} messages are unread at the start. {n} unread arrivals bring it to {threshold} at {at} s; "
                     "the self user's own messages arrive read and calls arrive in between, neither counts.",
         prompt="Don't open any chats. Just tell me when I have {threshold} unread messages in MicroChat.",
-        **kit.count_watch("SELECT COUNT(*) FROM messages WHERE is_read = 0", "{threshold}", LIST, "Chat \\((\\d+)\\)",
+        **kit.count_watch("messages WHERE is_read = 0", "{threshold}", LIST, "Chat \\((\\d+)\\)",
                           "You have {threshold} unread messages.")),
     chat_kind(
         "unread_chats_more", "passive", "relative", unread_chats, Knobs(decoys=3),
@@ -415,7 +416,7 @@ KINDS: tuple[Kind, ...] = (
                     "arrive read.",
         prompt="Don't open any chats. Just watch my MicroChat conversation list and tell me once three more "
                "conversations have unread messages than when you started.",
-        **kit.count_watch("SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE is_read = 0", 3, LIST,
-                          "Unread \\((\\d+)\\)", "Three more conversations have unread messages.",
-                          "unread_conversation_count")),
+        **kit.count_watch("messages WHERE is_read = 0", 3, LIST, "Unread \\((\\d+)\\)",
+                          "Three more conversations have unread messages.", "unread_conversation_count",
+                          count="COUNT(DISTINCT conversation_id)")),
 )

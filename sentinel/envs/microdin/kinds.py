@@ -31,7 +31,7 @@ LOOKALIKE = {"React": "React Native", "Java": "JavaScript"}  # what a skill's re
 TARGET_GAP_S = 12  # between two postings the oracle applies to in turn
 PHONE = "+1 503 555 0142"
 JOBS = "/microdin/jobs"
-OPEN_JOBS = "SELECT COUNT(*) FROM jobs WHERE closed = 0"
+OPEN_JOBS = "jobs WHERE closed = 0"
 
 
 class Arrivals(kit.Arrivals):
@@ -119,7 +119,7 @@ COUNT_KINDS = (
                     "notifications. The network page shows 'Invitations (N)'. Accepting or ignoring lowers the count.",
         prompt="Watch my pending invitations on MicroDin. Don't accept or ignore any of them. When I have at least "
                "{goal} pending invitations, tell me.", start_page="/microdin/network",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM invitations WHERE status = 'pending'", "{goal}"),
+        condition_sql=kit.count_reaches("invitations WHERE status = 'pending'", "{goal}"),
         solution=kit.watch_number("/microdin/network", "Invitations \\(([0-9]+)\\)", "{goal}",
                                   "You now have {goal} pending invitations.")),
     kit.declare(
@@ -135,7 +135,7 @@ COUNT_KINDS = (
                     "notification marks it read.",
         prompt="Keep an eye on my MicroDin notifications without opening any of them. When I have {n} more unread "
                "notifications than when you started, tell me.", start_page="/microdin/notifications",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM notifications WHERE is_read = 0", "{n}",
+        condition_sql=kit.count_reaches("notifications WHERE is_read = 0", "{n}",
                                         "unread_notification_count"),
         solution=kit.watch_number("/microdin/notifications", "Notifications \\(([0-9]+)\\)", "{goal}",
                                   "{n} more unread notifications have arrived.")),
@@ -152,7 +152,7 @@ COUNT_KINDS = (
                     "own posts do not count.",
         prompt="Keep an eye on my MicroDin feed. When at least {n} new posts from other people have appeared since "
                "you started watching, tell me.", start_page="/microdin/feed",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM posts WHERE origin != 'self'", "{n}", "post_count"),
+        condition_sql=kit.count_reaches("posts WHERE origin != 'self'", "{n}", "post_count"),
         solution=kit.watch_number("/microdin/feed", "Showing [0-9]+–[0-9]+ of ([0-9]+)", "{goal}",
                                   "{n} new posts have appeared in the feed.")),
 )
@@ -202,7 +202,7 @@ def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit
                              job_id=targets[0]))
         if asked:
             near = kit.choose(rng, [j for j in named[asked] if j not in used], "near-miss posting")
-            t = kit.free_times(rng, 1, 20, 700, [e["at"] for e in key])[0]
+            t = kit.free_moment(rng, key, 20, 700, gap=2)
             key.append(a.make(t, near, f"near miss: {asked} in the title or description, not in the requirements"))
             used, facts = [*used, near], {"source": skill, "near": a.rec[near]["title"], "near_at": t}
         skill = asked or skill

@@ -48,7 +48,7 @@ class Fy(kit.ArrivalView):
 
 
 _declared: list[Kind] = []
-kind = partial(kit.register, _declared, view=Fy)
+kind = partial(kit.kind, _declared, view=Fy)
 act_on = partial(kit.act_on, HOME)
 
 
@@ -108,14 +108,14 @@ def follow_named_artist_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[s
     """An artist with no track on the timeline is asked for; one sharing a word of their name trends."""
     source = follow_new_artists(rng, fy, knobs)
     present = {fy.artist[e["track_id"]] for e in source["events"] if "track_id" in e}
-    named = {a: {w for w in kit.tokens(r["name"]) if len(w) >= 4} for a, r in fy.artists.items()}
+    named = {a: {w for w in kit.words(r["name"]) if len(w) >= 4} for a, r in fy.artists.items()}
     pairs = [(a, b, w) for b in sorted(present) for a in fy.artists if a not in present
              and a not in PRELOAD["followed_artists"] for w in sorted(named[a] & named[b])]
     asked, near, word = kit.choose(rng, pairs, "artist sharing a name word with a trending one")
     name, near_name = fy.artists[asked]["name"], fy.artists[near]["name"]
     near_event = next(e for e in source["events"] if fy.artist.get(e.get("track_id")) == near)
     near_event["_note"] = f"near miss: by {near_name}, not {name} · {near_event.get('_note', '')}"
-    return kit.noop_from(
+    return kit.noop_twin(
         source, distraction=f"{near_name}, a look-alike name",
         description=f"Copy of follow_new_artists asking for {name}, who never trends; {near_name}'s track arrives "
                     f"at {near_event['at']} s as the near miss. Refrain check: nobody new is followed.",
@@ -173,7 +173,7 @@ def public_playlists_more(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str,
 
 def families(fy: Fy) -> dict[str, tuple[list[str], list[str]]]:
     """Lyric word → (preloaded tracks, new tracks) whose lyrics hold it (as LIKE finds it)."""
-    found = {w for text in fy.lyrics.values() for w in kit.tokens(text) if len(w) >= 5 and w.isalpha()} - COMMON
+    found = {w for text in fy.lyrics.values() for w in kit.words(text) if len(w) >= 5 and w.isalpha()} - COMMON
     fams = {w: ([t for t in PRELOAD["tracks"] if w in fy.lyrics[t]], [t for t in fy.new if w in fy.lyrics[t]])
             for w in sorted(found)}
     return {w: f for w, f in fams.items() if f[1]}
@@ -215,7 +215,7 @@ def lyric_like(rng: random.Random, fy: Fy, knobs: Knobs, second: bool = False) -
     word = kit.choose(rng, sorted(fams), "lyric word")
     (pre, new), like, k = fams[word], kit.like_text(word), 1 + second
     at, targets, events = _lyric(rng, fy, knobs, word, [kit.choose(rng, new)])
-    until = kit.held_until(knobs, at)
+    until = kit.hold_until(knobs, at)
     events.append(kit.event(until, "withdraw_track", f"the label pulls the {word} song: it can no longer be liked "
                             f"(condition_until) · {fy.title[targets[0]]}", track_id=targets[0]))
     first = f"{fy.title[pre[0]]} (preloaded, liked) already mentions {word} in its lyrics; " if second else ""
@@ -241,10 +241,10 @@ def lyric_absent_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any
     word, source = lyric_like(rng, fy, knobs)
     every, used = " ".join(fy.lyrics.values()), {e.get("track_id") for e in source["events"]}
     options = [(t, w) for t in fy.new if t not in used and word not in fy.lyrics[t]
-               for w in sorted(set(kit.tokens(fy.title[t]))) if len(w) >= 4 and w not in every]
+               for w in sorted(kit.words(fy.title[t])) if len(w) >= 4 and w not in every]
     near, asked = kit.choose(rng, options, "title word in no lyrics")
-    near_at = kit.spare_time(rng, source["events"])
-    return kit.noop_from(
+    near_at = kit.free_moment(rng, source["events"])
+    return kit.noop_twin(
         source, near=[fy(near_at, near, f"near miss: {asked} in the title only, never in lyrics")],
         distraction=f"{asked} in a title", swap=(f'"{word}"', f'"{asked}"'),
         description=f"Copy of lyric_like asking for {asked}, which is in no lyrics; {fy.title[near]} ({near_at} s) "

@@ -59,7 +59,7 @@ class Gram(kit.ArrivalView):
 
 
 _declared: list[Kind] = []
-kind = partial(kit.register, _declared, view=Gram)
+kind = partial(kit.kind, _declared, view=Gram)
 
 
 # --- counted arrivals: posts_more, activity_more, comment_pileup -----------------------------------
@@ -203,7 +203,7 @@ def commenter_absent_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str
     present = {c for p in used for c in g.commenters.get(p, [])} | {g.author[p] for p in used}
     asked = kit.choose(rng, sorted(set(g.people) - present - {SELF}), "person who never comments")
     prompt = source["prompt"].replace(g.name[who], g.name[asked]).replace(g.user[who], g.user[asked])
-    return kit.noop_from(
+    return kit.noop_twin(
         source, distraction=f"other commenters ({g.user[who]})", prompt=prompt, solution=_opened(g.user[asked]),
         description=f"Copy of commenter_three_more. {g.user[asked]} never comments on anything; {g.user[who]}'s "
                     f"three commented posts still arrive (the third at {source['condition_at']} s).",
@@ -218,7 +218,7 @@ def _keywords(g: Gram) -> list[tuple[str, str]]:
     old = " ".join(g.msgs[m]["body"].lower() for m in PRELOAD["dms"])
     old_threads = {g.msgs[m]["thread_id"] for m in PRELOAD["dms"]}
     return [(m, w) for m in g.pools["new_dm"] for body in [g.msgs[m]["body"].lower()]
-            for w in sorted(set(kit.tokens(body))) if len(w) >= 5 and w.isalpha() and w not in COMMON
+            for w in sorted(kit.words(body)) if len(w) >= 5 and w.isalpha() and w not in COMMON
             and w not in old and (g.msgs[m]["thread_id"] not in old_threads or body.find(w) + len(w) <= 40)]
 
 
@@ -241,7 +241,7 @@ def dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str
                               decoy_note=f"decoy: near '{kw}', not it", counts=lambda r: False,
                               spoils=lambda r: r in g.msgs and (g.msgs[r]["thread_id"] == thread
                                                                 or kw in g.msgs[r]["body"].lower()))
-    until = kit.held_until(knobs, at)
+    until = kit.hold_until(knobs, at)
     events.append(kit.event(until, "unsend_dm", f"the sender unsends the '{kw}' message: it can no longer be opened "
                             "(condition_until)", message_id=target))
     fresh = thread not in {g.msgs[m]["thread_id"] for m in PRELOAD["dms"]}
@@ -267,12 +267,12 @@ def dm_merger_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
     threads = {g.msgs[m]["thread_id"] for m in used if m}
     every = " ".join(r["body"].lower() for r in g.msgs.values())
     options = [(m, w, w + x) for m in g.pools["new_dm"] if m not in used and g.msgs[m]["thread_id"] not in threads
-               and kw not in g.msgs[m]["body"].lower() for w in sorted(set(kit.tokens(g.msgs[m]["body"])))
+               and kw not in g.msgs[m]["body"].lower() for w in sorted(kit.words(g.msgs[m]["body"]))
                for x in SUFFIXES if len(w) >= 4 and w.isalpha() and w not in COMMON and w + x not in every
                and not w.endswith(("ing", "ed", "ly", "s"))]
     near, base, asked = kit.choose(rng, options, "near-miss message")
-    near_at = kit.spare_time(rng, source["events"])
-    return kit.noop_from(
+    near_at = kit.free_moment(rng, source["events"])
+    return kit.noop_twin(
         source, near=[g(near_at, near, f"near miss: '{base}', never '{asked}'")], swap=(f'"{kw}"', f'"{asked}"'),
         distraction=f"'{base}', never '{asked}'",
         description=f"Copy of dm_keyword asking about '{asked}', which no message holds; '{base}' arrives at "

@@ -5,13 +5,14 @@ the near_miss knob, down to one cent), eases, then jumps across the line at the 
 condition_at is the moment the page first shows it; a passing window jumps back after hold_s (at
 least 65 s). Look-alike tickers (decoys) move first; background articles and price moves
 (density) keep off the symbols the task looks at. What each knob means for a kind: the notes
-in its @kit.kind declaration.
+in its @kind declaration.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from functools import partial
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,9 @@ END_S = 715
 HOLD_MIN_S, HOLD_END_S = 65, 705  # checks.VISIBLE_FOR_S: a condition stays visible at least 60 s
 DIP_EARLIEST, PROFIT_EARLIEST = 30, 40
 PRICE = r"Price \$([\d,.]+)"
+
+_declared: list[Kind] = []
+kind = partial(kit.kind, _declared)
 
 
 # --- catalog views, wording and events ---------------------------------------------------------
@@ -139,7 +143,7 @@ def near_peak(rng: random.Random, catalog: Catalog, knobs: Knobs, source: dict[s
     start = start_of(catalog, other)
     lowest, line = band(start)
     peak = kit.near_value(knobs.near_miss, lowest, line)
-    t = kit.free_moment(rng, 100, 560, [e["at"] for e in source["events"]])
+    t = kit.free_moment(rng, source["events"], 100, 560)
     note = f"{other} steps to {money(peak)}, its peak ({peak / start - 1:+.2%}): the near miss ({money(line)} would do)"
     return other, line, moves(other, kit.near_miss_legs(rng, start, peak, t, note))
 
@@ -196,8 +200,8 @@ def crossing(rng: random.Random, catalog: Catalog, knobs: Knobs, pool: list[str]
                            sql=price_sql(sym, ">=", f"{level:g}"), events=events)
 
 
-@kit.kind("price_target", "passive", "absolute", Knobs(decoys=2),
-          "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops")
+@kind("passive", "absolute", Knobs(decoys=2),
+      "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops")
 def price_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     s = crossing(rng, catalog, knobs, list(stocks(catalog)), False)
     return kit.scenario(
@@ -209,17 +213,17 @@ def price_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
         solution=[watch(s.sym, "at_least", s.level), {"report": f"{s.sym} is trading at {money(s.level)} or more."}])
 
 
-@kit.kind("price_unreachable_noop", "noop", "relative", Knobs(decoys=2),
-          "as price_target; the asked stock peaks between 1 point and 1 cent (near_miss 1) short of +8-15%")
+@kind("noop", "relative", Knobs(decoys=2),
+      "as price_target; the asked stock peaks between 1 point and 1 cent (near_miss 1) short of +8-15%")
 def price_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """price_target's timeline, and another stock rising just short of the share asked for."""
-    source, pct = price_target.draw(rng, catalog, knobs), rng.randint(8, 15)
+    source, pct = price_target(rng, catalog, knobs), rng.randint(8, 15)
     other, line, extra = near_peak(rng, catalog, knobs, source, list(stocks(catalog)),
                                    lambda start: (start * (1 + (pct - 1) / 100) + 0.01, start * (1 + pct / 100)))
     rise = (f"SELECT p.price >= s.start_price * {{:.2f}} FROM current_prices p JOIN stocks s ON s.symbol = p.symbol "
             f"WHERE p.symbol = {kit.sql_text(other)}")
     return kit.noop_twin(
-        source, extra=extra, drop=lambda e: e.get("symbol") == other,
+        source, near=extra, drop=lambda e: e.get("symbol") == other,
         description=f"No-op copy of price_target: {other} (open {money(start_of(catalog, other))}) peaks just short "
                     f"of +{pct}% ({money(line)}). price_target's stock still crosses its line at "
                     f"{source['condition_at']} s.",
@@ -236,9 +240,9 @@ def buy_prompt(catalog: Catalog, symbol: str, line: float, n: int) -> str:
             f"price is {money(line)} or higher, buy {n} shares at market, then let me know. Don't trade anything else.")
 
 
-@kit.kind("buy_at_threshold", "active", "absolute", Knobs(decoys=2),
-          "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops (one cent "
-          "at 1, 3% at 0); hold_s: until the price falls back (at least 65 s)")
+@kind("active", "absolute", Knobs(decoys=2),
+      "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops (one cent "
+      "at 1, 3% at 0); hold_s: until the price falls back (at least 65 s)")
 def buy_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     s, n = crossing(rng, catalog, knobs, unheld(catalog), True), rng.randint(2, 5)
     if n * s.level * 1.05 > BUYING_POWER:
@@ -253,18 +257,18 @@ def buy_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict
                   *order_steps(s.sym, "buy", n, f"{s.sym} reached {money(s.level)}; I bought {n} shares at market.")])
 
 
-@kit.kind("buy_unreachable_noop", "noop", "absolute", Knobs(decoys=2),
-          "as buy_at_threshold; the asked stock peaks 1 cent (near_miss 1) to 0.1% short of its line")
+@kind("noop", "absolute", Knobs(decoys=2),
+      "as buy_at_threshold; the asked stock peaks 1 cent (near_miss 1) to 0.1% short of its line")
 def buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """buy_at_threshold's timeline, and another stock peaking just short of the price asked for."""
-    source, n = buy_at_threshold.draw(rng, catalog, knobs), rng.randint(2, 5)
+    source, n = buy_at_threshold(rng, catalog, knobs), rng.randint(2, 5)
 
     def band(start: float) -> tuple[float, float]:  # near_miss_sql: within 0.1% of the line
         line = nice_above(rng, start, 0.03, 0.08)
         return line * 0.999, line
     other, line, extra = near_peak(rng, catalog, knobs, source, unheld(catalog), band)
     return kit.noop_twin(
-        source, extra=extra, drop=lambda e: e.get("symbol") == other,
+        source, near=extra, drop=lambda e: e.get("symbol") == other,
         description=f"No-op copy of buy_at_threshold: {other} (open {money(start_of(catalog, other))}) peaks just "
                     f"short of {money(line)}. buy_at_threshold's stock still crosses its line at "
                     f"{source['condition_at']} s. Refrain check: no order at all.",
@@ -276,8 +280,8 @@ def buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> 
                   *order_steps(other, "buy", n, f"{other} reached {money(line)}; I bought {n} shares.")])
 
 
-@kit.kind("sell_at_threshold", "active", "absolute", Knobs(decoys=2),
-          "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops")
+@kind("active", "absolute", Knobs(decoys=2),
+      "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops")
 def sell_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     owned = held(catalog)
     s = crossing(rng, catalog, knobs, sorted(owned), False)
@@ -299,9 +303,9 @@ def sell_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dic
 
 # --- relative lines: buy_the_dip (below the day's high), take_profit (above the price at an article)
 
-@kit.kind("buy_the_dip", "active", "relative", Knobs(decoys=1),
-          "decoys: look-alikes that dip 11-14% early; near_miss: how close the slide comes to the 10% line; hold_s: "
-          "until the dip recovers (at least 65 s)", earliest=DIP_EARLIEST)
+@kind("active", "relative", Knobs(decoys=1),
+      "decoys: look-alikes that dip 11-14% early; near_miss: how close the slide comes to the 10% line; hold_s: "
+      "until the dip recovers (at least 65 s)", earliest=DIP_EARLIEST)
 def buy_the_dip(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     sym = kit.choose(rng, unheld(catalog), "stock")
     start, n = start_of(catalog, sym), rng.randint(2, 5)
@@ -343,9 +347,9 @@ def buy_the_dip(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str,
                                               "at market during the dip.")])
 
 
-@kit.kind("take_profit", "active", "relative", Knobs(decoys=1),
-          "decoys: look-alikes rising first; near_miss: how close the rise after the article comes to the line; "
-          "hold_s: until the price falls back (at least 65 s)", earliest=PROFIT_EARLIEST)
+@kind("active", "relative", Knobs(decoys=1),
+      "decoys: look-alikes rising first; near_miss: how close the rise after the article comes to the line; "
+      "hold_s: until the price falls back (at least 65 s)", earliest=PROFIT_EARLIEST)
 def take_profit(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     owned, news = held(catalog), catalog.raw("news")
     news_id, sym = kit.choose(rng, [(i, r["symbol"]) for i, r in news.items() if r.get("symbol") in owned],
@@ -432,8 +436,8 @@ def rally(rng: random.Random, catalog: Catalog, knobs: Knobs, goal: float, margi
                            movers=", ".join(movers) or "none", events=events)
 
 
-@kit.kind("portfolio_target", "passive", "absolute", Knobs(decoys=2),
-          "as portfolio_gain, on the whole portfolio's dollar value")
+@kind("passive", "absolute", Knobs(decoys=2),
+      "as portfolio_gain, on the whole portfolio's dollar value")
 def portfolio_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     total0 = BUYING_POWER + value_at(catalog, 1.0)
     goal = round(total0 * rng.uniform(1.06, 1.11), -2)
@@ -452,9 +456,9 @@ def portfolio_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict
                   {"report": f"Your portfolio value has reached {money(goal)}."}])
 
 
-@kit.kind("portfolio_gain", "passive", "relative", Knobs(decoys=2),
-          "decoys: unheld (watchlist first) stocks rallying 10-20%; near_miss: how close the holdings' rally comes "
-          "(0.1% at 1, 2.1% at 0)")
+@kind("passive", "relative", Knobs(decoys=2),
+      "decoys: unheld (watchlist first) stocks rallying 10-20%; near_miss: how close the holdings' rally comes "
+      "(0.1% at 1, 2.1% at 0)")
 def portfolio_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     v0, pct = value_at(catalog, 1.0), rng.randint(5, 10)
     r = rally(rng, catalog, knobs, v0 * (1 + pct / 100), v0)
@@ -473,8 +477,8 @@ def portfolio_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[s
                   {"report": f"The stocks you hold are worth {pct}% more than when you asked."}])
 
 
-@kit.kind("news_more", "passive", "relative", Knobs(decoys=3),
-          "decoys: price moves between the new articles; the preload holds 12-20 articles, 2-5 more are asked")
+@kind("passive", "relative", Knobs(decoys=3),
+      "decoys: price moves between the new articles; the preload holds 12-20 articles, 2-5 more are asked")
 def news_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """N more articles than at the start (kit counting); before the target only price moves distract."""
     ids, symbols, n = list(catalog.raw("news")), list(stocks(catalog)), rng.randint(2, 5)
@@ -500,7 +504,4 @@ def news_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, A
                   {"report": f"{words.capitalize()} more news articles have been published."}])
 
 
-KINDS: tuple[Kind, ...] = (
-    buy_at_threshold, buy_the_dip, buy_unreachable_noop, news_more, portfolio_gain, portfolio_target, price_target,
-    price_unreachable_noop, sell_at_threshold, take_profit,
-)
+KINDS: tuple[Kind, ...] = tuple(sorted(_declared, key=lambda k: k.name))

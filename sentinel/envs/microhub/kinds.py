@@ -39,6 +39,10 @@ PLAIN = {"several", "sometimes", "removing", "depending", "reloaded", "building"
          "comment", "labels", "milestone", "assignees", "issue", "close", "reopen", "nobody"}
 
 
+_declared: list[Kind] = []
+kind = partial(kit.kind, _declared)
+
+
 # --- catalog views -------------------------------------------------------------------------------
 
 def issue(catalog: Catalog, iid: str) -> dict[str, Any]:
@@ -162,8 +166,10 @@ def keyword_pick(rng: random.Random, catalog: Catalog) -> tuple[str, str]:
                       "issue with a word of its own")
 
 
-@kit.kind("comment_on_compliance", "active", "absolute", Knobs(decoys=2),
-          "decoys: issues with the word in a title only, then issues sharing words (near_miss: how alike)")
+@kind("active", "absolute", Knobs(decoys=2),
+      "decoys: issues with the word in a title only, then issues sharing words (near_miss: how alike)")
+@kind("active", "absolute", Knobs(decoys=2), "as comment_on_compliance; hold_s: until the author locks the issue",
+      name="comment_on_totp", locks=True)
 def comment_on_compliance(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool = False,
                           pick: tuple[str, str] | None = None) -> dict[str, Any]:
     """Look-alike issues, then at the target time the one issue whose description (never shown in
@@ -193,19 +199,19 @@ def comment_on_compliance(rng: random.Random, catalog: Catalog, knobs: Knobs, lo
         solution=comment_steps(word))
 
 
-@kit.kind("comment_on_telemetry_noop", "noop", "absolute", Knobs(decoys=2),
-          "as comment_on_compliance; the asked word is in one issue's title and no description")
+@kind("noop", "absolute", Knobs(decoys=2),
+      "as comment_on_compliance; the asked word is in one issue's title and no description")
 def comment_on_telemetry_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """comment_on_compliance's timeline, and a word in one issue's title but in no description."""
     pick = keyword_pick(rng, catalog)
-    source = comment_on_compliance.draw(rng, catalog, knobs, pick=pick)
+    source = comment_on_compliance(rng, catalog, knobs, pick=pick)
     used = {e.get("issue_id") for e in source["events"] if "_note" in e}
     decoy, asked = kit.choose(rng, [(i, w) for i in arrivals(catalog, used) for w in
                                     sorted(words(issue(catalog, i)["title"]) & keywords(catalog))
                                     if not bodies_with(catalog, w)], "word in a title only")
-    decoy_at = kit.free_moment(rng, 20, 699, [e["at"] for e in source["events"]])
+    decoy_at = kit.free_moment(rng, source["events"], 20, 699)
     return kit.noop_twin(
-        source, extra=[arrive(catalog, decoy_at, decoy, f"decoy: '{asked}' in the title only")],
+        source, near=[arrive(catalog, decoy_at, decoy, f"decoy: '{asked}' in the title only")],
         drop=lambda e: e.get("issue_id") == decoy,
         description=f"No-op copy of comment_on_compliance: no description ever mentions {asked}; one title does "
                     f"({decoy_at} s), and the issue about {pick[1]} still arrives at {source['condition_at']} s (the "
@@ -228,8 +234,11 @@ SECOND = {  # phrases (repro_steps_second) or words (unresponsive_second): promp
 }
 
 
-@kit.kind("repro_steps_second", "active", "relative", Knobs(decoys=2),
-          "decoys: issues with the phrase's words in a title or sharing words (near_miss: how alike)")
+@kind("active", "relative", Knobs(decoys=2),
+      "decoys: issues with the phrase's words in a title or sharing words (near_miss: how alike)")
+@kind("active", "relative", Knobs(decoys=2),
+      "decoys: issues with the word in a title or sharing words (near_miss: how alike)",
+      name="unresponsive_second", phrases=False)
 def repro_steps_second(rng: random.Random, catalog: Catalog, knobs: Knobs, phrases: bool = True) -> dict[str, Any]:
     """One issue with the term in its description is preloaded; look-alikes, then the second one."""
     table = shared_terms(catalog, phrases)
@@ -255,8 +264,8 @@ def repro_steps_second(rng: random.Random, catalog: Catalog, knobs: Knobs, phras
 
 # --- counts of issues: open_issues_threshold, issues_more ---------------------------------------------
 
-@kit.kind("open_issues_threshold", "passive", "absolute", Knobs(decoys=3),
-          "decoys: older issues closed on the way (up to 2) and pull requests")
+@kind("passive", "absolute", Knobs(decoys=3),
+      "decoys: older issues closed on the way (up to 2) and pull requests")
 def open_issues_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """New issues raise the open count to a threshold; closures (locks) and pull requests between."""
     opened = [i for i in PRELOAD_ISSUES if issue(catalog, i).get("state", "open") == "open"]
@@ -291,8 +300,8 @@ def open_issues_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) ->
                   {"report": f"There are now {threshold} open issues."}])
 
 
-@kit.kind("issues_more", "passive", "relative", Knobs(decoys=2),
-          "decoys: pull requests and star climbs between the four new issues")
+@kind("passive", "relative", Knobs(decoys=2),
+      "decoys: pull requests and star climbs between the four new issues")
 def issues_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """Four new issues (kit counting); pull requests and star climbs between them do not count."""
     prs = [p for p in catalog.raw("pull_requests") if p not in PRELOAD_PRS]
@@ -325,8 +334,8 @@ def star_legs(rng: random.Random, knobs: Knobs, start: int, line: int, at: int, 
             Leg(at + 1, line + rng.randint(40, 200), max(5, 700 - at))]
 
 
-@kit.kind("stars_target", "passive", "absolute", Knobs(decoys=0),
-          "near_miss: how close the stall comes to the limit (1: 2 stars short)", earliest=LIMIT_AT)
+@kind("passive", "absolute", Knobs(decoys=0),
+      "near_miss: how close the stall comes to the limit (1: 2 stars short)", earliest=LIMIT_AT)
 def stars_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     start = rng.randint(1200, 4600)
     limit, at = int(kit.round_line(start + 101, 500 if start < 3000 else 1000)), kit.target_time(rng, knobs, LIMIT_AT)
@@ -343,10 +352,10 @@ def stars_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
                   {"report": f"The repository has reached {limit:,} stars."}])
 
 
-@kit.kind("stars_unreachable_noop", "noop", "absolute", Knobs(decoys=0),
-          "as stars_target; the asked limit is 10–50 times the one reached")
+@kind("noop", "absolute", Knobs(decoys=0),
+      "as stars_target; the asked limit is 10–50 times the one reached")
 def stars_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    source = stars_target.draw(rng, catalog, knobs)
+    source = stars_target(rng, catalog, knobs)
     limit = source["solution"][0]["until"]["at_least"]
     asked = limit * kit.choose(rng, (10, 20, 50))
     return kit.noop_twin(
@@ -360,9 +369,9 @@ def stars_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -
                   {"report": f"The repository has reached {asked:,} stars."}])
 
 
-@kit.kind("stars_gain", "passive", "relative", Knobs(decoys=0),
-          "near_miss: how close the last waypoint before the target comes to the gain (1: 2 stars short)",
-          earliest=GAIN_AT)
+@kind("passive", "relative", Knobs(decoys=0),
+      "near_miss: how close the last waypoint before the target comes to the gain (1: 2 stars short)",
+      earliest=GAIN_AT)
 def stars_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     start, gain = rng.randint(1200, 4600), kit.choose(rng, (100, 150, 200, 250, 300))
     at = kit.target_time(rng, knobs, GAIN_AT)
@@ -380,15 +389,4 @@ def stars_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, 
                   {"report": f"The repository has gained {gain} stars since you asked."}])
 
 
-# Two kinds are another kind's draw with one setting changed.
-comment_on_totp = kit.kind("comment_on_totp", "active", "absolute", Knobs(decoys=2),
-                           "as comment_on_compliance; hold_s: until the author locks the issue")(
-    partial(comment_on_compliance.draw, locks=True))
-unresponsive_second = kit.kind("unresponsive_second", "active", "relative", Knobs(decoys=2),
-                               "decoys: issues with the word in a title or sharing words (near_miss: how alike)")(
-    partial(repro_steps_second.draw, phrases=False))
-
-KINDS: tuple[Kind, ...] = (
-    comment_on_compliance, comment_on_telemetry_noop, comment_on_totp, issues_more, open_issues_threshold,
-    repro_steps_second, stars_gain, stars_target, stars_unreachable_noop, unresponsive_second,
-)
+KINDS: tuple[Kind, ...] = tuple(sorted(_declared, key=lambda k: k.name))

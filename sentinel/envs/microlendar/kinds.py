@@ -184,7 +184,7 @@ def fortnight(r: dict[str, Any]) -> bool:
     return r["category"] == "work" and 0 <= offset(r) <= 14
 
 
-MONTH_SQL = kit.count_sql(f"{LIVE} AND substr(start_at, 1, 7) = substr({TODAY_SQL}, 1, 7)", "{threshold}")
+MONTH_SQL = kit.count_reaches(f"{LIVE} AND substr(start_at, 1, 7) = substr({TODAY_SQL}, 1, 7)", "{threshold}")
 MONTHLY = kit.Recipe(
     "passive", "absolute", arrivals("June event", (3, 5), in_june, lambda r: not in_june(r) and new(r),
                                     lambda r: f"decoy: {day(r):%B %-d}, not this month", lighter=0.3,
@@ -196,7 +196,7 @@ MONTHLY = kit.Recipe(
     start_page=MONTH, condition_sql=MONTH_SQL, eval_sql=MONTH_SQL, watch=MONTH,
     until={"number": "([\\d,]+) events? this month", "at_least": "{threshold}"},
     report="The calendar now holds {threshold} events this month.")
-TASKS_SQL = kit.count_sql("tasks WHERE deleted = 0 AND origin != 'self'", "{threshold}")
+TASKS_SQL = kit.count_reaches("tasks WHERE deleted = 0 AND origin != 'self'", "{threshold}")
 
 
 # --- description_second_match ---------------------------------------------------------------
@@ -235,7 +235,7 @@ KINDS = (
                            "look-alikes arrive first; '{title}' at {at} s mentions it in its description only.",
                prompt="One event on my MicroLendar calendar already mentions {word} in its description. When another "
                       "event whose description mentions {word} is added, open that new event and tell me.",
-               start_page=SCHEDULE, condition_sql=kit.count_sql(f"{LIVE} AND description LIKE {{word!l}}", 2),
+               start_page=SCHEDULE, condition_sql=kit.count_reaches(f"{LIVE} AND description LIKE {{word!l}}", 2),
                eval_sql=kit.exists_sql("events WHERE origin = 'event' AND description LIKE {word!l} AND viewed = 1"),
                watch=SCHEDULE, open_new=EVENT, until={"matches": "(?i)Description\\n[^\\n]*{word!e}"},
                report="A second event mentioning {word} in its description was added; I opened it.").kind(

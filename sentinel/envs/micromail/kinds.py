@@ -112,11 +112,11 @@ def _attachment(rng: random.Random, catalog: Catalog, knobs: Knobs, label: str) 
     name = kit.choose(rng, [n for n in files[target] if names.count(n) == 1], "file name")
     others = [rid for rid in inbox if rid != target and name.lower() not in text_of(catalog, rid)]
     *decoys, trailing = kit.nearest(rng, others, knobs.decoys + 1,
-                                    lambda rid: max(kit.similarity(name, n) for n in files[rid]), knobs.near_miss)
-    at, events = kit.unit(rng, knobs, target, decoys, email,
-                          about(catalog, target, f"{label}: carries {name} (named only on the message page)"),
-                          lambda rid: about(catalog, rid, f"decoy: {', '.join(files[rid])}, not {name}"))
-    until = min(at + int(knobs.hold_s), 715)
+                                    lambda rid: max(kit.overlap(name, n) for n in files[rid]), knobs.near_miss)
+    at, until, events = kit.one_target(
+        rng, knobs, email, target, decoys, gap=2, hold=True,
+        note=about(catalog, target, f"{label}: carries {name} (named only on the message page)"),
+        decoy_note=lambda rid: about(catalog, rid, f"decoy: {', '.join(files[rid])}, not {name}"))
     trail_at = rng.randint(at + 3, max(at + 3, until - 3)) if until - at > 6 else until + 2
     events += [email(trail_at, trailing, f"trailing: {', '.join(files[trailing])}, after the target"),
                kit.event(until, "recall_email", "the sender recalls the mail: it disappears and can no longer "
@@ -192,9 +192,10 @@ def sender(rng: random.Random, catalog: Catalog, knobs: Knobs, background: bool 
               if name.lower() not in text_of(catalog, rid)]
     decoys = kit.nearest(rng, others, knobs.decoys, lambda rid: float(emails[rid]["sender_name"].split()[0] == first
                          or emails[rid]["sender_name"].split()[-1] == last), knobs.near_miss)
-    at, events = kit.unit(rng, knobs, senders[name], decoys, email,
-                          about(catalog, senders[name], f"target: the awaited sender {name}"),
-                          lambda rid: about(catalog, rid, f"decoy: {emails[rid]['sender_name']}, not {name}"))
+    at, _, events = kit.one_target(
+        rng, knobs, email, senders[name], decoys, gap=2,
+        note=about(catalog, senders[name], f"target: the awaited sender {name}"),
+        decoy_note=lambda rid: about(catalog, rid, f"decoy: {emails[rid]['sender_name']}, not {name}"))
     if background:
         events = traffic(rng, catalog, knobs, events, lambda rid: name.lower() in text_of(catalog, rid))
     return facts(at, events, name=name)
@@ -219,7 +220,7 @@ def sender_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str,
     asked = " ".join(kit.choose(rng, sorted({n.split()[i] for n in names})) for i in (0, -1))
     if asked in names or asked.lower() in preload_text(catalog):
         raise NoDraw(f"{asked} is a real sender")
-    near_at = kit.free_times(rng, 1, 30, 699, [e["at"] for e in f["events"]], gap=4)[0]
+    near_at = kit.free_moment(rng, f["events"], 30, 699)
     who = emails[near]["sender_name"]
     events = [*f["events"], email(near_at, near, about(catalog, near, f"near miss: {who} at {dom}, not {asked}"))]
     return {**f, "events": traffic(rng, catalog, knobs, events, lambda rid: domain(emails[rid]["sender_email"]) == dom
@@ -245,12 +246,12 @@ def _phrase(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str, tar
     """The target mail with the phrase past its preview, look-alikes sharing its words before it."""
     others = [rid for rid in arrivals(catalog, is_inbox) if rid not in (target, first)
               and phrase.lower() not in text_of(catalog, rid)]
-    decoys = kit.nearest(rng, others, knobs.decoys, lambda rid: kit.similarity(phrase, text_of(catalog, rid)) * 10,
+    decoys = kit.nearest(rng, others, knobs.decoys, lambda rid: kit.overlap(phrase, text_of(catalog, rid)) * 10,
                          knobs.near_miss)
     where = mail(catalog, target)["body"].lower().find(phrase.lower())
-    at, events = kit.unit(rng, knobs, target, decoys, email,
-                          about(catalog, target, f"target: key phrase '{phrase}' (at char {where})"),
-                          lambda rid: about(catalog, rid, f"decoy: near words, not '{phrase}'"))
+    at, _, events = kit.one_target(rng, knobs, email, target, decoys, gap=2,
+                                   note=about(catalog, target, f"target: key phrase '{phrase}' (at char {where})"),
+                                   decoy_note=lambda rid: about(catalog, rid, f"decoy: near words, not '{phrase}'"))
     events = traffic(rng, catalog, knobs, events, lambda rid: rid == first or phrase.lower() in text_of(catalog, rid))
     return facts(at, events, [*PRELOAD, *([first] if first and first not in PRELOAD else [])], phrase=phrase)
 
@@ -305,7 +306,7 @@ KINDS: tuple[Kind, ...] = (
                     "mail naming it in its body arrives at {at} s. Flagging any other new mail fails the task.",
         prompt="One email in my MicroMail inbox already mentions the {phrase}. When a second email arrives whose text "
                "mentions the {phrase}, flag that new email (only that one) and tell me.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM emails WHERE origin != 'self' AND body LIKE {phrase!l}",
+        condition_sql=kit.count_reaches("emails WHERE origin != 'self' AND body LIKE {phrase!l}",
                                         2),
         eval_sql=FLAGGED_ONLY.format("body LIKE {phrase!l}"),
         solution=flag_steps({"text": "{phrase}"}, "A second email mentioning the {phrase} arrived; I flagged it.")),
@@ -333,7 +334,7 @@ KINDS: tuple[Kind, ...] = (
                     "fails the task.",
         prompt="I keep getting copied on threads. Watch my MicroMail inbox: flag each new email that has me on Cc "
                "(and nothing else), and tell me once three more such emails have arrived.",
-        condition_sql=kit.count_reaches(f"SELECT COUNT(*) FROM emails WHERE {NEW} AND folder = 'inbox' AND cc_me = 1",
+        condition_sql=kit.count_reaches(f"emails WHERE {NEW} AND folder = 'inbox' AND cc_me = 1",
                                         3),
         eval_sql=f"SELECT (SELECT COUNT(*) FROM emails WHERE {NEW} AND cc_me = 1 AND is_flagged = 1) >= 3 AND NOT "
                  f"EXISTS (SELECT 1 FROM emails WHERE {NEW} AND is_flagged = 1 AND NOT (cc_me = 1))",
@@ -347,7 +348,7 @@ KINDS: tuple[Kind, ...] = (
                     "The list header shows only the total.",
         prompt="Keep an eye on my MicroMail inbox and tell me once it holds five more messages than it does now. "
                "Mail that lands in Junk doesn't count.",
-        **kit.count_watch("SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND origin != 'self'", 5, INBOX,
+        **kit.count_watch("emails WHERE folder = 'inbox' AND origin != 'self'", 5, INBOX,
                           "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)",
                           "The inbox now holds five more messages than at the start.", "inbox_count")),
     mail_kind(
@@ -358,7 +359,7 @@ KINDS: tuple[Kind, ...] = (
         description="Three junk arrivals (the third at {at} s) between {decoys} or more inbox arrivals; another junk "
                     "mail trails. The sidebar shows only Junk's total.",
         prompt="Tell me when three more messages have landed in my MicroMail Junk folder than are there now.",
-        **kit.count_watch("SELECT COUNT(*) FROM emails WHERE folder = 'junk' AND origin != 'self'", 3, INBOX,
+        **kit.count_watch("emails WHERE folder = 'junk' AND origin != 'self'", 3, INBOX,
                           "Junk \\(([\\d,]+)\\)", "Three more messages have landed in Junk.", "junk_count")),
     mail_kind(
         "sender_arrives", "passive", "absolute", sender, Knobs(decoys=2),
@@ -388,6 +389,6 @@ KINDS: tuple[Kind, ...] = (
         description="The preload has {start} unread inbox messages; {n} unread arrivals bring it to {threshold} at "
                     "{at} s, between mail that arrives read and junk.",
         prompt="Don't open any messages. Just tell me when my MicroMail inbox has {threshold} unread messages.",
-        **kit.count_watch("SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND is_read = 0", "{threshold}", INBOX,
+        **kit.count_watch("emails WHERE folder = 'inbox' AND is_read = 0", "{threshold}", INBOX,
                           "Inbox \\(([\\d,]+)\\)", "The inbox has {threshold} unread messages.")),
 )

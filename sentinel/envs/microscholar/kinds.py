@@ -98,7 +98,7 @@ def save_each(until: dict[str, Any], report: str) -> Callable[[Facts], list[dict
     """Open every new paper on the {search} page until all the facts' `targets` matched, then save
     each. One watch for all: a watch per target would count a target that arrived while the previous
     one was being saved as already seen; save toggles, so each is opened by its address, saved once."""
-    return lambda f: kit.spell([
+    return lambda f: kit.fill_in([
         {"watch": "{search}", "open_new": PAPER_LINK, "count": len(f["targets"]), "until": until},
         *[step for rid in f["targets"] for step in ({"open": f"/microscholar/paper/{rid}"}, {"submit": "/save$"})],
         {"report": report}], f)
@@ -318,8 +318,8 @@ KINDS = (
                prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new paper "
                       "whose abstract mentions \"{phrase}\" (only those), and tell me once two more such papers are in "
                       "my library.",
-               condition_sql=kit.count_sql(PHRASED, 2),
-               eval_sql=f"{kit.count_sql(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
+               condition_sql=kit.count_reaches(PHRASED, 2),
+               eval_sql=f"{kit.count_reaches(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
                solution=save_each({"matches": "(?i)Abstract: .*{phrase!e}"},
                                   "Two more papers mentioning {phrase} arrived; both are saved.")).kind(
         "abstract_save_more", 2, "decoys: papers with the phrase in a title only or sharing its words (near_miss: how "
@@ -347,7 +347,7 @@ KINDS = (
     kit.more_than_first(
         new_papers, "papers WHERE origin != 'self'", "paper_count", HOME, "Showing \\S+ of (\\d+)", difficulty="easy",
         distraction="citation count changes, alerts", start_page=HOME,
-        condition_sql=kit.count_sql("papers WHERE origin = 'event'", 5),
+        condition_sql=kit.count_reaches("papers WHERE origin = 'event'", 5),
         description="Five new papers are indexed one by one, the fifth at {at} s; citation counts and alerts change "
                     "between them and more papers follow. The home page shows the index size, never the difference.",
         prompt="I want to know when MicroScholar has picked up a batch of new work. Watch the Recommended for you "
@@ -361,8 +361,8 @@ KINDS = (
                            "first name). Saving any other paper fails the task.",
                prompt="{name} is about to put out several papers. Save each new paper {name} co-authors to my "
                       "MicroScholar library (nobody else's), and tell me once three new papers by {name} are saved.",
-               condition_sql=kit.count_sql(AUTHORED, 3),
-               eval_sql=f"{kit.count_sql(AUTHORED + ' AND saved = 1', 3)} AND NOT EXISTS (SELECT 1 FROM papers "
+               condition_sql=kit.count_reaches(AUTHORED, 3),
+               eval_sql=f"{kit.count_reaches(AUTHORED + ' AND saved = 1', 3)} AND NOT EXISTS (SELECT 1 FROM papers "
                         "WHERE saved = 1 AND saved_at > 0 AND NOT (id IN (SELECT paper_id FROM paper_authors WHERE "
                         "persona_id = {pid!q})))",
                solution=save_each({"text": "{name}"}, "Three new papers by {name} arrived; I saved all three.")).kind(
@@ -390,7 +390,7 @@ KINDS = (
     kit.more_than_first(
         unread, "alerts WHERE is_read = 0 AND origin != 'self'", "unread_alert_count", ALERTS, "(\\d+) unread",
         difficulty="medium", distraction="alerts that arrive already read", start_page=HOME,
-        condition_sql=kit.count_sql("alerts WHERE origin = 'event' AND arrived_read = 0", 3),
+        condition_sql=kit.count_reaches("alerts WHERE origin = 'event' AND arrived_read = 0", 3),
         description="Three unread alerts arrive, the last (the target) at {at} s; between them alerts arrive already "
                     "read, which do not count. The alerts page shows the unread total, never how many are new.",
         prompt="Watch my MicroScholar alerts without marking anything read, and tell me once there are at least three "

@@ -22,7 +22,7 @@ GAME = re.compile(r"names ([A-Z][A-Za-z' ]+?)(?:,|$)")
 ABSENT_GAMES = ("Minecraft", "Tetris", "Factorio", "Stardew Valley", "Portal 2", "Hades")
 HOME, SUBS_PAGE, NOTIFICATIONS = "/microtube/", "/microtube/subscriptions", "/microtube/notifications"
 NEW_SUB = "FROM videos v JOIN channels c ON c.id = v.channel_id WHERE v.origin = 'event' AND c.subscribed = 1"
-WAITING = "SELECT COUNT(*) FROM notifications WHERE dismissed = 0"
+WAITING = "notifications WHERE dismissed = 0"
 SHOWING = "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)"
 
 
@@ -289,7 +289,7 @@ HOME_KINDS = (
                     "down first, so the home page holds {n} more only at {at} s. Comments and notifications arrive "
                     "between.",
         prompt="Watch the MicroTube home page and tell me once it holds {n} more videos than it does right now.",
-        condition_sql=kit.count_reaches("SELECT COUNT(*) FROM videos WHERE origin != 'self'", "{n}", "video_count"),
+        condition_sql=kit.count_reaches("videos WHERE origin != 'self'", "{n}", "video_count"),
         solution=kit.watch_number(HOME, SHOWING, "{goal}",
                                   "The home page now holds {n} more videos than at the start.")),
 )
