@@ -112,6 +112,15 @@ def test_escape_output_prints_every_kind_of_value_as_markupsafe_does():
         assert render.escape_output(value) == str(markupsafe.escape(value)), value
 
 
+def test_remembered_escapes_are_bounded_and_stay_right(monkeypatch):
+    monkeypatch.setattr(render, "_ESCAPED", {})
+    monkeypatch.setattr(render, "MAX_ESCAPED", 3)
+    texts = [f"<{n}> & '{n}'" for n in range(10)] + ["x" * (render.MEMO_CHARS + 1) + "<"]
+    for _ in range(2):
+        assert [render.escape_output(t) for t in texts] == [str(markupsafe.escape(t)) for t in texts]
+        assert len(render._ESCAPED) <= 3 and texts[-1] not in render._ESCAPED
+
+
 def test_page_templates_refuse_autoescape_blocks():
     """Outside its stretches the rewrite takes autoescape to be on: page templates may not switch
     it, and say so when they try (an environment that is not simply autoescaped is left alone)."""
