@@ -1,5 +1,6 @@
 """Render helpers: links remembered per app stay exactly what the router builds; cached filters
-give the same text as a fresh computation."""
+give the same text as a fresh computation; page templates, rewritten for speed as they compile,
+print exactly what Jinja's own compiler prints."""
 
 from __future__ import annotations
 
@@ -110,6 +111,15 @@ def test_escape_output_prints_every_kind_of_value_as_markupsafe_does():
     for value in ("", "a&b", "<>\"'", 0, -3, 2.5, None, True, Markup("<em>&amp;</em>"), Html(), Text(), Sub("<s>"),
                   ["<li>"], {"k": "<v>"}):
         assert render.escape_output(value) == str(markupsafe.escape(value)), value
+
+
+def test_remembered_escapes_are_bounded_and_stay_right(monkeypatch):
+    monkeypatch.setattr(render, "_ESCAPED", {})
+    monkeypatch.setattr(render, "MAX_ESCAPED", 3)
+    texts = [f"<{n}> & '{n}'" for n in range(10)] + ["x" * (render.MEMO_CHARS + 1) + "<"]
+    for _ in range(2):
+        assert [render.escape_output(t) for t in texts] == [str(markupsafe.escape(t)) for t in texts]
+        assert len(render._ESCAPED) <= 3 and texts[-1] not in render._ESCAPED
 
 
 def test_page_templates_refuse_autoescape_blocks():
