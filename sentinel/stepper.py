@@ -10,7 +10,11 @@ rowid when a table has none).
 
 An agent may be attached: it gets the task URL as in a run, but its GET of /start does not
 start the clock (it already runs, paused), so the world moves only when a person steps it.
-The agent's contact freezes the world for good, as in a run.
+Every step lists the agent's requests since the step before. An agent's request that changes
+the world is a step of its own ("agent: POST /..."), as is its report: the agent's contact
+freezes the world for good, as in a run, and that step carries the grade a run would give
+(judge on the state at the contact; wall times are taken as sim time over the speed, since a
+stepped clock has no wall time of its own).
 """
 
 from __future__ import annotations
@@ -19,15 +23,16 @@ import asyncio
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sentinel.core.bus import AgentOutput, Bus
+from sentinel.core.bus import AgentOutput, AgentRequest, Bus, Contacted, Message
 from sentinel.core.config import Config
 from sentinel.core.errors import SentinelError
-from sentinel.core.grading import Verdict
+from sentinel.core.grading import Outcome, Verdict, judge
 from sentinel.core.scenario import Scenario, full_prompt
 from sentinel.envs import get_environment
 from sentinel.session.harness import AgentOutcome, AgentProcess, build_command
@@ -62,6 +67,14 @@ class Step:
     measures: tuple[Measure, ...]
     changes: tuple[RowChange, ...]
     has_sql: bool = True  # a no-op scenario may have no eval_sql
+    requests: tuple[str, ...] = ()  # the agent's requests since the step before, "POST /x → 302"
+    grade: tuple[bool, str] | None = None  # at the agent's report: (success, detail) as a run grades it
+
+    @property
+    def grade_text(self) -> str | None:
+        if self.grade is None:
+            return None
+        return f"{'PASS' if self.grade[0] else 'FAIL'}: {self.grade[1]}"
 
     @property
     def verdict_text(self) -> str:
@@ -90,6 +103,12 @@ class Stepper:
         self._agent: AgentProcess | None = None
         self._agent_task: asyncio.Task[AgentOutcome] | None = None
         self._stop_agent = asyncio.Event()
+        self.on_step: Callable[[Step], None] | None = None  # told of every step, the agent's too
+        self._requests: list[str] = []  # the agent's requests since the last step
+        self._lock = asyncio.Lock()  # one step at a time: a step's changes are its own
+        self._agent_moved = asyncio.Event()  # an agent request or the report, not yet looked at
+        self._watcher: asyncio.Task | None = None
+        self._unsubscribe = self.bus.subscribe(self._on_bus)
 
     # --- lifecycle ---------------------------------------------------------
     async def open(self) -> Step:
@@ -116,6 +135,7 @@ class Stepper:
             build_command(command, values), cwd=out_dir, env=environ, log_path=out_dir / "agent.log",
             log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
             on_line=lambda line: self.bus.publish(AgentOutput(key=self.session.key, line=line)))
+        self._watcher = asyncio.create_task(self._watch_agent(), name=f"step watcher {self.session.key}")
         began = asyncio.Event()
         began.set()  # the clock already runs (paused): no start-up wait
         self._agent_task = asyncio.create_task(self._agent.supervise(
@@ -131,6 +151,11 @@ class Stepper:
         if self._agent_task is not None:
             self._stop_agent.set()
             await asyncio.gather(self._agent_task, return_exceptions=True)
+        if self._watcher is not None:
+            self._watcher.cancel()
+            await asyncio.gather(self._watcher, return_exceptions=True)
+        self._unsubscribe()
+        self._unsubscribe = lambda: None  # closing twice is fine
         await self.session.abort()
         shutil.rmtree(self._work_dir, ignore_errors=True)
 
@@ -157,35 +182,84 @@ class Stepper:
         record = self.session.contact_record
         return record.sim if record else None
 
+    @property
+    def requests_since_step(self) -> tuple[str, ...]:
+        """The agent's requests since the last step (the next step will list them)."""
+        return tuple(self._requests)
+
+    @property
+    def grade(self) -> tuple[bool, str] | None:
+        """(success, detail) as a run would grade the agent's report; None before it."""
+        return next((step.grade for step in reversed(self.steps) if step.grade is not None), None)
+
+    # --- the agent's moves ------------------------------------------------------
+    def _on_bus(self, message: Message) -> None:
+        if isinstance(message, AgentRequest) and message.key == self.session.key:
+            self._requests.append(f"{message.method} {message.path} → {message.status}")
+            self._agent_moved.set()
+        elif isinstance(message, Contacted) and message.key == self.session.key:
+            self._agent_moved.set()
+
+    async def _watch_agent(self) -> None:
+        """After the agent's requests (a burst at a time) and its report: a step if the world
+        changed or the agent just reported."""
+        graded = False
+        while True:
+            await self._agent_moved.wait()
+            self._agent_moved.clear()
+            async with self._lock:
+                reported = self.session.contact_record is not None and not graded
+                after = await self._state_now()
+                if reported or diff_tables(self._snapshot, after[0]):
+                    graded = graded or reported
+                    action = "agent reported" if reported else "agent request"
+                    await self._record(action, [], *after, grade=self._grade(after[1]) if reported else None)
+
+    async def _state_now(self) -> tuple[Snapshot, Verdict]:
+        verdict = await self.session.verdict()  # derived tables written: the rows show the graded state
+        return await snapshot_tables(self.session.world), verdict
+
+    def _grade(self, verdict: Verdict) -> tuple[bool, str]:
+        contact = self.session.contact_record
+        assert contact is not None
+        speed = self.session.speed
+        outcome = Outcome(contact_sim=contact.sim, contact_wall_s=contact.sim / speed, speed=speed,
+                          completion_s=contact.sim / speed)
+        success, detail, _, _ = judge(self.scenario, verdict, outcome)
+        return success, detail
+
     # --- steps ---------------------------------------------------------------
     async def fire_next(self) -> Step:
-        self._check_can_move()
-        if self.session.scheduler.next_due() is None:
-            raise SentinelError("no events left to fire")
-        before = len(self.session.scheduler.fired)
-        await self.session.scheduler.fire_next()
-        return await self._after("fired next event", before)
+        async with self._lock:
+            self._check_can_move()
+            if self.session.scheduler.next_due() is None:
+                raise SentinelError("no events left to fire")
+            before = len(self.session.scheduler.fired)
+            await self.session.scheduler.fire_next()
+            return await self._after("fired next event", before)
 
     async def advance(self, sim_seconds: float) -> Step:
-        self._check_can_move()
-        if not sim_seconds > 0:
-            raise SentinelError(f"advance by a positive number of sim seconds, not {sim_seconds:g}")
-        before = len(self.session.scheduler.fired)
-        self.session.clock.advance(sim_seconds)
-        await self.session.scheduler.fire_due()
-        return await self._after(f"advanced {sim_seconds:g} s", before)
+        async with self._lock:
+            self._check_can_move()
+            if not sim_seconds > 0:
+                raise SentinelError(f"advance by a positive number of sim seconds, not {sim_seconds:g}")
+            before = len(self.session.scheduler.fired)
+            self.session.clock.advance(sim_seconds)
+            await self.session.scheduler.fire_due()
+            return await self._after(f"advanced {sim_seconds:g} s", before)
 
     async def jump_to_condition(self) -> Step:
-        self._check_can_move()
-        target = self.scenario.condition_at
-        if target is None:
-            raise SentinelError("a no-op scenario has no condition_at to jump to")
-        if target < self.now:
-            raise SentinelError(f"sim {self.now:g} s is already past condition_at {target:g} s")
-        before = len(self.session.scheduler.fired)
-        self.session.clock.advance_to(target)
-        await self.session.scheduler.fire_due()
-        return await self._after("jumped to condition_at", before)
+        async with self._lock:
+            self._check_can_move()
+            target = self.scenario.condition_at
+            if target is None:
+                raise SentinelError("a no-op scenario has no condition_at to jump to")
+            if target < self.now:
+                raise SentinelError(f"sim {self.now:g} s is already past condition_at {target:g} s")
+            before = len(self.session.scheduler.fired)
+            self.session.clock.advance_to(target)
+            await self.session.scheduler.fire_due()
+            return await self._after("jumped to condition_at", before)
 
     def _check_can_move(self) -> None:
         if self.session.clock.frozen:
@@ -193,19 +267,22 @@ class Stepper:
 
     async def _after(self, action: str, fired_before: int) -> Step:
         fired = [f"at {r.event.at:g}: {r.event.describe()}" for r in self.session.scheduler.fired[fired_before:]]
-        verdict = await self.session.verdict()  # derived tables written: the rows show the graded state
-        after = await snapshot_tables(self.session.world)
+        after, verdict = await self._state_now()
         return await self._record(action, fired, after, verdict)
 
-    async def _record(self, action: str, fired: list[str], after: Snapshot, verdict: Verdict) -> Step:
+    async def _record(self, action: str, fired: list[str], after: Snapshot, verdict: Verdict,
+                      grade: tuple[bool, str] | None = None) -> Step:
         now_values = await self.env.baselines(self.session.world)
         measures = tuple(Measure(name, value, float(now_values.get(name, 0.0)))
                          for name, value in self.session.baselines.items())
         changes = diff_tables(self._snapshot, after)
         self._snapshot = after
+        requests, self._requests = tuple(self._requests), []
         step = Step(action, round(self.now, 6), tuple(fired), verdict, measures, tuple(changes),
-                    has_sql=self.scenario.eval_sql is not None)
+                    has_sql=self.scenario.eval_sql is not None, requests=requests, grade=grade)
         self.steps.append(step)
+        if self.on_step is not None:
+            self.on_step(step)
         return step
 
 

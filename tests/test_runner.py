@@ -233,7 +233,7 @@ async def test_trials_run_each_scenario_k_times_as_separate_sessions(tmp_path):
         await Runner(config, replace(plan("eager", resume=True), trials=3)).run()
 
 
-async def test_a_person_plays_through_http_and_contact_ends_the_session(tmp_path):
+async def test_a_person_plays_through_http_and_the_report_with_its_message_ends_the_session(tmp_path):
     import asyncio
 
     import aiohttp
@@ -253,9 +253,12 @@ async def test_a_person_plays_through_http_and_contact_ends_the_session(tmp_path
         await asyncio.sleep(70 / SPEED)  # the person waits until CHPX has crossed
         async with browser.get(message.url + "/contact") as page:
             assert page.status == 200
+        async with browser.post(message.url + "/contact", data={"message": "it crossed"}) as page:
+            assert page.status == 200
     report = await asyncio.wait_for(running, 10)
     result = report.results[0]
     assert result.agent == "human" and result.ended_by == "contact" and result.success
+    assert result.contact_message == "it crossed"
     assert (config.results_dir / "p" / "microhood" / "rise" / "result.json").exists()
 
 

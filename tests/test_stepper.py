@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import aiohttp
 import pytest
@@ -120,3 +121,30 @@ def test_diff_tables_keys_rows_by_primary_key_or_rowid():
         ("t", "deleted", "b", (("id", "b", None), ("n", 2, None))),
         ("t", "inserted", "c", (("id", None, "c"), ("n", None, 3))),
     ]
+
+
+INVITE = REPO_ROOT / "scenarios" / "microlendar" / "invite_destination.yaml"
+
+
+async def test_the_attached_agents_requests_are_steps_and_its_report_is_graded_as_a_run(open_stepper):
+    stepper, _ = await open_stepper(INVITE)
+    seen: list = []
+    stepper.on_step = seen.append
+    await stepper.attach_agent(BUILTIN_AGENTS["oracle"])
+    limit = time.monotonic() + 60
+    # the oracle's first looks at the schedule are its baseline (from /start's redirect, then its watch)
+    while sum("/microlendar/schedule" in r for r in stepper.requests_since_step) < 3:
+        assert time.monotonic() < limit, "the oracle never looked at the schedule"
+        await asyncio.sleep(0.05)
+    moved = await stepper.advance(185)
+    assert moved.requests and not moved.verdict.truthy and stepper.grade is None
+    while stepper.grade is None:
+        assert time.monotonic() < limit + 60, "the oracle never reported"
+        await asyncio.sleep(0.05)
+    assert stepper.grade == (True, "reported 5.000 wall s after the condition held")
+    rsvp = next(s for s in stepper.steps if any(r.startswith("POST /microlendar/event/ev0071/rsvp")
+                                                for r in s.requests))
+    assert rsvp.action == "agent request" and rsvp.verdict.truthy and rsvp.sim == 185
+    assert stepper.steps[-1].action == "agent reported" and seen[-1] is stepper.steps[-1]
+    with pytest.raises(SentinelError, match="froze at contact"):
+        await stepper.advance(1)

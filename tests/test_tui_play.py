@@ -50,6 +50,10 @@ async def test_a_person_plays_a_contact_through_http_and_is_graded_like_an_agent
             await asyncio.sleep(70 / SPEED)  # and watches until CHPX has crossed
             async with browser.get(app.view.url + "/contact") as page:
                 assert page.status == 200
+            await wait_until(pilot, lambda: "Reported: the world is frozen" in screen(app))
+            assert app.view.result is None  # the session waits for the person's message
+            async with browser.post(app.view.url + "/contact", data={"message": "CHPX is at $520"}) as page:
+                assert page.status == 200
         await wait_until(pilot, lambda: app.view.result is not None)
         await pilot.pause(0.3)
         shown = screen(app)
@@ -59,7 +63,28 @@ async def test_a_person_plays_a_contact_through_http_and_is_graded_like_an_agent
     assert app.return_code == 0
     (result,) = load_results(config.results_dir / "me")
     assert result.agent == "human" and result.ended_by == "contact" and result.success
-    assert result.reaction_s is not None and result.requests >= 2
+    assert result.reaction_s is not None and result.requests >= 3
+    assert result.contact_message == "CHPX is at $520"
+
+
+async def test_closing_the_screen_after_the_report_finishes_the_session_graded(tmp_path):
+    config = make_config(tmp_path)
+    plan = play_plan("microhood-rise", "done")
+    app = PlayApp(RunState.for_plan(plan, config), Runner(config, plan, Bus()))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.view.task_url is not None)
+        async with aiohttp.ClientSession() as browser:
+            async with browser.get(app.view.task_url) as page:
+                assert page.status == 200
+            async with browser.get(app.view.url + "/contact") as page:  # at once: too early
+                assert page.status == 200
+        await wait_until(pilot, lambda: "Reported: the world is frozen" in screen(app))
+        await pilot.press("q")  # no message: the person is done
+        await wait_until(pilot, lambda: not app.is_running)
+    assert app.return_code == 0
+    (result,) = load_results(config.results_dir / "done")
+    assert result.ended_by == "contact" and not result.success and not result.is_infra_error
+    assert result.contact_message is None
 
 
 async def test_quitting_before_the_person_reports_stops_the_session_for_resume(tmp_path):

@@ -9,7 +9,7 @@ from test_tui import wait_until
 from textual.widgets import Static
 
 from sentinel.agents import BUILTIN_AGENTS
-from sentinel.core.config import load_config
+from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import load_scenario
 from sentinel.stepper import Stepper
 from sentinel.tui.step import StepApp
@@ -78,5 +78,36 @@ async def test_an_attached_agent_sees_the_pages_and_its_report_freezes_the_world
         await pilot.press("n")
         assert "contacted at sim 0.00 s" in text_of(app, "#step-head")
         assert app.step.sim == 0 and "Agent (" in text_of(app, "#side")
+        await pilot.press("q")
+    assert not app.stepper.agent_running
+
+
+INVITE = REPO_ROOT / "scenarios" / "microlendar" / "invite_destination.yaml"
+
+
+async def test_the_screen_follows_the_attached_agent_and_grades_its_report(tmp_path):
+    """The oracle on microlendar-invite_destination: once the clock passes 180 s it opens the
+    Hawaii invitation, accepts it and reports; the screen shows those requests, the verdict of
+    the state they left, and PASS, as a headless run grades it."""
+    app = StepApp(Stepper(load_scenario(INVITE), load_config()), BUILTIN_AGENTS["oracle"])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.step is not None and app.stepper.agent_running)
+        assert "Agent requests since the step before" in text_of(app, "#changes-list")
+        # the oracle's first look at the schedule is its baseline: what arrives after it is new
+        await wait_until(pilot, lambda: any("watching" in line for line in app.agent_output)
+                         and sum("/schedule" in r for r in app.stepper.requests_since_step) >= 3, timeout=60)
+        await pilot.press("a", "backspace", "backspace", *"185", "enter")  # past 180 s: Hawaii has arrived
+        await wait_until(pilot, lambda: app.stepper.contact_sim is not None, timeout=90)
+        await wait_until(pilot, lambda: "graded PASS" in text_of(app, "#verdict"), timeout=30)
+        verdict = text_of(app, "#verdict")
+        assert "eval_sql verdict: TRUE (1)" in verdict and app.query_one("#verdict").has_class("true")
+        accepted = next(s for s in app.stepper.steps if any("/rsvp" in r for r in s.requests))
+        assert accepted.action == "agent request" and accepted.verdict.truthy
+        assert any(change.table == "event_attendees" for change in accepted.changes)
+        reported = app.stepper.steps[-1]
+        assert reported.action == "agent reported" and reported.grade is not None and reported.grade[0]
+        assert any(r.startswith("GET /contact") for r in reported.requests)
+        assert "GET /contact" in text_of(app, "#changes-list")
+        assert "contacted at sim 185.00 s" in text_of(app, "#step-head")
         await pilot.press("q")
     assert not app.stepper.agent_running

@@ -53,6 +53,10 @@ from sentinel.session.sandbox import Sandbox
 from sentinel.web.render import make_templates
 
 START_LINE_MAX_S = 15.0  # longest a first-wave agent's /start waits for the others to boot
+# Play mode: wall seconds a person has, after opening /contact, to send the form's message. An
+# agent's process goes on after its contact (and posts its message) until it exits; a person
+# has no process, so the session waits for the POST, this grace, or the person closing the screen.
+PERSON_MESSAGE_GRACE_S = 300.0
 
 
 class Runner:
@@ -71,6 +75,7 @@ class Runner:
         self._heap_frozen = False
         self._spawner: ThreadPoolExecutor | None = None  # while run() runs: starts the agents
         self.start_line_max_s = START_LINE_MAX_S
+        self.message_grace_s = PERSON_MESSAGE_GRACE_S
         self.realtime = False  # the loop's thread ran at a real-time priority (sentinel/session/priority.py)
 
     def stop(self) -> None:
@@ -288,8 +293,11 @@ class Runner:
             gc.freeze()
 
     async def _wait_for_person(self, session: Session, out_dir: Path, stop: asyncio.Event) -> AgentOutcome:
-        """Play mode: no agent process. A person opens the task URL in a browser; their report
-        (contact) ends the session, as do the deadline and a stop."""
+        """Play mode: no agent process. A person opens the task URL in a browser; the session ends
+        at the deadline, at a stop, or after their report (contact): once the contact form's
+        message is posted, or message_grace_s after the contact, or when the person stops (closes
+        the screen), whichever comes first. The world stays frozen at the contact, so the grade
+        is of the state at the first contact, as for an agent."""
         self.bus.publish(ready_message(session, full_prompt(session.scenario, session.contact_url)))
         write_atomic(out_dir / "agent.log", "[sentinel: no agent process; a person played this session]\n")
 
@@ -298,12 +306,14 @@ class Runner:
 
         if not await _first_of(session.started, stop, timeout=self.config.timing.startup_timeout_s):
             return outcome("startup_timeout")
-        if stop.is_set():
+        if stop.is_set() and not session.contacted.is_set():
             return outcome("stopped")
         remaining = (session.clock.started_wall or time.monotonic()) + \
             self.config.deadline_wall_s(self.plan.speed) - time.monotonic()
         await _first_of(session.contacted, stop, timeout=max(0.0, remaining))
         if session.contacted.is_set():
+            # a stop now only means the person is done: their report stands
+            await _first_of(session.message_sent, stop, timeout=self.message_grace_s)
             return outcome("contact")
         return outcome("stopped" if stop.is_set() else "deadline")
 

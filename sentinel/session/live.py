@@ -2,7 +2,8 @@
 
 Lifecycle: `setup()` builds the database (schema, personas, preload, baselines) and the app;
 `start_site()` binds 127.0.0.1 on a free port; the agent's first GET of /start starts the
-clock and the scheduler; the first GET of /contact records the report and freezes the world;
+clock and the scheduler; the first GET of /contact records the report and freezes the world (the site still serves,
+so the contact form's POST adds the message to that report);
 `verdict()` writes the derived tables and reads eval_sql (the one way to ask "does the
 scenario's condition hold now"); `finish()` freezes the world if needed, takes the final
 verdict, stops the site and moves the database into the result folder.
@@ -103,6 +104,7 @@ class Session:
         self.start_line: Callable[[], Awaitable[None]] | None = None  # set by the runner
         self.contacted = asyncio.Event()
         self.contact_record: Contact | None = None
+        self.message_sent = asyncio.Event()  # the contact form's message was posted (after contact)
         self.stats = RequestStats()
         self.baselines: dict[str, float] = {}
         self.url: str | None = None
@@ -235,6 +237,7 @@ class Session:
     async def contact_message(self, message: str) -> None:
         if self.contact_record is not None and self.contact_record.message is None:
             self.contact_record.message = message
+            self.message_sent.set()
 
     def log_request(self, method: str, path: str, status: int, size: int, live: bool) -> None:
         static = path.startswith("/static/")

@@ -2,9 +2,12 @@
 
 The run is an ordinary one-session run with no agent process (RunPlan command None): the
 person opens the task URL in a browser (which starts the clock), watches the app, and reports
-by opening the contact URL, which ends the session. The runner grades it and writes its
-result like any agent's. The screen shows only what an agent is given — the prompt and the
-task URL — plus the sim clock, the deadline, and finally the grade; never the scripted events.
+by opening the contact URL, which freezes the world: the grade is of the state at that first
+contact. The session goes on until the person sends the contact form's message (kept in
+result.json as contact_message), closes this screen, or PERSON_MESSAGE_GRACE_S passes
+(sentinel/run/runner.py). The runner grades it and writes its result like any agent's. The
+screen shows only what an agent is given — the prompt and the task URL — plus the sim clock,
+the deadline, and finally the grade; never the scripted events.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Static
 
-from sentinel.run.runner import Runner
+from sentinel.run.runner import PERSON_MESSAGE_GRACE_S, Runner
 from sentinel.tui.base import RunApp, SentinelApp
 from sentinel.tui.state import RunState, SessionView, result_text
 from sentinel.tui.widgets import MARK_STYLES, heading
@@ -78,6 +81,10 @@ class PlayApp(RunApp):
     def _result_text(self, view: SessionView) -> Text:
         if self.quitting:
             return Text("Stopping…", style="bold yellow")
+        if view.result is None and view.contact_sim is not None:
+            return Text("Reported: the world is frozen and will be graded as it is now. Add a message in the "
+                        f"contact form if you like (within {PERSON_MESSAGE_GRACE_S:.0f} s), or press q to finish.",
+                        style="bold")
         if view.result is None:
             return Text("Report by visiting the contact URL from the prompt once the condition holds "
                         "(or never, if it never does).", style="dim")
@@ -85,6 +92,11 @@ class PlayApp(RunApp):
         if self.result_path:
             out.append(f"Written to {self.result_path} · press q to close", style="")
         return out
+
+    def exit_code(self) -> int:
+        """0 for a graded session: closing the screen after the report is how a person finishes."""
+        result = self.view.result
+        return 0 if result is not None and not result.is_infra_error else super().exit_code()
 
     def run_finished(self) -> None:
         self.notify("Graded. Press q to close.", timeout=10)

@@ -4,7 +4,10 @@ A thin screen over sentinel.stepper.Stepper: keys fire the next event, advance b
 number of sim seconds, or jump to condition_at; after each step it shows the eval_sql verdict,
 the baselines beside the same quantities now, and the rows the step inserted, changed or
 deleted. The session's start page URL is shown (and `o` opens it) so a person can look at the
-app at exactly that moment.
+app at exactly that moment. With an agent attached, the screen also refreshes after each
+agent request that changes the world and at the agent's report (the stepper records those as
+steps), lists the agent's requests since the step before, and from the report on shows the
+grade a run would give: PASS or FAIL.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from sentinel.tui.base import SentinelApp
 from sentinel.tui.widgets import DETAIL_EVENTS, DETAIL_OUTPUT, event_lines, heading
 
 VALUE_CHARS = 120  # a value longer than this is cut in the list of changes
+SHOWN_REQUESTS = 40  # the agent's latest requests listed for a step (a polling agent makes many)
 KIND_STYLES = {"inserted": "green", "changed": "yellow", "deleted": "red"}
 DEFAULT_ADVANCE_S = 10.0
 
@@ -78,6 +82,19 @@ def changes_text(changes: tuple[RowChange, ...]) -> Text:
     return out
 
 
+def requests_text(requests: tuple[str, ...]) -> Text:
+    """The agent's requests since the step before, in order."""
+    out = Text()
+    out.append(heading(f"Agent requests since the step before ({len(requests)})")).append("\n")
+    if len(requests) > SHOWN_REQUESTS:
+        out.append(f"  … {len(requests) - SHOWN_REQUESTS} earlier\n", style="dim")
+    for request in requests[-SHOWN_REQUESTS:]:
+        out.append(f"  {request}\n")
+    if not requests:
+        out.append("  none\n", style="dim")
+    return out
+
+
 class StepApp(SentinelApp):
     TITLE = "Sentinel step"
     BINDINGS = [
@@ -98,6 +115,7 @@ class StepApp(SentinelApp):
         self.agent_output: deque[str] = deque(maxlen=DETAIL_OUTPUT)
         self.agent_requests = 0
         self._unsubscribe = stepper.bus.subscribe(self._on_bus)
+        stepper.on_step = self.show  # the agent's steps too; every step runs on this app's loop
 
     def compose(self) -> ComposeResult:
         yield Static(id="step-head")
@@ -135,8 +153,6 @@ class StepApp(SentinelApp):
             self.agent_requests += 1
         elif isinstance(message, Contacted):
             self.notify(f"The agent reported at sim {message.sim:.2f} s: the world is frozen")
-            if self.step is not None:
-                self.call_later(self.show, self.step)
 
     # --- drawing -----------------------------------------------------------------
     def show(self, step: Step) -> None:
@@ -153,10 +169,18 @@ class StepApp(SentinelApp):
             head.append(" — fired " + "; ".join(step.fired))
         self.query_one("#step-head", Static).update(head)
         verdict = self.query_one("#verdict", Static)
-        verdict.update(f"eval_sql verdict: {step.verdict_text}")
-        verdict.set_class(step.verdict.truthy, "true")
-        verdict.set_class(not step.verdict.truthy, "false")
-        self.query_one("#changes-list", Static).update(changes_text(step.changes))
+        line = Text(f"eval_sql verdict: {step.verdict_text}")
+        grade = self.stepper.grade
+        if grade is not None:
+            line.append(f" · graded {'PASS' if grade[0] else 'FAIL'}: {grade[1]}", style="bold")
+        verdict.update(line)
+        good = step.verdict.truthy if grade is None else grade[0]
+        verdict.set_class(good, "true")
+        verdict.set_class(not good, "false")
+        body = Text()
+        if self.agent_command is not None:
+            body.append(requests_text(step.requests)).append("\n")
+        self.query_one("#changes-list", Static).update(body.append(changes_text(step.changes)))
         self.show_side()
 
     def show_side(self) -> None:
@@ -183,7 +207,7 @@ class StepApp(SentinelApp):
     # --- keys --------------------------------------------------------------------
     async def _do(self, move) -> None:
         try:
-            self.show(await move())
+            await move()  # the stepper's on_step shows it
         except SentinelError as exc:
             self.notify(str(exc), severity="warning")
         except Exception as exc:  # an event that cannot be applied: say so, keep the screen
