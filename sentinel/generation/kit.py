@@ -371,7 +371,7 @@ def timeline(preload: Mapping[str, Any], events: Iterable[dict[str, Any]]) -> li
 
 
 def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
-    """A scenario's taxonomy block (ENVIRONMENTS §0.3)."""
+    """A scenario's taxonomy block (docs/environments.md#pages)."""
     return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
 
 

@@ -1,4 +1,4 @@
-"""MicroChat's ten scenario kinds (ENVIRONMENTS §2), declared on sentinel.generation.kit.
+"""MicroChat's ten scenario kinds (docs/environments.md#microchat), declared on sentinel.generation.kit.
 
 The standard preload is every `filler` message and call of the catalog. A draw may take a
 preloaded message out of the preload and let it arrive instead (a file, an @mention, an urgent

@@ -1,4 +1,4 @@
-"""MicroDin's ten scenario kinds (ENVIRONMENTS §3): the authored scenarios made into templates.
+"""MicroDin's ten scenario kinds (docs/environments.md#microdin): the authored scenarios made into templates.
 
 Counting kinds (the job board, pending invitations, unread notifications, feed posts) count against
 numbers known from the preload, so the oracle does not depend on when its first read lands. Apply

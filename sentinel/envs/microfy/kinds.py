@@ -1,4 +1,4 @@
-"""MicroFy's ten scenario kinds (ENVIRONMENTS §4) on generation.kit: each keeps the authored preload (70
+"""MicroFy's ten scenario kinds (docs/environments.md#microfy) on generation.kit: each keeps the authored preload (70
 tracks, 14 playlists, five liked, four followed artists) and brings in tracks and public playlists."""
 
 from __future__ import annotations

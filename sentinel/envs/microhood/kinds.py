@@ -1,4 +1,4 @@
-"""MicroHood's ten scenario kinds (ENVIRONMENTS §6): the authored scenarios made into templates.
+"""MicroHood's ten scenario kinds (docs/environments.md#microhood): the authored scenarios made into templates.
 
 A target price path (kit.cross_once) climbs to a near miss just short of the line (how short:
 the near_miss knob, down to one cent), eases, then jumps across the line at the target time, so

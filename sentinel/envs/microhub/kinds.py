@@ -1,4 +1,4 @@
-"""MicroHub's ten scenario kinds (ENVIRONMENTS §7): the authored scenarios made into templates.
+"""MicroHub's ten scenario kinds (docs/environments.md#microhub): the authored scenarios made into templates.
 
 Issue kinds watch for a word only the target issue's description holds (comment on it), a term
 two descriptions share (open the second) or a count of issues (kit counting). Star kinds move the

@@ -1,4 +1,4 @@
-"""MicroLendar's ten scenario kinds (ENVIRONMENTS §8): recipes on the generation kit.
+"""MicroLendar's ten scenario kinds (docs/environments.md#microlendar): recipes on the generation kit.
 
 Today is 2025-06-17. The standard preload is every `base` event and task of the catalog; a draw
 may take a base event out of it and let it arrive instead, so counted arrivals and look-alikes come

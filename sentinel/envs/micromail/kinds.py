@@ -1,4 +1,4 @@
-"""MicroMail's ten scenario kinds (ENVIRONMENTS §1), declared on sentinel.generation.kit.
+"""MicroMail's ten scenario kinds (docs/environments.md#micromail), declared on sentinel.generation.kit.
 
 Each kind is a setup that draws the facts (target, look-alikes, near miss, times, background:
 mail outside the standard preload) and the texts of its scenario as templates of those facts.

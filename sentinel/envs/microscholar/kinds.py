@@ -1,4 +1,4 @@
-"""MicroScholar's ten scenario kinds (ENVIRONMENTS §9): recipes on the generation kit.
+"""MicroScholar's ten scenario kinds (docs/environments.md#microscholar): recipes on the generation kit.
 
 Every draw starts from the authored standard preload (95 papers, 4 saved, 8 alerts) and picks its
 target, look-alikes, near miss and background (new papers, alerts, citation changes) from the

@@ -1,4 +1,4 @@
-"""MicroTube's ten scenario kinds (ENVIRONMENTS §10): the authored scenarios made into templates.
+"""MicroTube's ten scenario kinds (docs/environments.md#microtube): the authored scenarios made into templates.
 
 Every draw keeps the authored preload and picks from the catalog's arrivals. Solutions count
 against numbers known from the preload, so the oracle does not depend on when its first read lands.
