@@ -42,7 +42,6 @@ def chromium_program() -> str:
     return os.environ.get("SENTINEL_CHROMIUM") or DEFAULT_CHROMIUM
 
 
-CHROMIUM = chromium_program()
 CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-background-networking", "--no-first-run", "--disable-component-update",
                  "--disable-sync", "--disable-quic", "--mute-audio", "--hide-scrollbars",
@@ -111,8 +110,10 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def start_chromium(profile: Path, executable: str = CHROMIUM) -> tuple[subprocess.Popen, str]:
-    """Start Chromium on a free DevTools port; return the process and its DevTools address."""
+def start_chromium(profile: Path, executable: str | None = None) -> tuple[subprocess.Popen, str]:
+    """Start Chromium (default: chromium_program()) on a free DevTools port; return the process
+    and its DevTools address."""
+    executable = executable or chromium_program()
     if not Path(executable).exists():
         raise RuntimeError(f"no Chromium at {executable} (install Debian's chromium, or set SENTINEL_CHROMIUM)")
     process = subprocess.Popen([executable, *CHROMIUM_ARGS, f"--user-data-dir={profile}",
