@@ -22,16 +22,21 @@ def session_dir(run_dir: Path, environment: str, name: str) -> Path:
     return run_dir / environment / name
 
 
-def finished_result(folder: Path) -> Result | None:
-    """The stored result of a finished session, or None if it must run (again)."""
-    data = read_json(folder / "result.json")
+def read_result(path: Path) -> Result | None:
+    """A result.json as a Result; None when it is missing, unreadable or not a result."""
+    data = read_json(path)
     if not isinstance(data, dict):
         return None
     try:
-        result = Result.from_dict(data)
+        return Result.from_dict(data)
     except TypeError:
         return None
-    return None if result.is_infra_error else result
+
+
+def finished_result(folder: Path) -> Result | None:
+    """The stored result of a finished session, or None if it must run (again)."""
+    result = read_result(folder / "result.json")
+    return None if result is None or result.is_infra_error else result
 
 
 def write_result(out_dir: Path, result: Result) -> None:
@@ -44,12 +49,9 @@ def finished_sessions(run_dir: Path) -> list[tuple[Path, Result]]:
     scenario id and trial."""
     found = []
     for path in run_dir.glob("*/*/result.json"):
-        data = read_json(path)
-        if isinstance(data, dict):
-            try:
-                found.append((path.parent, Result.from_dict(data)))
-            except TypeError:
-                continue
+        result = read_result(path)
+        if result is not None:
+            found.append((path.parent, result))
     return sorted(found, key=lambda item: (item[1].scenario_id, item[1].trial))
 
 
