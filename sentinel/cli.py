@@ -20,6 +20,8 @@ from sentinel import api
 from sentinel.core.bus import Bus
 from sentinel.core.config import SESSIONS_PER_CORE
 from sentinel.core.errors import SentinelError
+from sentinel.core.grading import Result
+from sentinel.core.summary import Summary
 from sentinel.display import PlainLines, RichProgress, grade_tables
 from sentinel.outputs.export import grade_csv, grade_json
 from sentinel.outputs.junit import write_junit
@@ -59,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
 
     run = sub.add_parser("run", help="run scenarios headless with an agent")
-    add_selection(run)
+    add_run_options(run)  # every RunOptions field (docs/protocol.md#options)
     run.add_argument("--ci", action="store_true", help="plain progress lines and results/<run>/junit.xml; "
                                                        "exit 1 on infrastructure errors")
     run.add_argument("--fail-under", type=parse_rate, metavar="RATE",
@@ -111,12 +113,6 @@ def build_parser() -> argparse.ArgumentParser:
 COMMAND_MODULES: tuple[str, ...] = ("sentinel.tui.commands", "sentinel.sweep")
 
 
-def add_selection(parser: argparse.ArgumentParser) -> None:
-    """The options of every command that runs scenarios (docs/protocol.md#options): one per
-    RunOptions field."""
-    add_run_options(parser)
-
-
 def prepare(args: argparse.Namespace) -> tuple[Any, Any]:
     """The run the options describe, with the config's notices (ignored keys and why) printed."""
     config, plan = api.prepare_run(from_args(args))
@@ -153,7 +149,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 1 if args.ci and summary.infra_errors else 0
 
 
-def print_results(console: Console, results: list, summary, name: str, run_dir, wall_s: float | None) -> None:
+def print_results(console: Console, results: list[Result], summary: Summary, name: str, run_dir: Path,
+                  wall_s: float | None) -> None:
     """A finished run's tables and its one-line footer (`sentinel run` and `sentinel tui`)."""
     for table in grade_tables(results, summary, f"Run {name}"):
         console.print(table)

@@ -47,11 +47,11 @@ class Rung:
 
 
 def add_commands(subparsers) -> None:
-    from sentinel.cli import add_selection
+    from sentinel.run.options import add_run_options
 
     sweep = subparsers.add_parser("sweep", help="run one agent at several speed factors; success, reaction "
                                                 "and cost per speed")
-    add_selection(sweep)
+    add_run_options(sweep)
     sweep.add_argument("--speeds", default=DEFAULT_SPEEDS,
                        help=f"comma-separated speed factors, run in this order (default {DEFAULT_SPEEDS})")
     sweep.add_argument("--ci", action="store_true", help="plain progress lines")

@@ -32,14 +32,14 @@ AGENT_HELP = ("an agent command (a shell string with __TASK_URL__, __TASK_PROMPT
 class RunOptions:
     """A run's choices; None means "as the config says". `api.prepare_run` checks them all."""
 
-    agent: str | None = option("--agent", "a built-in agent (see `sentinel run --help`)", group="who")
+    agent: str | None = option("--agent", f"a built-in agent: {builtin_names()}", group="who")
     cmd: str | list[str] | None = option("--cmd", AGENT_HELP, group="who")
     config: str | Path | Config | None = option("--config", "a sentinel.toml or eval_config.yaml", type=Path)
     speed: float | None = option("--speed", "sim seconds per wall second (default from config)", type=float)
     envs: tuple[str, ...] = option("--env", "only this environment (repeatable, or comma separated)", (),
-                                   action="append")
+                                   action="append", metavar="ENV")
     tasks: tuple[str, ...] = option("--task", "only this scenario id or short id (repeatable)", (),
-                                    action="append")
+                                    action="append", metavar="TASK")
     concurrency: int | None = option(
         "--concurrency", f"sessions at once; 0: all (default: all, up to {SESSIONS_PER_CORE} per CPU core)",
         type=int)
@@ -98,8 +98,6 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     for f in option_fields():
         meta: Mapping[str, Any] = f.metadata
         kwargs = {k: v for k, v in meta.items() if k not in ("flag", "group")}
-        if f.name == "agent":
-            kwargs["help"] = f"a built-in agent: {builtin_names()}"
         target: Any = parser
         if "group" in meta:
             if meta["group"] not in groups:

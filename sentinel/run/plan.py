@@ -8,14 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import jinja2
-
 from sentinel.agents import builtin_command
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Result
 from sentinel.core.scenario import Scenario
 from sentinel.core.summary import Summary
-from sentinel.envs import environments as all_environments
 from sentinel.outputs.results import session_dir
 
 
@@ -51,18 +48,6 @@ class RunPlan:
     def jobs(self) -> list[Job]:
         return [Job(self.variants[s.id][t - 1] if s.id in self.variants else s, t, self.trials)
                 for s in self.scenarios for t in range(1, self.trials + 1)]
-
-
-def compile_templates(templates: jinja2.Environment, environments: set[str]) -> None:
-    """Compile the templates of these environments (and the shared ones) before any session
-    starts: compiling one on its first page took 10-60 ms of the loop, and every session's
-    timers waited for it."""
-    others = set(all_environments()) - environments
-
-    def wanted(name: str) -> bool:
-        return name.split("/", 1)[0] not in others
-    for name in templates.list_templates(filter_func=wanted):
-        templates.get_template(name)
 
 
 @dataclass(frozen=True)

@@ -11,17 +11,18 @@ from dataclasses import replace
 from pathlib import Path
 
 from sentinel import api
-from sentinel.cli import add_selection, make_console, prepare, print_results
+from sentinel.cli import make_console, prepare, print_results
 from sentinel.core.config import Config
 from sentinel.core.errors import SentinelError
 from sentinel.core.scenario import Scenario, ScenarioError, load_scenario, scenario_files
+from sentinel.run.options import add_run_options
 
 PLAY_STARTUP_TIMEOUT_S = 1800.0  # a person may take a while to open the task URL
 
 
 def add_commands(sub) -> None:
     tui = sub.add_parser("tui", help="run scenarios inside a live dashboard")
-    add_selection(tui)
+    add_run_options(tui)
     tui.set_defaults(func=cmd_tui)
 
     step = sub.add_parser("step", help="step one scenario by hand: paused clock, verdict after each step")
