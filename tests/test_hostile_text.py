@@ -58,8 +58,9 @@ async def test_hostile_text_typed_into_every_form_stays_text(env, env_session, b
         await assert_inert(browser_tab, path)
 
 
-async def test_hostile_catalog_text_stays_text(env_session, browser_tab, tmp_path, monkeypatch):
-    """The tiny environment with a catalog whose every text field is hostile."""
+async def hostile_microtodo(env_session, tmp_path, monkeypatch):
+    """A live session of the tiny environment whose catalog's every text field is hostile:
+    (the session, the catalog's task rows)."""
     monkeypatch.setenv("SENTINEL_ENVIRONMENTS", "microtodo")
     catalog = tmp_path / "catalog"
     catalog.mkdir()
@@ -69,6 +70,12 @@ async def test_hostile_catalog_text_stays_text(env_session, browser_tab, tmp_pat
     hostile = dataclasses.replace(MICROTODO, catalog_dir=catalog)
     scenario = dataclasses.replace(whole_catalog(MICROTODO), events=(Event(0, "preload", {"tasks": "*"}, 0),))
     live = await env_session(scenario, environment=hostile)
+    return live, rows
+
+
+async def test_hostile_catalog_text_stays_text(env_session, browser_tab, tmp_path, monkeypatch):
+    """The tiny environment with a catalog whose every text field is hostile."""
+    live, rows = await hostile_microtodo(env_session, tmp_path, monkeypatch)
     for path in ["/microtodo/", *(f"/microtodo/task/{r['id']}" for r in rows)]:
         await browser_tab.visit(str(live.client.make_url(path)))
         await assert_inert(browser_tab, path)

@@ -4,8 +4,6 @@ print exactly what Jinja's own compiler prints."""
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from datetime import UTC, datetime
 
 import jinja2
@@ -17,9 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markupsafe import Markup
 from test_environments import MICROTODO, crawl, env, whole_catalog  # noqa: F401  (env: a fixture)
-from test_hostile_text import PAYLOADS
+from test_hostile_text import hostile_microtodo
 
-from sentinel.core.scenario import Event
 from sentinel.web import render
 from sentinel.web.render import fulltime, make_url, reltime
 
@@ -328,15 +325,7 @@ async def test_hostile_catalog_text_renders_as_jinja_renders_it(env_session, che
                                                                  monkeypatch):
     """The tiny environment with a catalog whose every text field is hostile (as in
     test_hostile_text.py, without a browser): its pages are Jinja's own, escaped."""
-    monkeypatch.setenv("SENTINEL_ENVIRONMENTS", "microtodo")
-    catalog = tmp_path / "catalog"
-    catalog.mkdir()
-    rows = [{"id": f"td{n:03d}", "title": payload[:5000], "notes": payload, "age_minutes": n}
-            for n, payload in enumerate(PAYLOADS, 1)]
-    (catalog / "tasks.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    hostile = dataclasses.replace(MICROTODO, catalog_dir=catalog)
-    scenario = dataclasses.replace(whole_catalog(MICROTODO), events=(Event(0, "preload", {"tasks": "*"}, 0),))
-    live = await env_session(scenario, environment=hostile)
+    live, rows = await hostile_microtodo(env_session, tmp_path, monkeypatch)
     for path in ["/microtodo/", *(f"/microtodo/task/{r['id']}" for r in rows)]:
         await live.page(path)
     assert len(checked_against_jinja) == len(rows) + 1
