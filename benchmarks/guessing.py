@@ -5,10 +5,10 @@ time limit) and `blind:T` (acts on the solution's steps and reports at sim T wit
 for every T on a ladder (default every 30 sim s from 30 to 630), each strategy as one run with all
 its sessions at once, at a high speed (default 50). Then prints one table: per strategy, the
 share of normal tasks passed (success), the share passed on time (within on_time_s of
-condition_at, docs/protocol.md#grading), the no-ops passed, and the best blind time. docs/environments.md
-The validity rules (docs/environments.md#validity-rules) ask that `blind` at its best time be on time in at
-most 15% of normal tasks and that
-`deadline` pass at most the passive share; the table says whether the suite keeps to that.
+condition_at, docs/protocol.md#on-time), the no-ops passed, and the best blind time. The
+validity rules (docs/environments.md#validity-rules) ask that `blind` at its best time be on time
+in at most 15% of normal tasks and that `deadline` pass at most the passive share; the table
+says whether the suite keeps to that.
 
     python benchmarks/guessing.py [--speed 50] [--ladder 30:630:30] [--env micromail,microhood]
                                   [--agents eager,silent,deadline] [--also oracle] [--batch 1]
