@@ -32,6 +32,8 @@ SKIP_TAGS = {"script", "style", "template", "svg"}
 BUTTON_KINDS = ("submit", "button", "image", "reset")
 MAX_LISTED_CHOICES = 6
 FORM_REF_ATTR = "data-sentinel-form"  # set by the Chromium driver's page snapshot (chromium.py)
+WAIT_HEADER = "X-Wait-Change"  # the site's long-poll (docs/protocol.md#waiting; sentinel.web.waiting)
+LONG_POLL_WALL_S = 3600.0  # socket timeout of a waiting GET: the site answers by the wait's end
 
 
 class BrowseError(Exception):
@@ -402,6 +404,17 @@ class Browser(Numbering):
             headers["If-None-Match"] = cached.etag
         return self._fetch(urllib.request.Request(url, headers=headers), conditional)
 
+    def wait_for_change(self, path_or_url: str, timeout_sim_s: float) -> Page:
+        """The page as soon as it differs from the copy last read, or that same copy once
+        timeout_sim_s sim seconds pass: one request, answered by the site when its world moves
+        (no polling here or there). Without a copy to compare with, a plain read."""
+        url = self.url(path_or_url)
+        cached = self._cache.get(url)
+        if cached is None or not cached.etag:
+            return self.get(url)
+        headers = {"If-None-Match": cached.etag, WAIT_HEADER: f"{max(0.0, timeout_sim_s):g}"}
+        return self._fetch(urllib.request.Request(url, headers=headers), True, timeout=LONG_POLL_WALL_S)
+
     def post(self, action: str, fields: dict[str, str]) -> Page:
         data = urllib.parse.urlencode(fields).encode("utf-8")
         request = urllib.request.Request(self.url(action), data=data, method="POST")
@@ -415,10 +428,11 @@ class Browser(Numbering):
         base = form.action.split("?", 1)[0]
         return self.get(base + "?" + urllib.parse.urlencode(values))
 
-    def _fetch(self, request: urllib.request.Request, conditional: bool, hops: int = 0) -> Page:
+    def _fetch(self, request: urllib.request.Request, conditional: bool, hops: int = 0,
+               timeout: float | None = None) -> Page:
         self.requests += 1
         try:
-            response = self._opener.open(request, timeout=self.timeout)
+            response = self._opener.open(request, timeout=timeout or self.timeout)
             status, body, headers = response.status, response.read(), response.headers
         except urllib.error.HTTPError as err:
             status, body, headers = err.code, err.read(), err.headers

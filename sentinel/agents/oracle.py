@@ -5,6 +5,9 @@ database, never condition_at, never eval_sql. A scenario it cannot pass is eithe
 through its pages or shows its condition too early.
 
     python -m sentinel.agents.oracle TASK_URL --scenario FILE [--poll SECONDS]
+
+A watched page is read with the site's change notification (Browser.wait_for_change): the
+oracle sleeps in one request until the page differs, so a hundred waiting oracles cost nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import yaml
 from sentinel.agents.browse import Browser, Page
 from sentinel.core.solution import Step, parse_solution
 
-DEFAULT_POLL_S = 0.2
+WATCH_WAIT_SIM_S = 120.0  # one waiting read of a watched page lasts at most this long
 
 
 def say(message: str) -> None:
@@ -29,7 +32,7 @@ def say(message: str) -> None:
 
 
 class Oracle:
-    def __init__(self, task_url: str, steps: tuple[Step, ...], poll_s: float):
+    def __init__(self, task_url: str, steps: tuple[Step, ...], poll_s: float | None = None):
         self.browser = Browser(task_url)
         self.task_url = task_url
         self.steps = steps
@@ -81,8 +84,11 @@ class Oracle:
                         say(f"{href} matches ({matched} of {step.count})")
                         if matched >= step.count:
                             return
-            time.sleep(poll)
-            page = self.browser.get(step.target, conditional=True)
+            if poll:  # plain re-reads at this interval, as asked
+                time.sleep(poll)
+                page = self.browser.get(step.target, conditional=True)
+            else:
+                page = self.browser.wait_for_change(step.target, WATCH_WAIT_SIM_S)
 
     def do_submit(self, step: Step) -> None:
         assert self.page is not None
@@ -116,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="sentinel.agents.oracle")
     parser.add_argument("task_url")
     parser.add_argument("--scenario", required=True, type=Path)
-    parser.add_argument("--poll", type=float, default=DEFAULT_POLL_S, help="wall seconds between reloads")
+    parser.add_argument("--poll", type=float, default=None,
+                        help="re-read a watched page every this many wall seconds instead of waiting "
+                             "for it to change (the site's long-poll)")
     args = parser.parse_args(argv)
     steps = load_steps(args.scenario, say)
     if steps is None:

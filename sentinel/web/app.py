@@ -21,6 +21,7 @@ from sentinel.web.cache import CachedPage, PageCache, etag_of, from_cache, not_m
 from sentinel.web.keys import ENV_CSS, ENVIRONMENT, HOOKS, LAYOUT, PAGE_CACHE, WORLD, SiteHooks
 from sentinel.web.kit import BadInput
 from sentinel.web.render import STATIC_DIR, is_live, layout_for, make_templates, render
+from sentinel.web.waiting import requested_wait, wait_for_change
 from sentinel.world.state import World
 
 log = logging.getLogger("sentinel.web")
@@ -95,12 +96,17 @@ async def serve_page(request: web.Request, handler: Handler) -> web.StreamRespon
 
     - Unknown pages get a 404 inside the environment's chrome, bad input a 400, a crash a plain
       500 page; redirects and other HTTP answers pass through.
-    - The request is logged with its status and size; live refreshes are marked apart."""
+    - The request is logged with its status and size; live refreshes are marked apart.
+    - A conditional GET may ask to wait until its page changes (sentinel.web.waiting)."""
     hooks = request.app[HOOKS]
     status, size = 500, 0
     try:
         try:
-            response = await _current_page(request, handler, hooks)
+            wait_s = requested_wait(request)
+            if wait_s is None:
+                response = await _current_page(request, handler, hooks)
+            else:
+                response = await wait_for_change(request, lambda: _current_page(request, handler, hooks), wait_s)
         except BadInput as exc:
             response = await _error_page(request, 400, str(exc))
         except web.HTTPNotFound as exc:

@@ -54,6 +54,8 @@ class World:
         self._write_lock = asyncio.Lock()
         self._writer: asyncio.Task | None = None  # the task inside write(), to refuse re-entry
         self._self_ids = 0
+        self._change = asyncio.Event()  # set (and replaced) whenever the version may have moved
+        clock.on_change(self._notify)  # a frozen or resumed clock ends or restarts waits
 
     # --- version ---
     @property
@@ -72,7 +74,29 @@ class World:
     def flash(self, value: str | None) -> None:
         if value != self._flash:
             self._touches += 1
+            self._notify()
         self._flash = value
+
+    # --- change notification ---
+    def _notify(self) -> None:
+        changed, self._change = self._change, asyncio.Event()
+        changed.set()
+
+    async def wait_for_change(self, since: tuple[int, int, int], timeout_s: float) -> bool:
+        """Wait until the version differs from `since` (True) or timeout_s wall seconds pass
+        (False). Nothing polls: every write transaction's end, flash change and clock change wakes
+        the waiters, who look again. A waiter costs nothing while the world is quiet."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(0.0, timeout_s)
+        while self.version == since and not self.clock.frozen:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return False
+            try:
+                await asyncio.wait_for(self._change.wait(), remaining)
+            except TimeoutError:
+                return self.version != since
+        return True
 
     # --- time ---
     def now(self) -> float:
@@ -155,6 +179,7 @@ class World:
             finally:
                 self._writer = None
                 self._commits += 1
+                self._notify()
 
     async def _rollback(self) -> None:
         """End the open transaction, if any. Statements run in order on the connection's one thread,

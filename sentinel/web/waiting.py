@@ -1,0 +1,65 @@
+"""The site's change notification: a GET that waits until its page changes (a long-poll).
+
+A reader that already holds a page sends its ETag in `If-None-Match` and the longest it is
+willing to wait, in sim seconds, in `X-Wait-Change`. The answer comes as soon as the page's bytes
+differ from that ETag (200 with the new page), or at the timeout (304). Nobody polls meanwhile:
+the request sleeps on the world's version (World.wait_for_change), which every write
+transaction, flash line and clock change wakes; a wake whose change does not show on this page
+(another folder's mail, say) goes back to sleep without answering. So a waiting reader costs
+nothing while its page stays the same, however long it waits. See docs/protocol.md#waiting.
+
+Pages of environments whose text follows time continuously (page_time_step_s None: a price
+curve, a star count between waypoints) can change with no write at all; for them the page is
+looked at again every RECHECK_WALL_S wall seconds while the wait lasts. Time-only drift of a
+stepped page ("4 min ago" becoming "5 min ago") does not end a wait by itself.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Awaitable, Callable
+
+from aiohttp import web
+
+from sentinel.web.keys import ENVIRONMENT, WORLD
+from sentinel.web.kit import BadInput
+
+WAIT_HEADER = "X-Wait-Change"
+MAX_WAIT_SIM_S = 3600.0  # one request waits at most this long; ask again for longer
+RECHECK_WALL_S = 0.2     # how often a time-following page is looked at again while waiting
+
+
+def requested_wait(request: web.Request) -> float | None:
+    """The sim seconds this GET is willing to wait for its page to change, or None: no wait
+    asked, or nothing to compare with (no If-None-Match). Garbage is bad input (a 400)."""
+    raw = request.headers.get(WAIT_HEADER)
+    if raw is None or request.method != "GET" or not request.headers.get("If-None-Match"):
+        return None
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise BadInput(f"{WAIT_HEADER} must be a number of sim seconds, not {raw[:40]!r}.") from None
+    if not math.isfinite(seconds) or seconds < 0:
+        raise BadInput(f"{WAIT_HEADER} must be a number of sim seconds ≥ 0, not {raw[:40]!r}.")
+    return min(seconds, MAX_WAIT_SIM_S)
+
+
+async def wait_for_change(request: web.Request, serve: Callable[[], Awaitable[web.StreamResponse]],
+                          wait_sim_s: float) -> web.StreamResponse:
+    """Serve the page until it is no longer a 304 for the reader's ETag, or wait_sim_s pass.
+    `serve` is the ordinary page path (events applied, cache, ETag), so a long-poll sees exactly
+    what a plain GET at that moment would."""
+    world = request.app[WORLD]
+    follows_time = request.app[ENVIRONMENT].page_time_step_s is None
+    clock = world.clock
+    deadline = world.now() + wait_sim_s
+    while True:
+        version = world.version
+        response = await serve()
+        remaining = deadline - world.now()
+        if response.status != 304 or remaining <= 0 or clock.frozen:
+            return response
+        wall = remaining / clock.speed if clock.running else math.inf  # a paused clock: until a change
+        if follows_time:
+            wall = min(wall, RECHECK_WALL_S)
+        await world.wait_for_change(version, min(wall, MAX_WAIT_SIM_S))
