@@ -52,5 +52,6 @@ ENV = Environment(
     baseline_sql=BASELINE_SQL,
     serve_preload=serve_preload,
     check_scenario=check_scenario,
+    page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
     kinds=KINDS,
 )

@@ -54,5 +54,6 @@ ENV = Environment(
     header=header,
     baseline_sql=BASELINE_SQL,
     serve_preload=serve_preload,
+    page_time_step_s=1.0,  # time shows as "N min ago" and a "new" window of whole-second timestamps
     kinds=KINDS,
 )

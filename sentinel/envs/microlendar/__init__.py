@@ -65,5 +65,6 @@ ENV = Environment(
     baseline_sql=BASELINE_SQL,
     serve_preload=serve_preload,
     check_scenario=check_scenario,
+    page_time_step_s=1.0,  # the clock and the now line show whole minutes of sim time
     kinds=KINDS,
 )

@@ -49,5 +49,6 @@ ENV = Environment(
     header=header,
     baseline_sql=BASELINE_SQL,
     serve_preload=serve_preload,
+    page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
     kinds=KINDS,
 )
