@@ -135,7 +135,7 @@ def prepare_run(options: RunOptions | None = None, /, **changes: Any) -> tuple[C
     if asked is None and loaded.backend != "local":
         asked = 0  # a cluster places sessions by the resources each reserves
     plan = RunPlan(name=run_name, agent=name, command=command, speed=speed, scenarios=tuple(scenarios),
-                   concurrency=sessions_at_once(asked, len(scenarios) * o.trials),
+                   concurrency=sessions_at_once(asked, len(scenarios) * o.trials), admission=asked is None,
                    resume=o.resume, trials=o.trials, model=o.model, meter=o.meter, sandbox=o.sandbox,
                    variants=drawn, variant_seed=o.seed if o.variants else None)
     return loaded, plan

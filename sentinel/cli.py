@@ -119,10 +119,9 @@ def prepare(args: argparse.Namespace) -> tuple[Any, Any]:
     for notice in config.notices:
         print(f"sentinel: {notice}", file=sys.stderr)
     sessions = len(plan.jobs())
-    if args.concurrency is None and config.concurrency is None and 0 < plan.concurrency < sessions:
-        print(f"sentinel: {sessions} sessions, {plan.concurrency} at a time ({SESSIONS_PER_CORE} per core of this "
-              f"machine: more polling agents would starve each other of CPU); --concurrency N to choose",
-              file=sys.stderr)
+    if plan.admission and 0 < plan.concurrency < sessions:
+        print(f"sentinel: {sessions} sessions, up to {plan.concurrency} in the first wave ({SESSIONS_PER_CORE} per "
+              f"core), then more as this machine holds them on time; --concurrency N to choose", file=sys.stderr)
     return config, plan
 
 

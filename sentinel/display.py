@@ -11,7 +11,16 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from sentinel.core.bus import Contacted, Message, RunFinished, RunStarted, SessionGraded, SessionSkipped, SessionStarted
+from sentinel.core.bus import (
+    Contacted,
+    Message,
+    RunFinished,
+    RunNotice,
+    RunStarted,
+    SessionGraded,
+    SessionSkipped,
+    SessionStarted,
+)
 from sentinel.core.grading import Result
 from sentinel.core.summary import Group, Summary
 
@@ -41,6 +50,8 @@ class PlainLines:
             self._print(f"{stamp} kept      {message.key} (finished earlier)")
         elif isinstance(message, SessionGraded):
             self._print(f"{stamp} {result_line(message.result)}")
+        elif isinstance(message, RunNotice):
+            self._print(f"{stamp} notice    {message.text}")
         elif isinstance(message, RunFinished):
             self._print(f"{stamp} run finished in {message.wall_s:.1f} s")
 
@@ -75,6 +86,8 @@ class RichProgress:
             style = "green" if result.success else ("yellow" if result.is_infra_error else "red")
             self.progress.console.print(f"[{style}]{result_line(result)}[/]", highlight=False, markup=True)
             self.progress.advance(self.task)
+        elif isinstance(message, RunNotice):
+            self.progress.console.print(f"[yellow]{message.text}[/]", highlight=False, markup=True)
         elif isinstance(message, RunFinished):
             self.progress.stop()
             return

@@ -201,7 +201,8 @@ def test_cli_run_then_grade(tmp_path):
 
 def test_ctrl_c_stops_agents_cleanly_and_resume_continues(tmp_path):
     config = write_config(tmp_path)
-    args = ["run", "--ci", "--agent", "silent", "--speed", "200", "--run", "c", "--config", str(config)]
+    args = ["run", "--ci", "--agent", "silent", "--speed", "200", "--run", "c", "--config", str(config),
+            "--concurrency", "0"]  # all three at once, whatever the machine is doing
     proc = subprocess.Popen([sys.executable, "-m", "sentinel.cli", *args], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     run_dir = tmp_path / "results" / "c"

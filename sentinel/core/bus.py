@@ -47,6 +47,13 @@ class RunFinished(Message):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RunNotice(Message):
+    """Something the person running should know while the run lasts (the machine is busy)."""
+    run: str
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class SessionMessage(Message):
     key: str  # "<env>/<scenario short id>"
 

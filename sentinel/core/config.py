@@ -206,9 +206,11 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
             raise SentinelError(f"{path}: run.{key}: unknown key")
     speed = check_speed(_number(path, "run.speed", run.get("speed", 1.0)), where=f"{path}: run.speed")
     concurrency = run.get("concurrency")
+    if isinstance(concurrency, str) and concurrency.strip().lower() == "auto":
+        concurrency = None
     if concurrency is not None and (isinstance(concurrency, bool) or not isinstance(concurrency, int)
                                     or concurrency < 0):
-        raise SentinelError(f"{path}: run.concurrency: expected a whole number ≥ 0")
+        raise SentinelError(f"{path}: run.concurrency: expected a whole number ≥ 0 or \"auto\"")
     agent_cmd = raw.get("agent", {}).get("cmd")
     if agent_cmd is not None and not _is_command(agent_cmd):
         raise SentinelError(f"{path}: agent.cmd: expected a string or a list of strings")
@@ -273,6 +275,12 @@ def check_speed(speed: float, where: str = "--speed") -> float:
 SESSIONS_PER_CORE = 50  # polling agents one process carries at speed 50 (README "Where one process saturates")
 
 
+def available_cores() -> int:
+    """CPU cores this process may run on."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, cores or 1)
+
+
 def sessions_at_once(concurrency: int | None, sessions: int, cores: int | None = None) -> int:
     """How many sessions run at once (0: all). Asked for (`concurrency` not None), as asked;
     otherwise all of them up to SESSIONS_PER_CORE per core of this machine, past which a
@@ -280,7 +288,5 @@ def sessions_at_once(concurrency: int | None, sessions: int, cores: int | None =
     machine, not of the agent."""
     if concurrency is not None:
         return concurrency
-    if cores is None:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    limit = SESSIONS_PER_CORE * max(1, cores)
+    limit = SESSIONS_PER_CORE * (cores or available_cores())
     return 0 if sessions <= limit else limit

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from sentinel.agents import builtin_names
-from sentinel.core.config import SESSIONS_PER_CORE, Config
+from sentinel.core.config import Config
 from sentinel.core.scenario import Scenario
 
 
@@ -26,6 +26,16 @@ def option(flag: str, help: str, default: Any = None, **argparse_kwargs: Any) ->
 
 AGENT_HELP = ("an agent command (a shell string with __TASK_URL__, __TASK_PROMPT__, __BASE_DIR__, "
               "__MCP_URL__ where given)")
+
+
+def concurrency_value(text: str) -> int | None:
+    """--concurrency: a whole number ≥ 0, or auto (None)."""
+    if text.strip().lower() == "auto":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected N, 0 or auto, not {text!r}") from None
 
 
 @dataclass(frozen=True)
@@ -41,8 +51,8 @@ class RunOptions:
     tasks: tuple[str, ...] = option("--task", "only this scenario id or short id (repeatable)", (),
                                     action="append", metavar="TASK")
     concurrency: int | None = option(
-        "--concurrency", f"sessions at once; 0: all (default: all, up to {SESSIONS_PER_CORE} per CPU core)",
-        type=int)
+        "--concurrency", "sessions at once: N, 0 for all, or auto (the default): as many as this machine "
+        "holds on time, measured while the run lasts", type=concurrency_value, metavar="N|auto")
     run_name: str | None = option("--run", "run name: results go to results/<name>/")
     resume: bool = option("--resume", "continue a run: keep finished sessions", False, action="store_true")
     trials: int = option("--trials", "run each scenario K times, as separate sessions at once (pass@k, pass^k)",

@@ -23,7 +23,8 @@ class RunPlan:
     command: str | list[str] | None  # None: no agent process, a person plays through a browser
     speed: float
     scenarios: tuple[Scenario, ...]
-    concurrency: int = 0  # 0: all at once
+    concurrency: int = 0  # 0: all at once; with admission: the most at once (0: no bound)
+    admission: bool = False  # --concurrency auto: sessions start as the machine allows (run/fidelity.py)
     resume: bool = False
     trials: int = 1  # each scenario runs this many times, as separate sessions
     model: str | None = None  # --model: given to the agent as SENTINEL_MODEL

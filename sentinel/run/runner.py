@@ -31,9 +31,19 @@ import jinja2
 
 import sentinel
 from sentinel.agents.usage import derive_costs
-from sentinel.core.bus import AgentOutput, Bus, RunFinished, RunStarted, SessionGraded, SessionReady, SessionSkipped
+from sentinel.core.admission import Admission
+from sentinel.core.bus import (
+    AgentOutput,
+    Bus,
+    RunFinished,
+    RunNotice,
+    RunStarted,
+    SessionGraded,
+    SessionReady,
+    SessionSkipped,
+)
 from sentinel.core.catalog import Catalog
-from sentinel.core.config import Config
+from sentinel.core.config import Config, available_cores
 from sentinel.core.errors import SentinelError
 from sentinel.core.files import read_json, remove_temporaries, write_atomic, write_json_atomic
 from sentinel.core.grading import Outcome, Result, judge, on_time, read_costs
@@ -45,6 +55,7 @@ from sentinel.envs import environments as all_environments
 from sentinel.envs import get_environment, template_dirs
 from sentinel.outputs.results import finished_result, write_result
 from sentinel.run.agent_folder import AGENT_FOLDER, working_folder
+from sentinel.run.fidelity import AdmissionGate, Canary, Monitor, fidelity_record, probe_first_wave
 from sentinel.run.plan import Job, RunPlan, RunReport, StartGate
 from sentinel.run.tuning import tuned_loop
 from sentinel.session.harness import AgentOutcome, AgentProcess, build_command, check_command
@@ -128,16 +139,26 @@ class Runner:
                 todo.append(job)
         self.bus.publish(RunStarted(run=self.plan.name, total=len(jobs), to_run=len(todo), agent=self.plan.agent,
                                     speed=self.plan.speed))
-        wave = min(self.plan.concurrency or len(todo), len(todo))
-        limit = asyncio.Semaphore(max(1, wave))
-        self._gate = StartGate(wave)
-        self._start_line = StartGate(wave)
+        canary = Canary()
+        await canary.start()
+        try:
+            gate = await self._admission_gate(canary, len(todo))
+            wave = min(gate.admission.allowed if gate.admission else gate.limit or len(todo), len(todo))
+            self._gate = StartGate(wave)
+            self._start_line = StartGate(wave)
 
-        async def one(job: Job) -> Result | None:
-            async with limit:
-                return None if self.stopping else await self.run_session(job)
+            async def one(job: Job) -> Result | None:
+                async with gate.slot():
+                    return None if self.stopping else await self.run_session(job)
 
-        report.results += [r for r in await asyncio.gather(*(one(j) for j in todo)) if r is not None]
+            monitor = asyncio.create_task(Monitor(canary, gate, self.plan.speed, self._notice).run(), name="monitor")
+            try:
+                report.results += [r for r in await asyncio.gather(*(one(j) for j in todo)) if r is not None]
+            finally:
+                monitor.cancel()
+        finally:
+            await canary.stop()
+        self._record_fidelity(fidelity_record(canary, gate, self.plan.speed, self.config.timing.on_time_s))
         report.results.sort(key=lambda r: (r.scenario_id, r.trial))
         report.wall_s = time.monotonic() - started
         report.summary = summarize(report.results)
@@ -146,6 +167,26 @@ class Runner:
                            "sessions": len(report.results), "skipped": report.skipped})
         self.bus.publish(RunFinished(run=self.plan.name, summary=report.summary, wall_s=report.wall_s))
         return report
+
+    async def _admission_gate(self, canary: Canary, sessions: int) -> AdmissionGate:
+        """A fixed limit as asked; or (auto) a first wave as large as plan.concurrency allows when
+        the machine is calm before it, a core's worth when it is not, then more as it stays calm."""
+        if not self.plan.admission:
+            return AdmissionGate(self.plan.concurrency)
+        cores = available_cores()
+        calm = await probe_first_wave(canary, self.plan.speed)
+        first = (self.plan.concurrency or sessions) if calm else cores
+        return AdmissionGate(0, Admission(sessions, first, step=cores, speed=self.plan.speed))
+
+    def _notice(self, text: str) -> None:
+        self.bus.publish(RunNotice(run=self.plan.name, text=text))
+
+    def _record_fidelity(self, record: dict) -> None:
+        """The run's fidelity (sentinel/run/fidelity.py) into run.json, beside what it was run with."""
+        run_json = self.run_dir / "run.json"
+        write_json_atomic(run_json, {**(read_json(run_json) or {}), "fidelity": record})
+        if record.get("warning"):
+            self._notice(record["warning"])
 
     def _prepare_run_dir(self) -> None:
         run_json = self.run_dir / "run.json"
