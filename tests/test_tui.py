@@ -114,7 +114,8 @@ async def test_rows_update_as_a_real_run_progresses_and_keys_filter_them(tmp_pat
         assert "passed 1" in text_of(app, "#summary") or "passed 2" in text_of(app, "#summary")
         await wait_until(pilot, lambda: all(row[2] == GRADED for row in cells(app).values()))
         assert [row[4] for row in cells(app).values()] == ["pass", "pass", "pass"]
-        assert "passed 3" in text_of(app, "#summary") and "finished in" in text_of(app, "#summary")
+        await wait_until(pilot, lambda: "finished in" in text_of(app, "#summary"))  # after the canary stops
+        assert "passed 3" in text_of(app, "#summary")
         assert float(cells(app)["microhood/rise"][3]) >= 60  # the sim clock froze at contact
         detail = text_of(app, "#detail")
         assert "Tell me when CHPX" in detail and "Fired events (1)" in detail and "[oracle]" in detail

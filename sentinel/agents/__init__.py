@@ -18,6 +18,10 @@ from sentinel.core.errors import SentinelError
 
 BUILTIN_AGENTS: dict[str, list[str]] = {
     "oracle": [sys.executable, "-m", "sentinel.agents.oracle", "__TASK_URL__", "--scenario", "__SCENARIO_FILE__"],
+    # the oracle re-reading watched pages every 0.2 wall s instead of waiting for them to change: what
+    # polling costs (benchmarks/lateness_knee.py compares the two)
+    "oracle-poll": [sys.executable, "-m", "sentinel.agents.oracle", "__TASK_URL__", "--scenario", "__SCENARIO_FILE__",
+                    "--poll", "0.2"],
     "silent": [sys.executable, "-m", "sentinel.agents.silent", "__TASK_URL__"],
     "eager": [sys.executable, "-m", "sentinel.agents.eager", "__TASK_URL__"],
     "deadline": [sys.executable, "-m", "sentinel.agents.deadline", "__TASK_URL__"],
