@@ -96,10 +96,11 @@ async def serve_page(request: web.Request, handler: Handler) -> web.StreamRespon
 
     - Unknown pages get a 404 inside the environment's chrome, bad input a 400, a crash a plain
       500 page; redirects and other HTTP answers pass through.
-    - The request is logged with its status and size; live refreshes are marked apart.
+    - The request is logged with its status, size and the body served (kept as evidence by the
+      session: sentinel/session/pages.py); live refreshes are marked apart.
     - A conditional GET may ask to wait until its page changes (sentinel.web.waiting)."""
     hooks = request.app[HOOKS]
-    status, size = 500, 0
+    status, size, served = 500, 0, None
     try:
         try:
             wait_s = requested_wait(request)
@@ -121,12 +122,13 @@ async def serve_page(request: web.Request, handler: Handler) -> web.StreamRespon
         status = response.status
         body = getattr(response, "body", b"") or b""
         size = response.body_length if isinstance(response, web.FileResponse) else len(body)
+        served = body if isinstance(body, bytes) and body and status != 304 else None
         return response
     except web.HTTPException as exc:
         status = exc.status
         raise
     finally:
-        hooks.log_request(request.method, request.path_qs, status, size, is_live(request))
+        hooks.log_request(request.method, request.path_qs, status, size, is_live(request), served)
 
 
 def _custom_text(exc: web.HTTPException) -> str | None:

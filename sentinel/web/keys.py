@@ -28,7 +28,8 @@ class SiteHooks(Protocol):
 
     async def contact_message(self, message: str) -> None: ...
 
-    def log_request(self, method: str, path: str, status: int, size: int, live: bool) -> None: ...
+    def log_request(self, method: str, path: str, status: int, size: int, live: bool,
+                    body: bytes | None = None) -> None: ...
 
 
 WORLD: web.AppKey[World] = web.AppKey("world")
