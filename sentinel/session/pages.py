@@ -1,6 +1,7 @@
 """Pages as served: the body of every page a session served to its agent, kept once per content.
 
-Each distinct body is stored as `pages/<sha1>.html.gz` in the session's folder, and the
+Each distinct body is stored as `pages/<sha1>.html.gz` in the session's folder (the layout:
+sentinel/core/evidence.py), and the
 request's line in `requests.jsonl` names it (`"body": "<sha1>"`), so what the agent saw at any
 moment can be shown again (`sentinel show`, docs/evidence.md#pages).
 
@@ -23,25 +24,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-PAGES_FOLDER = "pages"
-PAGES_INDEX = "pages.json"
-SUFFIX = ".html.gz"
+from sentinel.core.evidence import PAGES_FOLDER, PAGES_INDEX, page_file
+
 RECENT_BODIES = 16  # the page cache's bytes objects: one identity check instead of a hash
 COMPRESS_LEVEL = 6
 
 # One writer thread for every session of the process: compressing is a fraction of a millisecond
 # per page, and one thread keeps file writes in order without taking a second core from serving.
 _WRITER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sentinel-pages")
-
-
-def page_file(folder: Path, sha: str) -> Path:
-    """Where a stored body lives under a session folder."""
-    return folder / PAGES_FOLDER / f"{sha}{SUFFIX}"
-
-
-def read_page(folder: Path, sha: str) -> bytes:
-    """A stored body's bytes (FileNotFoundError when it was never stored)."""
-    return gzip.decompress(page_file(folder, sha).read_bytes())
 
 
 @dataclass(frozen=True)
