@@ -101,3 +101,31 @@ def seen_page_at(requests: list[Served], sim: float) -> tuple[int, str] | None:
         elif request.status == 304 and request.path in last_body:
             found = (index, last_body[request.path])
     return found
+
+
+def sim_at_wall(records: list[dict], wall: float, speed: float, end_sim: float) -> float:
+    """The sim time at a wall clock time (epoch seconds) of a session, from its request log: the
+    last request at or before it, plus the wall seconds since at the session's speed; never past
+    the session's end (its world froze at the report)."""
+    sim, at = 0.0, None
+    for record in records:
+        if record.get("wall", 0.0) > wall:
+            break
+        sim, at = float(record.get("sim", 0.0)), float(record["wall"])
+    if at is None:
+        return 0.0
+    return round(min(end_sim, sim + (wall - at) * speed), 4)
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One screenshot of the session's browser."""
+    file: str  # under shots/
+    sim: float
+    reason: str  # load, idle, agent
+    path: str  # the page's path
+
+
+def shots_of(folder: Path) -> list[Shot]:
+    return [Shot(str(r["file"]), float(r.get("sim", 0.0)), str(r.get("reason", "")), str(r.get("path", "")))
+            for r in read_jsonl(folder / SHOTS_INDEX) if "file" in r]

@@ -36,6 +36,7 @@ from sentinel.core.grading import Verdict, open_read_only, verdict_on
 from sentinel.core.scenario import Event, Scenario
 from sentinel.core.scheduler import DueBoard, FiredEvent, Scheduler
 from sentinel.session.pages import PageStore
+from sentinel.session.shots import collect_shots
 from sentinel.web.app import create_app
 from sentinel.world import inline_db
 from sentinel.world.state import World, iso, open_page_reader
@@ -311,6 +312,7 @@ class Session:
         write_jsonl_atomic(self.out_dir / "events.jsonl", [f.as_record() for f in self.scheduler.fired])
         self.pages.move_to(self.out_dir, self.pages.state())
         write_jsonl_atomic(self.out_dir / "requests.jsonl", self.stats.log)
+        collect_shots(self.out_dir, self.speed, self.clock.now(), self.stats.log)  # a browser agent's
         shutil.rmtree(self._work_dir, ignore_errors=True)
         return final
 
