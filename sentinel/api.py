@@ -425,19 +425,10 @@ def check_run_name(name: str) -> None:
 # --- evidence: what the agent saw, exports, grading again (docs/evidence.md) ---------------
 
 def run_scenarios(config: Config, run_dir: Path) -> dict[str, Scenario]:
-    """The scenarios a run's sessions may name, by id: the scenarios folder's, and the run's own
-    generated variants (results/<run>/variants/, by the variant's id). Unloadable files are left out."""
-    flat = flat_scenario_files(config.scenarios_dir)
-    files = flat or scenario_files(config.scenarios_dir)
-    files += sorted((run_dir / "variants").glob("*/*.yaml"))
-    found: dict[str, Scenario] = {}
-    for path in files:
-        try:
-            scenario = load_scenario(path)
-        except ScenarioError:
-            continue
-        found[scenario.id] = scenario
-    return found
+    """The scenarios a run's sessions may name, by id (its generated variants too)."""
+    from sentinel.outputs.report.data import scenario_index
+
+    return scenario_index(config, (run_dir,))
 
 
 def session_folder(run_dir: Path, scenario: str, trial: int = 1) -> tuple[Path, Result]:
