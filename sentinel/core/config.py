@@ -233,13 +233,20 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
         agent_log_cap_bytes=int(_number(path, "run.agent_log_cap_bytes", run.get("agent_log_cap_bytes", 1_000_000))),
         agent_files_cap_bytes=int(_number(path, "run.agent_files_cap_bytes",
                                           run.get("agent_files_cap_bytes", 50_000_000))),
-        evidence_cap_bytes=int(_number(path, "run.evidence_cap_bytes", run.get("evidence_cap_bytes", 20_000_000),
-                                       positive=False)),
+        evidence_cap_bytes=_cap_bytes(path, "run.evidence_cap_bytes", run.get("evidence_cap_bytes", 20_000_000)),
         concurrency=concurrency,
         agent_cmd=agent_cmd,
         prices=prices,
         scenarios_dir=Path(run.get("scenarios_dir", DATA.scenarios)),
     )
+
+
+def _cap_bytes(path: Path, key: str, value: Any) -> int:
+    """A byte count that may be 0 (keep nothing), never negative."""
+    number = _number(path, key, value, positive=False)
+    if number < 0:
+        raise SentinelError(f"{path}: {key}: expected a number of bytes ≥ 0, got {value!r}")
+    return int(number)
 
 
 def _ray_settings(path: Path, raw: dict[str, Any]) -> RaySettings:
