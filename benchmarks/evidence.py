@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import shutil
 import statistics
@@ -25,7 +24,7 @@ import time
 from pathlib import Path
 
 import aiohttp
-from serving import Run, cached_site, wrk  # sibling script: the session site and the wrk runner
+from serving import Run, cached_site, run_with_wrk, wrk, wrk_options  # sibling script: site and wrk
 
 from sentinel.core.config import load_config
 from sentinel.core.evidence import PAGES_FOLDER, SHOTS_FOLDER
@@ -103,8 +102,10 @@ def report(runs: dict[str, list[Run]]) -> None:
               f"{statistics.median(r.cpu_ms for r in values):11.3f}   {', '.join(f'{r.rate:.0f}' for r in values)}")
     for case in ("cached GET", "render"):
         pairs = zip(runs[f"{case} kept"], runs[f"{case} not kept"], strict=True)
-        ratio = statistics.median(a.rate / b.rate for a, b in pairs)
-        print(f"{case + ', pages kept / not kept:':36} {ratio:.0%} of the rate")
+        pairs = list(pairs)
+        rate = statistics.median(a.rate / b.rate for a, b in pairs)
+        cpu = statistics.median(a.cpu_ms / b.cpu_ms for a, b in pairs)
+        print(f"{case + ', pages kept / not kept:':36} {rate:.0%} of the rate, {cpu:.0%} of the CPU per request")
 
 
 async def measure(args: argparse.Namespace) -> None:
@@ -121,17 +122,9 @@ async def measure(args: argparse.Namespace) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=3)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--connections", type=int, default=10)
+    parser = wrk_options(__doc__.splitlines()[0])
     parser.add_argument("--run", type=Path, help="a finished run's folder: disk per session")
-    args = parser.parse_args()
-    if shutil.which("wrk") is None:
-        print("wrk is missing: apt-get install -y wrk", file=sys.stderr)
-        return 2
-    asyncio.run(measure(args))
-    return 0
+    return run_with_wrk(measure, parser.parse_args())
 
 
 if __name__ == "__main__":

@@ -223,7 +223,7 @@ def session_view(index: int, session: SessionData, link_base: Path | None = None
             "events": [{**e, "fields_text": shorten(e.get("fields", {}), 240)} for e in session.events],
             "requests": [{**q, "kind": request_kind(q), "page": page_link(session, q, link_base)}
                          for q in requests[-MAX_LISTED_REQUESTS:]],
-            "requests_total": len(requests), "log_tail": session.log_tail}
+            "requests_total": len(requests), "log_tail": session.log_tail, "shots": len(session.shots)}
 
 
 def _relative(session: SessionData, inside: str, link_base: Path | None) -> str | None:
