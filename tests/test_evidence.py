@@ -219,7 +219,7 @@ def test_the_recorder_keeps_new_pictures_within_the_cap_and_idles_between_them(t
     assert shots.idle_due() and shots.take(b"b" * 10, "idle", "/x")
     assert not shots.take(b"c" * 10, "idle", "/x") and shots.capped
     index = read_jsonl(tmp_path / "shots" / "index.jsonl")
-    assert [r.get("file") for r in index] == ["00001.png", "00002.png", None] and index[-1]["cap_hit"]
+    assert [r.get("file") for r in index] == ["00001.jpg", "00002.jpg", None] and index[-1]["cap_hit"]
 
 
 def test_collected_shots_get_sim_times_from_the_request_log(tmp_path):
@@ -246,10 +246,11 @@ def test_a_browser_agent_leaves_screenshots_on_the_sim_axis(tmp_path):
     shots = read_jsonl(where / "shots.jsonl")
     result = outcome.results[0]
     assert shots and shots[0]["reason"] == "load" and shots[0]["path"] == INBOX
-    assert all((where / "shots" / s["file"]).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for s in shots)
+    magic = {"png": b"\x89PNG\r\n\x1a\n", "jpg": b"\xff\xd8\xff"}
+    assert all((where / "shots" / s["file"]).read_bytes().startswith(magic[s["file"][-3:]]) for s in shots)
     assert all(0 <= s["sim"] <= (result.contact_at or 600) for s in shots)
     page = api.report([outcome.run_dir], config=config).read_text()
-    assert 'href="micromail/sender_arrives/shots/00001.png"' in page and "pages/" in page
+    assert f'href="micromail/sender_arrives/shots/{shots[0]["file"]}"' in page and "pages/" in page
 
 
 def test_replace_keeps_the_config_cap(tmp_path):

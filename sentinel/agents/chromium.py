@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from sentinel.agents.browse import FORM_REF_ATTR, BrowseError, Form, Numbering, Page, Screenshot, parse_page
-from sentinel.agents.shots import ShotRecorder
+from sentinel.agents.shots import JPEG_QUALITY, ShotRecorder
 
 DEFAULT_CHROMIUM = "/usr/bin/chromium"  # Debian's chromium
 
@@ -260,7 +260,7 @@ class ChromiumBrowser(Numbering):
     def _keep_shot(self, reason: str, png: bytes | None = None, at: float | None = None) -> None:
         at = at or time.time()
         try:
-            png = png or self.tab.screenshot(type="png")
+            png = png or self.tab.screenshot(type="jpeg", quality=JPEG_QUALITY)
         except self._errors:
             return  # a page closing under the camera: no evidence this time
         self.shots.take(png, reason, _path_of(self.tab.url), at)

@@ -1,7 +1,8 @@
 """Screenshots as evidence: what a browser agent's window showed, kept beside the session's pages
 (docs/evidence.md#screenshots).
 
-A `ShotRecorder` writes PNGs into `shots/` of the agent's working folder, with one line each in
+A `ShotRecorder` writes pictures into `shots/` of the agent's working folder (JPEG for its own,
+PNG for those the agent took for its model), with one line each in
 `shots/index.jsonl` (wall time, why it was taken, the page's path). It takes one at every page
 load and, while the agent only re-reads the page it is on, at most one per `idle_every_s` wall
 seconds; a screenshot the agent takes for itself is kept too. Past the session's evidence cap
@@ -28,7 +29,9 @@ SHOTS_FOLDER = "shots"
 INDEX = "index.jsonl"
 CAP_ENV = "SENTINEL_EVIDENCE_CAP_BYTES"
 DEFAULT_CAP_BYTES = 20_000_000
-IDLE_EVERY_S = 5.0  # wall seconds between two screenshots of a page the agent only re-reads
+IDLE_EVERY_S = 5.0
+JPEG_QUALITY = 70  # the recorder's own pictures: a third of a PNG's bytes, the text still legible
+PNG_MAGIC = b"\x89PNG"  # wall seconds between two screenshots of a page the agent only re-reads
 
 
 @dataclass
@@ -59,6 +62,7 @@ class ShotRecorder:
         return self.last_at is None or self.clock() - self.last_at >= self.idle_every_s
 
     def take(self, png: bytes, reason: str, path: str, at: float | None = None) -> bool:
+        # `png`: the picture's bytes, PNG or JPEG (its file is named by its kind)
         """Keep one screenshot taken at wall time `at` (default: now); False when it is the same
         picture as the last one kept, or the cap keeps it out (the index says so once)."""
         now = self.clock() if at is None else at
@@ -72,7 +76,7 @@ class ShotRecorder:
             self._index({"wall": round(now, 3), "cap_hit": True, "cap_bytes": self.cap_bytes})
             return False
         self.count += 1
-        name = f"{self.count:05d}.png"
+        name = f"{self.count:05d}.{'png' if png.startswith(PNG_MAGIC) else 'jpg'}"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             (self.folder / name).write_bytes(png)
