@@ -30,7 +30,7 @@ INDEX = "index.jsonl"
 CAP_ENV = "SENTINEL_EVIDENCE_CAP_BYTES"
 DEFAULT_CAP_BYTES = 20_000_000
 IDLE_EVERY_S = 5.0
-JPEG_QUALITY = 70  # the recorder's own pictures: a third of a PNG's bytes, the text still legible
+JPEG_QUALITY = 70  # the recorder's own pictures: about 2/3 of a PNG's bytes, the text still legible
 PNG_MAGIC = b"\x89PNG"  # wall seconds between two screenshots of a page the agent only re-reads
 
 

@@ -1,7 +1,7 @@
 """Where a session keeps the evidence of what its agent saw (docs/evidence.md), and how to read it.
 
     <session>/requests.jsonl          one line per request; a page's line names its body ("body")
-    <session>/pages/<sha1>.html.gz    each distinct body served, once
+    <session>/pages/<digest>.html.gz  each distinct body served, once (digest: 20 hex of its SHA-1)
     <session>/pages.json              how much was stored, and whether the cap was hit
     <session>/shots/<n>.png           browser screenshots (browser agents)
     <session>/shots.jsonl             one line per screenshot: file, sim seconds, why it was taken
@@ -58,7 +58,7 @@ class Served:
     method: str
     path: str
     status: int
-    body: str | None  # the stored body's sha1, when the answer carried one and it was kept
+    body: str | None  # the stored body's digest, when the answer carried one and it was kept
     live: bool = False
     capped: bool = False  # the body was not kept: the session's evidence cap was reached
 

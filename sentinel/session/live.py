@@ -243,14 +243,14 @@ class Session:
             self.message_sent.set()
 
     def log_request(self, method: str, path: str, status: int, size: int, live: bool,
-                    body: bytes | None = None) -> None:
+                    body: bytes | None = None, digest: str | None = None) -> None:
         static = path.startswith("/static/")
         sim = round(self.clock.now(), 4)
         record = {"wall": round(time.time(), 3), "wall_s": round(self.clock.wall_elapsed(), 4),
                   "sim": sim, "method": method, "path": path,
                   "status": status, "bytes": size, "live": live}
         if body is not None and not static:
-            sha = self.pages.record(body, sim)
+            sha = self.pages.record(body, sim, digest)
             record.update({"body": sha} if sha else {"body": None, "body_cap": True})
         self.stats.log.append(record)
         if live:

@@ -1,12 +1,14 @@
 """Pages as served: the body of every page a session served to its agent, kept once per content.
 
-Each distinct body is stored as `pages/<sha1>.html.gz` in the session's folder (the layout:
+Each distinct body is stored as `pages/<digest>.html.gz` in the session's folder (the layout:
 sentinel/core/evidence.py), and the
-request's line in `requests.jsonl` names it (`"body": "<sha1>"`), so what the agent saw at any
+request's line in `requests.jsonl` names it (`"body": "<digest>"`: the first 20 hex digits of its
+SHA-1, as in its ETag), so what the agent saw at any
 moment can be shown again (`sentinel show`, docs/evidence.md#pages).
 
-Serving stays fast: a body seen before costs one hash (none at all when it is the very bytes
-object of the page cache), and a new body is compressed and written on a worker thread. The
+Serving stays fast: a page with an ETag is named by the hash the site made for it (no second
+hash), another body seen before costs one hash (none when it is the very bytes object last
+seen), and a new body is compressed and written on a worker thread. The
 bytes kept per session are capped (`run.evidence_cap_bytes` in sentinel.toml); past the cap a
 request's line says `"body_cap": true` instead of naming a body, and `pages.json` records when
 the cap was hit.
@@ -16,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-import hashlib
 import json
 import shutil
 from collections import OrderedDict
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sentinel.core.evidence import PAGES_FOLDER, PAGES_INDEX, page_file
+from sentinel.web.cache import body_digest
 
 RECENT_BODIES = 16  # the page cache's bytes objects: one identity check instead of a hash
 COMPRESS_LEVEL = 6
@@ -63,9 +65,10 @@ class PageStore:
         self._skipped = 0
         self._cap_hit_at: float | None = None
 
-    def record(self, body: bytes, sim: float) -> str | None:
-        """The sha naming this body, stored if new; None when the cap keeps it out."""
-        sha = self._sha_of(body)
+    def record(self, body: bytes, sim: float, digest: str | None = None) -> str | None:
+        """The name of this body (`digest` when the site already hashed it for its ETag), stored
+        if new; None when the cap keeps it out."""
+        sha = digest or self._sha_of(body)
         if sha in self._known:
             return sha
         self._settle()
@@ -102,7 +105,7 @@ class PageStore:
         if hit is not None and hit[0] is body:
             self._recent.move_to_end(key)
             return hit[1]
-        sha = hashlib.sha1(body).hexdigest()
+        sha = body_digest(body)
         self._recent[key] = (body, sha)  # holding the bytes keeps their id from being reused
         if len(self._recent) > RECENT_BODIES:
             self._recent.popitem(last=False)
