@@ -4,6 +4,8 @@
   body it serves (sentinel/session/pages.py), one keeping none; a plain GET answered from the
   page cache, and a GET that renders every time (page cache off). Rounds alternate the two
   sites; each ratio (kept / not kept, req/s) is the median of its rounds;
+- the hook: µs per logged request with and without its page kept (in process, steadier than
+  wrk on a busy machine);
 - a new body: the loop thread's share (hash, hand-off) and the writer thread's (gzip, write)
   for bodies never seen before;
 - disk: with --run RUN, the pages and screenshots each session of a finished run keeps, and
@@ -33,12 +35,13 @@ from sentinel.web.cache import MAX_PAGES
 from sentinel.web.keys import PAGE_CACHE
 
 NEW_BODIES = 200
+HOOK_CALLS = 20_000
 
 
 class NoStore(PageStore):
     """Keeps nothing: the site as it served before pages were kept."""
 
-    def record(self, body: bytes, sim: float) -> str | None:
+    def record(self, body: bytes, sim: float, digest: str | None = None) -> str | None:
         return None
 
 
@@ -63,6 +66,26 @@ async def serving(args: argparse.Namespace, work: Path) -> dict[str, list[Run]]:
     finally:
         await kept.abort()
         await bare.abort()
+
+
+async def hook_cost(work: Path) -> tuple[float, float]:
+    """µs per logged request on the loop, without a body and with a page body already kept
+    (named by its ETag's digest, as every cached or rendered page is): the hook's own cost,
+    which a loaded machine disturbs far less than a wrk rate."""
+    session, url = await cached_site(work / "hook")
+    try:
+        async with aiohttp.ClientSession() as client, client.get(url) as page:
+            body, tag = await page.read(), page.headers["ETag"].strip('"')
+        costs = []
+        for kept in (False, True):
+            started = time.perf_counter()
+            for _ in range(HOOK_CALLS):
+                session.log_request("GET", "/micromail/folder/inbox", 200, len(body), False,
+                                    body if kept else None, tag if kept else None)
+            costs.append((time.perf_counter() - started) * 1e6 / HOOK_CALLS)
+        return costs[0], costs[1]
+    finally:
+        await session.abort()
 
 
 async def new_bodies(work: Path) -> tuple[float, float, int]:
@@ -112,6 +135,9 @@ async def measure(args: argparse.Namespace) -> None:
     work = Path(tempfile.mkdtemp(prefix="sentinel-evidence-"))
     try:
         report(await serving(args, work))
+        plain_us, kept_us = await hook_cost(work)
+        print(f"logging a request: {plain_us:.1f} µs, with its page kept {kept_us:.1f} µs "
+              f"(+{kept_us - plain_us:.1f} µs a request)")
         loop_ms, writer_ms, kept = await new_bodies(work)
         print(f"a new 17 KB body: {loop_ms:.3f} ms on the loop (hash, hand-off), then {writer_ms:.3f} ms more until "
               f"written (gzip, write, on the writer thread); {kept / 1024:.1f} KB kept")
