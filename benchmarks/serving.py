@@ -243,18 +243,28 @@ def report(runs: dict[str, list[Run]], many: int) -> None:
     print(f"must-render MicroHood portfolio:    {hood:.0f} req/s (-c{many})")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def wrk_options(description: str) -> argparse.ArgumentParser:
+    """The options of a script that measures with wrk: seconds a run, rounds, connections."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--seconds", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=10)
-    parser.add_argument("--baseline", default=BASELINE, help="commit whose code renders 'before'")
-    args = parser.parse_args()
+    return parser
+
+
+def run_with_wrk(measure, args: argparse.Namespace) -> int:
+    """Run an async measurement if wrk is installed; the exit code."""
     if shutil.which("wrk") is None:
         print("wrk is missing: apt-get install -y wrk", file=sys.stderr)
         return 2
     asyncio.run(measure(args))
     return 0
+
+
+def main() -> int:
+    parser = wrk_options(__doc__.splitlines()[0])
+    parser.add_argument("--baseline", default=BASELINE, help="commit whose code renders 'before'")
+    return run_with_wrk(measure, parser.parse_args())
 
 
 if __name__ == "__main__":

@@ -420,3 +420,73 @@ def check_agent_command(command: str | list[str]) -> None:
 def check_run_name(name: str) -> None:
     if "/" in name or name.startswith("."):
         raise SentinelError(f"--run {name}: a run name is a plain folder name")
+
+
+# --- evidence: what the agent saw, exports, grading again (docs/evidence.md) ---------------
+
+def run_scenarios(config: Config, run_dir: Path) -> dict[str, Scenario]:
+    """The scenarios a run's sessions may name, by id (its generated variants too)."""
+    from sentinel.outputs.report.data import scenario_index
+
+    return scenario_index(config, (run_dir,))
+
+
+def session_folder(run_dir: Path, scenario: str, trial: int = 1) -> tuple[Path, Result]:
+    """The folder and result of one finished session, by scenario id or short id."""
+    from sentinel.outputs.results import finished_sessions
+
+    sessions = [(f, r) for f, r in finished_sessions(run_dir)
+                if scenario in (r.scenario_id, r.scenario_id.split("-", 1)[-1])]
+    if not sessions:
+        raise SentinelError(f"{run_dir.name}: no finished session of {scenario}")
+    for folder, result in sessions:
+        if result.trial == trial:
+            return folder, result
+    raise SentinelError(f"{run_dir.name}: {scenario} has no trial {trial} (trials: "
+                        f"{', '.join(str(r.trial) for _, r in sessions)})")
+
+
+def show(run_name: str | Path, scenario: str, at_sim: float | None = None, trial: int = 1,
+         config: ConfigSource = None):
+    """`sentinel show`: the page the session's agent had last been served at `at_sim` (default:
+    its report), as sentinel.outputs.evidence.ShownPage."""
+    from sentinel.outputs.evidence import show_page
+
+    run_dir = find_run_dir(get_config(config), str(run_name))
+    folder, result = session_folder(run_dir, scenario, trial)
+    return show_page(folder, result, at_sim)
+
+
+def regrade(run_name: str | Path, write: bool = False, config: ConfigSource = None):
+    """`sentinel regrade`: every session's grade derived again from its stored world and records
+    with this tree's grading; a list of sentinel.outputs.regrade.Regraded. With write, the new
+    grades replace the stored ones."""
+    from sentinel.outputs.regrade import regrade_run, write_regrades
+
+    loaded = get_config(config)
+    run_dir = find_run_dir(loaded, str(run_name))
+    regraded = regrade_run(run_dir, run_scenarios(loaded, run_dir), loaded.timing.on_time_s)
+    if not regraded:
+        raise SentinelError(f"{run_dir}: no finished sessions yet")
+    if write:
+        write_regrades(run_dir, regraded)
+    return regraded
+
+
+EXPORT_FORMATS = ("atif",)
+
+
+def export(run_name: str | Path, out: str | Path, format: str = "atif", config: ConfigSource = None) -> list[Path]:
+    """`sentinel export`: one ATIF trajectory file per finished session in `out`; the files."""
+    from sentinel.outputs.atif import write_trajectories
+    from sentinel.outputs.results import finished_sessions
+
+    if format not in EXPORT_FORMATS:
+        raise SentinelError(f"--format {format}: expected one of {', '.join(EXPORT_FORMATS)}")
+    loaded = get_config(config)
+    run_dir = find_run_dir(loaded, str(run_name))
+    sessions = finished_sessions(run_dir)
+    if not sessions:
+        raise SentinelError(f"{run_dir}: no finished sessions yet")
+    prompts = {sid: s.prompt for sid, s in run_scenarios(loaded, run_dir).items()}
+    return write_trajectories(sessions, prompts, Path(out))

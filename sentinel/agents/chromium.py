@@ -11,6 +11,9 @@ same methods, and pages come back as the same parsed `Page`s, numbered by the sa
   agent is on does not reload it: every Sentinel page refreshes itself about once a second;
 - `screenshot` returns a PNG of the viewport.
 
+As evidence, it keeps screenshots of its own (sentinel/agents/shots.py): one at every page load,
+and at most one per few wall seconds while the agent re-reads the page it is on.
+
 Chromium is started by this process, not by Playwright: with PR_SET_PDEATHSIG it gets SIGKILL
 when the agent dies, however the agent dies (Playwright's own launch puts the browser in a
 process group of its own, out of reach of the runner's group kill). It stays in the agent's
@@ -29,10 +32,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
 from sentinel.agents.browse import FORM_REF_ATTR, BrowseError, Form, Numbering, Page, Screenshot, parse_page
+from sentinel.agents.shots import JPEG_QUALITY, ShotRecorder
 
 DEFAULT_CHROMIUM = "/usr/bin/chromium"  # Debian's chromium
 
@@ -136,8 +141,9 @@ def start_chromium(profile: Path, executable: str | None = None) -> tuple[subpro
 class ChromiumBrowser(Numbering):
     """One headless Chromium tab on one site (see the module's notes)."""
 
-    def __init__(self, base_url: str, log=print):
+    def __init__(self, base_url: str, log=print, shots: ShotRecorder | None = None):
         super().__init__(base_url)
+        self.shots = shots or ShotRecorder.for_agent()
         from playwright.sync_api import Error, TimeoutError, sync_playwright
 
         self._errors, self._timeout = Error, TimeoutError
@@ -170,7 +176,7 @@ class ChromiumBrowser(Numbering):
         except self._errors as exc:
             raise BrowseError(f"cannot open {url}: {_first_line(exc)}") from None
         self.status = response.status if response is not None else 200
-        return self.look()
+        return self._loaded()
 
     def follow(self, number: int) -> Page:
         """Click link [number] on the page; a link only seen on an earlier page is opened by address."""
@@ -240,25 +246,45 @@ class ChromiumBrowser(Numbering):
             response = navigation.value
             self.status = response.status if response is not None else 200
         except self._timeout:
-            pass  # nothing was loaded: the page changed in place, or not at all
+            return self.look()  # nothing was loaded: the page changed in place, or not at all
         except self._errors as exc:
             raise BrowseError(_first_line(exc)) from None
-        return self.look()
+        return self._loaded()
+
+    def _loaded(self) -> Page:
+        """Read a page that has just loaded, keeping a screenshot of it."""
+        page = self.look(idle=False)
+        self._keep_shot("load")
+        return page
+
+    def _keep_shot(self, reason: str, png: bytes | None = None, at: float | None = None) -> None:
+        at = at or time.time()
+        try:
+            png = png or self.tab.screenshot(type="jpeg", quality=JPEG_QUALITY)
+        except self._errors:
+            return  # a page closing under the camera: no evidence this time
+        self.shots.take(png, reason, _path_of(self.tab.url), at)
 
     # --- reading -----------------------------------------------------------------------------
 
-    def look(self) -> Page:
-        """The page as it is on screen now, parsed like the text browser's pages."""
+    def look(self, idle: bool = True) -> Page:
+        """The page as it is on screen now, parsed like the text browser's pages; a re-read (idle)
+        keeps a screenshot when the last one is a few seconds old."""
         for _ in range(3):
             try:
                 html = self.tab.evaluate(SNAPSHOT_JS, FORM_REF_ATTR)
-                return parse_page(self.tab.url, self.status, html)
+                page = parse_page(self.tab.url, self.status, html)
+                if idle and self.shots.idle_due():
+                    self._keep_shot("idle")
+                return page
             except self._errors:  # a navigation replaced the document under the script
                 self.tab.wait_for_load_state("load")
         raise BrowseError(f"cannot read {self.tab.url}")
 
     def screenshot(self) -> Screenshot:
+        at = time.time()
         png = self.tab.screenshot(type="png")
+        self._keep_shot("agent", png, at)
         width, height = struct.unpack(">II", png[16:24])
         return Screenshot(png, width, height)
 
@@ -283,6 +309,11 @@ class ChromiumBrowser(Numbering):
                 playwright.stop()
             except Exception:  # noqa: BLE001 - the browser is gone; nothing is left to tell
                 pass
+
+
+def _path_of(url: str) -> str:
+    parts = urllib.parse.urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
 def _css_string(value: str) -> str:

@@ -45,6 +45,7 @@ from sentinel.agents.browse import BrowseError, Browser, Line, Page, PageDriver,
 from sentinel.agents.judges import Changes, Judge, LLMJudge, RuleJudge, diff_lines
 from sentinel.agents.llm import ChatClient, Endpoint, LLMError, ToolCall
 from sentinel.agents.planners import STRATEGIES, LLMPlanner, Planner, RulePlanner, system_prompt, tools_for
+from sentinel.agents.trace import Turn
 from sentinel.agents.usage import Meter, estimate_prompt_tokens
 
 RULE_BASED = "rule-based"
@@ -306,6 +307,7 @@ def converse(settings: Settings, browser: PageDriver) -> int:
     for _ in range(settings.max_turns):
         if tools.reported or clock.left() <= 0:
             break
+        turn = Turn.begin(meter)  # trace.jsonl: the decision and its tool calls (sentinel/agents/trace.py)
         try:
             reply = planner.decide(conversation.messages, tool_specs, clock.deadline)
         except LLMError as exc:
@@ -330,11 +332,13 @@ def converse(settings: Settings, browser: PageDriver) -> int:
         for call in reply.tool_calls:
             meter.add_tool_call()
             result = tools.run(call)
+            turn.add(call.id, call.name, call.arguments, result)
             say(f"{call.name}({json.dumps(call.arguments)[:120]}) → {result.splitlines()[0][:120]}")
             conversation.add({"role": "tool", "tool_call_id": call.id, "content": result},
                              page=call.name in ("open", "submit", "sleep"))
             if tools.reported:
                 break
+        turn.save(reply.message)
         if not tools.reported:
             show_screen(browser, tools, conversation, meter)
     meter.save()

@@ -62,6 +62,7 @@ class Config:
     results_dir: Path = Path("results")
     agent_log_cap_bytes: int = 1_000_000
     agent_files_cap_bytes: int = 50_000_000  # what is kept of an agent's working folder, at most
+    evidence_cap_bytes: int = 20_000_000  # per session: pages as served, and so many of screenshots
     concurrency: int | None = None  # sessions at once; 0: all; None: automatic (sessions_at_once)
     agent_cmd: str | list[str] | None = None
     prices: dict[str, Price] = field(default_factory=dict)
@@ -202,7 +203,7 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
     run = raw.get("run", {})
     for key in run:
         if key not in {"speed", "results_dir", "agent_log_cap_bytes", "agent_files_cap_bytes", "concurrency",
-                       "scenarios_dir", "backend"}:
+                       "scenarios_dir", "backend", "evidence_cap_bytes"}:
             raise SentinelError(f"{path}: run.{key}: unknown key")
     speed = check_speed(_number(path, "run.speed", run.get("speed", 1.0)), where=f"{path}: run.speed")
     concurrency = run.get("concurrency")
@@ -234,11 +235,20 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
         agent_log_cap_bytes=int(_number(path, "run.agent_log_cap_bytes", run.get("agent_log_cap_bytes", 1_000_000))),
         agent_files_cap_bytes=int(_number(path, "run.agent_files_cap_bytes",
                                           run.get("agent_files_cap_bytes", 50_000_000))),
+        evidence_cap_bytes=_cap_bytes(path, "run.evidence_cap_bytes", run.get("evidence_cap_bytes", 20_000_000)),
         concurrency=concurrency,
         agent_cmd=agent_cmd,
         prices=prices,
         scenarios_dir=Path(run.get("scenarios_dir", DATA.scenarios)),
     )
+
+
+def _cap_bytes(path: Path, key: str, value: Any) -> int:
+    """A byte count that may be 0 (keep nothing), never negative."""
+    number = _number(path, key, value, positive=False)
+    if number < 0:
+        raise SentinelError(f"{path}: {key}: expected a number of bytes ≥ 0, got {value!r}")
+    return int(number)
 
 
 def _ray_settings(path: Path, raw: dict[str, Any]) -> RaySettings:

@@ -292,6 +292,7 @@ class Runner:
             "SENTINEL_COSTS_FILE": str(work_dir / "costs.json"),
             "SENTINEL_TIME_LIMIT_S": f"{self.config.deadline_wall_s(self.plan.speed):.3f}",
             "SENTINEL_SPEED": f"{self.plan.speed:g}",
+            "SENTINEL_EVIDENCE_CAP_BYTES": str(self.config.evidence_cap_bytes),  # screenshots kept (agents/shots.py)
             **({"SENTINEL_MODEL": self.plan.model} if self.plan.model else {}),
         }
         self.bus.publish(ready_message(session, prompt))

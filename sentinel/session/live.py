@@ -35,6 +35,8 @@ from sentinel.core.files import write_jsonl_atomic
 from sentinel.core.grading import Verdict, open_read_only, verdict_on
 from sentinel.core.scenario import Event, Scenario
 from sentinel.core.scheduler import DueBoard, FiredEvent, Scheduler
+from sentinel.session.pages import PageStore
+from sentinel.session.shots import collect_shots
 from sentinel.web.app import create_app
 from sentinel.world import inline_db
 from sentinel.world.state import World, iso, open_page_reader
@@ -111,6 +113,7 @@ class Session:
         self.final_verdict: Verdict | None = None  # set by finish()
         self._work_dir = Path(tempfile.mkdtemp(prefix="sentinel-"))
         self._db_path = self._work_dir / "state.db"
+        self.pages = PageStore(self._work_dir, config.evidence_cap_bytes)  # bodies served (pages.py)
         self._db: aiosqlite.Connection | None = None
         self._runner: web.AppRunner | None = None
         self._scheduler_task: asyncio.Task | None = None
@@ -239,11 +242,16 @@ class Session:
             self.contact_record.message = message
             self.message_sent.set()
 
-    def log_request(self, method: str, path: str, status: int, size: int, live: bool) -> None:
+    def log_request(self, method: str, path: str, status: int, size: int, live: bool,
+                    body: bytes | None = None, digest: str | None = None) -> None:
         static = path.startswith("/static/")
+        sim = round(self.clock.now(), 4)
         record = {"wall": round(time.time(), 3), "wall_s": round(self.clock.wall_elapsed(), 4),
-                  "sim": round(self.clock.now(), 4), "method": method, "path": path,
+                  "sim": sim, "method": method, "path": path,
                   "status": status, "bytes": size, "live": live}
+        if body is not None and not static:
+            sha = self.pages.record(body, sim, digest)
+            record.update({"body": sha} if sha else {"body": None, "body_cap": True})
         self.stats.log.append(record)
         if live:
             self.stats.live_requests += 1
@@ -292,6 +300,7 @@ class Session:
         self.final_verdict = await self.verdict()
         await self.stop_site()
         await self.close_db()
+        await self.pages.flush()
         # files in a thread: moving and writing never stall other sessions' timers
         return await asyncio.to_thread(self._store)
 
@@ -301,7 +310,9 @@ class Session:
         final = self.out_dir / "state.db"
         shutil.move(str(self._db_path), final)
         write_jsonl_atomic(self.out_dir / "events.jsonl", [f.as_record() for f in self.scheduler.fired])
+        self.pages.move_to(self.out_dir, self.pages.state())
         write_jsonl_atomic(self.out_dir / "requests.jsonl", self.stats.log)
+        collect_shots(self.out_dir, self.speed, self.clock.now(), self.stats.log)  # a browser agent's
         shutil.rmtree(self._work_dir, ignore_errors=True)
         return final
 
@@ -332,6 +343,7 @@ class Session:
             await asyncio.gather(self._scheduler_task, return_exceptions=True)
         await self.stop_site()
         await self.close_db()
+        await self.pages.flush()  # no write lands in the folder after it is gone
         shutil.rmtree(self._work_dir, ignore_errors=True)
 
     @property

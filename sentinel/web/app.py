@@ -17,8 +17,8 @@ import jinja2
 from aiohttp import web
 
 from sentinel.core.environment import Environment
-from sentinel.web.cache import CachedPage, PageCache, etag_of, from_cache, not_modified, page_key
-from sentinel.web.keys import ENV_CSS, ENVIRONMENT, HOOKS, LAYOUT, PAGE_CACHE, WORLD, SiteHooks
+from sentinel.web.cache import CachedPage, PageCache, digest_of_tag, etag_of, from_cache, not_modified, page_key
+from sentinel.web.keys import BODY_TAG, ENV_CSS, ENVIRONMENT, HOOKS, LAYOUT, PAGE_CACHE, WORLD, SiteHooks
 from sentinel.web.kit import BadInput
 from sentinel.web.render import STATIC_DIR, is_live, layout_for, make_templates, render
 from sentinel.web.waiting import requested_wait, wait_for_change
@@ -96,10 +96,11 @@ async def serve_page(request: web.Request, handler: Handler) -> web.StreamRespon
 
     - Unknown pages get a 404 inside the environment's chrome, bad input a 400, a crash a plain
       500 page; redirects and other HTTP answers pass through.
-    - The request is logged with its status and size; live refreshes are marked apart.
+    - The request is logged with its status, size and the body served (kept as evidence by the
+      session: sentinel/session/pages.py); live refreshes are marked apart.
     - A conditional GET may ask to wait until its page changes (sentinel.web.waiting)."""
     hooks = request.app[HOOKS]
-    status, size = 500, 0
+    status, size, served = 500, 0, None
     try:
         try:
             wait_s = requested_wait(request)
@@ -121,12 +122,15 @@ async def serve_page(request: web.Request, handler: Handler) -> web.StreamRespon
         status = response.status
         body = getattr(response, "body", b"") or b""
         size = response.body_length if isinstance(response, web.FileResponse) else len(body)
+        served = body if isinstance(body, bytes) and body and status != 304 else None
         return response
     except web.HTTPException as exc:
         status = exc.status
         raise
     finally:
-        hooks.log_request(request.method, request.path_qs, status, size, is_live(request))
+        tag = request.get(BODY_TAG) if served is not None else None
+        hooks.log_request(request.method, request.path_qs, status, size, is_live(request), served,
+                          digest_of_tag(tag) if tag else None)
 
 
 def _custom_text(exc: web.HTTPException) -> str | None:
@@ -156,6 +160,7 @@ async def _current_page(request: web.Request, handler: Handler, hooks: SiteHooks
         if key is not None and (page := cache.get(slot, key)) is not None:
             if request.headers.get("If-None-Match") == page.tag:
                 return not_modified(page.tag)
+            request[BODY_TAG] = page.tag
             return from_cache(page)
         response = await handler(request)
         body = getattr(response, "body", None)
@@ -166,6 +171,7 @@ async def _current_page(request: web.Request, handler: Handler, hooks: SiteHooks
             cache.put(slot, CachedPage(key, body, tag, response.content_type, response.charset))
         if request.headers.get("If-None-Match") == tag:
             return not_modified(tag)
+        request[BODY_TAG] = tag
         response.headers["ETag"] = tag
         return response
     finally:

@@ -71,8 +71,17 @@ def page_key(request: web.Request) -> tuple | None:
     return (world.version, math.floor(world.now() / step))
 
 
+def body_digest(body: bytes) -> str:
+    """A page body's name: the first 20 hex digits of its SHA-1 (its ETag, and its stored file's name)."""
+    return hashlib.sha1(body).hexdigest()[:20]
+
+
 def etag_of(body: bytes) -> str:
-    return '"' + hashlib.sha1(body).hexdigest()[:20] + '"'
+    return '"' + body_digest(body) + '"'
+
+
+def digest_of_tag(tag: str) -> str:
+    return tag.strip('"')
 
 
 def not_modified(tag: str) -> web.Response:

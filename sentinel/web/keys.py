@@ -28,7 +28,8 @@ class SiteHooks(Protocol):
 
     async def contact_message(self, message: str) -> None: ...
 
-    def log_request(self, method: str, path: str, status: int, size: int, live: bool) -> None: ...
+    def log_request(self, method: str, path: str, status: int, size: int, live: bool,
+                    body: bytes | None = None, digest: str | None = None) -> None: ...
 
 
 WORLD: web.AppKey[World] = web.AppKey("world")
@@ -37,3 +38,4 @@ HOOKS: web.AppKey[SiteHooks] = web.AppKey("hooks")
 LAYOUT: web.AppKey[str] = web.AppKey("layout")  # the template every page of the site extends
 ENV_CSS: web.AppKey[str | None] = web.AppKey("env_css")  # /static/<env>.css when the environment has one
 PAGE_CACHE: web.AppKey[PageCache] = web.AppKey("page_cache")  # rendered pages on the world's version
+BODY_TAG: web.RequestKey[str] = web.RequestKey("body_tag", str)  # the served page's ETag, hashed once

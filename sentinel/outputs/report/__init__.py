@@ -28,5 +28,5 @@ def write_report(run_dirs: list[Path], config: Config, out: Path | None = None) 
     """Read the runs, write their report (atomically) and return its path."""
     runs = load_runs(run_dirs, config)
     path = out or default_report_path(run_dirs)
-    write_atomic(path, render_report(runs))
+    write_atomic(path, render_report(runs, path.resolve().parent))
     return path

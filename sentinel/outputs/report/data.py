@@ -3,13 +3,13 @@ events, requests, agent log tail and prompt, and each run's summary."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sentinel.core.config import Config
 from sentinel.core.errors import SentinelError
+from sentinel.core.evidence import REQUESTS_LOG, Shot, read_jsonl, shots_of
 from sentinel.core.files import read_json
 from sentinel.core.grading import Result
 from sentinel.core.scenario import Scenario, ScenarioError, full_prompt, load_scenario, scenario_files
@@ -30,6 +30,8 @@ class SessionData:
     events: tuple[dict[str, Any], ...]  # events.jsonl records
     requests: tuple[dict[str, Any], ...]  # requests.jsonl records
     log_tail: str
+    path: Path | None = None  # the session's folder (its pages and screenshots, docs/evidence.md)
+    shots: tuple[Shot, ...] = ()  # a browser agent's screenshots
 
 
 @dataclass(frozen=True)
@@ -43,23 +45,6 @@ class RunData:
     @property
     def results(self) -> list[Result]:
         return [s.result for s in self.sessions]
-
-
-def read_jsonl(path: Path) -> tuple[dict[str, Any], ...]:
-    """The JSON objects of a .jsonl file, skipping lines that are not (a missing file: none)."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return ()
-    records = []
-    for line in lines:
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(record, dict):
-            records.append(record)
-    return tuple(records)
 
 
 def log_tail(path: Path) -> str:
@@ -76,10 +61,17 @@ def log_tail(path: Path) -> str:
     return "\n".join(lines)[-LOG_TAIL_CHARS:]
 
 
-def scenario_index(config: Config) -> dict[str, Scenario]:
-    """Every loadable scenario under the configured folder, by id (for prompts)."""
+def scenario_index(config: Config, run_dirs: tuple[Path, ...] = ()) -> dict[str, Scenario]:
+    """Every loadable scenario under the configured folder (a generated set's files directly in
+    it, or one folder per environment), and the runs' own generated variants
+    (results/<run>/variants/, by the variant's id), by id."""
+    folder = config.scenarios_dir
+    flat = sorted(p for p in folder.glob("*") if p.suffix in (".yaml", ".yml", ".json")) if folder.is_dir() else []
+    files = flat or scenario_files(folder)
+    for run_dir in run_dirs:
+        files += sorted((run_dir / "variants").glob("*/*.yaml"))
     found = {}
-    for path in scenario_files(config.scenarios_dir):
+    for path in files:
         try:
             scenario = load_scenario(path)
         except ScenarioError:
@@ -96,8 +88,8 @@ def load_sessions(run_dir: Path, scenarios: dict[str, Scenario]) -> list[Session
         sessions.append(SessionData(
             run=run_dir.name, folder=f"{folder.parent.name}/{folder.name}", result=result,
             prompt=full_prompt(scenario, CONTACT_PLACEHOLDER) if scenario else None,
-            events=read_jsonl(folder / "events.jsonl"), requests=read_jsonl(folder / "requests.jsonl"),
-            log_tail=log_tail(folder / "agent.log")))
+            events=tuple(read_jsonl(folder / "events.jsonl")), requests=tuple(read_jsonl(folder / REQUESTS_LOG)),
+            log_tail=log_tail(folder / "agent.log"), path=folder, shots=tuple(shots_of(folder))))
     return sessions
 
 
@@ -114,5 +106,5 @@ def load_runs(run_dirs: list[Path], config: Config) -> list[RunData]:
     names = [d.name for d in run_dirs]
     if len(set(names)) != len(names):
         raise SentinelError(f"runs to compare need different names: {', '.join(names)}")
-    scenarios = scenario_index(config)
+    scenarios = scenario_index(config, tuple(run_dirs))
     return [load_run(d, scenarios) for d in run_dirs]

@@ -6,8 +6,10 @@ test (or a script) can check the page against `summarize()` without parsing form
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -15,6 +17,7 @@ from markupsafe import Markup
 
 import sentinel
 from sentinel.core.config import Timing
+from sentinel.core.evidence import PAGE_SUFFIX, PAGES_FOLDER, SHOTS_FOLDER
 from sentinel.core.paths import DATA
 from sentinel.core.summary import Group, Summary
 from sentinel.outputs.export import outcome
@@ -193,7 +196,9 @@ def session_columns(several_runs: bool, trials: bool) -> list[dict]:
     return [{"key": k, "label": labels.get(k, k), "type": "number" if k in NUMERIC_COLUMNS else "text"} for k in keys]
 
 
-def session_view(index: int, session: SessionData) -> dict:
+def session_view(index: int, session: SessionData, link_base: Path | None = None) -> dict:
+    """One session's view; with link_base (the report's folder), links to its pages as served and
+    its screenshots, relative to the report."""
     r = session.result
     condition, contact = condition_wall_s(session), contact_wall_s(session)
     facts = [("verdict", f"{outcome(r)} — {r.detail}"),
@@ -214,10 +219,28 @@ def session_view(index: int, session: SessionData) -> dict:
     requests = [q for q in session.requests if not str(q.get("path", "")).startswith("/static/")]
     return {"id": f"s{index}", "title": f"{r.scenario_id}" + (f" · trial {r.trial}" if r.trial > 1 else ""),
             "run": session.run, "folder": session.folder, "outcome": outcome(r), "facts": facts,
-            "prompt": session.prompt, "timeline": Markup(timeline_svg(session)),
+            "prompt": session.prompt, "timeline": Markup(timeline_svg(session, shot_links(session, link_base))),
             "events": [{**e, "fields_text": shorten(e.get("fields", {}), 240)} for e in session.events],
-            "requests": [{**q, "kind": request_kind(q)} for q in requests[-MAX_LISTED_REQUESTS:]],
-            "requests_total": len(requests), "log_tail": session.log_tail}
+            "requests": [{**q, "kind": request_kind(q), "page": page_link(session, q, link_base)}
+                         for q in requests[-MAX_LISTED_REQUESTS:]],
+            "requests_total": len(requests), "log_tail": session.log_tail, "shots": len(session.shots)}
+
+
+def _relative(session: SessionData, inside: str, link_base: Path | None) -> str | None:
+    if link_base is None or session.path is None:
+        return None
+    return Path(os.path.relpath(session.path / inside, link_base)).as_posix()
+
+
+def page_link(session: SessionData, record: dict, link_base: Path | None) -> str | None:
+    """The stored body a request returned (pages/<sha>.html.gz), relative to the report."""
+    body = record.get("body")
+    return _relative(session, f"{PAGES_FOLDER}/{body}{PAGE_SUFFIX}", link_base) if body else None
+
+
+def shot_links(session: SessionData, link_base: Path | None) -> dict[str, str]:
+    links = {shot.file: _relative(session, f"{SHOTS_FOLDER}/{shot.file}", link_base) for shot in session.shots}
+    return {name: link for name, link in links.items() if link}
 
 
 # --- the page ---------------------------------------------------------------------------------------
@@ -256,8 +279,10 @@ def make_environment() -> jinja2.Environment:
                               undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
-def render_report(runs: list[RunData]) -> str:
-    """The whole report as one HTML document (no external resources)."""
+def render_report(runs: list[RunData], link_base: Path | None = None) -> str:
+    """The whole report as one HTML document (no external resources); with link_base (the folder
+    it is written to), its session views link each request to the page it served and show the
+    screenshots on the time axis (files of the results folders, by relative address)."""
     several = len(runs) > 1
     trials = any(run.summary.trials > 1 for run in runs)
     sessions = [s for run in runs for s in run.sessions]
@@ -271,7 +296,7 @@ def render_report(runs: list[RunData]) -> str:
                    for c in overview_charts(runs, on_time_s(runs[0]))],
         "columns": session_columns(several, trials),
         "rows": [session_row(i, s, several, trials) for i, s in enumerate(sessions)],
-        "views": [session_view(i, s) for i, s in enumerate(sessions)],
+        "views": [session_view(i, s, link_base) for i, s in enumerate(sessions)],
         "colors": COLORS,
     }
     return make_environment().get_template("report.html").render(context)

@@ -15,11 +15,12 @@ HEIGHT = 178
 LEFT = 84
 RIGHT = WIDTH - 24
 EVENTS_Y = 70
+SHOTS_Y = 50
 REQUESTS_TOP, REQUESTS_BOTTOM = 94, 122
 AXIS_Y = 134
 
 COLORS = {"event": "#009E73", "page": "#0072B2", "live": "#9fb3c8", "error": "#D55E00", "contact": "#E69F00",
-          "condition": "#1a7f37"}
+          "condition": "#1a7f37", "shot": "#CC79A7"}
 
 
 def request_kind(record: dict) -> str:
@@ -46,7 +47,8 @@ def contact_wall_s(session: SessionData) -> float | None:
     return r.completion_s if r.contact_at is not None else None
 
 
-def timeline_svg(session: SessionData) -> str:
+def timeline_svg(session: SessionData, shot_links: dict[str, str] | None = None) -> str:
+    """The session's time axis; `shot_links` maps a screenshot's file to the address its marker opens."""
     requests = [q for q in session.requests if not str(q.get("path", "")).startswith("/static/")]
     moments = [float(e.get("actual_wall_s") or 0) for e in session.events]
     moments += [float(q.get("wall_s") or 0) for q in requests]
@@ -66,6 +68,9 @@ def timeline_svg(session: SessionData) -> str:
     parts += _markers(session, x)
     parts += [_event(e, x) for e in session.events]
     parts += _request_ticks(requests, x)
+    if session.shots:
+        parts.append(svg_text(LEFT - 10, SHOTS_Y + 4, "screens", anchor="end", fill="#444"))
+        parts += _shot_marks(session, x, shot_links or {})
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -122,4 +127,18 @@ def _request_ticks(requests: list[dict], x) -> list[str]:
         width = 3 if kind == "contact" else 1.5
         parts.append(f'<line x1="{column}" x2="{column}" y1="{REQUESTS_TOP}" y2="{REQUESTS_BOTTOM}" '
                      f'stroke="{COLORS[kind]}" stroke-width="{width}"><title>{escape(tip)}</title></line>')
+    return parts
+
+
+def _shot_marks(session: SessionData, x, links: dict[str, str]) -> list[str]:
+    """One small square per screenshot, at its sim time on the wall axis, opening the picture."""
+    speed = session.result.speed or 1.0
+    parts = []
+    for shot in session.shots:
+        at = x(shot.sim / speed)
+        tip = f"screenshot {shot.file} ({shot.reason}) of {shot.path} at sim {shot.sim:g} s"
+        mark = (f'<rect x="{at - 3:.1f}" y="{SHOTS_Y - 4}" width="6" height="8" fill="{COLORS["shot"]}">'
+                f"<title>{escape(tip)}</title></rect>")
+        href = links.get(shot.file)
+        parts.append(f'<a href="{escape(href)}">{mark}</a>' if href else mark)
     return parts
