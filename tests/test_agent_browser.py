@@ -24,9 +24,10 @@ GONE_WITHIN_S = 20.0
 
 
 def bundled_config(folder: Path) -> Path:
-    """The test config, on the bundled scenarios."""
+    """The test config, on the bundled scenarios, with time for a slow agent to start."""
     path = write_config(folder)
-    path.write_text(path.read_text().replace('scenarios_dir = "', f'scenarios_dir = "{SCENARIOS}" #'))
+    text = path.read_text().replace('scenarios_dir = "', f'scenarios_dir = "{SCENARIOS}" #')
+    path.write_text(text.replace("startup_timeout_s = 10", "startup_timeout_s = 60"))  # node and a browser attach
     return path
 
 
@@ -132,4 +133,21 @@ def test_a_sandboxed_agent_reaches_the_browser_over_loopback(tmp_path):
     session_dir = next(outcome.run_dir.rglob(BROWSER_FILE)).parent
     log = (session_dir / "agent.log").read_text()
     assert "reached Chrome/" in log and "http://127.0.0.1:" in log, log
+    assert group_members(json.loads((session_dir / BROWSER_FILE).read_text())["pid"]) == []
+
+
+PLAYWRIGHT_MCP = Path(__file__).parents[1] / ".ci" / "node" / "node_modules" / "@playwright" / "mcp" / "cli.js"
+
+
+@pytest.mark.skipif(not PLAYWRIGHT_MCP.exists(),
+                    reason="@playwright/mcp is not installed (.ci/run: npm install --prefix .ci/node @playwright/mcp)")
+def test_an_agent_on_playwright_mcp_passes_sender_arrives_from_snapshots(tmp_path):
+    pytest.importorskip("mcp")
+    command = [sys.executable, str(AGENTS / "mcp_watcher.py"), str(PLAYWRIGHT_MCP), "Priya Shah"]
+    outcome = api.run(cmd=command, tasks=["micromail-sender_arrives"], speed=10, agent_browser=True,
+                      run_name="mcp", config=bundled_config(tmp_path))
+    (result,) = outcome.results
+    session_dir = next(outcome.run_dir.rglob(BROWSER_FILE)).parent
+    log = (session_dir / "agent.log").read_text()
+    assert result.success and "sent" in log.splitlines()[-1], f"{result.detail} {result.ended_by}\n{log}"
     assert group_members(json.loads((session_dir / BROWSER_FILE).read_text())["pid"]) == []
