@@ -43,7 +43,8 @@ async def main(cli: str, sender: str) -> None:
                                                      "text": f"A message from {sender} has arrived."})
         if typed.is_error:
             print(f"typing failed: {snapshot_of(typed)}", flush=True)
-        done = snapshot_of(await mcp.call_tool("browser_click", {"element": "Send", "target": ref_of(form, "button", "Send")}))
+        send = {"element": "Send", "target": ref_of(form, "button", "Send")}
+        done = snapshot_of(await mcp.call_tool("browser_click", send))
         if "Your report was sent" not in done:  # the click's snapshot came before the next page
             done = snapshot_of(await mcp.call_tool("browser_wait_for", {"text": "Your report was sent"}))
         print("sent" if "Your report was sent" in done else f"not sent:\n{done}", flush=True)
