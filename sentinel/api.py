@@ -38,6 +38,7 @@ from sentinel.run.options import RunOptions
 from sentinel.run.plan import RunPlan
 from sentinel.run.ray_backend import make_runner
 from sentinel.run.runner import Runner
+from sentinel.session.browser import check_agent_browser
 from sentinel.session.harness import check_command
 from sentinel.session.sandbox import bwrap_program
 
@@ -109,6 +110,8 @@ def prepare_run(options: RunOptions | None = None, /, **changes: Any) -> tuple[C
         raise SentinelError("pass agent or cmd, not both")
     if o.sandbox:
         bwrap_program()  # missing bubblewrap: one clear line before anything starts
+    if o.agent_browser:
+        check_agent_browser()  # likewise a missing Chromium
     loaded = with_backend(get_config(o.config), o.backend, o.address, o.session_cpus, o.session_memory_mb)
     if o.scenarios_dir is not None:
         if not Path(o.scenarios_dir).is_dir():
@@ -137,7 +140,7 @@ def prepare_run(options: RunOptions | None = None, /, **changes: Any) -> tuple[C
     plan = RunPlan(name=run_name, agent=name, command=command, speed=speed, scenarios=tuple(scenarios),
                    concurrency=sessions_at_once(asked, len(scenarios) * o.trials), admission=asked is None,
                    resume=o.resume, trials=o.trials, model=o.model, meter=o.meter, sandbox=o.sandbox,
-                   variants=drawn, variant_seed=o.seed if o.variants else None)
+                   agent_browser=o.agent_browser, variants=drawn, variant_seed=o.seed if o.variants else None)
     return loaded, plan
 
 

@@ -92,7 +92,7 @@ def missing_requirement(name: str) -> str | None:
         playwright = None
     if playwright is None:
         return f"--agent {name} drives Chromium with Playwright, which is not installed: {BROWSER_EXTRA}"
-    from sentinel.agents.chromium import chromium_program
+    from sentinel.core.chromium import chromium_program
 
     program = chromium_program()
     if not (Path(program).is_file() and os.access(program, os.X_OK)):

@@ -24,7 +24,6 @@ attaches over the DevTools protocol. The profile lives in a fresh folder, remove
 from __future__ import annotations
 
 import ctypes
-import os
 import shutil
 import signal
 import struct
@@ -38,22 +37,8 @@ from typing import Any
 
 from sentinel.agents.browse import FORM_REF_ATTR, BrowseError, Form, Numbering, Page, Screenshot, parse_page
 from sentinel.agents.shots import JPEG_QUALITY, ShotRecorder
+from sentinel.core.chromium import PROFILE_PREFIX, START_TIMEOUT_S, VIEWPORT, chromium_argv, devtools_address
 
-DEFAULT_CHROMIUM = "/usr/bin/chromium"  # Debian's chromium
-
-
-def chromium_program() -> str:
-    """The Chromium the browser agents start: the program SENTINEL_CHROMIUM names, else Debian's."""
-    return os.environ.get("SENTINEL_CHROMIUM") or DEFAULT_CHROMIUM
-
-
-CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--no-first-run", "--disable-component-update",
-                 "--disable-sync", "--disable-quic", "--mute-audio", "--hide-scrollbars",
-                 "--remote-debugging-port=0")
-VIEWPORT = (1280, 800)
-PROFILE_PREFIX = "sentinel-chromium-"
-START_TIMEOUT_S = 30.0
 NAVIGATION_TIMEOUT_MS = 30_000
 ACTION_TIMEOUT_MS = 5_000  # a click or a fill whose element is not there fails this fast
 CLOSE_WAIT_S = 1.0
@@ -116,23 +101,18 @@ def _die_with_parent() -> None:
 
 
 def start_chromium(profile: Path, executable: str | None = None) -> tuple[subprocess.Popen, str]:
-    """Start Chromium (default: chromium_program()) on a free DevTools port; return the process
+    """Start Chromium (default: core.chromium.chromium_program()) on a free DevTools port; return the process
     and its DevTools address."""
-    executable = executable or chromium_program()
-    if not Path(executable).exists():
-        raise RuntimeError(f"no Chromium at {executable} (install Debian's chromium, or set SENTINEL_CHROMIUM)")
-    process = subprocess.Popen([executable, *CHROMIUM_ARGS, f"--user-data-dir={profile}",
-                                f"--window-size={VIEWPORT[0]},{VIEWPORT[1]}", "about:blank"],
+    process = subprocess.Popen(chromium_argv(profile, executable),
                                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                preexec_fn=_die_with_parent)
-    port_file = profile / "DevToolsActivePort"  # Chromium writes the port it chose here
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"Chromium exited at start with status {process.returncode}")
-        lines = port_file.read_text().split() if port_file.exists() else []
-        if len(lines) >= 2:
-            return process, f"ws://127.0.0.1:{lines[0]}{lines[1]}"
+        address = devtools_address(profile)  # Chromium writes the port it chose into its profile
+        if address is not None:
+            return process, f"ws://127.0.0.1:{address[0]}{address[1]}"
         time.sleep(0.05)
     process.kill()
     raise RuntimeError(f"Chromium did not open its DevTools port within {START_TIMEOUT_S:g} s")

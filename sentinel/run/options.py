@@ -68,6 +68,9 @@ class RunOptions:
     sandbox: bool = option("--sandbox", "run each agent under bubblewrap: the system read-only, its own folder, "
                                         "a private /tmp, the loopback network; no repository, scenarios or results",
                            False, action="store_true")
+    agent_browser: bool = option("--agent-browser", "lend each agent a headless Chromium for the session, at "
+                                                    "SENTINEL_CDP_URL / __CDP_URL__ (a DevTools address)",
+                                 False, action="store_true")
     meter: bool = option("--meter", "measure model usage with a local proxy per session instead of trusting "
                                     "costs.json", False, action="store_true")
     backend: str | None = option("--backend", "where sessions run: local (this process, the default) or ray "

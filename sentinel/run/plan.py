@@ -30,6 +30,7 @@ class RunPlan:
     model: str | None = None  # --model: given to the agent as SENTINEL_MODEL
     meter: bool = False  # --meter: a metering proxy per session measures the agent's model usage
     sandbox: bool = False  # --sandbox: each agent runs under bubblewrap (sentinel/session/sandbox.py)
+    agent_browser: bool = False  # --agent-browser: a Chromium per session (sentinel/session/browser.py)
     # --variants: scenario id → one generated variant per trial (same id, so trials group by kind)
     variants: Mapping[str, tuple[Scenario, ...]] = field(default_factory=dict)
     variant_seed: int | None = None

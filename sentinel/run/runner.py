@@ -58,6 +58,7 @@ from sentinel.run.agent_folder import AGENT_FOLDER, working_folder
 from sentinel.run.fidelity import AdmissionGate, Canary, Monitor, fidelity_record, probe_first_wave
 from sentinel.run.plan import Job, RunPlan, RunReport, StartGate
 from sentinel.run.tuning import tuned_loop
+from sentinel.session.browser import lent_browser
 from sentinel.session.harness import AgentOutcome, AgentProcess, build_command, check_command
 from sentinel.session.live import Session
 from sentinel.session.proxy import METERED_FILE, MeteringProxy
@@ -216,6 +217,7 @@ class Runner:
             "name": self.plan.name, "agent": self.plan.agent, "command": self.plan.command,
             "speed": self.plan.speed, "concurrency": self.plan.concurrency, "trials": self.plan.trials,
             "model": self.plan.model, "meter": self.plan.meter, "sandbox": self.plan.sandbox,
+            "agent_browser": self.plan.agent_browser,
             "variant_seed": self.plan.variant_seed,
             "scenarios": [s.id for s in self.plan.scenarios],
             "created": (previous or {}).get("created") or datetime.now(UTC).isoformat(),
@@ -282,10 +284,6 @@ class Runner:
         assert self.plan.command is not None
         prompt = full_prompt(scenario, session.contact_url)
         scenario_file = str(scenario.path.resolve()) if self.plan.gets_scenario_file else ""
-        values = {"__TASK_URL__": session.task_url, "__TASK_PROMPT__": prompt,
-                  "__BASE_DIR__": str(work_dir), "__SCENARIO_FILE__": scenario_file}
-        command = build_command(self.plan.command, values)
-        check_command(command)
         environ = {
             "SENTINEL_TASK_URL": session.task_url, "SENTINEL_TASK_PROMPT": prompt,
             "SENTINEL_CONTACT_URL": session.contact_url,
@@ -295,8 +293,12 @@ class Runner:
             "SENTINEL_EVIDENCE_CAP_BYTES": str(self.config.evidence_cap_bytes),  # screenshots kept (agents/shots.py)
             **({"SENTINEL_MODEL": self.plan.model} if self.plan.model else {}),
         }
-        self.bus.publish(ready_message(session, prompt))
         async with self._session_extras(out_dir) as extra_env:
+            values = {"__TASK_URL__": session.task_url, "__TASK_PROMPT__": prompt, "__BASE_DIR__": str(work_dir),
+                      "__SCENARIO_FILE__": scenario_file, "__CDP_URL__": extra_env.get("SENTINEL_CDP_URL", "")}
+            command = build_command(self.plan.command, values)
+            check_command(command)
+            self.bus.publish(ready_message(session, prompt))
             process = await AgentProcess.spawn(
                 command, cwd=work_dir, env={**environ, **extra_env}, log_path=out_dir / "agent.log",
                 log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
@@ -320,17 +322,19 @@ class Runner:
     @contextlib.asynccontextmanager
     async def _session_extras(self, out_dir: Path):
         """Helpers that live exactly as long as a session's agent; yields environment variables
-        for it. With --meter: a metering proxy (sentinel/session/proxy.py) the agent reaches through
-        OPENAI_BASE_URL, which records the model usage in metered.json."""
-        if not self.plan.meter:
-            yield {}
-            return
-        proxy = MeteringProxy.from_env(out_dir / METERED_FILE)
-        await proxy.start()
-        try:
-            yield {"OPENAI_BASE_URL": proxy.url}
-        finally:
-            await proxy.stop()
+        for it. With --agent-browser: a headless Chromium (sentinel/session/browser.py) at
+        SENTINEL_CDP_URL. With --meter: a metering proxy (sentinel/session/proxy.py) the agent
+        reaches through OPENAI_BASE_URL, which records the model usage in metered.json."""
+        async with contextlib.AsyncExitStack() as extras:
+            environ: dict[str, str] = {}
+            if self.plan.agent_browser:
+                environ |= (await extras.enter_async_context(lent_browser(out_dir))).environment()
+            if self.plan.meter:
+                proxy = MeteringProxy.from_env(out_dir / METERED_FILE)
+                await proxy.start()
+                extras.push_async_callback(proxy.stop)
+                environ["OPENAI_BASE_URL"] = proxy.url
+            yield environ
 
     async def _wait_at_start_line(self, key: str) -> None:
         """Hold this agent's first /start until every agent of the first wave has opened its

@@ -323,6 +323,7 @@ def make_templates(extra_dirs: tuple[Path, ...] = ()) -> jinja2.Environment:
     env.filters["fulltime"] = fulltime
     env.filters["when"] = when
     env.filters["money"] = money
+    env.filters["avatar_colors"] = avatar_colors
     env.filters["signed_money"] = signed_money
     env.filters["percent"] = percent
     env.filters["filesize"] = filesize
@@ -507,6 +508,28 @@ def when(value: str | datetime, now: datetime) -> Markup:
     known = _moment_of(value)
     text = known.time_open + _relative(known, now) + "</time>"
     return str.__new__(Markup, text)
+
+
+def _luminance(hex_color: str) -> float | None:
+    """WCAG relative luminance of #rgb / #rrggbb, or None for anything else."""
+    digits = hex_color.strip().lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(d * 2 for d in digits)
+    if len(digits) != 6 or any(d not in "0123456789abcdefABCDEF" for d in digits):
+        return None
+    channels = [int(digits[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+@lru_cache(maxsize=256)
+def avatar_colors(background: str | None) -> str:
+    """`style="{{ person.avatar_color | avatar_colors }}"`: the avatar's background and the ink
+    its initials need to be readable on it (white unless white falls below a 4.5:1 contrast)."""
+    background = background or "#777"
+    luminance = _luminance(background)
+    ink = "#111" if luminance is not None and 1.05 / (luminance + 0.05) < 4.5 else "#fff"
+    return f"background: {background}; color: {ink}"
 
 
 def money(value: float) -> str:

@@ -1,7 +1,8 @@
 // Live refresh shared by every environment (docs/environments.md#live-refresh).
 // About once a second, re-fetch the current URL with If-None-Match and X-Live-Refresh: 1.
-// An unchanged page answers 304; a changed one has its <header> and <main> swapped in,
-// unless a form field has focus or holds input that was not sent yet.
+// An unchanged page answers 304; a changed one has its <header> and <main> brought up to date
+// in place (only the nodes that differ change), unless a form field has focus or holds input
+// that was not sent yet.
 (function () {
   "use strict";
   var etag = null;
@@ -30,14 +31,105 @@
     return false;
   }
 
+  // --- morph: bring the page's nodes to the fresh page's, changing only what differs --------
+  // A node that did not change stays the same node (tools that hold element references, such as
+  // accessibility snapshots, keep them). Each fresh child is paired with an old sibling: first
+  // one that is exactly the same, then one with the same key (its id, data-key, or the first
+  // link in it: an item of a list that changed), then the next unpaired one of the same kind.
+  // Paired nodes are moved into the fresh order and brought up to date; the rest is replaced.
+
+  function keyOf(node) {
+    if (node.nodeType !== 1) return null;
+    if (node.id) return "#" + node.id;
+    if (node.hasAttribute("data-key")) return "k" + node.getAttribute("data-key");
+    var link = node.tagName === "A" ? node : node.querySelector("a[href]");
+    return link && link.hasAttribute("href") ? node.tagName + " " + link.getAttribute("href") : null;
+  }
+
+  function sameKind(a, b) {
+    return a.nodeType === b.nodeType && (a.nodeType !== 1 || a.tagName === b.tagName);
+  }
+
+  function print(node) {
+    return node.nodeType === 1 ? node.outerHTML : node.nodeType + ":" + node.nodeValue;
+  }
+
+  function morphAttributes(old, fresh) {
+    var i;
+    for (i = old.attributes.length - 1; i >= 0; i--) {
+      var name = old.attributes[i].name;
+      if (!fresh.hasAttribute(name)) old.removeAttribute(name);
+    }
+    for (i = 0; i < fresh.attributes.length; i++) {
+      var attr = fresh.attributes[i];
+      if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
+    }
+  }
+
+  function morphNode(old, fresh) {
+    if (old.nodeType !== 1) {
+      if (old.nodeValue !== fresh.nodeValue) old.nodeValue = fresh.nodeValue;
+      return;
+    }
+    if (old.outerHTML === fresh.outerHTML) return;
+    morphAttributes(old, fresh);
+    morphChildren(old, fresh);
+  }
+
+  function pairByIndex(olds, fresh, pairs, used, indexOf) {
+    var index = {};
+    olds.forEach(function (node, i) {
+      var value = indexOf(node);
+      if (value !== null) (index[value] = index[value] || []).push(i);
+    });
+    fresh.forEach(function (node, j) {
+      var value = pairs[j] === undefined ? indexOf(node) : null;
+      var candidates = value !== null ? index[value] : null;
+      while (candidates && candidates.length) {
+        var i = candidates.shift();
+        if (!used[i]) { used[i] = true; pairs[j] = olds[i]; return; }
+      }
+    });
+  }
+
+  function morphChildren(parent, freshParent) {
+    var olds = Array.prototype.slice.call(parent.childNodes);
+    var fresh = Array.prototype.slice.call(freshParent.childNodes);
+    var pairs = new Array(fresh.length);
+    var used = new Array(olds.length);
+    pairByIndex(olds, fresh, pairs, used, print);
+    pairByIndex(olds, fresh, pairs, used, keyOf);
+    var next = 0;
+    fresh.forEach(function (node, j) {
+      if (pairs[j] !== undefined) return;
+      for (var i = next; i < olds.length; i++) {
+        if (!used[i] && sameKind(olds[i], node)) {
+          used[i] = true; pairs[j] = olds[i]; next = i + 1; return;
+        }
+      }
+    });
+    olds.forEach(function (node, i) { if (!used[i]) parent.removeChild(node); });
+    var cursor = parent.firstChild;
+    fresh.forEach(function (node, j) {
+      var old = pairs[j];
+      if (old === undefined) {
+        parent.insertBefore(document.importNode(node, true), cursor);
+        return;
+      }
+      if (old === cursor) cursor = cursor.nextSibling;
+      else parent.insertBefore(old, cursor);
+      morphNode(old, node);
+    });
+  }
+
   function swap(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     ["header", "main"].forEach(function (tag) {
       var fresh = doc.querySelector(tag);
       var old = document.querySelector(tag);
-      if (fresh && old) old.innerHTML = fresh.innerHTML;
+      if (fresh && old) morphNode(old, fresh);
     });
-    if (doc.title) document.title = doc.title;
+    if (doc.title && doc.title !== document.title) document.title = doc.title;
   }
 
   function refresh() {
