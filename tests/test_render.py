@@ -18,6 +18,7 @@ from test_environments import MICROTODO, crawl, env, whole_catalog  # noqa: F401
 from test_hostile_text import hostile_microtodo
 
 from sentinel.web import render
+from sentinel.web.keys import PAGE_CACHE
 from sentinel.web.render import fulltime, make_url, reltime
 
 
@@ -316,6 +317,7 @@ async def test_every_page_of_every_environment_is_jinjas_own(env, env_session, c
     """Crawled with the whole catalog, every page (and its 404s) is byte-identical to what Jinja
     itself renders from the same templates and context."""
     live = await env_session(whole_catalog(env))
+    live.session.app[PAGE_CACHE].max_pages = 0  # every page rendered, none served again from the cache
     pages = await crawl(live, env)
     await live.page(env.start_page + "no-such-page", status=404)
     assert len(checked_against_jinja) >= len(pages) > 1
