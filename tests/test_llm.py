@@ -80,7 +80,8 @@ def test_arguments_that_are_not_json_become_a_tool_error():
 # --- whole sessions: the runner starts the wait_for / sleep agent with --model -------------------
 
 BUY_SCRIPT = [
-    tool("wait_for", condition="CHPX price is $520 or more", timeout_s=30, prompt_tokens=900, completion_tokens=30),
+    tool("wait_for", condition="CHPX price is $520 or more", timeout_s=30, notes="then buy 2 shares at market",
+         prompt_tokens=900, completion_tokens=30),
     tool("open", target="/microhood/stock/CHPX/order?side=buy", prompt_tokens=950, completion_tokens=20),
     tool("submit", form="/order/review$", fields={"order_type": "market", "shares": "2"}, prompt_tokens=1200,
          completion_tokens=25),
@@ -131,6 +132,10 @@ async def test_an_llm_wait_for_agent_buys_and_reports_with_usage_from_the_api(tm
     assert {t["function"]["name"] for t in planner[0]["tools"]} == {"open", "submit", "wait_for", "report"}
     assert planner[0]["messages"][1]["content"].startswith("When CHPX trades at $520 or more")
     assert "/microhood/" in planner[0]["messages"][2]["content"]  # the first page, as text
+    # After wait_for the conversation starts again from the task and that call, with its notes.
+    woken = planner[2]["messages"]  # (planner[0] was answered 503, planner[1] chose wait_for)
+    assert [m["role"] for m in woken] == ["system", "user", "assistant", "tool"]
+    assert woken[1] == planner[1]["messages"][1] and "buy 2 shares" in woken[2]["tool_calls"][0]["function"]["arguments"]
     tool_results = [m for m in planner[-1]["messages"] if m["role"] == "tool"]
     assert "condition appears to hold" in tool_results[0]["content"]
     assert "[form" in tool_results[1]["content"]  # the order ticket, forms numbered

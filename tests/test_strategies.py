@@ -13,6 +13,7 @@ from test_runner import DATA, SPEED, make_config
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.agents.browse import Line
 from sentinel.agents.judges import RuleJudge, Watch, diff_lines, read_verdict
+from sentinel.agents.llm import ToolCall
 from sentinel.agents.planners import describe_condition, tools_for
 from sentinel.agents.strategy import DROPPED_PAGE, Conversation
 from sentinel.agents.usage import Meter, estimate_prompt_tokens
@@ -89,6 +90,23 @@ def test_conversation_drops_the_oldest_page_readings_past_its_budget():
     assert contents[-1].endswith(page)  # the latest reading is always whole
     assert contents[2] == f"You are on /inbox (status 200):\n{DROPPED_PAGE}"
     assert contents[:2] == ["system", "task"] and contents.count(f"/inbox 0:\n{DROPPED_PAGE}") == 1
+
+
+def test_conversation_starts_again_from_the_task_and_the_wait_for_call():
+    conversation = Conversation("system", "task", "/inbox (status 200):\n" + "x" * 4000, budget_tokens=16_000)
+    conversation.add({"role": "assistant", "content": None, "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "open", "arguments": '{"target": "3"}'}}]})
+    conversation.add({"role": "tool", "tool_call_id": "a", "content": "/message/3:\n" + "y" * 4000}, page=True)
+    calls = [{"id": i, "type": "function", "function": {"name": name, "arguments": "{}"}}
+             for i, name in (("b", "open"), ("c", "wait_for"), ("d", "report"))]
+    reply = {"role": "assistant", "content": "watching again", "tool_calls": calls}
+    conversation.restart_from_wait(reply, ToolCall("c", "wait_for", {}), "After 3 s the condition appears to hold")
+    assert conversation.messages == [
+        {"role": "system", "content": "system"}, {"role": "user", "content": "task"},
+        {"role": "assistant", "content": "watching again", "tool_calls": [calls[1]]},
+        {"role": "tool", "tool_call_id": "c", "content": "After 3 s the condition appears to hold"}]
+    conversation.add({"role": "tool", "tool_call_id": "e", "content": "/inbox:\n" + "z" * 80_000}, page=True)
+    assert conversation.messages[-1]["content"].endswith("z")  # the latest reading stays whole
 
 
 def test_rule_planner_estimate_includes_the_tool_schemas():

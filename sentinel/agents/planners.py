@@ -7,7 +7,8 @@ chat-completions reply, so the agent loop treats them alike:
 - `RulePlanner` replays the scenario's `solution` block (open, follow, submit, report) and
   turns each `watch` step into the strategy's waiting tool: sleep and re-read, or wait_for.
   It decides from what a model would have seen (the full page after open or sleep, only the
-  changed lines after wait_for) and counts as its tokens the request a model would have been
+  changed lines after wait_for, after which the conversation starts again from its notes, so it
+  opens a page again before it uses a form or a link of it) and counts as its tokens the request a model would have been
   sent: the whole conversation and the tool schemas, at characters / 4 (estimated).
 """
 
@@ -39,11 +40,14 @@ WAITING_PROMPT = {
         "To wait, call sleep(seconds): it pauses, then shows you the current page again. Choose "
         "each pause yourself: short enough to react in time, long enough not to waste calls."),
     "wait_for": (
-        "To wait, call wait_for(condition, timeout_s) on the page you are on: it reloads the page "
-        "about once a second and returns when a checker, who sees only the lines that changed, "
-        "judges that the condition holds, or when the timeout ends. The checker does not see the "
-        "task, so state the condition in concrete terms with exact numbers (for example 'the "
-        "price is $75.60 or lower')."),
+        "To wait, call wait_for(condition, timeout_s) on the page you are on, or on the page you "
+        "name in page: the site tells it each time the page changes, and it returns when a "
+        "checker, who sees only the lines that changed, judges that the condition holds, or when "
+        "the timeout ends. The checker does not see the task, so state the condition in concrete "
+        "terms with exact numbers (for example 'the price is $75.60 or lower'). While you wait, "
+        "this conversation is put away: when wait_for returns you see only the task, that call "
+        "and its result. So write in notes what you will need then (what you have done and "
+        "counted so far); open a page again to see it whole."),
 }
 
 
@@ -64,9 +68,11 @@ TOOLS = {
                         ["form"]),
     "sleep": _function("sleep", "Pause, then read the current page again.",
                        {"seconds": {"type": "number", "description": "how long to pause"}}, ["seconds"]),
-    "wait_for": _function("wait_for", "Watch the current page until the condition holds or the timeout ends.",
+    "wait_for": _function("wait_for", "Watch a page until the condition holds or the timeout ends.",
                           {"condition": {"type": "string", "description": "what must be true, concretely"},
-                           "timeout_s": {"type": "number", "description": "the most seconds to wait"}},
+                           "timeout_s": {"type": "number", "description": "the most seconds to wait"},
+                           "page": {"type": "string", "description": "the path to watch (default: this page)"},
+                           "notes": {"type": "string", "description": "what to remember when it returns"}},
                           ["condition", "timeout_s"]),
     "report": _function("report", "Tell the user the condition holds (once, after doing what the task asks).",
                         {"message": {"type": "string"}}, ["message"]),
@@ -136,6 +142,7 @@ class RulePlanner:
         self.sleep_s = sleep_s
         self.wait_timeout_s = wait_timeout_s
         self.finished = False
+        self._page_shown = True  # the conversation holds the whole current page (not after a wait_for)
         self._ids = itertools.count(1)
         self._script = self._run()
 
@@ -148,12 +155,15 @@ class RulePlanner:
         prompt = estimate_prompt_tokens(messages, tools)
         completion = estimate_tokens(call.name + json.dumps(call.arguments))
         self.meter.add("planner", prompt, completion, estimate_image_tokens(messages))
+        self._page_shown = call.name != "wait_for"
         return Completion(assistant_message("", (call,)), "", (call,), prompt, completion, usage_reported=False)
 
     # --- the script: one yield per model decision ------------------------------------------------
 
     def _run(self) -> Iterator[tuple[str, dict[str, Any]]]:
         for step in self.steps:
+            if step.verb in ("follow", "submit") and not self._page_shown:
+                yield "open", {"target": self.state.page.path}  # see its links and forms again
             if step.verb == "open":
                 yield "open", {"target": step.target}
             elif step.verb == "follow":
@@ -173,7 +183,8 @@ class RulePlanner:
         first = step.until.read_number(page.text) if step.until.number is not None else None
         watch = Watch(step, first, set(page.link_hrefs(step.open_new)) if step.open_new else set())
         self.judge.watch = watch
-        matched, saw_page = 0, True  # saw_page: the last result showed the whole page
+        opened = matched = 0
+        saw_page = True  # the last result showed the whole page
         while True:
             waited = self.state.waited if not saw_page else None
             held = waited is not None and waited.holds
@@ -184,21 +195,23 @@ class RulePlanner:
                 shown = self.state.page.link_hrefs(step.open_new) if saw_page else \
                     (waited.changes.added_links if held else [])
                 fresh = watch.fresh_links(shown)
-                if fresh:
-                    for href in fresh:
-                        watch.seen.add(href)
-                        yield "open", {"target": str(self.state.browser.link_number(href))}
-                        matched += step.until.holds(self.state.page.text)
-                        if matched >= step.count:
-                            return
+                for href in fresh:
+                    watch.seen.add(href)
+                    opened += 1
+                    yield "open", {"target": str(self.state.browser.link_number(href))}
+                    matched += step.until.holds(self.state.page.text)
+                    if matched >= step.count:
+                        return
+                if fresh and self.strategy == "sleep":  # sleep re-reads the page it is on
                     yield "open", {"target": step.target}
-                    saw_page = True
                     continue
             if self.strategy == "sleep":
                 yield "sleep", {"seconds": self.sleep_s}
                 saw_page = True
-            else:
-                yield "wait_for", {"condition": describe_condition(watch), "timeout_s": self.wait_timeout_s}
+            else:  # wait_for watches the step's page from wherever the agent is
+                notes = f"opened {opened} new item(s), {matched} of {step.count} matched" if step.open_new else ""
+                yield "wait_for", {"condition": describe_condition(watch), "timeout_s": self.wait_timeout_s,
+                                   "page": step.target, **({"notes": notes} if notes else {})}
                 saw_page = False
 
     def _link_by_text(self, text: str) -> int:
