@@ -135,7 +135,8 @@ async def test_an_llm_wait_for_agent_buys_and_reports_with_usage_from_the_api(tm
     # After wait_for the conversation starts again from the task and that call, with its notes.
     woken = planner[2]["messages"]  # (planner[0] was answered 503, planner[1] chose wait_for)
     assert [m["role"] for m in woken] == ["system", "user", "assistant", "tool"]
-    assert woken[1] == planner[1]["messages"][1] and "buy 2 shares" in woken[2]["tool_calls"][0]["function"]["arguments"]
+    assert woken[1] == planner[1]["messages"][1]  # the task
+    assert "buy 2 shares" in woken[2]["tool_calls"][0]["function"]["arguments"]  # the notes
     tool_results = [m for m in planner[-1]["messages"] if m["role"] == "tool"]
     assert "condition appears to hold" in tool_results[0]["content"]
     assert "[form" in tool_results[1]["content"]  # the order ticket, forms numbered

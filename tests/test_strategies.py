@@ -34,9 +34,20 @@ def test_diff_keeps_only_changed_lines():
     new = lines("Inbox (5)", "Cy [5] Offer", "Ann [3] Budget", "Bob [4] Lunch")
     changes = diff_lines(old, new)
     assert [line.shown for line in changes.added] == ["Inbox (5)", "Cy [5] Offer"]
-    assert [line.shown for line in changes.removed] == ["Inbox (4)"]
-    assert changes.describe() == "- Inbox (4)\n+ Inbox (5)\n+ Cy [5] Offer"
+    assert changes.removed == ()  # "Inbox (4)" changed in place: only its new version counts
+    assert changes.describe() == "+ Inbox (5)\n+ Cy [5] Offer"
     assert diff_lines(new, new).empty
+    gone = diff_lines(new, lines("Inbox (4)", "Ann [3] Budget", "Bob [4] Lunch"))
+    assert gone.describe() == "- Cy [5] Offer\n+ Inbox (4)"  # Cy's mail left nothing in its place
+
+
+def test_the_passing_of_time_alone_is_no_change():
+    old = lines("Ann [3] Budget · just now", "Bob [4] Lunch · 59 min ago", "Cy [5] Offer · 2 days ago")
+    later = lines("Ann [3] Budget · 1 min ago", "Bob [4] Lunch · 1 h ago", "Cy [5] Offer · 3 days ago")
+    assert diff_lines(old, later).empty
+    edited = diff_lines(old, lines("Ann [3] Budget · 1 min ago", "Bob [4] Dinner · 1 h ago",
+                                   "Cy [5] Offer · 3 days ago"))
+    assert [line.shown for line in edited.added] == ["Bob [4] Dinner · 1 h ago"]
 
 
 def watch_step(yaml_until: dict, **extra):

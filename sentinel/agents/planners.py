@@ -17,6 +17,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import urllib.parse
 from collections.abc import Iterator
 from typing import Any, Protocol
 
@@ -128,6 +129,9 @@ class Browsing(Protocol):
     browser: Any  # a browse.PageDriver
     waited: Any  # the last wait_for's WaitOutcome, or None
 
+    def reading(self, path: str) -> list | None:
+        """The lines of a page of this site as last shown or checked, or None."""
+
 
 class RulePlanner:
     """Follows the solution block; decides as a model would from what it has been shown."""
@@ -143,6 +147,7 @@ class RulePlanner:
         self.wait_timeout_s = wait_timeout_s
         self.finished = False
         self._page_shown = True  # the conversation holds the whole current page (not after a wait_for)
+        self._opened: set[str] = set()  # links opened by open_new watch steps
         self._ids = itertools.count(1)
         self._script = self._run()
 
@@ -162,7 +167,7 @@ class RulePlanner:
 
     def _run(self) -> Iterator[tuple[str, dict[str, Any]]]:
         for step in self.steps:
-            if step.verb in ("follow", "submit") and not self._page_shown:
+            if step.verb in ("follow", "submit") and not self._page_shown and not self._shown_in_wake(step):
                 yield "open", {"target": self.state.page.path}  # see its links and forms again
             if step.verb == "open":
                 yield "open", {"target": step.target}
@@ -177,26 +182,36 @@ class RulePlanner:
 
     def _watch(self, step: Step) -> Iterator[tuple[str, dict[str, Any]]]:
         assert step.until is not None
-        if self.state.page.path != step.target:
+        known = self._known_lines(step)
+        if known is None and not (self._page_shown and self.state.page.path == step.target):
             yield "open", {"target": step.target}
-        page = self.state.page
-        first = step.until.read_number(page.text) if step.until.number is not None else None
-        watch = Watch(step, first, set(page.link_hrefs(step.open_new)) if step.open_new else set())
+        text = self.state.page.text if known is None else "\n".join(line.text for line in known if line.text)
+        hrefs = [href for href, _ in self.state.page.links] if known is None else \
+            [href for line in known for href in line.links]
+        first = step.until.read_number(text) if step.until.number is not None else None
+        # Watching from the last check: what the last wake showed (still in the conversation)
+        # is looked at first, for this step's condition; new links it showed are not seen yet.
+        last = self.state.waited
+        earlier = last if known is not None and last and last.holds and last.path == step.target else None
+        unseen = set(earlier.changes.added_links) - self._opened if earlier else set()
+        watch = Watch(step, first, set(watch_links(step, hrefs)) - unseen)
         self.judge.watch = watch
         opened = matched = 0
-        saw_page = True  # the last result showed the whole page
+        look = "page" if known is None else "wake" if earlier else "nothing"  # what the last result showed
         while True:
-            waited = self.state.waited if not saw_page else None
-            held = waited is not None and waited.holds
+            waited = self.state.waited if look == "wake" else None
+            held = waited is not None and (waited.holds if waited is not earlier else
+                                           step.until.holds(waited.changes.added_text, first))
             if step.open_new is None:
-                if held or (saw_page and step.until.holds(self.state.page.text, first)):
+                if held or (look == "page" and step.until.holds(self.state.page.text, first)):
                     return
-            else:
-                shown = self.state.page.link_hrefs(step.open_new) if saw_page else \
-                    (waited.changes.added_links if held else [])
+            elif look != "nothing":
+                shown = self.state.page.link_hrefs(step.open_new) if look == "page" else \
+                    (waited.changes.added_links if waited is not None and waited.holds else [])
                 fresh = watch.fresh_links(shown)
                 for href in fresh:
                     watch.seen.add(href)
+                    self._opened.add(href)
                     opened += 1
                     yield "open", {"target": str(self.state.browser.link_number(href))}
                     matched += step.until.holds(self.state.page.text)
@@ -207,12 +222,36 @@ class RulePlanner:
                     continue
             if self.strategy == "sleep":
                 yield "sleep", {"seconds": self.sleep_s}
-                saw_page = True
+                look = "page"
             else:  # wait_for watches the step's page from wherever the agent is
                 notes = f"opened {opened} new item(s), {matched} of {step.count} matched" if step.open_new else ""
                 yield "wait_for", {"condition": describe_condition(watch), "timeout_s": self.wait_timeout_s,
                                    "page": step.target, **({"notes": notes} if notes else {})}
-                saw_page = False
+                look = "wake"
+
+    def _known_lines(self, step: Step) -> list | None:
+        """The watched page as wait_for last checked it, when wait_for can watch it from there
+        without reading it again: a change since then shows in its first check. Not for a step
+        whose limit counts from the number on the page, nor when the page is on screen anyway."""
+        if self.strategy != "wait_for" or (step.until is not None and step.until.number is not None):
+            return None
+        if self._page_shown and self.state.page.path == step.target:
+            return None
+        return self.state.reading(step.target)
+
+    def _shown_in_wake(self, step: Step) -> bool:
+        """Did the changed lines the last wait_for returned show the form or link this step uses
+        (its `[form n]` summary, its `[n]` mark), so that a model could use it without opening
+        the page again?"""
+        waited = self.state.waited
+        if waited is None or not waited.holds:
+            return False
+        try:
+            number = self._form_number(step.target) if step.verb == "submit" else self._link_by_text(step.target)
+        except RuntimeError:
+            return False
+        mark = f"[form {number}]" if step.verb == "submit" else f"[{number}]"
+        return mark in waited.changes.describe()
 
     def _link_by_text(self, text: str) -> int:
         for href, label in self.state.page.links:
@@ -226,6 +265,14 @@ class RulePlanner:
             if form is self.state.page.form_matching(pattern):
                 return number
         raise RuntimeError(f"no form with an action matching {action_pattern!r} on {self.state.page.path}")
+
+
+def watch_links(step: Step, hrefs: list[str]) -> list[str]:
+    """The links an open_new watch step is about, among these."""
+    if step.open_new is None:
+        return []
+    pattern = step.open_new
+    return [href for href in hrefs if pattern.search(urllib.parse.urlsplit(href).path)]
 
 
 COMPARISON_WORDS = {"at_least": "at least", "at_most": "at most", "above": "above", "below": "below"}

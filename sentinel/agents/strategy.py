@@ -79,6 +79,7 @@ class WaitOutcome:
     holds: bool
     changes: Changes
     reason: str
+    path: str = ""  # the page watched
 
 
 class Clock:
@@ -117,6 +118,10 @@ class Tools:
         if len(text) > MAX_PAGE_CHARS:
             text = text[:MAX_PAGE_CHARS] + "\n… (page cut)"
         return f"{page.path} (status {page.status}):\n{text}"
+
+    def reading(self, path: str) -> list[Line] | None:
+        """The lines of a page of this site as last shown or checked, or None."""
+        return self.readings.get(self.browser.site_url(path))
 
     def run(self, call: ToolCall) -> str:
         if call.error:
@@ -177,7 +182,7 @@ class Tools:
             unjudged = False
             snapshot = self.readings[url] = self.lines
             if verdict.holds:
-                self.waited = WaitOutcome(True, changes, verdict.reason)
+                self.waited = WaitOutcome(True, changes, verdict.reason, self.page.path)
                 return (f"After {time.monotonic() - started:.0f} s the condition appears to hold "
                         f"({verdict.reason}). What changed on {self.page.path}:\n{changes.describe()}")
         self.waited = WaitOutcome(False, Changes(), "timeout")
