@@ -22,8 +22,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
+import subprocess
 import sys
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
@@ -48,6 +49,7 @@ def run_both(speed: float, envs: list[str] | None = None) -> dict[str, list[Resu
     scenarios = tuple(load_scenario(p) for p in files)
     stamp = f"{datetime.now():%Y%m%d-%H%M%S}"
     results = {}
+    print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {checkout()}", flush=True)
     for strategy in STRATEGIES:
         plan = RunPlan(name=f"strategies-{strategy}-{stamp}", agent=strategy, command=BUILTIN_AGENTS[strategy],
                        speed=speed, scenarios=scenarios)
@@ -56,6 +58,16 @@ def run_both(speed: float, envs: list[str] | None = None) -> dict[str, list[Resu
         print(f"  {report.run_dir}: {report.wall_s:.0f} s", flush=True)
         results[strategy] = report.results
     return results
+
+
+def checkout() -> str:
+    """The commit this checkout is on (with "+changes" when it has uncommitted ones), for the record."""
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], capture_output=True, text=True, cwd=Path(__file__).parent)
+        return done.stdout.strip()
+
+    commit = git("rev-parse", "--short", "HEAD") or "unknown"
+    return commit + ("+changes" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
 def tokens(result: Result) -> int:
