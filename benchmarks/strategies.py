@@ -13,7 +13,8 @@ speed (default 10), or reads two finished runs, and prints:
 and draws tokens against condition_at as an SVG scatter plot. The tokens are the estimates of
 the rule-based judge and planner (what they would have sent a model, characters / 4).
 
-    python benchmarks/strategies.py [--speed 10] [--env micromail ...] [--plot results/strategies.svg]
+    python benchmarks/strategies.py [--speed 10] [--env micromail ...] [--concurrency N|auto]
+                                    [--plot results/strategies.svg]
     python benchmarks/strategies.py --runs results/<sleep run> results/<wait_for run>
 """
 
@@ -36,13 +37,16 @@ from sentinel.core.scenario import load_scenario, scenario_files
 from sentinel.core.summary import summarize
 from sentinel.outputs.plots import Series, scatter_svg
 from sentinel.outputs.results import load_results
+from sentinel.run.options import concurrency_value
 from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
 
 STRATEGIES = ("sleep", "wait_for")
 
 
-def run_both(speed: float, envs: list[str] | None = None) -> dict[str, list[Result]]:
+def run_both(speed: float, envs: list[str] | None = None, concurrency: int | None = None) -> dict[str, list[Result]]:
+    """Each strategy as one run; concurrency None: as many sessions at once as the machine holds
+    on time (the CLI's --concurrency auto), 0: all at once."""
     config = load_config()
     files = [p for env in envs for p in scenario_files(config.scenarios_dir, env)] if envs else \
         scenario_files(config.scenarios_dir)
@@ -52,7 +56,7 @@ def run_both(speed: float, envs: list[str] | None = None) -> dict[str, list[Resu
     print(f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {checkout()}", flush=True)
     for strategy in STRATEGIES:
         plan = RunPlan(name=f"strategies-{strategy}-{stamp}", agent=strategy, command=BUILTIN_AGENTS[strategy],
-                       speed=speed, scenarios=scenarios)
+                       speed=speed, scenarios=scenarios, concurrency=concurrency or 0, admission=concurrency is None)
         print(f"running {strategy} on {len(scenarios)} scenarios at speed {speed:g} …", flush=True)
         report = asyncio.run(Runner(config, plan).run())
         print(f"  {report.run_dir}: {report.wall_s:.0f} s", flush=True)
@@ -174,6 +178,8 @@ def draw(results: dict[str, list[Result]], path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="sleep vs wait_for with the rule-based judge")
     parser.add_argument("--speed", type=float, default=10.0)
+    parser.add_argument("--concurrency", type=concurrency_value, default=None, metavar="N|auto",
+                        help="sessions at once: N, 0 for all, or auto (the default), as `sentinel run`")
     parser.add_argument("--env", action="append", help="only this environment's scenarios (repeatable)")
     parser.add_argument("--runs", nargs=2, type=Path, metavar=("SLEEP_RUN", "WAIT_FOR_RUN"),
                         help="read two finished runs instead of running")
@@ -182,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs:
         results = {strategy: load_results(run) for strategy, run in zip(STRATEGIES, args.runs, strict=True)}
     else:
-        results = run_both(args.speed, args.env)
+        results = run_both(args.speed, args.env, args.concurrency)
     print_tables(results)
     draw(results, args.plot)
     return 0
