@@ -120,6 +120,16 @@ def test_conversation_starts_again_from_the_task_and_the_wait_for_call():
     assert conversation.messages[-1]["content"].endswith("z")  # the latest reading stays whole
 
 
+def test_a_wait_for_conversation_keeps_only_the_latest_page_whole():
+    conversation = Conversation("system", "task", "/inbox (status 200):\n" + "x" * 400, budget_tokens=16_000,
+                                latest_page_only=True)
+    for i in range(3):
+        conversation.add({"role": "tool", "tool_call_id": str(i), "content": f"/message/{i}:\nbody {i}"}, page=True)
+    assert [m["content"] for m in conversation.messages[2:]] == [
+        f"You are on /inbox (status 200):\n{DROPPED_PAGE}", f"/message/0:\n{DROPPED_PAGE}",
+        f"/message/1:\n{DROPPED_PAGE}", "/message/2:\nbody 2"]
+
+
 def test_rule_planner_estimate_includes_the_tool_schemas():
     messages = [{"role": "user", "content": "x" * 400}]
     assert estimate_prompt_tokens(messages, tools_for("wait_for")) > estimate_prompt_tokens(messages) + 100

@@ -48,7 +48,8 @@ WAITING_PROMPT = {
         "terms with exact numbers (for example 'the price is $75.60 or lower'). While you wait, "
         "this conversation is put away: when wait_for returns you see only the task, that call "
         "and its result. So write in notes what you will need then (what you have done and "
-        "counted so far); open a page again to see it whole."),
+        "counted so far); open a page again to see it whole. Only the latest page you read stays "
+        "in the conversation whole: note what you need from a page before you leave it."),
 }
 
 

@@ -209,13 +209,15 @@ class Tools:
 
 
 class Conversation:
-    """The chat history sent to the planner, kept under a token budget."""
+    """The chat history sent to the planner, kept under a token budget; with latest_page_only
+    (wait_for), a page reading becomes a one-line stub as soon as another page is read."""
 
-    def __init__(self, system: str, task: str, first_page: str, budget_tokens: int):
+    def __init__(self, system: str, task: str, first_page: str, budget_tokens: int, latest_page_only: bool = False):
         self.messages: list[dict[str, Any]] = [{"role": "system", "content": system},
                                                {"role": "user", "content": task},
                                                {"role": "user", "content": f"You are on {first_page}"}]
         self.budget = budget_tokens
+        self.latest_page_only = latest_page_only
         self._pages: list[int] = [2]  # indexes of messages that carry a page reading, oldest first
         self._screenshot: int | None = None  # index of the message with the latest screenshot
 
@@ -244,7 +246,7 @@ class Conversation:
         self._pages, self._screenshot = [], None
 
     def _trim(self) -> None:
-        while len(self._pages) > 1 and estimate_prompt_tokens(self.messages) > self.budget:
+        while len(self._pages) > 1 and (self.latest_page_only or estimate_prompt_tokens(self.messages) > self.budget):
             index = self._pages.pop(0)
             head = self.messages[index]["content"].split("\n", 1)[0]
             self.messages[index] = {**self.messages[index], "content": f"{head}\n{DROPPED_PAGE}"}
@@ -333,7 +335,8 @@ def converse(settings: Settings, browser: PageDriver) -> int:
     meter.save()
     screenshots = settings.browser == "chromium"
     conversation = Conversation(system_prompt(settings.strategy, screenshots), settings.prompt,
-                                tools.show(first), settings.context_tokens)
+                                tools.show(first), settings.context_tokens,
+                                latest_page_only=settings.strategy == "wait_for")
     show_screen(browser, tools, conversation, meter)
     tool_specs = tools_for(settings.strategy)
     say(f"{settings.strategy} agent, model {meter.model}, {settings.browser} browser, started on {first.path}")
