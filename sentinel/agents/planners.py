@@ -148,7 +148,7 @@ class RulePlanner:
         self.wait_timeout_s = wait_timeout_s
         self.finished = False
         self._page_shown = True  # the conversation holds the whole current page (not after a wait_for)
-        self._opened: set[str] = set()  # links opened by open_new watch steps
+        self._visited: set[str] = set()  # every address the planner opened, by the link's href
         self._ids = itertools.count(1)
         self._script = self._run()
 
@@ -162,6 +162,10 @@ class RulePlanner:
         completion = estimate_tokens(call.name + json.dumps(call.arguments))
         self.meter.add("planner", prompt, completion, estimate_image_tokens(messages))
         self._page_shown = call.name != "wait_for"
+        if call.name == "open":
+            target = str(call.arguments["target"])
+            browser = self.state.browser
+            self._visited.add(browser.link(int(target)) if target.isdigit() else browser.site_url(target))
         return Completion(assistant_message("", (call,)), "", (call,), prompt, completion, usage_reported=False)
 
     # --- the script: one yield per model decision ------------------------------------------------
@@ -194,8 +198,8 @@ class RulePlanner:
         # is looked at first, for this step's condition; new links it showed are not seen yet.
         last = self.state.waited
         earlier = last if known is not None and last and last.holds and last.path == step.target else None
-        unseen = set(earlier.changes.added_links) - self._opened if earlier else set()
-        watch = Watch(step, first, set(watch_links(step, hrefs)) - unseen)
+        unseen = set(earlier.changes.added_links) - self._visited if earlier else set()
+        watch = Watch(step, first, set(watch_links(step, hrefs)) - unseen | self._visited)
         self.judge.watch = watch
         opened = matched = 0
         look = "page" if known is None else "wake" if earlier else "nothing"  # what the last result showed
@@ -204,6 +208,8 @@ class RulePlanner:
             held = waited is not None and (waited.holds if waited is not earlier else
                                            step.until.holds(waited.changes.added_text, first))
             if step.open_new is None:
+                if held and waited is earlier and self.state.page.path != step.target:
+                    yield "open", {"target": step.target}  # the page the next steps act on
                 if held or (look == "page" and step.until.holds(self.state.page.text, first)):
                     return
             elif look != "nothing":
@@ -212,7 +218,6 @@ class RulePlanner:
                 fresh = watch.fresh_links(shown)
                 for href in fresh:
                     watch.seen.add(href)
-                    self._opened.add(href)
                     opened += 1
                     yield "open", {"target": str(self.state.browser.link_number(href))}
                     matched += step.until.holds(self.state.page.text)
