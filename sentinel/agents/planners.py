@@ -41,15 +41,12 @@ WAITING_PROMPT = {
         "To wait, call sleep(seconds): it pauses, then shows you the current page again. Choose "
         "each pause yourself: short enough to react in time, long enough not to waste calls."),
     "wait_for": (
-        "To wait, call wait_for(condition, timeout_s) on the page you are on, or on the page you "
-        "name in page: the site tells it each time the page changes, and it returns when a "
-        "checker, who sees only the lines that changed, judges that the condition holds, or when "
-        "the timeout ends. The checker does not see the task, so state the condition in concrete "
-        "terms with exact numbers (for example 'the price is $75.60 or lower'). While you wait, "
-        "this conversation is put away: when wait_for returns you see only the task, that call "
-        "and its result. So write in notes what you will need then (what you have done and "
-        "counted so far); open a page again to see it whole. Only the latest page you read stays "
-        "in the conversation whole: note what you need from a page before you leave it."),
+        "To wait, call wait_for(condition, timeout_s) on this page or the one named in page. It "
+        "returns when a checker who sees only the changed lines (not the task) judges that the "
+        "condition holds, or at the timeout: state it concretely, with exact numbers (e.g. 'the "
+        "price is $75.60 or lower'). Then you see only the task, that call and its result, so put "
+        "what you must remember (done, counted so far) in notes. Only the latest page you read "
+        "stays whole; open a page again to see it."),
 }
 
 

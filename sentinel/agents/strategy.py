@@ -55,7 +55,7 @@ from sentinel.agents.usage import Meter, estimate_prompt_tokens
 
 RULE_BASED = "rule-based"
 DEFAULT_SLEEP_S = 2.0  # the rule-based planner's choice of pause
-DEFAULT_CHECK_S = 1.0
+DEFAULT_CHECK_S = 2.0  # as often as the rule-based sleep looks: only a page that never stops changing waits for it
 MIN_CHECK_S = 0.1  # wait_for never asks its judge more often than this, whatever it is asked
 DEFAULT_WAIT_TIMEOUT_S = 300.0
 DEFAULT_CONTEXT_TOKENS = 16_000
