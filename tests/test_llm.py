@@ -14,6 +14,7 @@ from test_runner import DATA, SPEED, make_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.agents.llm import ChatClient, Endpoint, LLMError, parse_completion
+from sentinel.agents.strategy import DROPPED_PAGE
 from sentinel.core.scenario import load_scenario
 from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
@@ -137,9 +138,11 @@ async def test_an_llm_wait_for_agent_buys_and_reports_with_usage_from_the_api(tm
     assert [m["role"] for m in woken] == ["system", "user", "assistant", "tool"]
     assert woken[1] == planner[1]["messages"][1]  # the task
     assert "buy 2 shares" in woken[2]["tool_calls"][0]["function"]["arguments"]  # the notes
+    ticket = [m for m in planner[3]["messages"] if m["role"] == "tool"]
+    assert "condition appears to hold" in ticket[0]["content"]
+    assert "[form" in ticket[1]["content"]  # the order ticket, forms numbered
     tool_results = [m for m in planner[-1]["messages"] if m["role"] == "tool"]
-    assert "condition appears to hold" in tool_results[0]["content"]
-    assert "[form" in tool_results[1]["content"]  # the order ticket, forms numbered
+    assert tool_results[1]["content"].endswith(DROPPED_PAGE)  # a page left behind is a stub
     folder = config.results_dir / "llm" / "microhood" / "rise_buy"
     costs = json.loads((folder / "agent" / "costs.json").read_text())
     assert costs["model_errors"] == 2 and costs["estimated"] is False
