@@ -14,6 +14,7 @@ from test_runner import DATA, SPEED, make_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.agents.llm import ChatClient, Endpoint, LLMError, parse_completion
+from sentinel.agents.strategy import DROPPED_PAGE
 from sentinel.core.scenario import load_scenario
 from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
@@ -80,7 +81,8 @@ def test_arguments_that_are_not_json_become_a_tool_error():
 # --- whole sessions: the runner starts the wait_for / sleep agent with --model -------------------
 
 BUY_SCRIPT = [
-    tool("wait_for", condition="CHPX price is $520 or more", timeout_s=30, prompt_tokens=900, completion_tokens=30),
+    tool("wait_for", condition="CHPX price is $520 or more", timeout_s=30, notes="then buy 2 shares at market",
+         prompt_tokens=900, completion_tokens=30),
     tool("open", target="/microhood/stock/CHPX/order?side=buy", prompt_tokens=950, completion_tokens=20),
     tool("submit", form="/order/review$", fields={"order_type": "market", "shares": "2"}, prompt_tokens=1200,
          completion_tokens=25),
@@ -131,9 +133,16 @@ async def test_an_llm_wait_for_agent_buys_and_reports_with_usage_from_the_api(tm
     assert {t["function"]["name"] for t in planner[0]["tools"]} == {"open", "submit", "wait_for", "report"}
     assert planner[0]["messages"][1]["content"].startswith("When CHPX trades at $520 or more")
     assert "/microhood/" in planner[0]["messages"][2]["content"]  # the first page, as text
+    # After wait_for the conversation starts again from the task and that call, with its notes.
+    woken = planner[2]["messages"]  # (planner[0] was answered 503, planner[1] chose wait_for)
+    assert [m["role"] for m in woken] == ["system", "user", "assistant", "tool"]
+    assert woken[1] == planner[1]["messages"][1]  # the task
+    assert "buy 2 shares" in woken[2]["tool_calls"][0]["function"]["arguments"]  # the notes
+    ticket = [m for m in planner[3]["messages"] if m["role"] == "tool"]
+    assert "condition appears to hold" in ticket[0]["content"]
+    assert "[form" in ticket[1]["content"]  # the order ticket, forms numbered
     tool_results = [m for m in planner[-1]["messages"] if m["role"] == "tool"]
-    assert "condition appears to hold" in tool_results[0]["content"]
-    assert "[form" in tool_results[1]["content"]  # the order ticket, forms numbered
+    assert tool_results[1]["content"].endswith(DROPPED_PAGE)  # a page left behind is a stub
     folder = config.results_dir / "llm" / "microhood" / "rise_buy"
     costs = json.loads((folder / "agent" / "costs.json").read_text())
     assert costs["model_errors"] == 2 and costs["estimated"] is False

@@ -13,6 +13,7 @@ from test_runner import DATA, SPEED, make_config
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.agents.browse import Line
 from sentinel.agents.judges import RuleJudge, Watch, diff_lines, read_verdict
+from sentinel.agents.llm import ToolCall
 from sentinel.agents.planners import describe_condition, tools_for
 from sentinel.agents.strategy import DROPPED_PAGE, Conversation
 from sentinel.agents.usage import Meter, estimate_prompt_tokens
@@ -33,9 +34,20 @@ def test_diff_keeps_only_changed_lines():
     new = lines("Inbox (5)", "Cy [5] Offer", "Ann [3] Budget", "Bob [4] Lunch")
     changes = diff_lines(old, new)
     assert [line.shown for line in changes.added] == ["Inbox (5)", "Cy [5] Offer"]
-    assert [line.shown for line in changes.removed] == ["Inbox (4)"]
-    assert changes.describe() == "- Inbox (4)\n+ Inbox (5)\n+ Cy [5] Offer"
+    assert changes.removed == ()  # "Inbox (4)" changed in place: only its new version counts
+    assert changes.describe() == "+ Inbox (5)\n+ Cy [5] Offer"
     assert diff_lines(new, new).empty
+    gone = diff_lines(new, lines("Inbox (4)", "Ann [3] Budget", "Bob [4] Lunch"))
+    assert gone.describe() == "- Cy [5] Offer\n+ Inbox (4)"  # Cy's mail left nothing in its place
+
+
+def test_the_passing_of_time_alone_is_no_change():
+    old = lines("Ann [3] Budget · just now", "Bob [4] Lunch · 59 min ago", "Cy [5] Offer · 2 days ago")
+    later = lines("Ann [3] Budget · 1 min ago", "Bob [4] Lunch · 1 h ago", "Cy [5] Offer · 3 days ago")
+    assert diff_lines(old, later).empty
+    edited = diff_lines(old, lines("Ann [3] Budget · 1 min ago", "Bob [4] Dinner · 1 h ago",
+                                   "Cy [5] Offer · 3 days ago"))
+    assert [line.shown for line in edited.added] == ["Bob [4] Dinner · 1 h ago"]
 
 
 def watch_step(yaml_until: dict, **extra):
@@ -89,6 +101,33 @@ def test_conversation_drops_the_oldest_page_readings_past_its_budget():
     assert contents[-1].endswith(page)  # the latest reading is always whole
     assert contents[2] == f"You are on /inbox (status 200):\n{DROPPED_PAGE}"
     assert contents[:2] == ["system", "task"] and contents.count(f"/inbox 0:\n{DROPPED_PAGE}") == 1
+
+
+def test_conversation_starts_again_from_the_task_and_the_wait_for_call():
+    conversation = Conversation("system", "task", "/inbox (status 200):\n" + "x" * 4000, budget_tokens=16_000)
+    conversation.add({"role": "assistant", "content": None, "tool_calls": [
+        {"id": "a", "type": "function", "function": {"name": "open", "arguments": '{"target": "3"}'}}]})
+    conversation.add({"role": "tool", "tool_call_id": "a", "content": "/message/3:\n" + "y" * 4000}, page=True)
+    calls = [{"id": i, "type": "function", "function": {"name": name, "arguments": "{}"}}
+             for i, name in (("b", "open"), ("c", "wait_for"), ("d", "report"))]
+    reply = {"role": "assistant", "content": "watching again", "tool_calls": calls}
+    conversation.restart_from_wait(reply, ToolCall("c", "wait_for", {}), "After 3 s the condition appears to hold")
+    assert conversation.messages == [
+        {"role": "system", "content": "system"}, {"role": "user", "content": "task"},
+        {"role": "assistant", "content": "watching again", "tool_calls": [calls[1]]},
+        {"role": "tool", "tool_call_id": "c", "content": "After 3 s the condition appears to hold"}]
+    conversation.add({"role": "tool", "tool_call_id": "e", "content": "/inbox:\n" + "z" * 80_000}, page=True)
+    assert conversation.messages[-1]["content"].endswith("z")  # the latest reading stays whole
+
+
+def test_a_wait_for_conversation_keeps_only_the_latest_page_whole():
+    conversation = Conversation("system", "task", "/inbox (status 200):\n" + "x" * 400, budget_tokens=16_000,
+                                latest_page_only=True)
+    for i in range(3):
+        conversation.add({"role": "tool", "tool_call_id": str(i), "content": f"/message/{i}:\nbody {i}"}, page=True)
+    assert [m["content"] for m in conversation.messages[2:]] == [
+        f"You are on /inbox (status 200):\n{DROPPED_PAGE}", f"/message/0:\n{DROPPED_PAGE}",
+        f"/message/1:\n{DROPPED_PAGE}", "/message/2:\nbody 2"]
 
 
 def test_rule_planner_estimate_includes_the_tool_schemas():

@@ -68,6 +68,12 @@ def describe_form(number: int, form: Form) -> str:
     return line
 
 
+def wait_headers(etag: str, timeout_sim_s: float) -> dict[str, str]:
+    """The headers of a GET that waits up to timeout_sim_s sim seconds for the page to differ
+    from the copy with this ETag (docs/protocol.md#waiting)."""
+    return {"If-None-Match": etag, WAIT_HEADER: f"{max(0.0, timeout_sim_s):g}"}
+
+
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         return None
@@ -92,6 +98,7 @@ class PageDriver(Protocol):
     def url(self, path_or_url: str) -> str: ...
     def site_url(self, path_or_url: str) -> str: ...
     def get(self, path_or_url: str, conditional: bool = False) -> Page: ...
+    def wait_for_change(self, path_or_url: str, timeout_sim_s: float) -> Page: ...
     def follow(self, number: int) -> Page: ...
     def submit(self, form: Form, fields: dict[str, str] | None = None) -> Page: ...
     def screenshot(self) -> Screenshot | None: ...
@@ -239,8 +246,8 @@ class Browser(Numbering):
         cached = self._cache.get(url)
         if cached is None or not cached.etag:
             return self.get(url)
-        headers = {"If-None-Match": cached.etag, WAIT_HEADER: f"{max(0.0, timeout_sim_s):g}"}
-        return self._fetch(urllib.request.Request(url, headers=headers), True, timeout=LONG_POLL_WALL_S)
+        request = urllib.request.Request(url, headers=wait_headers(cached.etag, timeout_sim_s))
+        return self._fetch(request, True, timeout=LONG_POLL_WALL_S)
 
     def post(self, action: str, fields: dict[str, str]) -> Page:
         data = urllib.parse.urlencode(fields).encode("utf-8")

@@ -31,11 +31,23 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.parse
+import urllib.request
 from pathlib import Path
 from typing import Any
 
-from sentinel.agents.browse import FORM_REF_ATTR, BrowseError, Form, Numbering, Page, Screenshot, parse_page
+from sentinel.agents.browse import (
+    FORM_REF_ATTR,
+    LONG_POLL_WALL_S,
+    BrowseError,
+    Form,
+    Numbering,
+    Page,
+    Screenshot,
+    parse_page,
+    wait_headers,
+)
 from sentinel.agents.shots import JPEG_QUALITY, ShotRecorder
 from sentinel.core.chromium import PROFILE_PREFIX, START_TIMEOUT_S, VIEWPORT, chromium_argv, devtools_address
 
@@ -131,6 +143,7 @@ class ChromiumBrowser(Numbering):
         self._process: subprocess.Popen | None = None
         self._playwright: Any = None
         self.status = 200
+        self._etags: dict[str, str] = {}  # the ETag of the copy of each page last waited on
         try:
             self._process, address = start_chromium(self.profile)
             log(f"Chromium {self._process.pid} started, profile {self.profile}")
@@ -244,6 +257,31 @@ class ChromiumBrowser(Numbering):
         except self._errors:
             return  # a page closing under the camera: no evidence this time
         self.shots.take(png, reason, _path_of(self.tab.url), at)
+
+    def wait_for_change(self, path_or_url: str, timeout_sim_s: float) -> Page:
+        """The page once the site says it changed (the tab reloaded), or as it is once
+        timeout_sim_s sim seconds pass. The wait is the site's long-poll (docs/protocol.md#waiting)
+        sent from Python with the tab's cookies, as the page's own refresh script asks (no GET side
+        effects), for the ETag of the copy last waited on; the first wait on a page asks for the
+        ETag of the page as it is now. A page the tab is not on is opened instead."""
+        url = self.url(path_or_url)
+        if url != self.tab.url:
+            return self.get(url)
+        cookies = "; ".join(f"{c['name']}={c['value']}" for c in self.tab.context.cookies(url))
+        headers = {"X-Live-Refresh": "1", **({"Cookie": cookies} if cookies else {})}
+        if url in self._etags:
+            headers.update(wait_headers(self._etags[url], timeout_sim_s))
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, headers=headers),
+                                        timeout=LONG_POLL_WALL_S) as response:
+                changed, etag = url in self._etags, response.headers.get("ETag")
+        except urllib.error.HTTPError as err:  # 304: unchanged; anything else shows on the reload
+            changed, etag = err.code != 304, err.headers.get("ETag")
+        except (urllib.error.URLError, OSError) as exc:
+            raise BrowseError(f"cannot wait on {url}: {exc}") from None
+        if etag:
+            self._etags[url] = etag
+        return self.get(url) if changed else self.look()
 
     # --- reading -----------------------------------------------------------------------------
 

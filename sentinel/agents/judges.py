@@ -25,9 +25,10 @@ from sentinel.agents.usage import Meter, estimate_prompt_tokens, estimate_tokens
 from sentinel.core.solution import Step
 
 MAX_DIFF_LINES = 60
+RELATIVE_TIME = re.compile(r"\b(?:just now|yesterday|\d+ (?:min|h|days) ago)\b")
 JUDGE_SYSTEM = (
     "You watch a web page for a condition. You see only the lines of the page that changed since "
-    "the last check: '+' lines are new or changed text, '-' lines are gone. Reply with JSON only: "
+    "the last check: '+' lines are new or changed text (as they read now), '-' lines are gone. Reply with JSON only: "
     '{"holds": true or false, "reason": "a few words"}. Say true only if these lines show that the '
     "condition holds now.")
 
@@ -59,17 +60,29 @@ class Changes:
 
 
 def diff_lines(old: list[Line], new: list[Line]) -> Changes:
-    """The lines that appeared or changed (added) and disappeared (removed), compared on what a
-    model reads."""
-    matcher = difflib.SequenceMatcher(a=[line.shown for line in old], b=[line.shown for line in new],
-                                      autojunk=False)
+    """The lines that appeared or changed (added, as they read now) and the lines that
+    disappeared with nothing in their place (removed: where a stretch of lines was replaced by
+    fewer, the last ones of it), compared on what a model reads, except
+    for the passing of time: a line that differs only in its relative times ("3 min ago" now
+    "4 min ago") has not changed. Whether a condition holds now is read on the new lines; their
+    old versions would only double what the judge is sent."""
+    matcher = difflib.SequenceMatcher(a=[timeless(line.shown) for line in old],
+                                      b=[timeless(line.shown) for line in new], autojunk=False)
     added, removed = [], []
     for tag, a0, a1, b0, b1 in matcher.get_opcodes():
-        if tag in ("replace", "delete"):
+        if tag == "delete":
             removed += old[a0:a1]
+        elif tag == "replace" and a1 - a0 > b1 - b0:  # more lines went than came: the rest are gone
+            removed += old[a0 + b1 - b0:a1]
         if tag in ("replace", "insert"):
             added += new[b0:b1]
     return Changes(tuple(added), tuple(removed))
+
+
+def timeless(shown: str) -> str:
+    """A line with its relative times ("just now", "N min ago", "N h ago", "yesterday", "N days
+    ago", as the pages print them) blanked out."""
+    return RELATIVE_TIME.sub("(time)", shown)
 
 
 @dataclass(frozen=True)

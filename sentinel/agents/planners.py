@@ -7,7 +7,8 @@ chat-completions reply, so the agent loop treats them alike:
 - `RulePlanner` replays the scenario's `solution` block (open, follow, submit, report) and
   turns each `watch` step into the strategy's waiting tool: sleep and re-read, or wait_for.
   It decides from what a model would have seen (the full page after open or sleep, only the
-  changed lines after wait_for) and counts as its tokens the request a model would have been
+  changed lines after wait_for, after which the conversation starts again from its notes, so it
+  opens a page again before it uses a form or a link of it) and counts as its tokens the request a model would have been
   sent: the whole conversation and the tool schemas, at characters / 4 (estimated).
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import urllib.parse
 from collections.abc import Iterator
 from typing import Any, Protocol
 
@@ -39,11 +41,12 @@ WAITING_PROMPT = {
         "To wait, call sleep(seconds): it pauses, then shows you the current page again. Choose "
         "each pause yourself: short enough to react in time, long enough not to waste calls."),
     "wait_for": (
-        "To wait, call wait_for(condition, timeout_s) on the page you are on: it reloads the page "
-        "about once a second and returns when a checker, who sees only the lines that changed, "
-        "judges that the condition holds, or when the timeout ends. The checker does not see the "
-        "task, so state the condition in concrete terms with exact numbers (for example 'the "
-        "price is $75.60 or lower')."),
+        "To wait, call wait_for(condition, timeout_s) on this page or the one named in page. It "
+        "returns when a checker who sees only the changed lines (not the task) judges that the "
+        "condition holds, or at the timeout: state it concretely, with exact numbers (e.g. 'the "
+        "price is $75.60 or lower'). Then you see only the task, that call and its result, so put "
+        "what you must remember (done, counted so far) in notes. Only the latest page you read "
+        "stays whole; open a page again to see it."),
 }
 
 
@@ -64,9 +67,11 @@ TOOLS = {
                         ["form"]),
     "sleep": _function("sleep", "Pause, then read the current page again.",
                        {"seconds": {"type": "number", "description": "how long to pause"}}, ["seconds"]),
-    "wait_for": _function("wait_for", "Watch the current page until the condition holds or the timeout ends.",
+    "wait_for": _function("wait_for", "Watch a page until the condition holds or the timeout ends.",
                           {"condition": {"type": "string", "description": "what must be true, concretely"},
-                           "timeout_s": {"type": "number", "description": "the most seconds to wait"}},
+                           "timeout_s": {"type": "number", "description": "the most seconds to wait"},
+                           "page": {"type": "string", "description": "the path to watch (default: this page)"},
+                           "notes": {"type": "string", "description": "what to remember when it returns"}},
                           ["condition", "timeout_s"]),
     "report": _function("report", "Tell the user the condition holds (once, after doing what the task asks).",
                         {"message": {"type": "string"}}, ["message"]),
@@ -122,6 +127,9 @@ class Browsing(Protocol):
     browser: Any  # a browse.PageDriver
     waited: Any  # the last wait_for's WaitOutcome, or None
 
+    def reading(self, path: str) -> list | None:
+        """The lines of a page of this site as last shown or checked, or None."""
+
 
 class RulePlanner:
     """Follows the solution block; decides as a model would from what it has been shown."""
@@ -136,6 +144,8 @@ class RulePlanner:
         self.sleep_s = sleep_s
         self.wait_timeout_s = wait_timeout_s
         self.finished = False
+        self._page_shown = True  # the conversation holds the whole current page (not after a wait_for)
+        self._visited: set[str] = set()  # every address the planner opened, by the link's href
         self._ids = itertools.count(1)
         self._script = self._run()
 
@@ -148,12 +158,19 @@ class RulePlanner:
         prompt = estimate_prompt_tokens(messages, tools)
         completion = estimate_tokens(call.name + json.dumps(call.arguments))
         self.meter.add("planner", prompt, completion, estimate_image_tokens(messages))
+        self._page_shown = call.name != "wait_for"
+        if call.name == "open":
+            target = str(call.arguments["target"])
+            browser = self.state.browser
+            self._visited.add(browser.link(int(target)) if target.isdigit() else browser.site_url(target))
         return Completion(assistant_message("", (call,)), "", (call,), prompt, completion, usage_reported=False)
 
     # --- the script: one yield per model decision ------------------------------------------------
 
     def _run(self) -> Iterator[tuple[str, dict[str, Any]]]:
         for step in self.steps:
+            if step.verb in ("follow", "submit") and not self._page_shown and not self._shown_in_wake(step):
+                yield "open", {"target": self.state.page.path}  # see its links and forms again
             if step.verb == "open":
                 yield "open", {"target": step.target}
             elif step.verb == "follow":
@@ -167,39 +184,77 @@ class RulePlanner:
 
     def _watch(self, step: Step) -> Iterator[tuple[str, dict[str, Any]]]:
         assert step.until is not None
-        if self.state.page.path != step.target:
+        known = self._known_lines(step)
+        if known is None and not (self._page_shown and self.state.page.path == step.target):
             yield "open", {"target": step.target}
-        page = self.state.page
-        first = step.until.read_number(page.text) if step.until.number is not None else None
-        watch = Watch(step, first, set(page.link_hrefs(step.open_new)) if step.open_new else set())
+        text = self.state.page.text if known is None else "\n".join(line.text for line in known if line.text)
+        hrefs = [href for href, _ in self.state.page.links] if known is None else \
+            [href for line in known for href in line.links]
+        first = step.until.read_number(text) if step.until.number is not None else None
+        # Watching from the last check: what the last wake showed (still in the conversation)
+        # is looked at first, for this step's condition; new links it showed are not seen yet.
+        last = self.state.waited
+        earlier = last if known is not None and last and last.holds and last.path == step.target else None
+        unseen = set(earlier.changes.added_links) - self._visited if earlier else set()
+        watch = Watch(step, first, set(watch_links(step, hrefs)) - unseen | self._visited)
         self.judge.watch = watch
-        matched, saw_page = 0, True  # saw_page: the last result showed the whole page
+        opened = matched = 0
+        look = "page" if known is None else "wake" if earlier else "nothing"  # what the last result showed
         while True:
-            waited = self.state.waited if not saw_page else None
-            held = waited is not None and waited.holds
+            waited = self.state.waited if look == "wake" else None
+            held = waited is not None and (waited.holds if waited is not earlier else
+                                           step.until.holds(waited.changes.added_text, first))
             if step.open_new is None:
-                if held or (saw_page and step.until.holds(self.state.page.text, first)):
+                if held and waited is earlier and self.state.page.path != step.target:
+                    yield "open", {"target": step.target}  # the page the next steps act on
+                if held or (look == "page" and step.until.holds(self.state.page.text, first)):
                     return
-            else:
-                shown = self.state.page.link_hrefs(step.open_new) if saw_page else \
-                    (waited.changes.added_links if held else [])
+            elif look != "nothing":
+                shown = self.state.page.link_hrefs(step.open_new) if look == "page" else \
+                    (waited.changes.added_links if waited is not None and waited.holds else [])
                 fresh = watch.fresh_links(shown)
-                if fresh:
-                    for href in fresh:
-                        watch.seen.add(href)
-                        yield "open", {"target": str(self.state.browser.link_number(href))}
-                        matched += step.until.holds(self.state.page.text)
-                        if matched >= step.count:
-                            return
+                for href in fresh:
+                    watch.seen.add(href)
+                    opened += 1
+                    yield "open", {"target": str(self.state.browser.link_number(href))}
+                    matched += step.until.holds(self.state.page.text)
+                    if matched >= step.count:
+                        return
+                if fresh and self.strategy == "sleep":  # sleep re-reads the page it is on
                     yield "open", {"target": step.target}
-                    saw_page = True
                     continue
             if self.strategy == "sleep":
                 yield "sleep", {"seconds": self.sleep_s}
-                saw_page = True
-            else:
-                yield "wait_for", {"condition": describe_condition(watch), "timeout_s": self.wait_timeout_s}
-                saw_page = False
+                look = "page"
+            else:  # wait_for watches the step's page from wherever the agent is
+                notes = f"opened {opened} new item(s), {matched} of {step.count} matched" if step.open_new else ""
+                yield "wait_for", {"condition": describe_condition(watch), "timeout_s": self.wait_timeout_s,
+                                   "page": step.target, **({"notes": notes} if notes else {})}
+                look = "wake"
+
+    def _known_lines(self, step: Step) -> list | None:
+        """The watched page as wait_for last checked it, when wait_for can watch it from there
+        without reading it again: a change since then shows in its first check. Not for a step
+        whose limit counts from the number on the page, nor when the page is on screen anyway."""
+        if self.strategy != "wait_for" or (step.until is not None and step.until.number is not None):
+            return None
+        if self._page_shown and self.state.page.path == step.target:
+            return None
+        return self.state.reading(step.target)
+
+    def _shown_in_wake(self, step: Step) -> bool:
+        """Did the changed lines the last wait_for returned show the form or link this step uses
+        (its `[form n]` summary, its `[n]` mark), so that a model could use it without opening
+        the page again?"""
+        waited = self.state.waited
+        if waited is None or not waited.holds:
+            return False
+        try:
+            number = self._form_number(step.target) if step.verb == "submit" else self._link_by_text(step.target)
+        except RuntimeError:
+            return False
+        mark = f"[form {number}]" if step.verb == "submit" else f"[{number}]"
+        return mark in waited.changes.describe()
 
     def _link_by_text(self, text: str) -> int:
         for href, label in self.state.page.links:
@@ -213,6 +268,14 @@ class RulePlanner:
             if form is self.state.page.form_matching(pattern):
                 return number
         raise RuntimeError(f"no form with an action matching {action_pattern!r} on {self.state.page.path}")
+
+
+def watch_links(step: Step, hrefs: list[str]) -> list[str]:
+    """The links an open_new watch step is about, among these."""
+    if step.open_new is None:
+        return []
+    pattern = step.open_new
+    return [href for href in hrefs if pattern.search(urllib.parse.urlsplit(href).path)]
 
 
 COMPARISON_WORDS = {"at_least": "at least", "at_most": "at most", "above": "above", "below": "below"}

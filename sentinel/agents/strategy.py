@@ -7,10 +7,14 @@ Both read the task page, then loop: the planner picks tool calls (open, submit, 
 strategy's way of waiting), the agent runs them and adds their results to the conversation.
 
 - sleep: sleep(seconds) pauses and shows the planner the whole current page again.
-- wait_for: wait_for(condition, timeout_s) snapshots the page's text, reloads it about once a
-  second (never faster than `--reload-s`), diffs each reload against the snapshot and asks the
-  judge only when the diff is not empty, passing only the changed lines. The planner wakes
-  when the judge says the condition holds, or at the timeout.
+- wait_for: wait_for(condition, timeout_s, page, notes) keeps the page's text as last read and
+  waits on the site's change notification (the driver's wait_for_change: one long request the
+  site answers when the page's bytes change); it diffs each changed copy against the snapshot
+  and asks the judge only when the diff is not empty, passing only the changed lines (at most
+  one check per `--check-s`). The planner wakes when the judge says the condition holds, or at
+  the timeout, and then from a small saved context: the conversation is put away at every
+  wait_for and starts again from the system prompt, the task, and that call (with the notes
+  the planner wrote in it) and its result.
 
 Without a model (no --model, no SENTINEL_MODEL) the judge and planner are rule-based: they read
 the scenario's `solution` block and nothing else of it, and count estimated tokens (model
@@ -23,9 +27,10 @@ fields and presses the submit button, re-reading a page reads the live page inst
 reloading it, and after each decision the planner also gets a screenshot of the window (only
 the latest is kept in the conversation).
 
-Times are wall seconds: the agent does not know the run's speed factor, like any agent. The
-conversation keeps its history; when it grows past --context-tokens, the oldest page readings
-are replaced by a one-line stub, as browsing harnesses do to stay within a context window.
+Times the planner sees are wall seconds, like any agent's; only the site's waits are asked in sim
+seconds, converted with the SENTINEL_SPEED the runner passes. The sleep strategy's conversation
+keeps its history; when it grows past --context-tokens, the oldest page readings are replaced
+by a one-line stub, as browsing harnesses do to stay within a context window.
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sentinel.agents.blind import speed_from_env
 from sentinel.agents.browse import BrowseError, Browser, Line, Page, PageDriver, Screenshot
 from sentinel.agents.judges import Changes, Judge, LLMJudge, RuleJudge, diff_lines
 from sentinel.agents.llm import ChatClient, Endpoint, LLMError, ToolCall
@@ -50,8 +56,8 @@ from sentinel.agents.usage import Meter, estimate_prompt_tokens
 
 RULE_BASED = "rule-based"
 DEFAULT_SLEEP_S = 2.0  # the rule-based planner's choice of pause
-DEFAULT_RELOAD_S = 1.0
-MIN_RELOAD_S = 0.1  # wait_for never reloads faster than this, whatever it is asked
+DEFAULT_CHECK_S = 2.0  # as often as the rule-based sleep looks: only a page that never stops changing waits for it
+MIN_CHECK_S = 0.1  # wait_for never asks its judge more often than this, whatever it is asked
 DEFAULT_WAIT_TIMEOUT_S = 300.0
 DEFAULT_CONTEXT_TOKENS = 16_000
 DEFAULT_TIME_LIMIT_S = 3600.0
@@ -62,6 +68,7 @@ NUDGE = "Please go on by calling one of the tools; the task is not over until yo
 DROPPED_PAGE = "[page text dropped to keep the conversation short; open the page again to see it]"
 DROPPED_SCREENSHOT = "[an older screenshot, dropped: only the latest is kept]"
 BROWSERS = ("text", "chromium")
+TOOL_ERROR = "error: "  # how a tool result that did nothing starts
 
 
 def say(message: str) -> None:
@@ -73,6 +80,7 @@ class WaitOutcome:
     holds: bool
     changes: Changes
     reason: str
+    path: str = ""  # the page watched
 
 
 class Clock:
@@ -90,37 +98,44 @@ class Tools:
     """Runs the planner's tool calls against the site; holds the page the agent is on."""
 
     def __init__(self, browser: PageDriver, judge: Judge | None, clock: Clock, contact_url: str,
-                 reload_s: float = DEFAULT_RELOAD_S):
+                 check_s: float = DEFAULT_CHECK_S, speed: float = 1.0):
         self.browser = browser
+        self.speed = speed  # sim seconds per wall second: the site's waits are in sim seconds
         self.judge = judge
         self.clock = clock
         self.contact_url = contact_url
-        self.reload_s = max(MIN_RELOAD_S, reload_s)
+        self.check_s = max(MIN_CHECK_S, check_s)
         self.page: Page | None = None
         self.lines: list[Line] = []
+        self.readings: dict[str, list[Line]] = {}  # each page's lines as last shown or checked
         self.waited: WaitOutcome | None = None
         self.reported = False
-        self._last_reload = 0.0
+        self._last_check = 0.0
 
     def show(self, page: Page) -> str:
         self.page, self.lines = page, self.browser.render(page)
+        self.readings[page.url] = self.lines
         text = "\n".join(line.shown for line in self.lines)
         if len(text) > MAX_PAGE_CHARS:
             text = text[:MAX_PAGE_CHARS] + "\n… (page cut)"
         return f"{page.path} (status {page.status}):\n{text}"
 
+    def reading(self, path: str) -> list[Line] | None:
+        """The lines of a page of this site as last shown or checked, or None."""
+        return self.readings.get(self.browser.site_url(path))
+
     def run(self, call: ToolCall) -> str:
         if call.error:
-            return f"error: {call.error}"
+            return f"{TOOL_ERROR}{call.error}"
         handler = getattr(self, f"tool_{call.name}", None)
         if handler is None:
-            return f"error: there is no tool {call.name!r}"
+            return f"{TOOL_ERROR}there is no tool {call.name!r}"
         try:
             return handler(**call.arguments)
         except (TypeError, AttributeError) as exc:
-            return f"error: bad arguments for {call.name}: {exc}"
+            return f"{TOOL_ERROR}bad arguments for {call.name}: {exc}"
         except (BrowseError, ValueError) as exc:
-            return f"error: {exc}"
+            return f"{TOOL_ERROR}{exc}"
 
     def tool_open(self, target: Any) -> str:
         target = str(target).strip().strip("[]")
@@ -140,13 +155,21 @@ class Tools:
         assert self.page is not None
         return f"Slept {pause:.1f} s. Now on " + self.show(self.browser.get(self.page.url, conditional=True))
 
-    def tool_wait_for(self, condition: str, timeout_s: Any = DEFAULT_WAIT_TIMEOUT_S) -> str:
+    def tool_wait_for(self, condition: str, timeout_s: Any = DEFAULT_WAIT_TIMEOUT_S, page: Any = None,
+                      notes: Any = "") -> str:
+        """Wait on the site's change notification for the watched page (the current one, or
+        `page`), asking the judge about each change; `notes` are for the planner, not the tool."""
         assert self.page is not None and self.judge is not None
+        url = self.page.url if not page else self.browser.site_url(str(page))
+        if url not in self.readings:  # a page not read yet: watch it from now on
+            self.show(self.browser.get(url))
+        snapshot = self.readings[url]
         started = time.monotonic()
         end = started + min(max(1.0, float(timeout_s)), self.clock.left())
-        url, snapshot = self.page.url, self.lines
+        unjudged = False  # the page changed but the judge could not be asked: read it again, not wait
         while self._pace(end):
-            self.page = self.browser.get(url, conditional=True)
+            self.page = self.browser.get(url, conditional=True) if unjudged else \
+                self.browser.wait_for_change(url, (end - time.monotonic()) * self.speed)
             self.lines = self.browser.render(self.page)
             changes = diff_lines(snapshot, self.lines)
             if changes.empty:
@@ -155,23 +178,26 @@ class Tools:
                 verdict = self.judge.check(condition, changes, self.page.path)
             except LLMError as exc:
                 say(f"judge failed: {exc}; still watching")
-                continue  # the snapshot stays, so the next check sees these changes too
-            snapshot = self.lines
+                unjudged = True  # the snapshot stays, so the next check sees these changes too
+                continue
+            unjudged = False
+            snapshot = self.readings[url] = self.lines
             if verdict.holds:
-                self.waited = WaitOutcome(True, changes, verdict.reason)
+                self.waited = WaitOutcome(True, changes, verdict.reason, self.page.path)
                 return (f"After {time.monotonic() - started:.0f} s the condition appears to hold "
                         f"({verdict.reason}). What changed on {self.page.path}:\n{changes.describe()}")
         self.waited = WaitOutcome(False, Changes(), "timeout")
         return f"Timed out after {time.monotonic() - started:.0f} s: the condition was not seen on {self.page.path}."
 
     def _pace(self, end: float) -> bool:
-        """Sleep until the next reload is due; False once `end` has passed."""
-        due = max(time.monotonic(), self._last_reload + self.reload_s)
+        """Sleep until the next check may start (at most one per check_s, so a page whose
+        numbers follow time does not ask the judge without pause); False once `end` has passed."""
+        due = max(time.monotonic(), self._last_check + self.check_s)
         if due >= end:
             time.sleep(max(0.0, end - time.monotonic()))
             return False
         time.sleep(max(0.0, due - time.monotonic()))
-        self._last_reload = time.monotonic()
+        self._last_check = time.monotonic()
         return True
 
     def tool_report(self, message: str = "") -> str:
@@ -184,13 +210,15 @@ class Tools:
 
 
 class Conversation:
-    """The chat history sent to the planner, kept under a token budget."""
+    """The chat history sent to the planner, kept under a token budget; with latest_page_only
+    (wait_for), a page reading becomes a one-line stub as soon as another page is read."""
 
-    def __init__(self, system: str, task: str, first_page: str, budget_tokens: int):
+    def __init__(self, system: str, task: str, first_page: str, budget_tokens: int, latest_page_only: bool = False):
         self.messages: list[dict[str, Any]] = [{"role": "system", "content": system},
                                                {"role": "user", "content": task},
                                                {"role": "user", "content": f"You are on {first_page}"}]
         self.budget = budget_tokens
+        self.latest_page_only = latest_page_only
         self._pages: list[int] = [2]  # indexes of messages that carry a page reading, oldest first
         self._screenshot: int | None = None  # index of the message with the latest screenshot
 
@@ -210,8 +238,16 @@ class Conversation:
             self._pages.append(len(self.messages) - 1)
         self._trim()
 
+    def restart_from_wait(self, reply: dict[str, Any], call: ToolCall, result: str) -> None:
+        """After a wait_for: put the conversation away and start again from the system prompt,
+        the task, and this one call (with its notes) and its result. So every wake costs the
+        same small context, however long the agent has been watching."""
+        kept = {**reply, "tool_calls": [c for c in reply.get("tool_calls") or () if c["id"] == call.id]}
+        self.messages = self.messages[:2] + [kept, {"role": "tool", "tool_call_id": call.id, "content": result}]
+        self._pages, self._screenshot = [], None
+
     def _trim(self) -> None:
-        while len(self._pages) > 1 and estimate_prompt_tokens(self.messages) > self.budget:
+        while len(self._pages) > 1 and (self.latest_page_only or estimate_prompt_tokens(self.messages) > self.budget):
             index = self._pages.pop(0)
             head = self.messages[index]["content"].split("\n", 1)[0]
             self.messages[index] = {**self.messages[index], "content": f"{head}\n{DROPPED_PAGE}"}
@@ -227,7 +263,8 @@ class Settings:
     model: str | None = None
     scenario: Path | None = None
     sleep_s: float = DEFAULT_SLEEP_S
-    reload_s: float = DEFAULT_RELOAD_S
+    check_s: float = DEFAULT_CHECK_S
+    speed: float = 1.0  # the session's sim seconds per wall second (SENTINEL_SPEED)
     context_tokens: int = DEFAULT_CONTEXT_TOKENS
     max_turns: int = 2000
     costs_path: Path | None = None
@@ -249,13 +286,13 @@ def build(settings: Settings, browser: PageDriver, clock: Clock) -> tuple[Planne
                   path=settings.costs_path)
     if rule_based:
         judge = RuleJudge(meter)
-        tools = Tools(browser, judge, clock, settings.contact_url, settings.reload_s)
+        tools = Tools(browser, judge, clock, settings.contact_url, settings.check_s, settings.speed)
         planner: Planner = RulePlanner(load_solution(settings.scenario), settings.strategy, tools, judge, meter,
                                        settings.sleep_s, wait_timeout_s=DEFAULT_WAIT_TIMEOUT_S)
     else:
         client = ChatClient(settings.model, Endpoint.from_env(), log=say)
         tools = Tools(browser, LLMJudge(client, meter, clock.deadline), clock, settings.contact_url,
-                      settings.reload_s)
+                      settings.check_s, settings.speed)
         planner = LLMPlanner(client, meter)
     return planner, tools, meter
 
@@ -299,7 +336,8 @@ def converse(settings: Settings, browser: PageDriver) -> int:
     meter.save()
     screenshots = settings.browser == "chromium"
     conversation = Conversation(system_prompt(settings.strategy, screenshots), settings.prompt,
-                                tools.show(first), settings.context_tokens)
+                                tools.show(first), settings.context_tokens,
+                                latest_page_only=settings.strategy == "wait_for")
     show_screen(browser, tools, conversation, meter)
     tool_specs = tools_for(settings.strategy)
     say(f"{settings.strategy} agent, model {meter.model}, {settings.browser} browser, started on {first.path}")
@@ -334,6 +372,9 @@ def converse(settings: Settings, browser: PageDriver) -> int:
             result = tools.run(call)
             turn.add(call.id, call.name, call.arguments, result)
             say(f"{call.name}({json.dumps(call.arguments)[:120]}) → {result.splitlines()[0][:120]}")
+            if call.name == "wait_for" and not result.startswith(TOOL_ERROR):
+                conversation.restart_from_wait(reply.message, call, result)
+                break  # the rest of this reply is put away with the conversation
             conversation.add({"role": "tool", "tool_call_id": call.id, "content": result},
                              page=call.name in ("open", "submit", "sleep"))
             if tools.reported:
@@ -356,7 +397,8 @@ def parse_args(argv: list[str] | None) -> Settings:
                         help="chat model to use (default: $SENTINEL_MODEL; none: rule-based)")
     parser.add_argument("--prompt", default=os.environ.get("SENTINEL_TASK_PROMPT", ""))
     parser.add_argument("--sleep-s", type=float, default=DEFAULT_SLEEP_S, help="rule-based sleep: the pause it picks")
-    parser.add_argument("--reload-s", type=float, default=DEFAULT_RELOAD_S, help="wait_for: seconds between reloads")
+    parser.add_argument("--check-s", "--reload-s", dest="check_s", type=float, default=DEFAULT_CHECK_S,
+                        help="wait_for: the least seconds between two checks of a changed page")
     parser.add_argument("--context-tokens", type=int, default=DEFAULT_CONTEXT_TOKENS)
     parser.add_argument("--max-turns", type=int, default=2000)
     parser.add_argument("--browser", choices=BROWSERS, default="text",
@@ -367,8 +409,8 @@ def parse_args(argv: list[str] | None) -> Settings:
     return Settings(strategy=args.strategy, task_url=args.task_url, prompt=args.prompt,
                     contact_url=os.environ.get("SENTINEL_CONTACT_URL") or "/contact", time_limit_s=limit,
                     model=None if args.model in (None, RULE_BASED) else args.model, scenario=args.scenario,
-                    sleep_s=args.sleep_s, reload_s=args.reload_s, context_tokens=args.context_tokens,
-                    max_turns=args.max_turns, browser=args.browser,
+                    sleep_s=args.sleep_s, check_s=args.check_s, speed=speed_from_env(),
+                    context_tokens=args.context_tokens, max_turns=args.max_turns, browser=args.browser,
                     costs_path=Path(costs) if costs else Path("costs.json"))
 
 
