@@ -27,7 +27,7 @@ from sentinel.outputs.export import grade_csv, grade_json
 from sentinel.outputs.junit import write_junit
 from sentinel.outputs.results import finished_sessions
 from sentinel.outputs.sentinelbench import grade_report
-from sentinel.run.options import add_run_options, from_args
+from sentinel.run.options import add_run_options, add_suite_option, from_args
 
 
 def make_console() -> Console:
@@ -78,11 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
     listing = sub.add_parser("list", help="list scenarios")
     listing.add_argument("--env", action="append")
     listing.add_argument("--config", type=Path)
+    add_suite_option(listing)
     listing.set_defaults(func=cmd_list)
 
     validate = sub.add_parser("validate", help="check scenario files")
-    validate.add_argument("paths", nargs="*", type=Path, help="scenario files or folders (default: all)")
+    validate.add_argument("paths", nargs="*", type=Path, help="scenario files or folders (default: the suite's)")
     validate.add_argument("--config", type=Path)
+    add_suite_option(validate)
     validate.set_defaults(func=cmd_validate)
 
     gen = sub.add_parser("generate", help="draw fresh validated scenarios from an environment's kinds")
@@ -188,7 +190,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    listing = api.list_scenarios(args.env, config=args.config)
+    listing = api.list_scenarios(args.env, config=args.config, suite=args.suite)
     table = Table(title="Scenarios")
     for column in ("id", "activity", "criteria", "condition_at", "events"):
         table.add_column(column)
@@ -203,7 +205,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    checked = api.validate(args.paths or None, config=args.config)
+    checked = api.validate(args.paths or None, config=args.config, suite=args.suite)
     for problem in checked.problems:
         print(problem)
     for line in checked.split:
