@@ -32,7 +32,7 @@ from sentinel.core.config import BACKENDS, Config, check_speed, load_config, ses
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Result
 from sentinel.core.scenario import Scenario, ScenarioError, load_scenario, scenario_files
-from sentinel.core.suites import suite_dir
+from sentinel.core.suites import mixed_suites, suite_dir
 from sentinel.core.summary import Summary, summarize
 from sentinel.outputs.results import load_results
 from sentinel.run.options import RunOptions
@@ -264,11 +264,17 @@ def load(run_name: str | Path, config: ConfigSource = None) -> RunOutcome:
     return RunOutcome(run_dir.name, run_dir, tuple(results), summarize(results))
 
 
-def grade(run_name: str | Path, config: ConfigSource = None) -> RunOutcome:
-    """`sentinel grade`: a run on disk that has at least one finished session."""
+def grade(run_name: str | Path, config: ConfigSource = None, allow_mixed: bool = False) -> RunOutcome:
+    """`sentinel grade`: a run on disk that has at least one finished session. Results of
+    different suites or suite digests (a run resumed after its scenario files changed) are
+    refused unless allow_mixed."""
     outcome = load(run_name, config)
     if not outcome.results:
         raise SentinelError(f"{outcome.run_dir}: no finished sessions yet")
+    labels = mixed_suites((r.suite, r.suite_digest) for r in outcome.results)
+    if len(labels) > 1 and not allow_mixed:
+        raise SentinelError(f"{outcome.run_dir}: its results ran different suites or scenario files "
+                            f"({'; '.join(labels)}); pass --allow-mixed to grade them together")
     return outcome
 
 

@@ -21,6 +21,7 @@ from sentinel.core.bus import Bus
 from sentinel.core.config import SESSIONS_PER_CORE
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Result
+from sentinel.core.suites import mixed_suites
 from sentinel.core.summary import Summary
 from sentinel.display import PlainLines, RichProgress, grade_tables
 from sentinel.outputs.export import grade_csv, grade_json
@@ -71,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade = sub.add_parser("grade", help="tables of a finished run")
     grade.add_argument("run", help="run name (under the results folder) or a path")
     grade.add_argument("--config", type=Path)
+    grade.add_argument("--allow-mixed", action="store_true",
+                       help="grade results of different suites or suite digests together (refused otherwise)")
     grade.add_argument("--format", choices=("table", "json", "csv", "sentinelbench"), default="table",
                        help="output format (sentinelbench: the original SentinelBench's grade table and summary)")
     grade.set_defaults(func=cmd_grade)
@@ -172,8 +175,11 @@ def parse_rate(text: str) -> float:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    outcome = api.grade(args.run, config=args.config)
+    outcome = api.grade(args.run, config=args.config, allow_mixed=args.allow_mixed)
     results, summary = list(outcome.results), outcome.summary
+    labels = mixed_suites((r.suite, r.suite_digest) for r in results)
+    print(f"suite: {'; '.join(labels)}" + ("  (MIXED: these results did not all run the same scenario files)"
+                                           if len(labels) > 1 else ""), file=sys.stderr)
     if args.format == "sentinelbench":
         sys.stdout.write(grade_report(finished_sessions(api.find_run_dir(api.get_config(args.config), args.run))))
     elif args.format == "json":

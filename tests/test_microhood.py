@@ -329,7 +329,8 @@ async def test_finalize_writes_current_prices_and_portfolio(env_session):
     assert row["positions_value"] == pytest.approx(row["portfolio_value"] - row["buying_power"], abs=0.005)
 
 
-@pytest.mark.parametrize("path", ["scenarios/verified/microhood/news_more.yaml", "scenarios/verified/microhood/price_target.yaml",
+@pytest.mark.parametrize("path", ["scenarios/verified/microhood/news_more.yaml",
+                                  "scenarios/verified/microhood/price_target.yaml",
                                   "scenarios/verified/microhood/portfolio_target.yaml",
                                   "scenarios/verified/microhood/portfolio_gain.yaml"])
 async def test_passive_verdict_flips_at_condition_at(env_session, path):

@@ -19,8 +19,8 @@ from sentinel.core.catalog import Catalog
 from sentinel.core.config import Config
 from sentinel.core.environment import Environment
 from sentinel.core.errors import SentinelError
-from sentinel.core.scenario import Problem, Scenario, ScenarioError, expand_self, load_scenario, scenario_files
 from sentinel.core.paper_rules import paper_problems
+from sentinel.core.scenario import Problem, Scenario, ScenarioError, expand_self, load_scenario, scenario_files
 from sentinel.core.suite_rules import suite_problems, suite_split
 from sentinel.envs import environments
 from sentinel.envs.kit import preload_problems, selected

@@ -64,3 +64,17 @@ def suite_of(scenario_paths: Iterable[Path], scenarios_dir: Path, root: Path = D
             return suite_name(folder, root)
     parents = {p.parent for p in paths}
     return parents.pop().name if len(parents) == 1 else Path(scenarios_dir).name
+
+
+def suite_label(suite: str | None, digest: str | None) -> str:
+    """How a run's suite reads in a heading: "paper (digest 1a2b…)"; results from before suites
+    were recorded read "unrecorded"."""
+    if suite is None:
+        return "unrecorded"
+    return f"{suite} (digest {digest})" if digest else suite
+
+
+def mixed_suites(stamps: Iterable[tuple[str | None, str | None]]) -> list[str]:
+    """The distinct (suite, digest) labels of some results or runs, sorted; more than one means
+    they did not run the same scenario files."""
+    return sorted({suite_label(suite, digest) for suite, digest in stamps})

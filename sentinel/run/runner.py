@@ -39,8 +39,8 @@ from sentinel.core.files import read_json, remove_temporaries, write_atomic, wri
 from sentinel.core.grading import Outcome, Result, judge, on_time, read_costs
 from sentinel.core.paths import DATA
 from sentinel.core.scenario import Scenario, full_prompt
-from sentinel.core.suites import suite_digest, suite_of
 from sentinel.core.scheduler import DueBoard
+from sentinel.core.suites import suite_digest, suite_of
 from sentinel.core.summary import summarize
 from sentinel.envs import environments as all_environments
 from sentinel.envs import get_environment, template_dirs
