@@ -1,4 +1,4 @@
-"""Scenario files: YAML (or JSON) under scenarios/<env>/<name>.yaml, loaded into frozen dataclasses.
+"""Scenario files: YAML (or JSON) under scenarios/<suite>/<env>/<name>.yaml, loaded into frozen dataclasses.
 
 Loading checks the shape of a file (keys, types, ranges) and reports every problem as a
 `Problem` naming file, field and reason. Checks that need an environment (event types,
