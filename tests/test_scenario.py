@@ -72,7 +72,7 @@ def test_noop_must_have_null_condition_and_normal_must_have_sql(tmp_path):
 
 def test_folder_and_id_prefix_must_match_environment(tmp_path):
     found = problems(write(tmp_path, GOOD, env="microhood"))
-    assert any("lies in scenarios/verified/microhood" in f for f in found)
+    assert any("lies in scenarios/microhood" in f for f in found)
     found = problems(write(tmp_path, GOOD.replace("id: micromail-demo", "id: demo")))
     assert "id: must start with 'micromail-'" in found
 
