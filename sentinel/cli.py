@@ -160,7 +160,8 @@ def print_results(console: Console, results: list[Result], summary: Summary, nam
     for table in grade_tables(results, summary, f"Run {name}"):
         console.print(table)
     passed = f"{summary.overall.passed}/{summary.overall.total}"
-    print(f"results: {run_dir}  wall time: {wall_s or 0:.1f} s  passed: {passed}")
+    suites = "; ".join(mixed_suites((r.suite, r.suite_digest) for r in results))
+    print(f"results: {run_dir}  wall time: {wall_s or 0:.1f} s  passed: {passed}  suite: {suites}")
 
 
 def parse_rate(text: str) -> float:
