@@ -10,8 +10,13 @@ validity rules (docs/environments.md#validity-rules) ask that `blind` at its bes
 in at most 15% of normal tasks and that `deadline` pass at most the passive share; the table
 says whether the suite keeps to that.
 
+`--suite verified,paper` runs the same strategies over both bundled suites and adds a table that
+sets them side by side: on the paper suite a timer that never looks (`blind:T`) passes many tasks,
+which is the measured reason the verified suite exists (docs/paper-suite.md#guessing).
+
     python benchmarks/guessing.py [--speed 50] [--ladder 30:630:30] [--env micromail,microhood]
                                   [--agents eager,silent,deadline] [--also oracle] [--batch 1]
+                                  [--suite verified|paper|verified,paper]
     python benchmarks/guessing.py --runs results/<run> results/<run> ...   # tabulate finished runs
 
 Runs go through the runner as `sentinel run` makes them (RunPlan + Runner), named
@@ -33,6 +38,7 @@ from sentinel.core.errors import SentinelError
 from sentinel.core.files import read_json
 from sentinel.core.grading import Result
 from sentinel.core.scenario import load_scenario, scenario_files
+from sentinel.core.suites import SUITES, suite_dir
 from sentinel.outputs.results import load_results
 from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
@@ -96,8 +102,10 @@ def blind_name(sim_s: float) -> str:
 
 
 def run_all(agents: list[str], speed: float, envs: list[str] | None, batch: int,
-            config_path: Path | None = None) -> dict[str, list[Result]]:
+            config_path: Path | None = None, suite: str | None = None) -> dict[str, list[Result]]:
     config = load_config(config_path)
+    if suite is not None:
+        config = config.with_overrides(scenarios_dir=suite_dir(suite))
     selected: list[str | None] = list(envs) if envs else [None]
     scenarios = tuple(load_scenario(p) for env in selected for p in scenario_files(config.scenarios_dir, env))
     if not scenarios:
@@ -109,7 +117,8 @@ def run_all(agents: list[str], speed: float, envs: list[str] | None, batch: int,
         command = builtin_command(agent)
         if command is None:
             raise SentinelError(f"{agent}: not a built-in agent")
-        plan = RunPlan(name=f"guess-{stamp}-{agent.replace(':', '')}", agent=agent, command=command, speed=speed,
+        plan = RunPlan(name=f"guess-{stamp}-{suite or 'suite'}-{agent.replace(':', '')}", agent=agent, command=command,
+                       speed=speed,
                        scenarios=scenarios)
         report = await Runner(config, plan).run()
         print(f"  {agent:12} {report.run_dir}  {report.wall_s:5.1f} s", flush=True)
@@ -119,7 +128,8 @@ def run_all(agents: list[str], speed: float, envs: list[str] | None, batch: int,
         for start in range(0, len(agents), batch):
             await asyncio.gather(*(one(agent) for agent in agents[start:start + batch]))
 
-    print(f"running {len(agents)} strategies on {len(scenarios)} scenarios at speed {speed:g} …", flush=True)
+    print(f"running {len(agents)} strategies on {len(scenarios)} scenarios of {config.scenarios_dir} at speed "
+          f"{speed:g} …", flush=True)
     asyncio.run(everything())
     return {agent: results[agent] for agent in agents}
 
@@ -146,8 +156,9 @@ def share(count: int, total: int) -> str:
     return f"{count:>3}/{total:<3} {count / total:6.1%}" if total else "    —       "
 
 
-def print_table(rows: list[Row]) -> None:
-    print("\nWhat guessing earns (normal tasks: success and on time; no-ops: passed)")
+def print_table(rows: list[Row], suite: str = "") -> None:
+    print(f"\nWhat guessing earns{f' on the {suite} suite' if suite else ''} "
+          "(normal tasks: success and on time; no-ops: passed)")
     print(f"{'strategy':14} {'success':>14} {'on time':>14} {'no-ops passed':>14}  notes")
     for row in rows:
         notes = f"{row.infra_errors} infrastructure error(s)" if row.infra_errors else ""
@@ -169,6 +180,34 @@ def print_table(rows: list[Row]) -> None:
         print(f"deadline passes {deadline.passed} normal tasks; the passive share is {deadline.passive}: {verdict}")
 
 
+def print_side_by_side(tables: dict[str, list[Row]]) -> None:
+    """One line per strategy: its success and on-time shares on each suite (normal tasks)."""
+    suites = list(tables)
+    print("\nThe suites side by side (normal tasks: success / on time)")
+    print(f"{'strategy':14} " + " ".join(f"{name + ' success':>18} {name + ' on time':>18}" for name in suites))
+    for index, row in enumerate(tables[suites[0]]):
+        cells = []
+        for name in suites:
+            other = tables[name][index]
+            cells.append(f"{share(other.passed, other.normal):>18} {share(other.on_time, other.normal):>18}")
+        print(f"{row.agent:14} " + " ".join(cells))
+    for name in suites:
+        best = max(tables[name], key=lambda r: (r.passed, r.on_time)) if tables[name] else None
+        blind = [r for r in tables[name] if parse_blind(r.agent) is not None]
+        top = max(blind, key=lambda r: (r.passed, r.on_time), default=None)
+        if top is not None and best is not None:
+            print(f"{name}: the best timer ({top.agent}) passes {top.passed}/{top.normal} normal tasks "
+                  f"({top.success_share:.1%}), {top.on_time}/{top.normal} on time ({top.on_time_share:.1%})")
+
+
+def suites_arg(text: str) -> list[str]:
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [n for n in names if n not in SUITES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected {', '.join(SUITES)} or both, comma separated")
+    return names
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="guessing.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--speed", type=float, default=50.0)
@@ -182,6 +221,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                                                               "once; default 1)")
     parser.add_argument("--config", type=Path, help="a sentinel.toml (results and scenarios folders, on_time_s)")
     parser.add_argument("--runs", nargs="+", type=Path, help="tabulate these finished runs instead of running")
+    parser.add_argument("--suite", type=suites_arg, help="bundled suites to run: verified, paper, or verified,paper "
+                                                         "(a table each and one side by side; default: the config's)")
     return parser.parse_args(argv)
 
 
@@ -200,11 +241,19 @@ def main(argv: list[str] | None = None) -> int:
             if unknown:
                 raise SentinelError(f"not built-in agents: {', '.join(unknown)}")
             envs = [e for e in (args.env or "").split(",") if e] or None
-            results = run_all(agents, args.speed, envs, args.batch, args.config)
+            per_suite = {suite: run_all(agents, args.speed, envs, args.batch, args.config, suite)
+                         for suite in (args.suite or [None])}
     except SentinelError as exc:
         print(f"guessing.py: {exc}", file=sys.stderr)
         return 2
-    print_table([tally(agent, found) for agent, found in results.items()])
+    if args.runs:
+        per_suite = {None: results}
+    tables = {suite or "": [tally(agent, found) for agent, found in results.items()]
+              for suite, results in per_suite.items()}
+    for suite, rows in tables.items():
+        print_table(rows, suite)
+    if len(tables) > 1:
+        print_side_by_side(tables)
     return 0
 
 

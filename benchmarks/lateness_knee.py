@@ -42,7 +42,7 @@ QUICK = (25, 50, 100)
 def selection(sessions: int) -> list[str]:
     """sentinel run options that select `sessions` sessions over the two environments: k of the
     20 scenarios (alternating between them) times n trials, with k as large as divides evenly."""
-    names = {env: sorted(p.stem for p in (ROOT / "scenarios" / env).glob("*.yaml")) for env in ENVS}
+    names = {env: sorted(p.stem for p in (ROOT / "scenarios" / "verified" / env).glob("*.yaml")) for env in ENVS}
     count = next((k for k in (20, 10, 5, 2) if sessions % k == 0), None) if sessions >= 20 else sessions
     if count is None:
         raise SystemExit(f"{sessions}: choose fewer than 20 sessions or a multiple of 2, 5, 10 or 20")

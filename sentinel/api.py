@@ -32,6 +32,7 @@ from sentinel.core.config import BACKENDS, Config, check_speed, load_config, ses
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Result
 from sentinel.core.scenario import Scenario, ScenarioError, load_scenario, scenario_files
+from sentinel.core.suites import mixed_suites, suite_dir
 from sentinel.core.summary import Summary, summarize
 from sentinel.outputs.results import load_results
 from sentinel.run.options import RunOptions
@@ -113,10 +114,7 @@ def prepare_run(options: RunOptions | None = None, /, **changes: Any) -> tuple[C
     if o.agent_browser:
         check_agent_browser()  # likewise a missing Chromium
     loaded = with_backend(get_config(o.config), o.backend, o.address, o.session_cpus, o.session_memory_mb)
-    if o.scenarios_dir is not None:
-        if not Path(o.scenarios_dir).is_dir():
-            raise SentinelError(f"--scenarios-dir {o.scenarios_dir}: not a folder")
-        loaded = replace(loaded, scenarios_dir=Path(o.scenarios_dir))
+    loaded = with_suite(loaded, o.suite, o.scenarios_dir)
     if o.variants and o.seed is None:
         raise SentinelError("--variants needs --seed S (the variants of trial t are drawn from S and t)")
     speed = check_speed(o.speed) if o.speed is not None else loaded.speed
@@ -217,6 +215,19 @@ async def _until_interrupted(runner: Runner):
             loop.remove_signal_handler(sig)
 
 
+def with_suite(config: Config, suite: str | None = None, scenarios_dir: str | Path | None = None) -> Config:
+    """The config reading the scenarios of a bundled suite (--suite) or of a folder (--scenarios-dir)."""
+    if suite is not None and scenarios_dir is not None:
+        raise SentinelError("pass --suite or --scenarios-dir, not both")
+    if suite is not None:
+        return replace(config, scenarios_dir=suite_dir(suite))
+    if scenarios_dir is not None:
+        if not Path(scenarios_dir).is_dir():
+            raise SentinelError(f"--scenarios-dir {scenarios_dir}: not a folder")
+        return replace(config, scenarios_dir=Path(scenarios_dir))
+    return config
+
+
 def with_backend(config: Config, backend: str | None, address: str | None, session_cpus: float | None,
                  session_memory_mb: float | None) -> Config:
     """The config with the backend options of a run applied (each None keeps the config's)."""
@@ -256,11 +267,17 @@ def load(run_name: str | Path, config: ConfigSource = None) -> RunOutcome:
     return RunOutcome(run_dir.name, run_dir, tuple(results), summarize(results))
 
 
-def grade(run_name: str | Path, config: ConfigSource = None) -> RunOutcome:
-    """`sentinel grade`: a run on disk that has at least one finished session."""
+def grade(run_name: str | Path, config: ConfigSource = None, allow_mixed: bool = False) -> RunOutcome:
+    """`sentinel grade`: a run on disk that has at least one finished session. Results of
+    different suites or suite digests (a run resumed after its scenario files changed) are
+    refused unless allow_mixed."""
     outcome = load(run_name, config)
     if not outcome.results:
         raise SentinelError(f"{outcome.run_dir}: no finished sessions yet")
+    labels = mixed_suites((r.suite, r.suite_digest) for r in outcome.results)
+    if len(labels) > 1 and not allow_mixed:
+        raise SentinelError(f"{outcome.run_dir}: its results ran different suites or scenario files "
+                            f"({'; '.join(labels)}); pass --allow-mixed to grade them together")
     return outcome
 
 
@@ -282,19 +299,23 @@ def find_run_dir(config: Config, run: str) -> Path:
 
 # --- scenarios ----------------------------------------------------------------------------
 
-async def validate_async(paths: list[str | Path] | None = None, config: ConfigSource = None) -> Validation:
-    """Check scenario files (default: every one under the scenarios folder)."""
+async def validate_async(paths: list[str | Path] | None = None, config: ConfigSource = None,
+                         suite: str | None = None) -> Validation:
+    """Check scenario files (default: every one of the suite, `verified` unless suite says `paper`)."""
     from sentinel.checks.validate import validate_all
 
+    if paths and suite is not None:
+        raise SentinelError("pass scenario files or --suite, not both")
     files = [Path(p) for p in paths] if paths else None
     split: list[str] = []
-    checked, problems = await validate_all(get_config(config), files, summary=split)
+    checked, problems = await validate_all(with_suite(get_config(config), suite), files, summary=split)
     return Validation(checked, tuple(problems), tuple(split))
 
 
-def validate(paths: list[str | Path] | None = None, config: ConfigSource = None) -> Validation:
+def validate(paths: list[str | Path] | None = None, config: ConfigSource = None,
+             suite: str | None = None) -> Validation:
     """validate_async in its own event loop."""
-    return asyncio.run(validate_async(paths, config))
+    return asyncio.run(validate_async(paths, config, suite))
 
 
 # --- generated scenarios ------------------------------------------------------------------
@@ -322,10 +343,11 @@ def generate(env: str, seed: int, count: int, out: str | Path, kind: str | None 
     return Generated(tuple(files), tuple(generation.acceptance_lines()))
 
 
-def list_scenarios(envs: list[str] | None = None, config: ConfigSource = None) -> ScenarioList:
-    """`sentinel list`: the scenarios of the given environments (default: all), skipping files that
-    do not load (they are named in `unreadable`; `validate` says why)."""
-    loaded = get_config(config)
+def list_scenarios(envs: list[str] | None = None, config: ConfigSource = None,
+                   suite: str | None = None) -> ScenarioList:
+    """`sentinel list`: the scenarios of the given environments (default: all) of a suite (default:
+    verified), skipping files that do not load (they are named in `unreadable`; `validate` says why)."""
+    loaded = with_suite(get_config(config), suite)
     scenarios: list[Scenario] = []
     unreadable: list[Path] = []
     wanted: list[str | None] = [*split_items(envs)] or [None]

@@ -21,13 +21,14 @@ from sentinel.core.bus import Bus
 from sentinel.core.config import SESSIONS_PER_CORE
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Result
+from sentinel.core.suites import mixed_suites
 from sentinel.core.summary import Summary
 from sentinel.display import PlainLines, RichProgress, grade_tables
 from sentinel.outputs.export import grade_csv, grade_json
 from sentinel.outputs.junit import write_junit
 from sentinel.outputs.results import finished_sessions
 from sentinel.outputs.sentinelbench import grade_report
-from sentinel.run.options import add_run_options, from_args
+from sentinel.run.options import add_run_options, add_suite_option, from_args
 
 
 def make_console() -> Console:
@@ -71,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     grade = sub.add_parser("grade", help="tables of a finished run")
     grade.add_argument("run", help="run name (under the results folder) or a path")
     grade.add_argument("--config", type=Path)
+    grade.add_argument("--allow-mixed", action="store_true",
+                       help="grade results of different suites or suite digests together (refused otherwise)")
     grade.add_argument("--format", choices=("table", "json", "csv", "sentinelbench"), default="table",
                        help="output format (sentinelbench: the original SentinelBench's grade table and summary)")
     grade.set_defaults(func=cmd_grade)
@@ -78,11 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
     listing = sub.add_parser("list", help="list scenarios")
     listing.add_argument("--env", action="append")
     listing.add_argument("--config", type=Path)
+    add_suite_option(listing)
     listing.set_defaults(func=cmd_list)
 
     validate = sub.add_parser("validate", help="check scenario files")
-    validate.add_argument("paths", nargs="*", type=Path, help="scenario files or folders (default: all)")
+    validate.add_argument("paths", nargs="*", type=Path, help="scenario files or folders (default: the suite's)")
     validate.add_argument("--config", type=Path)
+    add_suite_option(validate)
     validate.set_defaults(func=cmd_validate)
 
     gen = sub.add_parser("generate", help="draw fresh validated scenarios from an environment's kinds")
@@ -155,7 +160,8 @@ def print_results(console: Console, results: list[Result], summary: Summary, nam
     for table in grade_tables(results, summary, f"Run {name}"):
         console.print(table)
     passed = f"{summary.overall.passed}/{summary.overall.total}"
-    print(f"results: {run_dir}  wall time: {wall_s or 0:.1f} s  passed: {passed}")
+    suites = "; ".join(mixed_suites((r.suite, r.suite_digest) for r in results))
+    print(f"results: {run_dir}  wall time: {wall_s or 0:.1f} s  passed: {passed}  suite: {suites}")
 
 
 def parse_rate(text: str) -> float:
@@ -170,8 +176,11 @@ def parse_rate(text: str) -> float:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    outcome = api.grade(args.run, config=args.config)
+    outcome = api.grade(args.run, config=args.config, allow_mixed=args.allow_mixed)
     results, summary = list(outcome.results), outcome.summary
+    labels = mixed_suites((r.suite, r.suite_digest) for r in results)
+    print(f"suite: {'; '.join(labels)}" + ("  (MIXED: these results did not all run the same scenario files)"
+                                           if len(labels) > 1 else ""), file=sys.stderr)
     if args.format == "sentinelbench":
         sys.stdout.write(grade_report(finished_sessions(api.find_run_dir(api.get_config(args.config), args.run))))
     elif args.format == "json":
@@ -188,7 +197,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     from rich.table import Table
 
-    listing = api.list_scenarios(args.env, config=args.config)
+    listing = api.list_scenarios(args.env, config=args.config, suite=args.suite)
     table = Table(title="Scenarios")
     for column in ("id", "activity", "criteria", "condition_at", "events"):
         table.add_column(column)
@@ -203,7 +212,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    checked = api.validate(args.paths or None, config=args.config)
+    checked = api.validate(args.paths or None, config=args.config, suite=args.suite)
     for problem in checked.problems:
         print(problem)
     for line in checked.split:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from conftest import check_views_in_browser, wait_for_text
 
-MAIL = "scenarios/micromail/sender_arrives.yaml"
-HOOD = "scenarios/microhood/price_target.yaml"
+MAIL = "scenarios/verified/micromail/sender_arrives.yaml"
+HOOD = "scenarios/verified/microhood/price_target.yaml"
 
 
 async def mail_views(live) -> list[str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from conftest import check_views_in_browser, wait_for_text
 
-FILE = "scenarios/microchat/file_shared.yaml"
-URGENT = "scenarios/microchat/urgent_three_more.yaml"
+FILE = "scenarios/verified/microchat/file_shared.yaml"
+URGENT = "scenarios/verified/microchat/urgent_three_more.yaml"
 
 
 async def chat_views(live) -> list[str]:

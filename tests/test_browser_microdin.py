@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from conftest import check_views_in_browser, wait_for_text
 
-KUBE = "scenarios/microdin/apply_kubernetes.yaml"
+KUBE = "scenarios/verified/microdin/apply_kubernetes.yaml"
 VIEWS = ["/microdin/feed", "/microdin/posts/dp001", "/microdin/network", "/microdin/jobs", "/microdin/jobs/dj001",
          "/microdin/jobs/applied", "/microdin/messaging", "/microdin/messaging/dv001", "/microdin/notifications",
          "/microdin/in/me", "/microdin/in/p003", "/microdin/company/e069", "/microdin/search?q=product"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import check_views_in_browser, wait_for_text
 
-LYRIC = "scenarios/microfy/lyric_like.yaml"
+LYRIC = "scenarios/verified/microfy/lyric_like.yaml"
 VIEWS = ["/microfy/", "/microfy/?page=2", "/microfy/track/trk0010", "/microfy/artist/art007",
          "/microfy/playlist/pl001", "/microfy/playlist/pl004", "/microfy/playlist/liked", "/microfy/library",
          "/microfy/search?q=harbor", "/microfy/search", "/microfy/mood/md01"]

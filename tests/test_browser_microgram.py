@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import check_views_in_browser, wait_for_text
 
-GRAM = "scenarios/microgram/commenter_three_more.yaml"
+GRAM = "scenarios/verified/microgram/commenter_three_more.yaml"
 VIEWS = ["/microgram/", "/microgram/?page=2", "/microgram/p/gp0012", "/microgram/stories/gs002",
          "/microgram/explore", "/microgram/search?q=kai", "/microgram/direct", "/microgram/direct/gt01",
          "/microgram/activity", "/microgram/u/me", "/microgram/u/me?tab=saved", "/microgram/u/p002"]

@@ -10,7 +10,7 @@ from sentinel.core.config import load_config
 from sentinel.envs import get_environment
 from sentinel.serve import catalog_scenario
 
-TODAY_MORE = "scenarios/microlendar/today_more.yaml"
+TODAY_MORE = "scenarios/verified/microlendar/today_more.yaml"
 VIEWS = [
     "/microlendar/month/2025/06",
     "/microlendar/month/2025/07?hide=work",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import check_views_in_browser, wait_for_text
 
-AUTHOR = "scenarios/microscholar/save_by_author.yaml"
+AUTHOR = "scenarios/verified/microscholar/save_by_author.yaml"
 
 
 async def test_every_microscholar_view_is_clean_and_search_refreshes_live(env_session, browser_tab):

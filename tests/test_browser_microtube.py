@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from conftest import check_views_in_browser, wait_for_text
 
-LIKE = "scenarios/microtube/like_followed_upload.yaml"
-KEYWORD = "scenarios/microtube/comment_keyword.yaml"
+LIKE = "scenarios/verified/microtube/like_followed_upload.yaml"
+KEYWORD = "scenarios/verified/microtube/comment_keyword.yaml"
 VIEWS = ["/microtube/", "/microtube/?category=gaming", "/microtube/watch/vid003", "/microtube/watch/vid044",
          "/microtube/shorts", "/microtube/subscriptions", "/microtube/history", "/microtube/library",
          "/microtube/playlist/pl01", "/microtube/channel/chn01", "/microtube/results?q=science",

@@ -8,7 +8,7 @@ from contextlib import closing
 
 from sentinel.web.keys import PAGE_CACHE
 
-MAIL = "scenarios/micromail/body_phrase.yaml"  # em0269 "Proof ready for approval" arrives at 37 s
+MAIL = "scenarios/verified/micromail/body_phrase.yaml"  # em0269 "Proof ready for approval" arrives at 37 s
 HOOD = "tests/data/scenarios/microhood/rise.yaml"
 INBOX = "/micromail/folder/inbox"
 

@@ -54,7 +54,7 @@ async def test_sessions_at_once_never_see_each_others_data(tmp_path):
     config = load_config()
     config = replace(config, results_dir=tmp_path / "results", scenarios_dir=TEST_SCENARIOS,
                      timing=replace(config.timing, reaction_window_s=1.0, startup_timeout_s=10, term_grace_s=1))
-    mail = load_scenario(REPO_ROOT / "scenarios" / "micromail" / "sender_arrives.yaml")  # a composer to fill
+    mail = load_scenario(REPO_ROOT / "scenarios" / "verified" / "micromail" / "sender_arrives.yaml")  # composer
     scenarios = (*[load_scenario(p) for p in scenario_files(TEST_SCENARIOS)][:2], mail)
     command = [sys.executable, str(Path(__file__).parent / "agents" / "spammer.py"), "__TASK_URL__", "3"]
     report = await Runner(config, RunPlan(name="spam", agent="custom", command=command, speed=100.0,

@@ -8,11 +8,11 @@ from sentinel.core.catalog import Catalog
 from sentinel.core.config import load_config
 from sentinel.envs.microchat import ENV
 
-FILE = "scenarios/microchat/file_shared.yaml"
-DM = "scenarios/microchat/dm_keyword.yaml"
-MENTIONS = "scenarios/microchat/mentions_three_more.yaml"
-CHATS_MORE = "scenarios/microchat/unread_chats_more.yaml"
-CALLS_MORE = "scenarios/microchat/missed_calls_more.yaml"
+FILE = "scenarios/verified/microchat/file_shared.yaml"
+DM = "scenarios/verified/microchat/dm_keyword.yaml"
+MENTIONS = "scenarios/verified/microchat/mentions_three_more.yaml"
+CHATS_MORE = "scenarios/verified/microchat/unread_chats_more.yaml"
+CALLS_MORE = "scenarios/verified/microchat/missed_calls_more.yaml"
 CATALOG = Catalog(load_config().catalogs_dir, "microchat")
 ME = "p000"
 
@@ -143,7 +143,7 @@ async def test_opening_a_thread_marks_what_it_shows_read_but_live_refresh_does_n
 
 
 async def test_thread_shows_urgency_mentions_quotes_and_in_thread_search(env_session):
-    s = await env_session("scenarios/microchat/urgent_three_more.yaml")
+    s = await env_session("scenarios/verified/microchat/urgent_three_more.yaml")
     await s.advance_to(250)
     conv = await value(s, "SELECT conversation_id FROM messages WHERE id = 'ms0056'")
     page = await s.page(f"/microchat/chats/{conv}")

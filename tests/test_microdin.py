@@ -37,8 +37,8 @@ async def test_every_view_renders_on_the_whole_catalog(full):
         await full.page(path, status=404)
 
 
-KUBE = "scenarios/microdin/apply_kubernetes.yaml"
-JOBS = "scenarios/microdin/jobs_threshold.yaml"
+KUBE = "scenarios/verified/microdin/apply_kubernetes.yaml"
+JOBS = "scenarios/verified/microdin/jobs_threshold.yaml"
 PHONE = "+1 503 555 0142"
 APPLY = {"email": "alex.morgan@northwind.example", "phone": PHONE, "resume": "Alex_Morgan_Resume_2024.pdf",
          "note": "", "next": "/microdin/jobs"}
@@ -228,7 +228,7 @@ async def test_jobs_threshold_holds_from_condition_at(env_session):
 
 @pytest.mark.parametrize("name", ["apply_api_docs", "apply_python_two", "apply_react_two"])
 async def test_applying_to_targets_passes_and_to_a_decoy_fails(env_session, name):
-    s = await env_session(f"scenarios/microdin/{name}.yaml")
+    s = await env_session(f"scenarios/verified/microdin/{name}.yaml")
     scenario = s.session.scenario
     await s.advance_to(scenario.condition_at)
     assert not await s.verdict()
@@ -243,7 +243,7 @@ async def test_applying_to_targets_passes_and_to_a_decoy_fails(env_session, name
 
 
 async def test_cobol_noop_never_gets_a_cobol_requirement(env_session):
-    s = await env_session("scenarios/microdin/apply_cobol_noop.yaml")
+    s = await env_session("scenarios/verified/microdin/apply_cobol_noop.yaml")
     await s.advance_to(720)
     assert await value(s, "SELECT COUNT(*) FROM jobs WHERE requirements LIKE '%COBOL%'") == 0
     assert await value(s, "SELECT COUNT(*) FROM jobs WHERE title LIKE '%COBOL%'") == 1

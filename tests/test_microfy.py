@@ -10,9 +10,9 @@ from sentinel.core.config import load_config
 from sentinel.core.scenario import load_scenario
 from sentinel.envs.microfy import ENV
 
-LYRIC = "scenarios/microfy/lyric_like.yaml"
-FOLLOW = "scenarios/microfy/follow_new_artists.yaml"
-PLAYLISTS = "scenarios/microfy/public_playlists_more.yaml"
+LYRIC = "scenarios/verified/microfy/lyric_like.yaml"
+FOLLOW = "scenarios/verified/microfy/follow_new_artists.yaml"
+PLAYLISTS = "scenarios/verified/microfy/public_playlists_more.yaml"
 CATALOG = Catalog(load_config().catalogs_dir, "microfy")
 
 
@@ -204,7 +204,7 @@ async def test_follow_new_artists_needs_exactly_the_four(env_session):
 
 
 async def test_refrain_check_of_a_noop(env_session):
-    s = await env_session("scenarios/microfy/lyric_absent_noop.yaml")
+    s = await env_session("scenarios/verified/microfy/lyric_absent_noop.yaml")
     await s.advance_to(720)
     assert await s.verdict()
     await s.post("/microfy/track/trk0075/like", {})

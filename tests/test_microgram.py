@@ -9,12 +9,12 @@ from sentinel.core.catalog import Catalog
 from sentinel.core.config import load_config
 from sentinel.envs.microgram import ENV
 
-LIKE = "scenarios/microgram/like_next_three.yaml"
-DM = "scenarios/microgram/dm_keyword.yaml"
-FOLLOW = "scenarios/microgram/follow_new_creators.yaml"
-STORIES = "scenarios/microgram/stories_three.yaml"
-COMMENTER = "scenarios/microgram/commenter_three_more.yaml"
-PILEUP = "scenarios/microgram/comment_pileup.yaml"
+LIKE = "scenarios/verified/microgram/like_next_three.yaml"
+DM = "scenarios/verified/microgram/dm_keyword.yaml"
+FOLLOW = "scenarios/verified/microgram/follow_new_creators.yaml"
+STORIES = "scenarios/verified/microgram/stories_three.yaml"
+COMMENTER = "scenarios/verified/microgram/commenter_three_more.yaml"
+PILEUP = "scenarios/verified/microgram/comment_pileup.yaml"
 CATALOG = Catalog(load_config().catalogs_dir, "microgram")
 
 
@@ -89,7 +89,7 @@ async def test_new_dm_creates_its_thread_unread_and_unsend_removes_it(env_sessio
 
 
 async def test_new_activity_is_listed_newest_first_and_tagged_new(env_session):
-    s = await env_session("scenarios/microgram/activity_more.yaml")
+    s = await env_session("scenarios/verified/microgram/activity_more.yaml")
     before = await s.page("/microgram/activity")
     assert "Showing 1–20 of 20" in before.text
     await s.advance_to(62)

@@ -316,7 +316,7 @@ async def test_new_news_and_price_waypoint_events(env_session):
 
 
 async def test_finalize_writes_current_prices_and_portfolio(env_session):
-    s = await env_session("scenarios/microhood/sell_at_threshold.yaml")
+    s = await env_session("scenarios/verified/microhood/sell_at_threshold.yaml")
     await s.advance_to(450.0)  # HALO at 488.60
     await s.post("/microhood/stock/HALO/order/confirm", {**ORDER, "side": "sell", "shares": "5"})
     assert await s.verdict() == 1
@@ -329,9 +329,10 @@ async def test_finalize_writes_current_prices_and_portfolio(env_session):
     assert row["positions_value"] == pytest.approx(row["portfolio_value"] - row["buying_power"], abs=0.005)
 
 
-@pytest.mark.parametrize("path", ["scenarios/microhood/news_more.yaml", "scenarios/microhood/price_target.yaml",
-                                  "scenarios/microhood/portfolio_target.yaml",
-                                  "scenarios/microhood/portfolio_gain.yaml"])
+@pytest.mark.parametrize("path", ["scenarios/verified/microhood/news_more.yaml",
+                                  "scenarios/verified/microhood/price_target.yaml",
+                                  "scenarios/verified/microhood/portfolio_target.yaml",
+                                  "scenarios/verified/microhood/portfolio_gain.yaml"])
 async def test_passive_verdict_flips_at_condition_at(env_session, path):
     s = await env_session(path)
     at = s.session.scenario.condition_at
@@ -355,7 +356,7 @@ async def test_active_dip_fill_grades_the_price(env_session):
 
 
 async def test_noop_refrain_check(env_session):
-    s = await env_session("scenarios/microhood/buy_unreachable_noop.yaml")
+    s = await env_session("scenarios/verified/microhood/buy_unreachable_noop.yaml")
     await s.advance_to(400.0)
     assert await s.verdict()
     await s.post("/microhood/stock/DRNX/order/confirm", ORDER)
@@ -368,11 +369,11 @@ CATALOG = Catalog(load_config().catalogs_dir, "microhood")
 
 
 def scenario(short_id: str):
-    return load_scenario(REPO_ROOT / f"scenarios/microhood/{short_id}.yaml")
+    return load_scenario(REPO_ROOT / f"scenarios/verified/microhood/{short_id}.yaml")
 
 
 def test_all_scenarios_pass_the_environment_checks():
-    for path in sorted((REPO_ROOT / "scenarios/microhood").glob("*.yaml")):
+    for path in sorted((REPO_ROOT / "scenarios/verified/microhood").glob("*.yaml")):
         assert ENV.check_scenario(load_scenario(path), CATALOG) == [], path.name
 
 

@@ -17,9 +17,9 @@ from sentinel.envs import get_environment
 from sentinel.envs.microlendar import calendar as cal
 from sentinel.serve import catalog_scenario
 
-TASKS = "scenarios/microlendar/tasks_threshold.yaml"
-INVITE = "scenarios/microlendar/invite_destination.yaml"
-FEATURE = "scenarios/microlendar/feature_meeting.yaml"
+TASKS = "scenarios/verified/microlendar/tasks_threshold.yaml"
+INVITE = "scenarios/verified/microlendar/invite_destination.yaml"
+FEATURE = "scenarios/verified/microlendar/feature_meeting.yaml"
 
 
 def number(pattern: str, text: str) -> int:
@@ -305,7 +305,7 @@ NORMAL = [
 
 @pytest.mark.parametrize("name", NORMAL)
 async def test_eval_sql_turns_true_at_condition_at(env_session, name):
-    s = await env_session(f"scenarios/microlendar/{name}.yaml")
+    s = await env_session(f"scenarios/verified/microlendar/{name}.yaml")
     scenario = s.session.scenario
     await s.advance_to(scenario.condition_at - 0.001)
     assert not await s.verdict()
@@ -342,7 +342,7 @@ async def test_accepting_after_the_invitation_is_withdrawn_is_impossible(env_ses
 
 @pytest.mark.parametrize("name", ["invite_other_destination_noop", "events_unreachable_noop"])
 async def test_noops_never_hold_but_their_near_miss_does(env_session, name):
-    s = await env_session(f"scenarios/microlendar/{name}.yaml")
+    s = await env_session(f"scenarios/verified/microlendar/{name}.yaml")
     await s.advance_to(720.0)
     june = number(r"(\d+) events this month", (await s.page("/microlendar/month/2025/06")).text)
     if name == "events_unreachable_noop":

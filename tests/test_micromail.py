@@ -16,8 +16,8 @@ from sentinel.core.scenario import Event, load_scenario
 from sentinel.envs.micromail import ENV
 from sentinel.serve import catalog_scenario
 
-CC = "scenarios/micromail/cc_three_more.yaml"
-SENDER = "scenarios/micromail/sender_arrives.yaml"
+CC = "scenarios/verified/micromail/cc_three_more.yaml"
+SENDER = "scenarios/verified/micromail/sender_arrives.yaml"
 ME = "alex.morgan@northwind.example"
 CATALOG = Catalog(load_config().catalogs_dir, "micromail")
 
@@ -321,8 +321,8 @@ async def test_search_covers_every_folder_and_field(env_session):
 # --- events, baselines, catalog -------------------------------------------------------------
 
 async def test_new_email_event_inserts_unread_mail_with_files_and_times(env_session):
-    s = await env_session("scenarios/micromail/attachment_name.yaml")
-    timeline = load_scenario(REPO_ROOT / "scenarios/micromail/attachment_name.yaml").timeline
+    s = await env_session("scenarios/verified/micromail/attachment_name.yaml")
+    timeline = load_scenario(REPO_ROOT / "scenarios/verified/micromail/attachment_name.yaml").timeline
     at = timeline[2].at
     await s.advance_to(at)
     decoy = timeline[2].fields["email_id"]
@@ -457,7 +457,7 @@ NORMAL = ["attachment_name", "body_keyword_second", "body_phrase", "cc_three_mor
 
 @pytest.mark.parametrize("name", NORMAL)
 async def test_eval_sql_turns_true_at_condition_at(env_session, name):
-    s = await env_session(f"scenarios/micromail/{name}.yaml")
+    s = await env_session(f"scenarios/verified/micromail/{name}.yaml")
     scenario = s.session.scenario
     at = scenario.condition_at
     await s.advance_to(at - 0.001)
@@ -479,7 +479,7 @@ async def test_eval_sql_turns_true_at_condition_at(env_session, name):
 
 @pytest.mark.parametrize("name", ["attachment_name_noop", "sender_noop"])
 async def test_noop_targets_never_arrive_but_the_near_miss_does(env_session, name):
-    s = await env_session(f"scenarios/micromail/{name}.yaml")
+    s = await env_session(f"scenarios/verified/micromail/{name}.yaml")
     assert s.session.scenario.condition_at is None and s.session.scenario.near_miss_sql
     await s.advance_to(720.0)
     text = ""
@@ -495,7 +495,7 @@ async def test_noop_targets_never_arrive_but_the_near_miss_does(env_session, nam
 
 
 async def test_unread_threshold_is_visible_only_from_condition_at(env_session):
-    s = await env_session("scenarios/micromail/unread_threshold.yaml")
+    s = await env_session("scenarios/verified/micromail/unread_threshold.yaml")
     at = s.session.scenario.condition_at
     await s.advance_to(at - 1)
     p = await s.page("/micromail/folder/inbox")

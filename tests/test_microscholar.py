@@ -9,12 +9,12 @@ from sentinel.checks.drafts import generate_set
 from sentinel.core.config import load_config
 from sentinel.envs.microscholar.search import parse_query, search, split_terms
 
-SAVE = "scenarios/microscholar/abstract_save_more.yaml"  # preload has one saved paper with the phrase
-PHRASE = "scenarios/microscholar/save_phrase.yaml"
-CITE = "scenarios/microscholar/cite_title.yaml"
-UNREAD = "scenarios/microscholar/unread_alerts_more.yaml"
-AUTHOR = "scenarios/microscholar/save_by_author.yaml"
-MORE = "scenarios/microscholar/papers_more.yaml"
+SAVE = "scenarios/verified/microscholar/abstract_save_more.yaml"  # preload has one saved paper with the phrase
+PHRASE = "scenarios/verified/microscholar/save_phrase.yaml"
+CITE = "scenarios/verified/microscholar/cite_title.yaml"
+UNREAD = "scenarios/verified/microscholar/unread_alerts_more.yaml"
+AUTHOR = "scenarios/verified/microscholar/save_by_author.yaml"
+MORE = "scenarios/verified/microscholar/papers_more.yaml"
 
 
 async def value(s, sql: str, params: tuple = ()):

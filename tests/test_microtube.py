@@ -11,10 +11,10 @@ from sentinel.core.config import load_config
 from sentinel.core.scenario import Event, load_scenario
 from sentinel.envs.microtube import ENV
 
-LIKE = "scenarios/microtube/like_followed_upload.yaml"
-KEYWORD = "scenarios/microtube/comment_keyword.yaml"
-GAMING = "scenarios/microtube/gaming_comments_more.yaml"
-HOME = "scenarios/microtube/home_videos_more.yaml"
+LIKE = "scenarios/verified/microtube/like_followed_upload.yaml"
+KEYWORD = "scenarios/verified/microtube/comment_keyword.yaml"
+GAMING = "scenarios/verified/microtube/gaming_comments_more.yaml"
+HOME = "scenarios/verified/microtube/home_videos_more.yaml"
 CATALOG = Catalog(load_config().catalogs_dir, "microtube")
 
 

@@ -42,7 +42,8 @@ def names(wheel) -> set[str]:
 
 def test_the_wheel_carries_the_scenarios_templates_and_static_files(names):
     scenarios = repo_files("scenarios")
-    assert len(scenarios) == 100 and scenarios <= names
+    assert len(repo_files("scenarios/verified")) == 100 and scenarios <= names
+    assert BUNDLED + "scenarios/paper/INVENTORY.tsv" in names  # the paper suite and what its rules read
     assert repo_files("web/templates") <= names and repo_files("web/static") <= names
     assert {BUNDLED + "web/templates/base.html", BUNDLED + "web/static/style.css"} <= names
     assert BUNDLED + "sentinel.toml" in names
@@ -118,5 +119,5 @@ def test_this_checkout_finds_its_own_folders():
     assert DATA.scenarios.is_dir() and DATA.catalogs.is_dir() and (DATA.templates / "base.html").is_file()
     assert (DATA.static / "style.css").is_file() and DEFAULT_CONFIG == ROOT / "sentinel.toml"
     config = load_config()
-    assert config.scenarios_dir == ROOT / "scenarios" and config.catalogs_dir == ROOT / "catalogs"
+    assert config.scenarios_dir == ROOT / "scenarios" / "verified" and config.catalogs_dir == ROOT / "catalogs"
     assert "gpt-4o" in config.prices  # the defaults file was read, not only the built-in defaults

@@ -24,7 +24,7 @@ from sentinel.outputs.results import load_results
 from sentinel.run.options import RunOptions
 from sentinel.run.runner import Runner
 
-SCENARIO = REPO_ROOT / "scenarios" / "microhub" / "open_issues_threshold.yaml"
+SCENARIO = REPO_ROOT / "scenarios" / "verified" / "microhub" / "open_issues_threshold.yaml"
 OPEN = re.compile(r"([\d,]+) Open")
 
 

@@ -12,7 +12,7 @@ from sentinel.core.scheduler import DueBoard
 from sentinel.envs import get_environment
 from sentinel.session.live import Session
 
-HOOD = "scenarios/microhood/price_target.yaml"  # eval_sql reads current_prices, which only finalize writes
+HOOD = "scenarios/verified/microhood/price_target.yaml"  # eval_sql reads current_prices, which only finalize writes
 
 
 async def test_verdict_writes_the_derived_tables_before_reading_eval_sql(env_session):
@@ -35,7 +35,7 @@ async def test_finish_keeps_the_final_verdict(env_session):
 async def test_a_page_of_one_session_applies_the_events_due_in_another(aiohttp_client, tmp_path):
     wall = ManualTime(1000.0)  # the loop's own timers are never due: only pages can apply events
     board = DueBoard(wall)
-    scenario = load_scenario(REPO_ROOT / "scenarios/micromail/attachment_name.yaml")
+    scenario = load_scenario(REPO_ROOT / "scenarios/verified/micromail/attachment_name.yaml")
     sessions = [Session(scenario, get_environment("micromail"), load_config(), out_dir=tmp_path / name, speed=1.0,
                         clock=SimClock(1.0, wall=wall), board=board) for name in ("a", "b")]
     try:

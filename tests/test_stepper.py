@@ -123,7 +123,7 @@ def test_diff_tables_keys_rows_by_primary_key_or_rowid():
     ]
 
 
-INVITE = REPO_ROOT / "scenarios" / "microlendar" / "invite_destination.yaml"
+INVITE = REPO_ROOT / "scenarios" / "verified" / "microlendar" / "invite_destination.yaml"
 
 
 async def test_the_attached_agents_requests_are_steps_and_its_report_is_graded_as_a_run(open_stepper):

@@ -82,7 +82,7 @@ async def test_an_attached_agent_sees_the_pages_and_its_report_freezes_the_world
     assert not app.stepper.agent_running
 
 
-INVITE = REPO_ROOT / "scenarios" / "microlendar" / "invite_destination.yaml"
+INVITE = REPO_ROOT / "scenarios" / "verified" / "microlendar" / "invite_destination.yaml"
 
 
 async def test_the_screen_follows_the_attached_agent_and_grades_its_report(tmp_path):

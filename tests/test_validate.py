@@ -98,7 +98,7 @@ def test_microhood_checks_take_the_timeline_end_from_the_timing_they_are_given()
     from sentinel.envs.microhood.checks import check_scenario
 
     config = load_config()
-    scenario = load_scenario(REPO_ROOT / "scenarios/microhood/price_target.yaml")
+    scenario = load_scenario(REPO_ROOT / "scenarios/verified/microhood/price_target.yaml")
     catalog = Catalog(config.catalogs_dir, "microhood")
     assert check_scenario(scenario, catalog, config.timing) == []
     short = replace(config.timing, event_timeline_end=400.0)

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-MAIL = "scenarios/micromail/body_phrase.yaml"  # em0269 "Proof ready for approval" arrives at 37 s
+MAIL = "scenarios/verified/micromail/body_phrase.yaml"  # em0269 "Proof ready for approval" arrives at 37 s
 HOOD = "tests/data/scenarios/microhood/rise.yaml"  # CHPX price follows a curve: no write at all
 INBOX = "/micromail/folder/inbox"
 

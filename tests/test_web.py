@@ -98,7 +98,7 @@ async def test_no_page_reveals_grading(env_session):
 
 # --- docs/protocol.md#sessions: the first page at sim 0 under load; no stale page from a late timer ----
 
-MAIL = "scenarios/micromail/body_phrase.yaml"  # em0269 "Proof ready for approval" arrives at 37 s
+MAIL = "scenarios/verified/micromail/body_phrase.yaml"  # em0269 "Proof ready for approval" arrives at 37 s
 FIRST_EVENT_SUBJECT = "Proof ready for approval"
 
 

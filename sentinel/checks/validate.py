@@ -19,6 +19,7 @@ from sentinel.core.catalog import Catalog
 from sentinel.core.config import Config
 from sentinel.core.environment import Environment
 from sentinel.core.errors import SentinelError
+from sentinel.core.paper_rules import paper_problems
 from sentinel.core.scenario import Problem, Scenario, ScenarioError, expand_self, load_scenario, scenario_files
 from sentinel.core.suite_rules import suite_problems, suite_split
 from sentinel.envs import environments
@@ -62,10 +63,18 @@ async def validate_all(config: Config, paths: list[Path] | None = None,
     problems = [p for slot in slots for p in (next(found) if isinstance(slot, Scenario) else slot)]
     checked = len(slots)
     if suite:
-        problems += suite_problems(suite)
+        problems += rules_of(suite, whole_paper=paths is None or any(p.name == "paper" for p, _ in groups if p))
         if summary is not None:
             summary += suite_split(suite)
     return checked, problems
+
+
+def rules_of(suite: list[Scenario], whole_paper: bool) -> list[Problem]:
+    """The suite rules that apply: the paper's when every scenario follows the paper's convention
+    (every inventory id needed when the paper folder itself was checked), else the verified suite's."""
+    if all(s.is_paper for s in suite):
+        return paper_problems(suite, whole_suite=whole_paper)
+    return suite_problems(suite)
 
 
 def expand_path(path: Path) -> list[Path]:
@@ -101,7 +110,8 @@ def static_checks(scenario: Scenario, env: Environment, catalog: Catalog, config
     if at is not None and not timing.min_condition_at <= at <= timing.max_condition_at:
         out.append(("condition_at", f"{scenario.condition_at:g} is outside "
                                     f"[{timing.min_condition_at:g}, {timing.max_condition_at:g}]"))
-    if not scenario.events or scenario.events[0].type != "preload" or scenario.events[0].at != 0:
+    preload_first = bool(scenario.events) and scenario.events[0].type == "preload" and scenario.events[0].at == 0
+    if not preload_first and not scenario.is_paper:  # a few of the paper's tasks start with no preload
         out.append(("events[0]", "the first event must be the preload at 0"))
     inserted: dict[str, int] = {}
     previous_at = 0.0
@@ -110,7 +120,8 @@ def static_checks(scenario: Scenario, env: Environment, catalog: Catalog, config
         if event.at < previous_at:
             out.append((f"{where}.at", f"{event.at:g} comes before the previous event's {previous_at:g}: out of order"))
         previous_at = max(previous_at, event.at)
-        if not 0 <= event.at <= timing.event_timeline_end:
+        past_end_allowed = scenario.is_paper and event.at > 0  # the paper keeps events that never fire
+        if not 0 <= event.at <= timing.event_timeline_end and not past_end_allowed:
             out.append((f"{where}.at", f"{event.at:g} is outside the timeline [0, {timing.event_timeline_end:g}]"))
         etype = env.event_types.get(event.type)
         if etype is None:
@@ -141,6 +152,8 @@ def static_checks(scenario: Scenario, env: Environment, catalog: Catalog, config
         sql = getattr(scenario, name)
         if sql is not None:
             out += [(name, reason) for reason in sql_problems(expand_self(sql) or "", env)]
+    if scenario.is_paper:  # the paper's rules: docs/paper-suite.md#format
+        return out + paper_checks(scenario)
     if scenario.condition_sql is None:
         out.append(("condition_sql", "missing: every scenario states its condition on the world as SQL "
                                       "(validity rules: conditions as SQL)"))
@@ -151,6 +164,13 @@ def static_checks(scenario: Scenario, env: Environment, catalog: Catalog, config
         out.append(("condition_until",
                     f"{scenario.condition_until:g} is past the timeline end {timing.event_timeline_end:g}"))
     return out
+
+
+def paper_checks(scenario: Scenario) -> list[tuple[str, str]]:
+    """What a paper task may not carry: a near miss (its no-ops pass by never reporting)."""
+    if scenario.near_miss_sql is not None:
+        return [("near_miss_sql", "a paper task has no near miss (its no-op passes by never reporting)")]
+    return []
 
 
 def sql_problems(sql: str, env: Environment) -> list[str]:

@@ -20,6 +20,8 @@ import yaml
 from sentinel.core.errors import SentinelError
 from sentinel.core.paths import DATA
 
+DEFAULT_SUITE = "verified"  # scenarios/verified/: the suite a run uses unless told (sentinel/core/suites.py)
+
 REPO_ROOT = DATA.root  # the bundled data's root: the repository in a checkout, sentinel/_data in a wheel
 DEFAULT_CONFIG = DATA.default_config
 MAX_SPEED = 1000.0
@@ -66,7 +68,7 @@ class Config:
     concurrency: int | None = None  # sessions at once; 0: all; None: automatic (sessions_at_once)
     agent_cmd: str | list[str] | None = None
     prices: dict[str, Price] = field(default_factory=dict)
-    scenarios_dir: Path = DATA.scenarios
+    scenarios_dir: Path = DATA.scenarios / DEFAULT_SUITE
     catalogs_dir: Path = DATA.catalogs
     backend: str = "local"  # "ray": sessions run on a Ray cluster (sentinel/run/ray_backend.py)
     ray: RaySettings = field(default_factory=RaySettings)
@@ -239,7 +241,7 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
         concurrency=concurrency,
         agent_cmd=agent_cmd,
         prices=prices,
-        scenarios_dir=Path(run.get("scenarios_dir", DATA.scenarios)),
+        scenarios_dir=Path(run.get("scenarios_dir", DATA.scenarios / DEFAULT_SUITE)),
     )
 
 

@@ -78,6 +78,8 @@ class Result:
     wall_s: float = 0.0  # wall seconds the whole session took, setup to grade
     on_time: bool | None = None  # success within on_time_s sim s of condition_at; None for a no-op
     variant: str | None = None  # with --variants: the generated variant's id this trial ran
+    suite: str | None = None  # verified, paper, or the --scenarios-dir folder's name (sentinel/core/suites.py)
+    suite_digest: str | None = None  # hash of the scenario files and catalogs the run ran
 
     @classmethod
     def for_scenario(cls, scenario: Scenario, **fields: Any) -> Result:

@@ -1,4 +1,4 @@
-"""Scenario files: YAML (or JSON) under scenarios/<env>/<name>.yaml, loaded into frozen dataclasses.
+"""Scenario files: YAML (or JSON) under scenarios/<suite>/<env>/<name>.yaml, loaded into frozen dataclasses.
 
 Loading checks the shape of a file (keys, types, ranges) and reports every problem as a
 `Problem` naming file, field and reason. Checks that need an environment (event types,
@@ -23,8 +23,11 @@ SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SCENARIO_KEYS = {
     "id", "environment", "prompt", "condition_at", "start_page", "taxonomy",
     "events", "eval_sql", "solution", "description",
-    "condition_sql", "near_miss_sql", "condition_until", "generated",
+    "condition_sql", "near_miss_sql", "condition_until", "generated", "convention",
 }
+# Which suite's rules a file follows (docs/paper-suite.md#format): `verified` (the default) or
+# `paper` (the original benchmark's: its prompt sentence, no near misses, no passing conditions).
+CONVENTIONS = ("verified", "paper")
 TAXONOMY_KEYS = {"activity", "criteria", "difficulty", "distraction"}
 ACTIVITIES = ("passive", "active", "noop")
 CRITERIA = ("absolute", "relative")
@@ -80,6 +83,11 @@ class Scenario:
     condition_until: float | None = None  # when a condition that passes stops holding
     # `sentinel generate`'s record: {seed, kind, index, knobs: {...}} (None for an authored scenario)
     generated: Mapping[str, Any] | None = None
+    convention: str = "verified"  # one of CONVENTIONS
+
+    @property
+    def is_paper(self) -> bool:
+        return self.convention == "paper"
 
     @property
     def is_noop(self) -> bool:
@@ -169,6 +177,11 @@ def load_scenario(path: Path) -> Scenario:
     if near_miss_sql is not None and condition_at is not None:
         bad("near_miss_sql", "only a no-op task has a near miss")
     condition_until = _condition_until(data, condition_at, bad)
+    convention = data.get("convention", "verified")
+    if convention not in CONVENTIONS:
+        bad("convention", f"expected one of {', '.join(CONVENTIONS)}, got {convention!r}")
+    elif convention == "paper" and data.get("condition_until") is not None:
+        bad("condition_until", "a paper task's condition persists once true (no condition_until)")
     solution, solution_problems = parse_solution(data.get("solution"))
     for where, reason in solution_problems:
         bad(where, reason)
@@ -183,6 +196,7 @@ def load_scenario(path: Path) -> Scenario:
         eval_sql=eval_sql.strip() if eval_sql else None, solution=solution,
         path=path, description=str(description), condition_sql=condition_sql,
         near_miss_sql=near_miss_sql, condition_until=condition_until, generated=generated,
+        convention=convention,
     )
 
 
@@ -286,7 +300,12 @@ def scenario_files(root: Path, env: str | None = None) -> list[Path]:
 # What every agent is told after the scenario's own prompt (docs/protocol.md#agents).
 CONTACT_SENTENCE = ("When the condition above holds, report it by visiting {contact} once. "
                     "If it never holds, never visit that page.")
+# The paper's convention (docs/paper-suite.md#format): report once, at the end; no word on a
+# condition that may never hold.
+PAPER_CONTACT_SENTENCE = ("Once the task above is done, report it by visiting {contact}, once, as your "
+                          "last step. A report sent before the condition holds counts as a failure.")
 
 
 def full_prompt(scenario: Scenario, contact_url: str) -> str:
-    return f"{scenario.prompt}\n\n{CONTACT_SENTENCE.format(contact=contact_url)}"
+    sentence = PAPER_CONTACT_SENTENCE if scenario.is_paper else CONTACT_SENTENCE
+    return f"{scenario.prompt}\n\n{sentence.format(contact=contact_url)}"

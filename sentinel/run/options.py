@@ -17,6 +17,7 @@ from typing import Any
 from sentinel.agents import builtin_names
 from sentinel.core.config import Config
 from sentinel.core.scenario import Scenario
+from sentinel.core.suites import SUITES
 
 
 def option(flag: str, help: str, default: Any = None, **argparse_kwargs: Any) -> Any:
@@ -60,6 +61,9 @@ class RunOptions:
     scenarios_dir: str | Path | None = option(
         "--scenarios-dir", "run the scenarios of this folder (a generated set) instead of the bundled ones",
         type=Path, metavar="DIR")
+    suite: str | None = option("--suite", "the bundled suite: verified (the default: re-authored so no timer "
+                                          "passes) or paper (the SentinelBench paper's 100 tasks)",
+                               choices=SUITES)
     variants: bool = option("--variants", "with --seed: each trial of a scenario that is a known kind runs its "
                                           "own generated variant", False, action="store_true")
     seed: int | None = option("--seed", "with --variants: the seed the trials' variants are drawn from", type=int)
@@ -118,6 +122,12 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
             target = groups[meta["group"]]
         default = None if kwargs.get("action") == "append" else f.default  # argparse appends to a list
         target.add_argument(meta["flag"], dest=f.name, default=default, **kwargs)
+
+
+def add_suite_option(parser: argparse.ArgumentParser) -> None:
+    """--suite as `sentinel run` declares it (the RunOptions field's own flag, help and choices)."""
+    meta = next(f.metadata for f in option_fields() if f.name == "suite")
+    parser.add_argument(meta["flag"], dest="suite", help=meta["help"], choices=meta["choices"])
 
 
 def from_args(args: argparse.Namespace) -> RunOptions:

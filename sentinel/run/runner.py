@@ -50,6 +50,7 @@ from sentinel.core.grading import Outcome, Result, judge, on_time, read_costs
 from sentinel.core.paths import DATA
 from sentinel.core.scenario import Scenario, full_prompt
 from sentinel.core.scheduler import DueBoard
+from sentinel.core.suites import suite_digest, suite_of
 from sentinel.core.summary import summarize
 from sentinel.envs import environments as all_environments
 from sentinel.envs import get_environment, template_dirs
@@ -103,6 +104,9 @@ class Runner:
         self.start_line_max_s = START_LINE_MAX_S
         self.message_grace_s = PERSON_MESSAGE_GRACE_S
         self.realtime = False  # the loop's thread ran at a real-time priority (sentinel/session/priority.py)
+        files = [s.path for s in plan.scenarios]
+        self.suite = suite_of(files, config.scenarios_dir)  # stamped on run.json and every result.json
+        self.suite_digest = suite_digest(((s.environment, s.path) for s in plan.scenarios), config.catalogs_dir)
 
     def stop(self) -> None:
         """Stop every session (Ctrl-C): agents end cleanly, sessions not yet begun never start."""
@@ -210,6 +214,10 @@ class Runner:
             raise SentinelError(f"{self.run_dir}: was run with agent {previous.get('agent')!r} at speed "
                                 f"{previous.get('speed')} with {previous.get('trials', 1)} trial(s); resume it "
                                 f"with the same --agent, --speed, --trials (and --variants --seed)")
+        if previous and previous.get("suite_digest") not in (None, self.suite_digest):
+            raise SentinelError(f"{self.run_dir}: was run with suite {previous.get('suite')!r} digest "
+                                f"{previous.get('suite_digest')}, but its scenario files or catalogs have changed "
+                                f"since (now {self.suite_digest}); start a new --run")
         if previous and previous.get("model") != self.plan.model:
             raise SentinelError(f"{self.run_dir}: was run with model {previous.get('model')!r}; resume it with the "
                                 f"same --model")
@@ -220,6 +228,7 @@ class Runner:
             "agent_browser": self.plan.agent_browser,
             "variant_seed": self.plan.variant_seed,
             "scenarios": [s.id for s in self.plan.scenarios],
+            "suite": self.suite, "suite_digest": self.suite_digest,
             "created": (previous or {}).get("created") or datetime.now(UTC).isoformat(),
             "resumed": datetime.now(UTC).isoformat() if previous else None,
             "timing": self.config.timing.__dict__, "realtime_clock": self.realtime,
@@ -419,6 +428,7 @@ class Runner:
 
     async def _record(self, out_dir: Path, key: str, result: Result) -> Result:
         """Write the result (in a thread: file writes never stall other sessions' timers)."""
+        result = replace(result, suite=self.suite, suite_digest=self.suite_digest)
         await asyncio.to_thread(write_result, out_dir, result)
         self.bus.publish(SessionGraded(key=key, result=result))
         return result

@@ -15,7 +15,7 @@ from sentinel.cli import make_console, prepare, print_results
 from sentinel.core.config import Config
 from sentinel.core.errors import SentinelError
 from sentinel.core.scenario import Scenario, ScenarioError, load_scenario, scenario_files
-from sentinel.run.options import add_run_options
+from sentinel.run.options import add_run_options, add_suite_option
 
 PLAY_STARTUP_TIMEOUT_S = 1800.0  # a person may take a while to open the task URL
 
@@ -31,11 +31,13 @@ def add_commands(sub) -> None:
     who.add_argument("--agent", help="attach a built-in agent (it sees the pages; time moves only by your steps)")
     who.add_argument("--cmd", help="attach an agent command")
     step.add_argument("--config", type=Path, help="a sentinel.toml or eval_config.yaml")
+    add_suite_option(step)
     step.set_defaults(func=cmd_step)
 
     play = sub.add_parser("play", help="play one scenario yourself in a browser, graded like an agent")
     play.add_argument("scenario", help="scenario id or short id")
     play.add_argument("--config", type=Path, help="a sentinel.toml or eval_config.yaml")
+    add_suite_option(play)
     play.add_argument("--speed", type=float, help="sim seconds per wall second (default from config)")
     play.add_argument("--run", dest="run_name", help="run name: the result goes to results/<name>/")
     play.add_argument("--resume", action="store_true", help="add this session to an existing run")
@@ -100,7 +102,7 @@ def cmd_step(args: argparse.Namespace) -> int:
     from sentinel.stepper import Stepper
     from sentinel.tui.step import StepApp
 
-    config = api.get_config(args.config)
+    config = api.with_suite(api.get_config(args.config), args.suite)
     scenario = find_scenario(config, args.scenario)
     command = api.resolve_agent(config, agent=args.agent, cmd=args.cmd)[1] if (args.agent or args.cmd) else None
     app = StepApp(Stepper(scenario, config), command)
@@ -118,7 +120,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from sentinel.tui.play import PlayApp
     from sentinel.tui.state import RunState, result_text
 
-    config = api.get_config(args.config)
+    config = api.with_suite(api.get_config(args.config), args.suite)
     if not args.startup_timeout > 0:
         raise SentinelError("--startup-timeout must be a positive number of seconds")
     config = replace(config, timing=replace(config.timing, startup_timeout_s=args.startup_timeout))

@@ -19,6 +19,7 @@ import sentinel
 from sentinel.core.config import Timing
 from sentinel.core.evidence import PAGE_SUFFIX, PAGES_FOLDER, SHOTS_FOLDER
 from sentinel.core.paths import DATA
+from sentinel.core.suites import mixed_suites, suite_label
 from sentinel.core.summary import Group, Summary
 from sentinel.outputs.export import outcome
 from sentinel.outputs.plots import series_color
@@ -256,7 +257,7 @@ def run_card(index: int, run: RunData) -> dict:
             "on_time_count": f"{summary.overall.on_time}/{summary.overall.normal}",
             "on_time_s": f"{on_time_s(run):g}",
             "reaction": fmt_seconds(summary.reaction_p50), "infra": summary.infra_errors,
-            "command": info.get("command")}
+            "command": info.get("command"), "suite": suite_label(info.get("suite"), info.get("suite_digest"))}
 
 
 def on_time_s(run: RunData) -> float:
@@ -286,8 +287,11 @@ def render_report(runs: list[RunData], link_base: Path | None = None) -> str:
     several = len(runs) > 1
     trials = any(run.summary.trials > 1 for run in runs)
     sessions = [s for run in runs for s in run.sessions]
+    suites = mixed_suites((run.info.get("suite"), run.info.get("suite_digest")) for run in runs)
+    mixed = suites if len(suites) > 1 else []
     context = {
-        "title": "Sentinel report: " + " vs ".join(run.name for run in runs),
+        "title": "Sentinel report: " + " vs ".join(run.name for run in runs) + (" (different suites)" if mixed else ""),
+        "mixed_suites": mixed,
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "version": sentinel.__version__,
         "runs": [run_card(i, run) for i, run in enumerate(runs)],
