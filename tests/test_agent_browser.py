@@ -19,7 +19,7 @@ from sentinel import api
 from sentinel.session.browser import BROWSER_FILE, SessionBrowser, group_members
 
 AGENTS = Path(__file__).parent / "agents"
-SCENARIOS = Path(__file__).parents[1] / "scenarios"
+SCENARIOS = Path(__file__).parents[1] / "scenarios" / "verified"
 GONE_WITHIN_S = 20.0
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from sentinel.agents import missing_requirement
 
-MAIL = "scenarios/micromail/body_phrase.yaml"  # em0269 "Proof ready for approval" arrives at 37 s
+MAIL = "scenarios/verified/micromail/body_phrase.yaml"  # em0269 "Proof ready for approval" arrives at 37 s
 INBOX = "/micromail/folder/inbox"
 
 pytestmark = pytest.mark.skipif(missing_requirement("browser-wait_for") is not None,

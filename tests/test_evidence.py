@@ -64,7 +64,7 @@ def test_every_page_line_names_a_stored_body_that_holds_what_was_served(runs):
 
 
 async def test_the_site_logs_bodies_but_not_for_304s(env_session):
-    live = await env_session("scenarios/micromail/sender_arrives.yaml")
+    live = await env_session("scenarios/verified/micromail/sender_arrives.yaml")
     first = await live.client.get(INBOX)
     tag = first.headers["ETag"]
     again = await live.client.get(INBOX, headers={"If-None-Match": tag})

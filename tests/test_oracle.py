@@ -20,7 +20,7 @@ from sentinel.core.scenario import load_scenario
 from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
 
-NOOP = DATA.scenarios / "micromail" / "sender_noop.yaml"  # 15 inbox changes, never the awaited sender
+NOOP = DATA.scenarios / "verified" / "micromail" / "sender_noop.yaml"  # 15 inbox changes, never the awaited sender
 SPEED = 50.0  # 630 sim s of watching in 12.6 wall s
 
 
@@ -30,7 +30,7 @@ def agent_requests(run_dir, agent: str) -> list[dict]:
 
 
 async def run(tmp_path, agent: str):
-    config = replace(make_config(tmp_path), scenarios_dir=DATA.scenarios)
+    config = replace(make_config(tmp_path), scenarios_dir=DATA.scenarios / "verified")
     scenario = load_scenario(NOOP)
     plan = RunPlan(name=agent, agent=agent, command=BUILTIN_AGENTS[agent], speed=SPEED, scenarios=(scenario,))
     report = await Runner(config, plan).run()

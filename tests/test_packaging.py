@@ -41,7 +41,7 @@ def names(wheel) -> set[str]:
 
 
 def test_the_wheel_carries_the_scenarios_templates_and_static_files(names):
-    scenarios = repo_files("scenarios")
+    scenarios = repo_files("scenarios")  # the verified suite's 100 and the paper suite's files
     assert len(repo_files("scenarios/verified")) == 100 and scenarios <= names
     assert BUNDLED + "scenarios/paper/INVENTORY.tsv" in names  # the paper suite and what its rules read
     assert repo_files("web/templates") <= names and repo_files("web/static") <= names
