@@ -53,6 +53,8 @@ from sentinel.core.scheduler import DueBoard
 from sentinel.core.summary import summarize
 from sentinel.envs import environments as all_environments
 from sentinel.envs import get_environment, template_dirs
+from sentinel.mcp import MCP_PLACEHOLDER, MCP_URL_VARIABLE
+from sentinel.mcp.calls import read_calls
 from sentinel.outputs.results import finished_result, write_result
 from sentinel.run.agent_folder import AGENT_FOLDER, working_folder
 from sentinel.run.fidelity import AdmissionGate, Canary, Monitor, fidelity_record, probe_first_wave
@@ -284,8 +286,6 @@ class Runner:
         scenario_file = str(scenario.path.resolve()) if self.plan.gets_scenario_file else ""
         values = {"__TASK_URL__": session.task_url, "__TASK_PROMPT__": prompt,
                   "__BASE_DIR__": str(work_dir), "__SCENARIO_FILE__": scenario_file}
-        command = build_command(self.plan.command, values)
-        check_command(command)
         environ = {
             "SENTINEL_TASK_URL": session.task_url, "SENTINEL_TASK_PROMPT": prompt,
             "SENTINEL_CONTACT_URL": session.contact_url,
@@ -295,7 +295,9 @@ class Runner:
             **({"SENTINEL_MODEL": self.plan.model} if self.plan.model else {}),
         }
         self.bus.publish(ready_message(session, prompt))
-        async with self._session_extras(out_dir) as extra_env:
+        async with self._session_extras(session, out_dir) as extra_env:
+            command = build_command(self.plan.command, {**values, MCP_PLACEHOLDER: extra_env[MCP_URL_VARIABLE]})
+            check_command(command)
             process = await AgentProcess.spawn(
                 command, cwd=work_dir, env={**environ, **extra_env}, log_path=out_dir / "agent.log",
                 log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
@@ -317,19 +319,26 @@ class Runner:
                        hidden=(DATA.root, config.results_dir, config.scenarios_dir, config.catalogs_dir))
 
     @contextlib.asynccontextmanager
-    async def _session_extras(self, out_dir: Path):
+    async def _session_extras(self, session: Session, out_dir: Path):
         """Helpers that live exactly as long as a session's agent; yields environment variables
-        for it. With --meter: a metering proxy (sentinel/session/proxy.py) the agent reaches through
-        OPENAI_BASE_URL, which records the model usage in metered.json."""
-        if not self.plan.meter:
-            yield {}
-            return
-        proxy = MeteringProxy.from_env(out_dir / METERED_FILE)
-        await proxy.start()
+        for it. The session's MCP server (sentinel/mcp/server.py), at SENTINEL_MCP_URL, which keeps
+        its calls in mcp.jsonl. With --meter: a metering proxy (sentinel/session/proxy.py) the agent
+        reaches through OPENAI_BASE_URL, which records the model usage in metered.json."""
+        from sentinel.mcp.server import McpHost  # the MCP SDK loads only when a session runs an agent
+
+        assert session.url is not None, "the site starts before the agent"
+        host = McpHost(session.url, session.clock, out_dir)
+        environ = {MCP_URL_VARIABLE: await host.start()}
+        proxy = MeteringProxy.from_env(out_dir / METERED_FILE) if self.plan.meter else None
         try:
-            yield {"OPENAI_BASE_URL": proxy.url}
+            if proxy is not None:
+                await proxy.start()
+                environ["OPENAI_BASE_URL"] = proxy.url
+            yield environ
         finally:
-            await proxy.stop()
+            if proxy is not None:
+                await proxy.stop()
+            await host.stop()
 
     async def _wait_at_start_line(self, key: str) -> None:
         """Hold this agent's first /start until every agent of the first wave has opened its
@@ -390,6 +399,7 @@ class Runner:
             success, detail = False, f"infrastructure error: {infra_error}"
         costs_path = out_dir / METERED_FILE if self.plan.meter else out_dir / AGENT_FOLDER / "costs.json"
         costs = read_costs(costs_path, self.config.prices)
+        mcp_calls = read_calls(out_dir)  # the agent's calls of its session's MCP server
         model = costs.model
         if model and (self.plan.meter or costs.estimated):  # say where the token counts come from
             model = f"{model} ({'metered' if self.plan.meter else 'estimated'})"
@@ -401,7 +411,8 @@ class Runner:
             signal=agent.signal if agent else None, requests=session.stats.requests,
             live_requests=session.stats.live_requests, bytes_sent=session.stats.bytes_sent,
             prompt_tokens=costs.prompt_tokens, completion_tokens=costs.completion_tokens,
-            tool_calls=costs.tool_calls, model=model, cost_usd=costs.cost_usd,
+            tool_calls=costs.tool_calls or sum(mcp_calls.values()), mcp_calls=mcp_calls, model=model,
+            cost_usd=costs.cost_usd,
             contact_message=contact.message if contact else None, infra_error=infra_error,
             agent=self.plan.agent, speed=self.plan.speed,
             on_time=on_time(scenario, success, contact.sim if contact else None, self.config.timing.on_time_s),
