@@ -59,7 +59,10 @@ def page_data(reader: SiteReader, page: Page) -> dict[str, Any]:
               "fields": dict(form.fields), "buttons": list(form.buttons),
               "controls": [{"name": c.name, "kind": c.kind, "choices": list(c.choices)} for c in form.controls]}
              for number, form in reader.numbered_forms(page)]
-    return {"path": page.path, "status": page.status, "text": page.text, "links": links, "forms": forms}
+    lines = [{"shown": line.shown, "text": line.text, "links": [_site_path(h) for h in line.links]}
+             for line in reader.render(page)]
+    return {"path": page.path, "status": page.status, "text": page.text, "links": links, "forms": forms,
+            "lines": lines}
 
 
 def _site_path(url: str) -> str:
