@@ -109,23 +109,27 @@ def run_plan(name: str, command, scenarios: list[str], speed: float, agent: str 
                    scenarios=loaded)
 
 
-def watcher(*extra: str) -> list[str]:
-    return [sys.executable, str(WATCHER), INBOX, "Priya Shah", "Priya Shah's email has arrived.", *extra]
+def watcher(sender: str, *extra: str) -> list[str]:
+    return [sys.executable, str(WATCHER), INBOX, sender, f"{sender}'s email has arrived.", *extra]
 
 
 async def test_outside_sdk_agents_over_http_and_stdio_pass_and_stay_silent_on_a_no_op(tmp_path):
     config = make_config(tmp_path)
     config = replace(config, timing=replace(config.timing, startup_timeout_s=60))
-    tasks = ["micromail/sender_arrives.yaml", "micromail/sender_noop.yaml"]
-    http, stdio = await asyncio.gather(Runner(config, run_plan("http", watcher(), tasks, 25)).run(),
-                                       Runner(config, run_plan("stdio", watcher("--stdio"), tasks, 25)).run())
-    for report in (http, stdio):
-        results = {r.scenario_id: r for r in report.results}
-        arrived, noop = results["micromail-sender_arrives"], results["micromail-sender_noop"]
-        assert arrived.success and arrived.on_time and arrived.requests <= 15, arrived
-        assert arrived.mcp_calls["report"] == 1 and arrived.mcp_calls["wait_for_change"] >= 1
-        assert arrived.tool_calls == sum(arrived.mcp_calls.values())
-        assert noop.success and noop.contact_at is None and "report" not in noop.mcp_calls, noop
+    plans = [run_plan(f"{task}-{via or 'http'}", watcher(sender, *([via] if via else [])),
+                      [f"micromail/{task}.yaml"], 25)
+             for task, sender in (("sender_arrives", "Priya Shah"), ("sender_noop", "Marta Quinlan"))
+             for via in (None, "--stdio")]
+    reports = await asyncio.gather(*(Runner(config, plan).run() for plan in plans))
+    arrived = [result for report in reports[:2] for result in report.results]
+    silent = [result for report in reports[2:] for result in report.results]
+    for result in arrived:
+        assert result.success and result.on_time and result.requests <= 15, result
+        assert result.mcp_calls["report"] == 1 and result.mcp_calls["wait_for_change"] >= 1
+        assert result.tool_calls == sum(result.mcp_calls.values())
+    for result in silent:  # it waited, change after change, until the session's deadline
+        assert result.success and result.contact_at is None and "report" not in result.mcp_calls, result
+        assert result.mcp_calls["wait_for_change"] >= 1
 
 
 async def test_mcp_built_in_agents_complete_passive_and_active_tasks(tmp_path):

@@ -57,7 +57,16 @@ def run_bridge(url: str | None) -> int:
         anyio.run(bridge, url)
     except KeyboardInterrupt:
         return 130
-    except (OSError, httpx2.HTTPError) as exc:
-        print(f"sentinel mcp: {url}: {exc}".splitlines()[0], file=sys.stderr)
+    except Exception as exc:  # the SDK's task groups wrap what failed in exception groups
+        cause = _first_leaf(exc)
+        if not isinstance(cause, OSError | httpx2.HTTPError):
+            raise
+        print(f"sentinel mcp: {url}: {cause}".splitlines()[0], file=sys.stderr)
         return 1
     return 0
+
+
+def _first_leaf(error: BaseException) -> BaseException:
+    while isinstance(error, BaseExceptionGroup) and error.exceptions:
+        error = error.exceptions[0]
+    return error

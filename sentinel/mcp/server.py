@@ -34,7 +34,7 @@ from sentinel.mcp.site import SiteReader
 from sentinel.mcp.tools import Outcome, SessionClock, SiteTools, ToolFailure
 
 MCP_PATH = "/mcp"
-SHUTDOWN_GRACE_WALL_S = 2.0
+SHUTDOWN_GRACE_WALL_S = 2
 INSTRUCTIONS = (
     "Tools for one Sentinel task: read the site's pages as text (links [n] and forms [form n] numbered), "
     "follow links, send forms, wait in sim seconds, and report once through the contact page. "
@@ -128,7 +128,7 @@ class _LoopServer(uvicorn.Server):
     """uvicorn's server as one task among the session's: it leaves the process's signals alone."""
 
     @contextlib.contextmanager
-    def capture_signals(self):  # type: ignore[override]
+    def capture_signals(self):
         yield
 
 
