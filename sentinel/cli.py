@@ -116,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Feature packages that bring their own subcommands: each module has add_commands(subparsers)
 # and imports anything heavy (Textual, ...) inside its command functions, not at import time.
-COMMAND_MODULES: tuple[str, ...] = ("sentinel.tui.commands", "sentinel.sweep")
+COMMAND_MODULES: tuple[str, ...] = ("sentinel.tui.commands", "sentinel.sweep", "sentinel.mcp.commands")
 
 
 def prepare(args: argparse.Namespace) -> tuple[Any, Any]:

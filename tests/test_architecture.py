@@ -20,9 +20,10 @@ LAYERS: dict[str, set[str]] = {
     "envs": {"core", "world", "web", "generation"},
     "agents": {"core"},
     "outputs": {"core"},
+    "mcp": {"core", "agents"},
     "session": {"core", "world", "web", "envs"},
     "checks": {"core", "world", "web", "generation", "envs", "session"},
-    "run": {"core", "world", "web", "envs", "agents", "outputs", "session"},
+    "run": {"core", "world", "web", "envs", "agents", "outputs", "session", "mcp"},
 }
 EDGE_MODULES = {"cli", "api", "serve", "stepper", "sweep", "display", "tui"}  # may import any layer
 MAX_TOP_LEVEL_MODULES = 12

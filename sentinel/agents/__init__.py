@@ -37,13 +37,18 @@ BUILTIN_AGENTS: dict[str, list[str]] = {
                       "--scenario", "__SCENARIO_FILE__", "--browser", "chromium"],
     "browser-wait_for": [sys.executable, "-m", "sentinel.agents.strategy", "wait_for", "__TASK_URL__",
                          "--scenario", "__SCENARIO_FILE__", "--browser", "chromium"],
+    # The same two, acting only through the session's MCP tools (sentinel/agents/mcp_driver.py).
+    "mcp-sleep": [sys.executable, "-m", "sentinel.agents.strategy", "sleep", "__TASK_URL__",
+                  "--scenario", "__SCENARIO_FILE__", "--via", "mcp"],
+    "mcp-wait_for": [sys.executable, "-m", "sentinel.agents.strategy", "wait_for", "__TASK_URL__",
+                     "--scenario", "__SCENARIO_FILE__", "--via", "mcp"],
 }
 
 # the built-in agents that drive a real Chromium through Playwright (the [browser] extra)
 BROWSER_AGENTS = ("browser-sleep", "browser-wait_for")
 BROWSER_EXTRA = "pip install 'sentinel-bench[browser]' (in a checkout: pip install -e '.[browser]')"
 # the built-in agents that can use a chat model (--model)
-MODEL_AGENTS = ("sleep", "wait_for", "browser-sleep", "browser-wait_for")
+MODEL_AGENTS = ("sleep", "wait_for", "browser-sleep", "browser-wait_for", "mcp-sleep", "mcp-wait_for")
 BLIND = "blind"
 BLIND_MAX_S = 720.0  # the end of the event timeline: acting later than this is pointless
 

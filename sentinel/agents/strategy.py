@@ -269,9 +269,14 @@ class Settings:
     max_turns: int = 2000
     costs_path: Path | None = None
     browser: str = "text"  # or "chromium": a real headless browser, with screenshots
+    mcp_url: str | None = None  # --via mcp: act only through the session's MCP tools (mcp_driver.py)
 
 
 def open_driver(settings: Settings) -> PageDriver:
+    if settings.mcp_url:
+        from sentinel.agents.mcp_driver import McpDriver
+
+        return McpDriver(settings.mcp_url, settings.task_url)
     if settings.browser == "chromium":
         from sentinel.agents.chromium import ChromiumBrowser
 
@@ -403,7 +408,11 @@ def parse_args(argv: list[str] | None) -> Settings:
     parser.add_argument("--max-turns", type=int, default=2000)
     parser.add_argument("--browser", choices=BROWSERS, default="text",
                         help="text: the HTTP text browser; chromium: a real headless Chromium, with screenshots")
+    parser.add_argument("--via", choices=("http", "mcp"), default="http",
+                        help="mcp: act only through the session's MCP tools ($SENTINEL_MCP_URL)")
     args = parser.parse_args(argv)
+    if args.via == "mcp" and not os.environ.get("SENTINEL_MCP_URL"):
+        parser.error("--via mcp needs SENTINEL_MCP_URL (a session sets it)")
     limit = float(os.environ.get("SENTINEL_TIME_LIMIT_S") or DEFAULT_TIME_LIMIT_S)
     costs = os.environ.get("SENTINEL_COSTS_FILE")
     return Settings(strategy=args.strategy, task_url=args.task_url, prompt=args.prompt,
@@ -411,6 +420,7 @@ def parse_args(argv: list[str] | None) -> Settings:
                     model=None if args.model in (None, RULE_BASED) else args.model, scenario=args.scenario,
                     sleep_s=args.sleep_s, check_s=args.check_s, speed=speed_from_env(),
                     context_tokens=args.context_tokens, max_turns=args.max_turns, browser=args.browser,
+                    mcp_url=os.environ.get("SENTINEL_MCP_URL") if args.via == "mcp" else None,
                     costs_path=Path(costs) if costs else Path("costs.json"))
 
 

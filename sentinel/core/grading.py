@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +68,7 @@ class Result:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     tool_calls: int = 0
+    mcp_calls: dict[str, int] = field(default_factory=dict)  # calls per tool of the session's MCP server
     model: str | None = None
     cost_usd: float | None = None
     contact_message: str | None = None

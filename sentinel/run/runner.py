@@ -54,6 +54,8 @@ from sentinel.core.suites import suite_digest, suite_of
 from sentinel.core.summary import summarize
 from sentinel.envs import environments as all_environments
 from sentinel.envs import get_environment, template_dirs
+from sentinel.mcp import MCP_PLACEHOLDER, MCP_URL_VARIABLE
+from sentinel.mcp.calls import read_calls
 from sentinel.outputs.results import finished_result, write_result
 from sentinel.run.agent_folder import AGENT_FOLDER, working_folder
 from sentinel.run.fidelity import AdmissionGate, Canary, Monitor, fidelity_record, probe_first_wave
@@ -302,9 +304,10 @@ class Runner:
             "SENTINEL_EVIDENCE_CAP_BYTES": str(self.config.evidence_cap_bytes),  # screenshots kept (agents/shots.py)
             **({"SENTINEL_MODEL": self.plan.model} if self.plan.model else {}),
         }
-        async with self._session_extras(out_dir) as extra_env:
+        async with self._session_extras(session, out_dir) as extra_env:
             values = {"__TASK_URL__": session.task_url, "__TASK_PROMPT__": prompt, "__BASE_DIR__": str(work_dir),
-                      "__SCENARIO_FILE__": scenario_file, "__CDP_URL__": extra_env.get("SENTINEL_CDP_URL", "")}
+                      "__SCENARIO_FILE__": scenario_file, "__CDP_URL__": extra_env.get("SENTINEL_CDP_URL", ""),
+                      MCP_PLACEHOLDER: extra_env[MCP_URL_VARIABLE]}
             command = build_command(self.plan.command, values)
             check_command(command)
             self.bus.publish(ready_message(session, prompt))
@@ -329,13 +332,19 @@ class Runner:
                        hidden=(DATA.root, config.results_dir, config.scenarios_dir, config.catalogs_dir))
 
     @contextlib.asynccontextmanager
-    async def _session_extras(self, out_dir: Path):
+    async def _session_extras(self, session: Session, out_dir: Path):
         """Helpers that live exactly as long as a session's agent; yields environment variables
-        for it. With --agent-browser: a headless Chromium (sentinel/session/browser.py) at
-        SENTINEL_CDP_URL. With --meter: a metering proxy (sentinel/session/proxy.py) the agent
+        for it. The session's MCP server (sentinel/mcp/server.py), at SENTINEL_MCP_URL, which keeps
+        its calls in mcp.jsonl. With --agent-browser: a headless Chromium (sentinel/session/browser.py)
+        at SENTINEL_CDP_URL. With --meter: a metering proxy (sentinel/session/proxy.py) the agent
         reaches through OPENAI_BASE_URL, which records the model usage in metered.json."""
+        from sentinel.mcp.server import McpHost  # the MCP SDK loads only when a session runs an agent
+
+        assert session.url is not None, "the site starts before the agent"
         async with contextlib.AsyncExitStack() as extras:
-            environ: dict[str, str] = {}
+            host = McpHost(session.url, session.clock, out_dir)
+            environ: dict[str, str] = {MCP_URL_VARIABLE: await host.start()}
+            extras.push_async_callback(host.stop)
             if self.plan.agent_browser:
                 environ |= (await extras.enter_async_context(lent_browser(out_dir))).environment()
             if self.plan.meter:
@@ -404,6 +413,7 @@ class Runner:
             success, detail = False, f"infrastructure error: {infra_error}"
         costs_path = out_dir / METERED_FILE if self.plan.meter else out_dir / AGENT_FOLDER / "costs.json"
         costs = read_costs(costs_path, self.config.prices)
+        mcp_calls = read_calls(out_dir)  # the agent's calls of its session's MCP server
         model = costs.model
         if model and (self.plan.meter or costs.estimated):  # say where the token counts come from
             model = f"{model} ({'metered' if self.plan.meter else 'estimated'})"
@@ -415,7 +425,8 @@ class Runner:
             signal=agent.signal if agent else None, requests=session.stats.requests,
             live_requests=session.stats.live_requests, bytes_sent=session.stats.bytes_sent,
             prompt_tokens=costs.prompt_tokens, completion_tokens=costs.completion_tokens,
-            tool_calls=costs.tool_calls, model=model, cost_usd=costs.cost_usd,
+            tool_calls=costs.tool_calls or sum(mcp_calls.values()), mcp_calls=mcp_calls, model=model,
+            cost_usd=costs.cost_usd,
             contact_message=contact.message if contact else None, infra_error=infra_error,
             agent=self.plan.agent, speed=self.plan.speed,
             on_time=on_time(scenario, success, contact.sim if contact else None, self.config.timing.on_time_s),

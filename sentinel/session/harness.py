@@ -30,7 +30,8 @@ from sentinel.core.files import write_atomic
 from sentinel.session.sandbox import Sandbox, contained
 from sentinel.session.spawn import start_process
 
-PLACEHOLDERS = ("__TASK_URL__", "__TASK_PROMPT__", "__BASE_DIR__", "__SCENARIO_FILE__", "__CDP_URL__")
+PLACEHOLDERS = ("__TASK_URL__", "__TASK_PROMPT__", "__BASE_DIR__", "__SCENARIO_FILE__", "__CDP_URL__",
+                "__MCP_URL__")
 
 CHUNK_BYTES = 64 * 1024         # output is processed in pieces of this size, yielding in between
 PAUSE_READING_AT = 1024 * 1024  # unprocessed output above this pauses the pipe (back-pressure)
