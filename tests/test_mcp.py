@@ -31,7 +31,7 @@ def text_of(result) -> str:
 
 
 async def test_tools_read_click_wait_and_report_through_the_sdk_client(env_session, tmp_path):
-    live = await env_session("scenarios/micromail/sender_arrives.yaml")
+    live = await env_session("scenarios/verified/micromail/sender_arrives.yaml")
     host = McpHost(str(live.client.make_url("")).rstrip("/"), live.clock, tmp_path)
     url = await host.start()
     try:
@@ -72,7 +72,7 @@ async def test_tools_read_click_wait_and_report_through_the_sdk_client(env_sessi
 
 
 async def test_malformed_calls_get_one_line_tool_errors_and_are_recorded(env_session, tmp_path):
-    live = await env_session("scenarios/micromail/sender_arrives.yaml")
+    live = await env_session("scenarios/verified/micromail/sender_arrives.yaml")
     host = McpHost(str(live.client.make_url("")).rstrip("/"), live.clock, tmp_path)
     url = await host.start()
     bad_calls = [
@@ -104,7 +104,7 @@ async def test_malformed_calls_get_one_line_tool_errors_and_are_recorded(env_ses
 
 
 def run_plan(name: str, command, scenarios: list[str], speed: float, agent: str = "custom") -> RunPlan:
-    loaded = tuple(load_scenario(REPO / "scenarios" / s) for s in scenarios)
+    loaded = tuple(load_scenario(REPO / "scenarios" / "verified" / s) for s in scenarios)
     return RunPlan(name=name, agent=agent, command=command, speed=speed, concurrency=len(loaded),
                    scenarios=loaded)
 

@@ -125,11 +125,26 @@ def build_server(tools: SiteTools, calls: CallLog) -> MCPServer:
 
 
 class _LoopServer(uvicorn.Server):
-    """uvicorn's server as one task among the session's: it leaves the process's signals alone."""
+    """uvicorn's server as one task among the session's: it leaves the process's signals alone,
+    and it sleeps until told to stop instead of waking ten times a second to ask (uvicorn's own
+    main loop), which a hundred sessions' servers would do a thousand times a second beside the
+    world's timers (docs/timing.md#admission). The price: no Date header (the tools need none)."""
+
+    def __init__(self, config: uvicorn.Config):
+        super().__init__(config)
+        self._exit = asyncio.Event()
 
     @contextlib.contextmanager
     def capture_signals(self):
         yield
+
+    async def main_loop(self) -> None:
+        await self.on_tick(0)  # the default headers, once
+        await self._exit.wait()
+
+    def exit(self) -> None:
+        self.should_exit = True
+        self._exit.set()
 
 
 class McpHost:
@@ -147,7 +162,7 @@ class McpHost:
     async def start(self) -> str:
         app = self.server.streamable_http_app(streamable_http_path=MCP_PATH)
         config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, lifespan="on",
-                                timeout_graceful_shutdown=SHUTDOWN_GRACE_WALL_S)
+                                timeout_graceful_shutdown=SHUTDOWN_GRACE_WALL_S, date_header=False)
         listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listening.bind(("127.0.0.1", 0))
@@ -166,7 +181,7 @@ class McpHost:
     async def stop(self) -> None:
         """Stop serving, and keep the record of calls in the session folder."""
         if self._uvicorn is not None and self._task is not None:
-            self._uvicorn.should_exit = True
+            self._uvicorn.exit()
             await asyncio.gather(self._task, return_exceptions=True)
         await self.reader.close()
         await asyncio.to_thread(write_jsonl_atomic, self.out_dir / CALLS_FILE, self.calls.records)
