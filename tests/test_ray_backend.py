@@ -184,8 +184,11 @@ def sentinel(*args: str, env: dict[str, str]) -> subprocess.Popen:
 
 
 def session_files(run_dir: Path) -> dict[str, set[str]]:
-    """Per session folder: the names of its files (what a run writes, not what they hold)."""
-    return {str(folder.relative_to(run_dir)): {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
+    """Per session folder: the names of its files (what a run writes, not what they hold; a kept
+    page is named by its content, so pages count as one kind of file)."""
+    def kind(path: Path) -> str:
+        return "pages/*" if path.parent.name == "pages" else str(path)
+    return {str(folder.relative_to(run_dir)): {kind(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
             for folder in sorted(run_dir.glob("*/*")) if folder.is_dir()}
 
 

@@ -44,6 +44,7 @@ from sentinel.core.config import Config, RaySettings
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Result
 from sentinel.core.paths import DATA, package_dir
+from sentinel.outputs.results import write_result
 from sentinel.run.plan import Job, RunPlan
 from sentinel.run.runner import Runner
 from sentinel.run.tuning import short_switch_interval
@@ -340,8 +341,11 @@ class RayRunner(Runner):
         await asyncio.to_thread(place, remote.folder_tar, out_dir)
         self.nodes[job.key] = remote.node
         await self._drain()  # the session's last messages come before its grade, as locally
-        self.bus.publish(SessionGraded(key=job.key, result=remote.result))
-        return remote.result
+        # the worker's runner saw one scenario; the result carries the whole run's suite and digest
+        result = replace(remote.result, suite=self.suite, suite_digest=self.suite_digest)
+        await asyncio.to_thread(write_result, out_dir, result)
+        self.bus.publish(SessionGraded(key=job.key, result=result))
+        return result
 
     async def _drain(self) -> None:
         if self._channel is None:
