@@ -30,6 +30,7 @@ from pathlib import Path
 import jinja2
 
 import sentinel
+from sentinel.agents import builtin_command
 from sentinel.agents.usage import derive_costs
 from sentinel.core.admission import Admission
 from sentinel.core.bus import (
@@ -73,6 +74,13 @@ START_LINE_MAX_S = 15.0  # longest a first-wave agent's /start waits for the oth
 # agent's process goes on after its contact (and posts its message) until it exits; a person
 # has no process, so the session waits for the POST, this grace, or the person closing the screen.
 PERSON_MESSAGE_GRACE_S = 300.0
+
+
+def serves_mcp(agent: str) -> bool:
+    """Whether a session of this agent serves MCP: any agent of yours (--cmd) and the mcp-* agents;
+    not the built-in agents that read pages over HTTP, for whom a server per session (a few ms of
+    the loop to start, a socket) would only cost the other sessions' timers."""
+    return builtin_command(agent) is None or agent.startswith("mcp-")
 
 
 def compile_templates(templates: jinja2.Environment, environments: set[str]) -> None:
@@ -307,7 +315,7 @@ class Runner:
         async with self._session_extras(session, out_dir) as extra_env:
             values = {"__TASK_URL__": session.task_url, "__TASK_PROMPT__": prompt, "__BASE_DIR__": str(work_dir),
                       "__SCENARIO_FILE__": scenario_file, "__CDP_URL__": extra_env.get("SENTINEL_CDP_URL", ""),
-                      MCP_PLACEHOLDER: extra_env[MCP_URL_VARIABLE]}
+                      MCP_PLACEHOLDER: extra_env.get(MCP_URL_VARIABLE, "")}
             command = build_command(self.plan.command, values)
             check_command(command)
             self.bus.publish(ready_message(session, prompt))
@@ -335,16 +343,19 @@ class Runner:
     async def _session_extras(self, session: Session, out_dir: Path):
         """Helpers that live exactly as long as a session's agent; yields environment variables
         for it. The session's MCP server (sentinel/mcp/server.py), at SENTINEL_MCP_URL, which keeps
-        its calls in mcp.jsonl. With --agent-browser: a headless Chromium (sentinel/session/browser.py)
-        at SENTINEL_CDP_URL. With --meter: a metering proxy (sentinel/session/proxy.py) the agent
-        reaches through OPENAI_BASE_URL, which records the model usage in metered.json."""
-        from sentinel.mcp.server import McpHost  # the MCP SDK loads only when a session runs an agent
-
+        its calls in mcp.jsonl, for every agent that may use it (serves_mcp). With --agent-browser: a
+        headless Chromium (sentinel/session/browser.py) at SENTINEL_CDP_URL. With --meter: a metering
+        proxy (sentinel/session/proxy.py) the agent reaches through OPENAI_BASE_URL, which records the
+        model usage in metered.json."""
         assert session.url is not None, "the site starts before the agent"
         async with contextlib.AsyncExitStack() as extras:
-            host = McpHost(session.url, session.clock, out_dir)
-            environ: dict[str, str] = {MCP_URL_VARIABLE: await host.start()}
-            extras.push_async_callback(host.stop)
+            environ: dict[str, str] = {}
+            if serves_mcp(self.plan.agent):
+                from sentinel.mcp.server import McpHost  # the MCP SDK loads only when a session serves it
+
+                host = McpHost(session.url, session.clock, out_dir)
+                environ[MCP_URL_VARIABLE] = await host.start()
+                extras.push_async_callback(host.stop)
             if self.plan.agent_browser:
                 environ |= (await extras.enter_async_context(lent_browser(out_dir))).environment()
             if self.plan.meter:
