@@ -82,7 +82,7 @@ def test_sentinel_tui_in_a_terminal_grades_every_session_and_quits_cleanly(tmp_p
 def test_quitting_sentinel_tui_mid_run_exits_130_and_says_how_to_continue(tmp_path):
     config = write_config(tmp_path)
     args = [sys.executable, "-m", "sentinel.cli", "tui", "--agent", "silent", "--speed", "200", "--run", "s",
-            "--config", str(config)]
+            "--config", str(config), "--concurrency", "0"]  # all three at once, whatever the machine is doing
     screen, process = _in_terminal(args, tmp_path)
     deadline = time.monotonic() + 30
     while "running 3" not in screen.so_far() and time.monotonic() < deadline:
