@@ -13,7 +13,7 @@ import urllib.parse
 
 import aiohttp
 
-from sentinel.agents.browse import LONG_POLL_WALL_S, WAIT_HEADER, Form, Numbering, Page, parse_page
+from sentinel.agents.browse import LONG_POLL_WALL_S, Form, Numbering, Page, parse_page, wait_headers
 
 TIMEOUT_WALL_S = 30.0  # an ordinary page request
 
@@ -52,7 +52,7 @@ class SiteReader(Numbering):
         cached = self._cache.get(url)
         if cached is None or not cached.etag:
             return await self.get(url)
-        headers = {"If-None-Match": cached.etag, WAIT_HEADER: f"{max(0.0, timeout_sim_s):g}"}
+        headers = wait_headers(cached.etag, timeout_sim_s)
         return await self._fetch("GET", url, headers=headers, timeout_s=LONG_POLL_WALL_S)
 
     async def submit(self, form: Form, fields: dict[str, str]) -> Page:
