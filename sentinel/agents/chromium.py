@@ -320,13 +320,39 @@ class ChromiumBrowser(Numbering):
                 process.wait()
         # Before Playwright: at a session's deadline the runner's SIGKILL follows its SIGTERM
         # within seconds, and detaching from a browser already gone may take longer than that.
-        shutil.rmtree(self.profile, ignore_errors=True)
+        remove_profile(self.profile)
         playwright, self._playwright = self._playwright, None
         if playwright is not None:
             try:
                 playwright.stop()
             except Exception:  # noqa: BLE001 - the browser is gone; nothing is left to tell
                 pass
+
+
+def remove_profile(profile: Path) -> None:
+    """Remove a Chromium profile once no process of that Chromium is left to write into it.
+    Chromium's helpers (zygote, renderers, crash handler) outlive its main process by a few
+    milliseconds and may create files after a first removal; so remove, look, and repeat."""
+    deadline = time.monotonic() + CLOSE_WAIT_S
+    while True:
+        shutil.rmtree(profile, ignore_errors=True)
+        if (not profile.exists() and not _processes_using(profile)) or time.monotonic() > deadline:
+            return
+        time.sleep(0.02)
+
+
+def _processes_using(profile: Path) -> list[int]:
+    """Processes whose command line names the profile (Chromium passes it to every helper)."""
+    marker = str(profile).encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
 
 
 def _path_of(url: str) -> str:
