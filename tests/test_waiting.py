@@ -95,3 +95,21 @@ async def test_without_an_etag_the_header_is_a_plain_read(env_session):
     live = await env_session(MAIL)
     answer = await asyncio.wait_for(live.client.get(INBOX, headers={"X-Wait-Change": "600"}), timeout=30)
     assert answer.status == 200
+
+
+TUBE = "scenarios/verified/microtube/like_followed_upload.yaml"
+
+
+async def test_a_page_whose_visit_writes_does_not_wake_its_own_wait(env_session):
+    """Watching a video records it (a GET side effect). The wait's re-checks only look, so the
+    visit is recorded once, by the reader's own read, and the waiting request sleeps."""
+    live = await env_session(TUBE)
+    home = await (await live.client.get("/microtube/")).text()
+    page = "/microtube/watch/" + home.split('href="/microtube/watch/', 1)[1].split('"', 1)[0]
+    tag = await first_tag(live, page)
+    version = live.world.version
+    waiting = waiting_get(live, tag, "600", page)
+    assert await still_waiting(waiting)
+    assert live.world.version == version  # no write since the reader's read: nothing re-ran the visit
+    live.clock.freeze()
+    assert (await asyncio.wait_for(waiting, timeout=30)).status == 304

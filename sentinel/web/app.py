@@ -18,9 +18,9 @@ from aiohttp import web
 
 from sentinel.core.environment import Environment
 from sentinel.web.cache import CachedPage, PageCache, digest_of_tag, etag_of, from_cache, not_modified, page_key
-from sentinel.web.keys import BODY_TAG, ENV_CSS, ENVIRONMENT, HOOKS, LAYOUT, PAGE_CACHE, WORLD, SiteHooks
+from sentinel.web.keys import BODY_TAG, ENV_CSS, ENVIRONMENT, HOOKS, LAYOUT, LOOK_ONLY, PAGE_CACHE, WORLD, SiteHooks
 from sentinel.web.kit import BadInput
-from sentinel.web.render import STATIC_DIR, is_live, layout_for, make_templates, render
+from sentinel.web.render import STATIC_DIR, is_live, layout_for, looks_only, make_templates, render
 from sentinel.web.waiting import requested_wait, wait_for_change
 from sentinel.world.state import World
 
@@ -71,7 +71,7 @@ async def root(request: web.Request) -> web.StreamResponse:
 
 
 async def contact_form(request: web.Request) -> web.StreamResponse:
-    if not is_live(request):
+    if not looks_only(request):
         await request.app[HOOKS].contact()
     return await render(request, "common/contact.html", {"sent": False, "error": None})
 
@@ -107,7 +107,8 @@ async def serve_page(request: web.Request, handler: Handler) -> web.StreamRespon
             if wait_s is None:
                 response = await _current_page(request, handler, hooks)
             else:
-                response = await wait_for_change(request, lambda: _current_page(request, handler, hooks), wait_s)
+                response = await wait_for_change(
+                    request, lambda look_only: _current_page(request, handler, hooks, look_only), wait_s)
         except BadInput as exc:
             response = await _error_page(request, 400, str(exc))
         except web.HTTPNotFound as exc:
@@ -143,19 +144,22 @@ async def _error_page(request: web.Request, status: int, message: str) -> web.Re
     return await render(request, "common/error.html", {"message": message, "code": status}, status=status)
 
 
-async def _current_page(request: web.Request, handler: Handler, hooks: SiteHooks) -> web.StreamResponse:
+async def _current_page(request: web.Request, handler: Handler, hooks: SiteHooks,
+                        look_only: bool = False) -> web.StreamResponse:
     """Every event due by now is applied before the handler reads the world; once a page has
     been rendered, a clock held at sim 0 since /start starts running (docs/protocol.md#sessions).
 
     Pages carry an ETag of their bytes; a conditional GET of an unchanged page answers 304, and
-    while the world's version and clock step hold, without rendering (sentinel.web.cache)."""
+    while the world's version and clock step hold, without rendering (sentinel.web.cache).
+    look_only: a re-check that runs no GET side effect (sentinel.web.waiting)."""
+    request[LOOK_ONLY] = look_only
     path = request.path
     if path.startswith("/static/") or path == "/start":
         return await handler(request)
     await hooks.catch_up()
     try:
         cache = request.app[PAGE_CACHE]
-        slot = (request.path_qs, is_live(request))
+        slot = (request.path_qs, looks_only(request))
         key = page_key(request)
         if key is not None and (page := cache.get(slot, key)) is not None:
             if request.headers.get("If-None-Match") == page.tag:

@@ -39,3 +39,5 @@ LAYOUT: web.AppKey[str] = web.AppKey("layout")  # the template every page of the
 ENV_CSS: web.AppKey[str | None] = web.AppKey("env_css")  # /static/<env>.css when the environment has one
 PAGE_CACHE: web.AppKey[PageCache] = web.AppKey("page_cache")  # rendered pages on the world's version
 BODY_TAG: web.RequestKey[str] = web.RequestKey("body_tag", str)  # the served page's ETag, hashed once
+# A read that only looks (a waiting GET's re-check): it runs no GET side effect, as a live refresh.
+LOOK_ONLY: web.RequestKey[bool] = web.RequestKey("look_only", bool)

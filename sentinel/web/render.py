@@ -25,7 +25,7 @@ from markupsafe import Markup, escape
 
 from sentinel.core.environment import Environment, Header
 from sentinel.core.paths import DATA
-from sentinel.web.keys import ENV_CSS, ENVIRONMENT, LAYOUT, WORLD
+from sentinel.web.keys import ENV_CSS, ENVIRONMENT, LAYOUT, LOOK_ONLY, WORLD
 from sentinel.world.state import parse_iso
 
 TEMPLATES_DIR = DATA.templates
@@ -331,8 +331,15 @@ def make_templates(extra_dirs: tuple[Path, ...] = ()) -> jinja2.Environment:
 
 
 def is_live(request: web.Request) -> bool:
-    """True for the browser script's background refreshes: they never run GET side effects."""
+    """True for the browser script's background refreshes (logged apart from the agent's reads)."""
     return request.headers.get(LIVE_HEADER) == "1"
+
+
+def looks_only(request: web.Request) -> bool:
+    """True for reads that must leave the world as it is: the browser script's background
+    refreshes, and the re-checks of a waiting GET (sentinel.web.waiting). They run no GET side
+    effect (marking seen, taking the flash line, opening the report form)."""
+    return is_live(request) or request.get(LOOK_ONLY, False)
 
 
 def local_path(target: str) -> bool:
@@ -421,7 +428,7 @@ async def render(request: web.Request, template: str, context: dict[str, Any] | 
     world = request.app[WORLD]
     environment = request.app[ENVIRONMENT]
     flash = None
-    if request.method == "GET" and not is_live(request):
+    if request.method == "GET" and not looks_only(request):
         flash, world.flash = world.flash, None
     page = {
         "env_name": environment.name,

@@ -44,21 +44,40 @@ def requested_wait(request: web.Request) -> float | None:
     return min(seconds, MAX_WAIT_SIM_S)
 
 
-async def wait_for_change(request: web.Request, serve: Callable[[], Awaitable[web.StreamResponse]],
-                          wait_sim_s: float) -> web.StreamResponse:
+Serve = Callable[[bool], Awaitable[web.StreamResponse]]
+
+
+async def wait_for_change(request: web.Request, serve: Serve, wait_sim_s: float) -> web.StreamResponse:
     """Serve the page until it is no longer a 304 for the reader's ETag, or wait_sim_s pass.
-    `serve` is the ordinary page path (events applied, cache, ETag), so a long-poll sees exactly
-    what a plain GET at that moment would."""
+    `serve(look_only)` is the ordinary page path (events applied, cache, ETag), so the answer is
+    exactly what a plain GET at that moment would give.
+
+    Only a page that is answered is a plain GET. The page is checked with look_only reads,
+    which run no GET side effect: a page whose GET writes (recording a video watched, marking a
+    message read) would otherwise wake its own waiter with every check and spin, and a wait
+    answered 304 delivered nothing, so it has no effect either. A look that differs from what the
+    reader holds is confirmed by a plain GET; when that GET still matches the reader's copy (the
+    page's plain and looking renders differ by the visit itself, as a "new" divider does), the
+    wait goes on and only a change to that look ends it."""
     world = request.app[WORLD]
     follows_time = request.app[ENVIRONMENT].page_time_step_s is None
     clock = world.clock
     deadline = world.now() + wait_sim_s
+    target = request.headers.get("If-None-Match")
+    unchanged: web.StreamResponse | None = None  # the 304 to answer with at the timeout
     while True:
-        version = world.version
-        response = await serve()
+        version = world.version  # sampled before the look, so a change during it wakes the wait
+        look = await serve(True)
+        if look.headers.get("ETag") != target:
+            answer = await serve(False)
+            if answer.status != 304:
+                return answer
+            unchanged, target = answer, look.headers.get("ETag")
+            continue
+        unchanged = unchanged or look
         remaining = deadline - world.now()
-        if response.status != 304 or remaining <= 0 or clock.frozen:
-            return response
+        if remaining <= 0 or clock.frozen:
+            return unchanged
         wall = remaining / clock.speed if clock.running else math.inf  # a paused clock: until a change
         if follows_time:
             wall = min(wall, RECHECK_WALL_S)
