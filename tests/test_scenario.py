@@ -87,3 +87,4 @@ def test_bad_events_and_solution_steps(tmp_path):
 
 def test_not_a_mapping(tmp_path):
     assert problems(write(tmp_path, "- just\n- a list\n")) == ["-: expected a mapping of scenario fields"]
+

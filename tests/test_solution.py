@@ -61,3 +61,13 @@ def test_problems_are_named():
 
 def test_missing_solution_is_a_problem():
     assert parse(None)[1] == ["solution: missing: the oracle needs steps to follow"]
+
+
+def test_a_solution_pattern_that_starts_with_a_lookahead_must_be_anchored():
+    slow = [{"watch": "/x/", "until": {"matches": "(?s)(?=.*a)(?=.*b)"}}, {"report": "done"}]
+    steps, problems = parse_solution(slow)
+    assert [reason for _, reason in problems] == [
+        "a pattern that starts with a lookahead is tried at every position of the page, which takes "
+        "seconds on a long one: start it with \\A"]
+    anchored = [{"watch": "/x/", "until": {"matches": "(?s)\\A(?=.*a)(?=.*b)"}}, {"report": "done"}]
+    assert parse_solution(anchored)[1] == []

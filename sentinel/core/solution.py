@@ -201,6 +201,10 @@ def parse_predicate(raw: Any, where: str, problems: list) -> Predicate | None:
         if extra:
             problems.append((where, f"unexpected key(s) beside matches: {', '.join(sorted(extra))}"))
         pattern = _compile(raw["matches"], f"{where}.matches", problems)
+        if pattern is not None and UNANCHORED_LOOKAHEAD.match(pattern.pattern):
+            problems.append((f"{where}.matches", "a pattern that starts with a lookahead is tried at every "
+                             "position of the page, which takes seconds on a long one: start it with \\A"))
+            pattern = None
         return Predicate(matches=pattern) if pattern is not None else None
     if "number" not in raw:
         problems.append((where, "expected a 'text', 'matches' or 'number' predicate"))
@@ -231,6 +235,11 @@ def parse_limit(raw: Any, where: str, problems: list) -> Limit | None:
             return Limit(op=match.group(1), operand=float(match.group(2)))
     problems.append((where, f"expected a number or 'first + N' / 'first * F', got {raw!r}"))
     return None
+
+
+# "(?s)(?=.*a)(?=.*b)" searched over a page scans the rest of the page from every position
+# (quadratic: half a second of CPU on a 7,000-character page); "(?s)\A(?=.*a)(?=.*b)" scans once.
+UNANCHORED_LOOKAHEAD = re.compile(r"(\(\?[a-zA-Z]+\))*\(\?=")
 
 
 def _compile(raw: Any, where: str, problems: list) -> re.Pattern | None:

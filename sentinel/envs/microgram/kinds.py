@@ -306,7 +306,7 @@ def stories_three(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
                     "(look-alikes first) post stories before it.",
         prompt=f"{people} and {g.name[authors[2]]} ({users[2]}) each promised to share a story from the team "
                "offsite. Tell me once all three of them have a new story in my MicroGram story bar.",
-        solution=[{"watch": FEED, "until": {"matches": f"(?s){look}"}},
+        solution=[{"watch": FEED, "until": {"matches": rf"(?s)\A{look}"}},
                   {"report": f"{', '.join(users)} all have new stories in the bar."}])
 
 
