@@ -18,9 +18,20 @@ from aiohttp import web
 
 from sentinel.core.environment import Environment
 from sentinel.web.cache import CachedPage, PageCache, digest_of_tag, etag_of, from_cache, not_modified, page_key
-from sentinel.web.keys import BODY_TAG, ENV_CSS, ENVIRONMENT, HOOKS, LAYOUT, LOOK_ONLY, PAGE_CACHE, WORLD, SiteHooks
+from sentinel.web.keys import (
+    BODY_TAG,
+    ENV_CSS,
+    ENVIRONMENT,
+    HOOKS,
+    LAYOUT,
+    LOOK_ONLY,
+    PAGE_CACHE,
+    SKIPPED_EFFECT,
+    WORLD,
+    SiteHooks,
+)
 from sentinel.web.kit import BadInput
-from sentinel.web.render import STATIC_DIR, is_live, layout_for, looks_only, make_templates, render
+from sentinel.web.render import STATIC_DIR, is_live, layout_for, looks_only, make_templates, render, skips_side_effect
 from sentinel.web.waiting import requested_wait, wait_for_change
 from sentinel.world.state import World
 
@@ -71,7 +82,7 @@ async def root(request: web.Request) -> web.StreamResponse:
 
 
 async def contact_form(request: web.Request) -> web.StreamResponse:
-    if not looks_only(request):
+    if not skips_side_effect(request):
         await request.app[HOOKS].contact()
     return await render(request, "common/contact.html", {"sent": False, "error": None})
 
@@ -152,7 +163,7 @@ async def _current_page(request: web.Request, handler: Handler, hooks: SiteHooks
     Pages carry an ETag of their bytes; a conditional GET of an unchanged page answers 304, and
     while the world's version and clock step hold, without rendering (sentinel.web.cache).
     look_only: a re-check that runs no GET side effect (sentinel.web.waiting)."""
-    request[LOOK_ONLY] = look_only
+    request[LOOK_ONLY], request[SKIPPED_EFFECT] = look_only, False
     path = request.path
     if path.startswith("/static/") or path == "/start":
         return await handler(request)
@@ -162,6 +173,7 @@ async def _current_page(request: web.Request, handler: Handler, hooks: SiteHooks
         slot = (request.path_qs, looks_only(request))
         key = page_key(request)
         if key is not None and (page := cache.get(slot, key)) is not None:
+            request[SKIPPED_EFFECT] = look_only  # what the look that rendered it left out is not known
             if request.headers.get("If-None-Match") == page.tag:
                 return not_modified(page.tag)
             request[BODY_TAG] = page.tag

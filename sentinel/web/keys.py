@@ -41,3 +41,5 @@ PAGE_CACHE: web.AppKey[PageCache] = web.AppKey("page_cache")  # rendered pages o
 BODY_TAG: web.RequestKey[str] = web.RequestKey("body_tag", str)  # the served page's ETag, hashed once
 # A read that only looks (a waiting GET's re-check): it runs no GET side effect, as a live refresh.
 LOOK_ONLY: web.RequestKey[bool] = web.RequestKey("look_only", bool)
+# Set when a look left out a side effect a plain GET would have run (or may have: a cached look).
+SKIPPED_EFFECT: web.RequestKey[bool] = web.RequestKey("skipped_effect", bool)

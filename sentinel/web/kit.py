@@ -19,7 +19,7 @@ from aiohttp import web
 from multidict import MultiDictProxy
 
 from sentinel.web.keys import ENVIRONMENT, WORLD
-from sentinel.web.render import local_path, looks_only, make_url, render
+from sentinel.web.render import local_path, make_url, render, skips_side_effect
 from sentinel.world.state import World
 
 MAX_PAGE = 10_000
@@ -154,7 +154,7 @@ async def mark_seen(request: web.Request, sql: str, params: Sequence[Any]) -> bo
     """The one GET side effect (docs/environments.md#actions): run an UPDATE that sets read/seen flags, unless this is a
     live refresh or a waiting GET's re-check. The UPDATE must only set flags to 1 (idempotent).
     True if it ran."""
-    if looks_only(request):
+    if skips_side_effect(request):
         return False
     async with world_of(request).write() as db:
         await db.execute(sql, tuple(params))

@@ -25,7 +25,7 @@ from markupsafe import Markup, escape
 
 from sentinel.core.environment import Environment, Header
 from sentinel.core.paths import DATA
-from sentinel.web.keys import ENV_CSS, ENVIRONMENT, LAYOUT, LOOK_ONLY, WORLD
+from sentinel.web.keys import ENV_CSS, ENVIRONMENT, LAYOUT, LOOK_ONLY, SKIPPED_EFFECT, WORLD
 from sentinel.world.state import parse_iso
 
 TEMPLATES_DIR = DATA.templates
@@ -342,6 +342,16 @@ def looks_only(request: web.Request) -> bool:
     return is_live(request) or request.get(LOOK_ONLY, False)
 
 
+def skips_side_effect(request: web.Request) -> bool:
+    """Asked where a GET side effect is about to run: True if this read only looks, and so
+    must leave it out. The request remembers it: a waiting GET answers with its look only when
+    the look left nothing out (it is then the very page a plain GET gives)."""
+    if not looks_only(request):
+        return False
+    request[SKIPPED_EFFECT] = True
+    return True
+
+
 def local_path(target: str) -> bool:
     """A path on this site ("/micromail/…"), never another host ("//evil", "http://…")."""
     return target.startswith("/") and not target.startswith("//") and "\\" not in target
@@ -428,7 +438,7 @@ async def render(request: web.Request, template: str, context: dict[str, Any] | 
     world = request.app[WORLD]
     environment = request.app[ENVIRONMENT]
     flash = None
-    if request.method == "GET" and not looks_only(request):
+    if request.method == "GET" and world.flash is not None and not skips_side_effect(request):
         flash, world.flash = world.flash, None
     page = {
         "env_name": environment.name,

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from sentinel.web.keys import ENVIRONMENT, WORLD
+from sentinel.web.keys import ENVIRONMENT, SKIPPED_EFFECT, WORLD
 from sentinel.web.kit import BadInput
 
 WAIT_HEADER = "X-Wait-Change"
@@ -56,7 +56,8 @@ async def wait_for_change(request: web.Request, serve: Serve, wait_sim_s: float)
     which run no GET side effect: a page whose GET writes (recording a video watched, marking a
     message read) would otherwise wake its own waiter with every check and spin, and a wait
     answered 304 delivered nothing, so it has no effect either. A look that differs from what the
-    reader holds is confirmed by a plain GET; when that GET still matches the reader's copy (the
+    reader holds is the answer when it left no side effect out (a price page that follows time),
+    and is otherwise confirmed by a plain GET; when that GET still matches the reader's copy (the
     page's plain and looking renders differ by the visit itself, as a "new" divider does), the
     wait goes on and only a change to that look ends it."""
     world = request.app[WORLD]
@@ -69,6 +70,8 @@ async def wait_for_change(request: web.Request, serve: Serve, wait_sim_s: float)
         version = world.version  # sampled before the look, so a change during it wakes the wait
         look = await serve(True)
         if look.headers.get("ETag") != target:
+            if look.status != 304 and not request.get(SKIPPED_EFFECT, True):
+                return look  # it left no side effect out: the page a plain GET gives now
             answer = await serve(False)
             if answer.status != 304:
                 return answer
