@@ -21,7 +21,6 @@ import gzip
 import json
 import shutil
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,9 +30,6 @@ from sentinel.web.cache import body_digest
 RECENT_BODIES = 16  # the page cache's bytes objects: one identity check instead of a hash
 COMPRESS_LEVEL = 6
 
-# One writer thread for every session of the process: compressing is a fraction of a millisecond
-# per page, and one thread keeps file writes in order without taking a second core from serving.
-_WRITER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sentinel-pages")
 
 
 @dataclass(frozen=True)
@@ -59,7 +55,7 @@ class PageStore:
         self.cap_bytes = cap_bytes
         self._known: set[str] = set()
         self._recent: OrderedDict[int, tuple[bytes, str]] = OrderedDict()  # id(body) → (body, sha)
-        self._pending: list[tuple[Future, int]] = []  # writes under way, with the size guessed for each
+        self._pending: list[tuple[asyncio.Future, int]] = []  # writes under way, with the size guessed for each
         self._guessed = 0  # the guessed sizes of the writes under way
         self._written = 0  # compressed bytes of the finished writes
         self._skipped = 0
@@ -80,7 +76,11 @@ class PageStore:
         self._known.add(sha)
         guess = len(body) // 4 + 1  # until written: pages compress about 4-10 times
         self._guessed += guess
-        self._pending.append((_WRITER.submit(self._write, sha, body), guess))
+        # On the loop's default executor: in a run, threads raised just below the loop's priority
+        # (sentinel/run/tuning.py). A writer at normal priority, preempted by the agents while it
+        # held the GIL, held the loop with it: event lateness p99 went from 5 to 40-60 ms.
+        write = asyncio.get_running_loop().run_in_executor(None, self._write, sha, body)
+        self._pending.append((write, guess))
         return sha
 
     def _settle(self) -> None:
@@ -120,7 +120,7 @@ class PageStore:
 
     async def flush(self) -> CapState:
         """Wait for every pending write; the store's totals."""
-        await asyncio.gather(*(asyncio.wrap_future(f) for f, _ in self._pending))
+        await asyncio.gather(*(f for f, _ in self._pending), return_exceptions=True)
         self._settle()
         return self.state()
 
