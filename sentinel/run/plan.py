@@ -85,12 +85,21 @@ class RunReport:
 
 class StartGate:
     """Holds the first wave of sessions until all of them are set up, so that no session's
-    clock runs while others still build their databases (which would delay its events)."""
+    clock runs while others still build their databases (which would delay its events).
 
-    def __init__(self, size: int):
+    spacing_s: once open, the sessions pass one every spacing_s wall seconds, in the order they
+    arrived, instead of all in the same instant. A session's first seconds are its busiest (its
+    agent's first reads, the early events it answers); a hundred of them in one instant queue
+    for the CPU, and the tasks whose condition comes first were reported late for it. Each
+    session's clock starts at its own first page, so its timeline is unchanged."""
+
+    def __init__(self, size: int, spacing_s: float = 0.0):
         self._slots = size
         self._waiting: set[str] = set()
         self._open = asyncio.Event()
+        self._spacing_s = spacing_s
+        self._passed = 0
+        self._opened_at = 0.0
         if size <= 0:
             self._open.set()
 
@@ -105,12 +114,17 @@ class StartGate:
     def arrive(self, key: str) -> None:
         """This session is ready (or failed): it no longer holds the others back."""
         self._waiting.discard(key)
-        if self._slots <= 0 and not self._waiting:
+        if self._slots <= 0 and not self._waiting and not self._open.is_set():
+            self._opened_at = asyncio.get_running_loop().time()
             self._open.set()
 
     async def pass_through(self, key: str) -> None:
         self.arrive(key)
         await self._open.wait()
+        turn, self._passed = self._passed, self._passed + 1
+        delay = self._opened_at + turn * self._spacing_s - asyncio.get_running_loop().time()
+        if delay > 0:
+            await asyncio.sleep(delay)
 
 
 def _mentions(command: str | list[str], placeholder: str) -> bool:

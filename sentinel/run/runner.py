@@ -69,6 +69,7 @@ from sentinel.session.proxy import METERED_FILE, MeteringProxy
 from sentinel.session.sandbox import Sandbox
 from sentinel.web.render import make_templates
 
+START_SPACING_S = 0.03  # first-wave clocks start this far apart (a hundred over 3 s): see StartGate
 START_LINE_MAX_S = 15.0  # longest a first-wave agent's /start waits for the others to boot
 # Play mode: wall seconds a person has, after opening /contact, to send the form's message. An
 # agent's process goes on after its contact (and posts its message) until it exits; a person
@@ -160,7 +161,7 @@ class Runner:
             gate = await self._admission_gate(canary, len(todo))
             wave = min(gate.admission.allowed if gate.admission else gate.limit or len(todo), len(todo))
             self._gate = StartGate(wave)
-            self._start_line = StartGate(wave)
+            self._start_line = StartGate(wave, START_SPACING_S)
 
             async def one(job: Job) -> Result | None:
                 async with gate.slot():
