@@ -61,7 +61,7 @@ class Oracle:
     def do_watch(self, step: Step) -> None:
         assert step.until is not None
         poll = step.poll_s or self.poll_s
-        page = self.browser.get(step.target)
+        page = self._current_or_read(step.target)
         first = step.until.read_number(page.text) if step.until.number is not None else None
         say(f"watching {step.target} (first value {first})")
         seen = set(page.link_hrefs(step.open_new)) if step.open_new else set()
@@ -89,6 +89,13 @@ class Oracle:
                 page = self.browser.get(step.target, conditional=True)
             else:
                 page = self.browser.wait_for_change(step.target, WATCH_WAIT_SIM_S)
+
+    def _current_or_read(self, target: str) -> Page:
+        """The page at target: the one just read if it is that page (a relative watch counts
+        from the start page as first seen, however long the next read is delayed), else a read."""
+        if self.page is not None and self.page.url == self.browser.url(target):
+            return self.page
+        return self.browser.get(target)
 
     def do_submit(self, step: Step) -> None:
         assert self.page is not None
