@@ -36,7 +36,7 @@ PNG_MAGIC = b"\x89PNG"  # wall seconds between two screenshots of a page the age
 
 @dataclass
 class ShotRecorder:
-    folder: Path  # the shots/ folder
+    folder: Path | None  # the shots/ folder; None: keep nothing (not run by Sentinel)
     cap_bytes: int = DEFAULT_CAP_BYTES
     idle_every_s: float = IDLE_EVERY_S
     clock: Callable[[], float] = time.time
@@ -48,14 +48,17 @@ class ShotRecorder:
 
     @classmethod
     def for_agent(cls, idle_every_s: float = IDLE_EVERY_S) -> ShotRecorder:
-        """A recorder writing into shots/ beside the agent's costs.json (its working folder)."""
+        """A recorder writing into shots/ beside the agent's costs.json (its working folder);
+        outside a Sentinel session (no SENTINEL_COSTS_FILE) one that keeps nothing, rather than
+        filling whatever folder the browser was started in."""
         costs = os.environ.get("SENTINEL_COSTS_FILE")
-        base = Path(costs).parent if costs else Path.cwd()
+        if not costs:
+            return cls(None, 0, idle_every_s)
         try:
             cap = int(os.environ.get(CAP_ENV, DEFAULT_CAP_BYTES))
         except ValueError:
             cap = DEFAULT_CAP_BYTES
-        return cls(base / SHOTS_FOLDER, cap, idle_every_s)
+        return cls(Path(costs).parent / SHOTS_FOLDER, cap, idle_every_s)
 
     def idle_due(self) -> bool:
         """A re-read of the same page may take a screenshot now."""
@@ -67,6 +70,8 @@ class ShotRecorder:
         picture as the last one kept, or the cap keeps it out (the index says so once)."""
         now = self.clock() if at is None else at
         self.last_at = now
+        if self.folder is None:
+            return False
         digest = hashlib.sha1(png).digest()
         if self.capped or digest == self.last_digest:
             return False
@@ -87,6 +92,8 @@ class ShotRecorder:
         return True
 
     def _index(self, record: dict) -> None:
+        if self.folder is None:
+            return
         try:
             with (self.folder / INDEX).open("a", encoding="utf-8") as out:
                 out.write(json.dumps(record) + "\n")
