@@ -4,10 +4,13 @@ recorder and their move into the session folder."""
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import json
 import shutil
 import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -88,6 +91,20 @@ async def test_the_cap_keeps_bodies_out_and_says_when(tmp_path):
                      "cap_hit": True, "cap_hit_at_sim": 3.0}
     assert gzip.decompress((tmp_path / "out" / "pages" / f"{first}.html.gz").read_bytes()) == b"<p>one</p>" * 50
 
+
+async def test_bodies_are_written_on_the_loops_default_executor(tmp_path):
+    """A run raises the default executor's threads just below the loop (sentinel/run/tuning.py);
+    a writer of its own at normal priority, preempted while it held the GIL, stalled the loop."""
+    loop = asyncio.get_running_loop()
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="raised-pool")
+    loop.set_default_executor(pool)
+    names: list[str] = []
+    store = PageStore(tmp_path / "work", cap_bytes=10_000)
+    write = store._write
+    store._write = lambda sha, body: names.append(threading.current_thread().name) or write(sha, body)
+    store.record(b"<p>one</p>", sim=1.0)
+    await store.flush()
+    assert names and names[0].startswith("raised-pool") and store.state().stored == 1
 
 def test_a_run_past_its_cap_marks_the_lines_it_could_not_keep(tmp_path):
     config = write_config(tmp_path, cap=4_000)
