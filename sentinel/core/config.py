@@ -284,7 +284,7 @@ def check_speed(speed: float, where: str = "--speed") -> float:
     return speed
 
 
-SESSIONS_PER_CORE = 50  # polling agents one process carries at speed 50 (README "Where one process saturates")
+SESSIONS_PER_CORE = 25  # auto admission's first wave per core; more start while the machine stays calm (docs/timing.md#admission)
 
 
 def available_cores() -> int:
@@ -295,9 +295,8 @@ def available_cores() -> int:
 
 def sessions_at_once(concurrency: int | None, sessions: int, cores: int | None = None) -> int:
     """How many sessions run at once (0: all). Asked for (`concurrency` not None), as asked;
-    otherwise all of them up to SESSIONS_PER_CORE per core of this machine, past which a
-    hundred polling agents starve each other of CPU and react late for reasons of the
-    machine, not of the agent."""
+    otherwise (auto admission's first wave) all of them up to SESSIONS_PER_CORE per core of
+    this machine; the runner starts more while the canary finds the machine calm."""
     if concurrency is not None:
         return concurrency
     limit = SESSIONS_PER_CORE * (cores or available_cores())

@@ -10,7 +10,9 @@ nothing while its page stays the same, however long it waits. See docs/protocol.
 
 Pages of environments whose text follows time continuously (page_time_step_s None: a price
 curve, a star count between waypoints) can change with no write at all; for them the page is
-looked at again every RECHECK_WALL_S wall seconds while the wait lasts. Time-only drift of a
+looked at again every RECHECK_WALL_S wall seconds while the wait lasts, the first time
+RECHECK_WALL_S after the request came (so such a page is answered at most that often, however
+fast its reader asks again). Time-only drift of a
 stepped page ("4 min ago" becoming "5 min ago") does not end a wait by itself.
 """
 
@@ -23,6 +25,7 @@ from aiohttp import web
 
 from sentinel.web.keys import ENVIRONMENT, SKIPPED_EFFECT, WORLD
 from sentinel.web.kit import BadInput
+from sentinel.world.state import World
 
 WAIT_HEADER = "X-Wait-Change"
 MAX_WAIT_SIM_S = 3600.0  # one request waits at most this long; ask again for longer
@@ -66,6 +69,11 @@ async def wait_for_change(request: web.Request, serve: Serve, wait_sim_s: float)
     deadline = world.now() + wait_sim_s
     target = request.headers.get("If-None-Match")
     unchanged: web.StreamResponse | None = None  # the 304 to answer with at the timeout
+    if follows_time and not clock.frozen:
+        # Its numbers have moved since the reader's copy, however recent: a first look would answer
+        # at once, and a reader waiting again after each answer would be re-served as fast as it
+        # asks. So the first look comes at the first recheck, or sooner on a write.
+        await world.wait_for_change(world.version, min(_wall_until(deadline, world), RECHECK_WALL_S))
     while True:
         version = world.version  # sampled before the look, so a change during it wakes the wait
         look = await serve(True)
@@ -81,7 +89,13 @@ async def wait_for_change(request: web.Request, serve: Serve, wait_sim_s: float)
         remaining = deadline - world.now()
         if remaining <= 0 or clock.frozen:
             return unchanged
-        wall = remaining / clock.speed if clock.running else math.inf  # a paused clock: until a change
+        wall = _wall_until(deadline, world)
         if follows_time:
             wall = min(wall, RECHECK_WALL_S)
         await world.wait_for_change(version, min(wall, MAX_WAIT_SIM_S))
+
+
+def _wall_until(deadline: float, world: World) -> float:
+    """Wall seconds until sim time `deadline` (a paused clock: until a change)."""
+    clock = world.clock
+    return max(0.0, deadline - world.now()) / clock.speed if clock.running else math.inf
