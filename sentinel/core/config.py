@@ -284,7 +284,8 @@ def check_speed(speed: float, where: str = "--speed") -> float:
     return speed
 
 
-SESSIONS_PER_CORE = 25  # auto admission's first wave per core; more start while the machine stays calm (docs/timing.md#admission)
+# Auto admission's first wave per core; more start while the machine stays calm (docs/timing.md#admission).
+SESSIONS_PER_CORE = 25
 
 
 def available_cores() -> int:
