@@ -26,12 +26,12 @@ from typing import Protocol
 
 # The HTML→text parser is pure and shared with `sentinel show` (sentinel/core/pagetext.py).
 from sentinel.core.pagetext import FORM_REF_ATTR, Control, Form, Page, fold_space, parse_page
+from sentinel.core.protocol import WAIT_HEADER
 
 __all__ = ["FORM_REF_ATTR", "BrowseError", "Browser", "Control", "Form", "Line", "Page", "PageDriver",
            "Screenshot", "describe_form", "parse_page"]
 
 MAX_LISTED_CHOICES = 6
-WAIT_HEADER = "X-Wait-Change"  # the site's long-poll (docs/protocol.md#waiting; sentinel.web.waiting)
 LONG_POLL_WALL_S = 3600.0  # socket timeout of a waiting GET: the site answers by the wait's end
 
 

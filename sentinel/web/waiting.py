@@ -23,11 +23,11 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
+from sentinel.core.protocol import WAIT_HEADER
 from sentinel.web.keys import ENVIRONMENT, SKIPPED_EFFECT, WORLD
 from sentinel.web.kit import BadInput
 from sentinel.world.state import World
 
-WAIT_HEADER = "X-Wait-Change"
 MAX_WAIT_SIM_S = 3600.0  # one request waits at most this long; ask again for longer
 RECHECK_WALL_S = 0.2     # how often a time-following page is looked at again while waiting
 
