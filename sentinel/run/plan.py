@@ -119,9 +119,9 @@ class StartGate:
             self._open.set()
 
     async def pass_through(self, key: str) -> None:
+        turn, self._passed = self._passed, self._passed + 1  # its place in the order of arrival
         self.arrive(key)
         await self._open.wait()
-        turn, self._passed = self._passed, self._passed + 1
         delay = self._opened_at + turn * self._spacing_s - asyncio.get_running_loop().time()
         if delay > 0:
             await asyncio.sleep(delay)

@@ -31,7 +31,6 @@ RECENT_BODIES = 16  # the page cache's bytes objects: one identity check instead
 COMPRESS_LEVEL = 6
 
 
-
 @dataclass(frozen=True)
 class CapState:
     cap_bytes: int

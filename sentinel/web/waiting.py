@@ -86,8 +86,7 @@ async def wait_for_change(request: web.Request, serve: Serve, wait_sim_s: float)
             unchanged, target = answer, look.headers.get("ETag")
             continue
         unchanged = unchanged or look
-        remaining = deadline - world.now()
-        if remaining <= 0 or clock.frozen:
+        if world.now() >= deadline or clock.frozen:
             return unchanged
         wall = _wall_until(deadline, world)
         if follows_time:
