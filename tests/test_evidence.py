@@ -262,7 +262,10 @@ def test_a_browser_agent_leaves_screenshots_on_the_sim_axis(tmp_path):
     where = session(tmp_path, "b", "sender_arrives")
     shots = read_jsonl(where / "shots.jsonl")
     result = outcome.results[0]
-    assert shots and shots[0]["reason"] == "load" and shots[0]["path"] == INBOX
+    log = (where / "agent.log").read_text(errors="replace")[-2000:] if (where / "agent.log").exists() else ""
+    assert shots, (f"no screenshots kept; verdict {result.verdict!r}, ended by {result.ended_by} "
+                   f"({result.infra_error}); agent.log ends:\n{log}")
+    assert shots[0]["reason"] == "load" and shots[0]["path"] == INBOX
     magic = {"png": b"\x89PNG\r\n\x1a\n", "jpg": b"\xff\xd8\xff"}
     assert all((where / "shots" / s["file"]).read_bytes().startswith(magic[s["file"][-3:]]) for s in shots)
     assert all(0 <= s["sim"] <= (result.contact_at or 600) for s in shots)

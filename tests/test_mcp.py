@@ -137,9 +137,14 @@ async def test_mcp_built_in_agents_complete_passive_and_active_tasks(tmp_path):
     config = replace(config, timing=replace(config.timing, startup_timeout_s=60))
     tasks = ["micromail/sender_arrives.yaml", "micromail/attachment_name.yaml",
              "microhood/news_more.yaml", "microhood/buy_at_threshold.yaml"]
-    report = await Runner(config, run_plan("wf", BUILTIN_AGENTS["mcp-wait_for"], tasks, 25, "mcp-wait_for")).run()
-    for result in report.results:
+    sleeper = run_plan("sl", BUILTIN_AGENTS["mcp-sleep"], tasks[:1], 25, "mcp-sleep")
+    report, slept = await asyncio.gather(
+        Runner(config, run_plan("wf", BUILTIN_AGENTS["mcp-wait_for"], tasks, 25, "mcp-wait_for")).run(),
+        Runner(config, sleeper).run())
+    for result in report.results + slept.results:
         assert result.success and result.on_time, result
         assert result.mcp_calls.get("read_page", 0) >= 1 and result.contact_message, result
     active = [r for r in report.results if r.activity == "active"]
     assert active and all(r.mcp_calls.get("submit", 0) >= 1 for r in active)
+    (sleeping,) = slept.results  # its pauses are the server's sleep tool, on the session's clock
+    assert sleeping.mcp_calls.get("sleep", 0) >= 1 and "wait_for_change" not in sleeping.mcp_calls, sleeping

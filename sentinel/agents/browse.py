@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import http.cookiejar
 import re
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -99,6 +100,7 @@ class PageDriver(Protocol):
     def site_url(self, path_or_url: str) -> str: ...
     def get(self, path_or_url: str, conditional: bool = False) -> Page: ...
     def wait_for_change(self, path_or_url: str, timeout_sim_s: float) -> Page: ...
+    def pause(self, wall_s: float, speed: float) -> None: ...
     def follow(self, number: int) -> Page: ...
     def submit(self, form: Form, fields: dict[str, str] | None = None) -> Page: ...
     def screenshot(self) -> Screenshot | None: ...
@@ -129,6 +131,10 @@ class Numbering:
         if not url.startswith(self.origin + "/"):
             raise BrowseError("only pages of this site can be opened")
         return url
+
+    def pause(self, wall_s: float, speed: float) -> None:
+        """Wait wall_s wall seconds (wall_s × speed sim seconds), reading nothing."""
+        time.sleep(wall_s)
 
     # --- the model's view: numbered links and forms -------------------------------------------
 

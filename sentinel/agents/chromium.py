@@ -53,6 +53,7 @@ from sentinel.core.chromium import PROFILE_PREFIX, START_TIMEOUT_S, VIEWPORT, ch
 
 NAVIGATION_TIMEOUT_MS = 30_000
 ACTION_TIMEOUT_MS = 5_000  # a click or a fill whose element is not there fails this fast
+SHOT_TIMEOUT_MS = 15_000  # a screenshot waits for a frame, which a loaded machine is slow to paint
 CLOSE_WAIT_S = 1.0
 PR_SET_PDEATHSIG = 1
 
@@ -136,6 +137,7 @@ class ChromiumBrowser(Numbering):
     def __init__(self, base_url: str, log=print, shots: ShotRecorder | None = None):
         super().__init__(base_url)
         self.shots = shots or ShotRecorder.for_agent()
+        self.log = log
         from playwright.sync_api import Error, TimeoutError, sync_playwright
 
         self._errors, self._timeout = Error, TimeoutError
@@ -253,9 +255,10 @@ class ChromiumBrowser(Numbering):
     def _keep_shot(self, reason: str, png: bytes | None = None, at: float | None = None) -> None:
         at = at or time.time()
         try:
-            png = png or self.tab.screenshot(type="jpeg", quality=JPEG_QUALITY)
-        except self._errors:
-            return  # a page closing under the camera: no evidence this time
+            png = png or self.tab.screenshot(type="jpeg", quality=JPEG_QUALITY, timeout=SHOT_TIMEOUT_MS)
+        except self._errors as exc:  # a page closing under the camera: no evidence this time
+            self.log(f"no {reason} screenshot of {self.tab.url}: {_first_line(exc)}")
+            return
         self.shots.take(png, reason, _path_of(self.tab.url), at)
 
     def wait_for_change(self, path_or_url: str, timeout_sim_s: float) -> Page:

@@ -115,8 +115,10 @@ class McpDriver(Numbering):
             return self._page(data)
         return self.get(path) if data["changed"] or path not in self._pages else self._pages[path]
 
-    def sleep(self, seconds_sim: float) -> None:
-        self.call("sleep", {"seconds": max(0.0, seconds_sim)})
+    def pause(self, wall_s: float, speed: float) -> None:
+        """The server's sleep tool, in sim seconds: the session's clock, not this process's, says
+        when the pause is over."""
+        self.call("sleep", {"seconds": max(0.0, wall_s * speed)})
 
     def _path(self, path_or_url: str) -> str:
         url = self.site_url(path_or_url)

@@ -151,7 +151,7 @@ class Tools:
 
     def tool_sleep(self, seconds: Any) -> str:
         pause = min(max(0.0, float(seconds)), self.clock.left())
-        time.sleep(pause)
+        self.browser.pause(pause, self.speed)
         assert self.page is not None
         return f"Slept {pause:.1f} s. Now on " + self.show(self.browser.get(self.page.url, conditional=True))
 

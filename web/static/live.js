@@ -38,10 +38,16 @@
   // link in it: an item of a list that changed), then the next unpaired one of the same kind.
   // Paired nodes are moved into the fresh order and brought up to date; the rest is replaced.
 
-  function keyOf(node) {
+  function ownKey(node) {  // the key a node gives itself: its id or data-key
     if (node.nodeType !== 1) return null;
     if (node.id) return "#" + node.id;
     if (node.hasAttribute("data-key")) return "k" + node.getAttribute("data-key");
+    return null;
+  }
+
+  function keyOf(node) {
+    if (node.nodeType !== 1) return null;
+    if (ownKey(node) !== null) return ownKey(node);
     var link = node.tagName === "A" ? node : node.querySelector("a[href]");
     return link && link.hasAttribute("href") ? node.tagName + " " + link.getAttribute("href") : null;
   }
@@ -66,15 +72,48 @@
     }
   }
 
-  function morphNode(old, fresh) {
+  function morphNode(old, fresh, moves) {
     if (old.nodeType !== 1) {
       if (old.nodeValue !== fresh.nodeValue) old.nodeValue = fresh.nodeValue;
       return;
     }
     if (old.outerHTML === fresh.outerHTML) return;
     morphAttributes(old, fresh);
-    morphChildren(old, fresh);
+    morphChildren(old, fresh, moves);
   }
+
+  // An item that moved from one list to another (a person from Suggestions to Invitations) has
+  // no old sibling to pair with: it is looked up by its key anywhere in the old page, among the
+  // nodes no morph has claimed, and moved over. Only items move: a node with its own key, or a
+  // list item or row keyed by its first link (a link inside an item stays with its item).
+  // `moves` lives for one swap.
+  function Moves(roots) {
+    this.roots = roots;
+    this.byKey = null;  // key -> the outermost old node with it, built at the first look-up
+    this.claimed = new Set();  // old nodes already paired with a fresh one
+    this.frozen = new Set();  // old nodes paired exactly: nothing in them may be taken
+  }
+
+  Moves.prototype.take = function (fresh, parent) {
+    var key = keyOf(fresh);
+    if (key === null || (ownKey(fresh) === null && !/^(LI|TR|ARTICLE)$/.test(fresh.tagName))) return undefined;
+    if (this.byKey === null) {
+      var byKey = this.byKey = {};
+      this.roots.forEach(function (root) {
+        root.querySelectorAll("*").forEach(function (node) {
+          var k = keyOf(node);
+          if (k !== null && !(k in byKey)) byKey[k] = node;
+        });
+      });
+    }
+    var node = this.byKey[key];
+    if (!node || this.claimed.has(node) || !sameKind(node, fresh) || node.contains(parent)) return undefined;
+    for (var up = node.parentNode; up; up = up.parentNode) {
+      if (this.frozen.has(up)) return undefined;
+    }
+    this.claimed.add(node);
+    return node;
+  };
 
   function pairByIndex(olds, fresh, pairs, used, indexOf) {
     var index = {};
@@ -92,19 +131,29 @@
     });
   }
 
-  function morphChildren(parent, freshParent) {
+  function otherItems(old, fresh) {  // two items that name themselves differently: never one node
+    var a = ownKey(old), b = ownKey(fresh);
+    return a !== null && b !== null && a !== b;
+  }
+
+  function morphChildren(parent, freshParent, moves) {
     var olds = Array.prototype.slice.call(parent.childNodes);
     var fresh = Array.prototype.slice.call(freshParent.childNodes);
     var pairs = new Array(fresh.length);
     var used = new Array(olds.length);
     pairByIndex(olds, fresh, pairs, used, print);
+    olds.forEach(function (node, i) { if (used[i]) moves.frozen.add(node); });
     pairByIndex(olds, fresh, pairs, used, keyOf);
+    olds.forEach(function (node, i) { if (used[i]) moves.claimed.add(node); });
+    fresh.forEach(function (node, j) {
+      if (pairs[j] === undefined) pairs[j] = moves.take(node, parent);
+    });
     var next = 0;
     fresh.forEach(function (node, j) {
       if (pairs[j] !== undefined) return;
       for (var i = next; i < olds.length; i++) {
-        if (!used[i] && sameKind(olds[i], node)) {
-          used[i] = true; pairs[j] = olds[i]; next = i + 1; return;
+        if (!used[i] && !moves.claimed.has(olds[i]) && sameKind(olds[i], node) && !otherItems(olds[i], node)) {
+          used[i] = true; pairs[j] = olds[i]; next = i + 1; moves.claimed.add(olds[i]); return;
         }
       }
     });
@@ -118,16 +167,19 @@
       }
       if (old === cursor) cursor = cursor.nextSibling;
       else parent.insertBefore(old, cursor);
-      morphNode(old, node);
+      morphNode(old, node, moves);
     });
   }
 
   function swap(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
-    ["header", "main"].forEach(function (tag) {
+    var tags = ["header", "main"];
+    var moves = new Moves(tags.map(function (tag) { return document.querySelector(tag); })
+      .filter(function (node) { return node !== null; }));
+    tags.forEach(function (tag) {
       var fresh = doc.querySelector(tag);
       var old = document.querySelector(tag);
-      if (fresh && old) morphNode(old, fresh);
+      if (fresh && old) morphNode(old, fresh, moves);
     });
     if (doc.title && doc.title !== document.title) document.title = doc.title;
   }
