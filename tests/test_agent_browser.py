@@ -139,13 +139,20 @@ def test_a_sandboxed_agent_reaches_the_browser_over_loopback(tmp_path):
 PLAYWRIGHT_MCP = Path(__file__).parents[1] / ".ci" / "node" / "node_modules" / "@playwright" / "mcp" / "cli.js"
 
 
+MCP_TASKS = {  # a passive and an active task, each decided from accessibility snapshots only
+    "micromail-sender_arrives": ("inbox", "Priya Shah"),
+    "microchat-dm_keyword": ("react", "Omar Mansour", "the payment service is down", "👀"),
+}
+
+
 @pytest.mark.skipif(not PLAYWRIGHT_MCP.exists(),
                     reason="@playwright/mcp is not installed (.ci/run: npm install --prefix .ci/node @playwright/mcp)")
-def test_an_agent_on_playwright_mcp_passes_sender_arrives_from_snapshots(tmp_path):
+@pytest.mark.parametrize("task", sorted(MCP_TASKS))
+def test_an_agent_on_playwright_mcp_completes_a_task_from_snapshots(tmp_path, task):
     pytest.importorskip("mcp")
-    command = [sys.executable, str(AGENTS / "mcp_watcher.py"), str(PLAYWRIGHT_MCP), "Priya Shah"]
-    outcome = api.run(cmd=command, tasks=["micromail-sender_arrives"], speed=10, agent_browser=True,
-                      run_name="mcp", config=bundled_config(tmp_path))
+    command = [sys.executable, str(AGENTS / "mcp_watcher.py"), str(PLAYWRIGHT_MCP), *MCP_TASKS[task]]
+    outcome = api.run(cmd=command, tasks=[task], speed=20, agent_browser=True, run_name="mcp",
+                      config=bundled_config(tmp_path))
     (result,) = outcome.results
     session_dir = next(outcome.run_dir.rglob(BROWSER_FILE)).parent
     log = (session_dir / "agent.log").read_text()
