@@ -3,7 +3,7 @@
 The agent gets its DevTools address as SENTINEL_CDP_URL (and the `__CDP_URL__` placeholder):
 `http://127.0.0.1:PORT`, which Playwright's `connect_over_cdp`, `@playwright/mcp --cdp-endpoint`
 or any DevTools client accepts (SENTINEL_CDP_WS_URL is the browser's websocket address itself).
-See docs/agents-any-stack-browser.md.
+See docs/agents-any-stack.md#a-browser-lent-to-the-agent.
 
 The browser belongs to the session, not to the agent: it starts before the agent and is closed
 after it, and it stays outside a `--sandbox` (the agent reaches it over loopback). No Chromium
