@@ -23,8 +23,8 @@ def blocking_violations(results: dict) -> list[str]:
     return lines
 
 
-# Not fixed yet: MicroLendar's all-day event chips print white text on the calendar's colour.
-KNOWN = {"microlendar": "all-day chips: white text on calendar colours below 4.5:1"}
+# Environments with a violation not fixed yet, and why (strict: an entry that passes fails).
+KNOWN: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("env", [pytest.param(e, marks=pytest.mark.xfail(reason=KNOWN[e], strict=True))
