@@ -343,3 +343,19 @@ def test_when_filter_prints_the_when_macro():
         assert macro.startswith("<time datetime=")
     assert by_macro.render(t="2026-03-02T08:05:00Z", now=now) == \
         '<time datetime="2026-03-02T08:05:00Z" title="Mon 2 Mar 2026, 08:05 UTC">55 min ago</time>'
+
+
+def test_hide_glyphs_hides_each_run_of_glyphs_and_escapes_the_rest():
+    templates = render.make_templates()
+    label = templates.from_string("{{ v | hide_glyphs }}")
+    assert label.render(v="★ Saved ✓ (click to remove)") == \
+        '<span aria-hidden="true">★</span> Saved <span aria-hidden="true">✓</span> (click to remove)'
+    assert label.render(v="<b>☑☐</b> & 'x'") == \
+        '&lt;b&gt;<span aria-hidden="true">☑☐</span>&lt;/b&gt; &amp; &#39;x&#39;'
+    assert label.render(v="Mute") == "Mute" and label.render(v=Markup("<i>✓</i>")) == "<i>✓</i>"
+    # a toggle's button: its words named, its text (what the text browser reads) unchanged
+    toggle = templates.from_string('{% import "common/macros.html" as m %}{{ m.toggle("/like", on, "♡ Like", '
+                                   '"Liked ✓ (click to unlike)", "/") }}')
+    assert '<button type="submit">Liked <span aria-hidden="true">✓</span> (click to unlike)</button>' in \
+        toggle.render(on=True)
+    assert '<button type="submit"><span aria-hidden="true">♡</span> Like</button>' in toggle.render(on=False)

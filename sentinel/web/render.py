@@ -8,6 +8,7 @@ world's current time for relative timestamps.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass
@@ -327,6 +328,7 @@ def make_templates(extra_dirs: tuple[Path, ...] = ()) -> jinja2.Environment:
     env.filters["signed_money"] = signed_money
     env.filters["percent"] = percent
     env.filters["filesize"] = filesize
+    env.filters["hide_glyphs"] = hide_glyphs
     return env
 
 
@@ -569,3 +571,25 @@ def filesize(size: int) -> str:
     if size < 1024 * 1024:
         return f"{size / 1024:.1f} KB"
     return f"{size / (1024 * 1024):.1f} MB"
+
+
+# Glyphs printed beside words as decoration (☆ Save, Liked ✓, ✓ checks passed, ← Back): a
+# screen reader or an agent reading the accessibility tree should get the words alone. A glyph
+# that stands for words on its own (✉ 3) needs those words in its template, not this.
+DECORATIVE_GLYPHS = "★☆☐☑✓✗●◉○⊘✉❞📎▶♥♡♫💬⎇≡▸↗↙⚖▣←→‹›"
+_GLYPH_RUN = re.compile(f"[{re.escape(DECORATIVE_GLYPHS)}]+")
+
+
+@lru_cache(maxsize=1024)
+def _hidden_glyphs(text: str) -> Markup:
+    return Markup(_GLYPH_RUN.sub(lambda run: f'<span aria-hidden="true">{run.group()}</span>', escape_text(text)))
+
+
+def hide_glyphs(text: Any) -> Markup:
+    """`{{ label | hide_glyphs }}`: the label escaped, each run of DECORATIVE_GLYPHS in it wrapped
+    in <span aria-hidden="true">: "Liked ✓ (click to unlike)" is named "Liked (click to unlike)"
+    in the accessibility tree, and its text (what the text browser reads) stays the same."""
+    if hasattr(text, "__html__"):
+        return Markup(text.__html__())  # already HTML: left as it is
+    return _hidden_glyphs(str(text))
+
