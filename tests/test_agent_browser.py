@@ -58,6 +58,12 @@ def test_a_playwright_agent_on_the_session_browser_passes_sender_arrives(tmp_pat
     session_dir = next(outcome.run_dir.rglob(BROWSER_FILE)).parent
     log = (session_dir / "agent.log").read_text()
     assert result.success, log
+    # the session filmed the browser it lent: the inbox as it loaded, on the sim axis
+    shots = [json.loads(line) for line in (session_dir / "shots.jsonl").read_text().splitlines()]
+    loads = [s for s in shots if s["reason"] == "load" and s["path"] == "/micromail/folder/inbox"]
+    assert loads and all(0 <= s["sim"] <= (result.contact_at or 600) for s in shots), shots
+    assert all((session_dir / "shots" / s["file"]).read_bytes().startswith(b"\xff\xd8\xff") for s in shots)
+    assert not (session_dir / "camera").exists()
     assert "Your report was sent" in log
     figures = json.loads((session_dir / BROWSER_FILE).read_text())
     assert figures["peak_rss_mb"] > 10 and figures["processes"] >= 2

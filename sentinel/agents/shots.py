@@ -45,6 +45,7 @@ class ShotRecorder:
     capped: bool = False
     last_at: float | None = field(default=None)
     last_digest: bytes = b""
+    prefix: str = ""  # before each file's number: two recorders can share one shots/ folder
 
     @classmethod
     def for_agent(cls, idle_every_s: float = IDLE_EVERY_S) -> ShotRecorder:
@@ -81,7 +82,7 @@ class ShotRecorder:
             self._index({"wall": round(now, 3), "cap_hit": True, "cap_bytes": self.cap_bytes})
             return False
         self.count += 1
-        name = f"{self.count:05d}.{'png' if png.startswith(PNG_MAGIC) else 'jpg'}"
+        name = f"{self.prefix}{self.count:05d}.{'png' if png.startswith(PNG_MAGIC) else 'jpg'}"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             (self.folder / name).write_bytes(png)

@@ -59,6 +59,7 @@ from sentinel.mcp import MCP_PLACEHOLDER, MCP_URL_VARIABLE
 from sentinel.mcp.calls import read_calls
 from sentinel.outputs.results import finished_result, write_result
 from sentinel.run.agent_folder import AGENT_FOLDER, working_folder
+from sentinel.run.camera import filming
 from sentinel.run.fidelity import AdmissionGate, Canary, Monitor, fidelity_record, probe_first_wave
 from sentinel.run.plan import Job, RunPlan, RunReport, StartGate
 from sentinel.run.tuning import tuned_loop
@@ -67,6 +68,7 @@ from sentinel.session.harness import AgentOutcome, AgentProcess, build_command, 
 from sentinel.session.live import Session
 from sentinel.session.proxy import METERED_FILE, MeteringProxy
 from sentinel.session.sandbox import Sandbox
+from sentinel.session.shots import CAMERA_SHOTS
 from sentinel.web.render import make_templates
 
 START_SPACING_S = 0.03  # first-wave clocks start this far apart (a hundred over 3 s): see StartGate
@@ -358,7 +360,10 @@ class Runner:
                 environ[MCP_URL_VARIABLE] = await host.start()
                 extras.push_async_callback(host.stop)
             if self.plan.agent_browser:
-                environ |= (await extras.enter_async_context(lent_browser(out_dir))).environment()
+                browser = await extras.enter_async_context(lent_browser(out_dir))
+                environ |= browser.environment()
+                await extras.enter_async_context(  # stops before the browser closes
+                    filming(browser.cdp_url, out_dir / CAMERA_SHOTS, self.config.evidence_cap_bytes))
             if self.plan.meter:
                 proxy = MeteringProxy.from_env(out_dir / METERED_FILE)
                 await proxy.start()
