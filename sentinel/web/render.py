@@ -592,4 +592,3 @@ def hide_glyphs(text: Any) -> Markup:
     if hasattr(text, "__html__"):
         return Markup(text.__html__())  # already HTML: left as it is
     return _hidden_glyphs(str(text))
-

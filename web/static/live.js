@@ -46,8 +46,8 @@
   }
 
   function keyOf(node) {
-    if (node.nodeType !== 1) return null;
-    if (ownKey(node) !== null) return ownKey(node);
+    var own = ownKey(node);
+    if (own !== null || node.nodeType !== 1) return own;
     var link = node.tagName === "A" ? node : node.querySelector("a[href]");
     return link && link.hasAttribute("href") ? node.tagName + " " + link.getAttribute("href") : null;
   }
