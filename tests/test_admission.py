@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import time
 from dataclasses import replace
 
 import pytest
 from test_runner import make_config, plan
 
 from sentinel.core.admission import BUSY, CALM, STEADY, Admission, Fidelity, machine_state
-from sentinel.run.fidelity import AdmissionGate, Canary
+from sentinel.run.fidelity import AdmissionGate, Canary, HostSteal
 from sentinel.run.runner import Runner
 
 
@@ -116,6 +118,26 @@ async def test_every_run_records_its_fidelity_in_run_json(tmp_path):
     assert record["admission"] == "auto" and record["peak_sessions"] >= 1
     assert record["canary_samples"] > 0 and record["first_wave"] >= 1
     assert set(record["cpu_wait_ms"]) == {"p50", "p90", "p99", "max"}
+    assert record["host_steal_s"] >= 0 and 0 <= record["host_steal_peak"] <= 1  # this machine has /proc/stat
     await Runner(config, replace(plan("eager", name="fixed"), concurrency=1)).run()
     fixed = json.loads((config.results_dir / "fixed" / "run.json").read_text())["fidelity"]
     assert fixed["admission"] == "fixed" and fixed["concurrency"] == 1 and fixed["peak_sessions"] == 1
+
+
+def test_host_steal_reads_the_cpu_lines_steal_ticks_in_all_and_at_its_worst(tmp_path):
+    stat = tmp_path / "stat"
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def steal(n: int) -> None:
+        stat.write_text(f"cpu  100 0 50 900 3 0 1 {n} 0 0\ncpu0 50 0 25 450 1 0 0 0 0 0\n")
+    steal(10)
+    before = time.monotonic()
+    meter = HostSteal(stat)
+    steal(10 + ticks // 2)  # half a CPU second stolen within one tick
+    meter.tick()
+    tick_s = time.monotonic() - before
+    assert meter.peak_share >= (ticks // 2) / ticks / (tick_s * (os.cpu_count() or 1))
+    assert meter.to_dict()["host_steal_s"] == round((ticks // 2) / ticks, 2)
+    assert HostSteal(tmp_path / "missing").to_dict() == {}
+    stat.write_text("garbage")
+    assert HostSteal(stat).to_dict() == {}

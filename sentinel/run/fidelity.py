@@ -16,6 +16,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 
 from sentinel.core.admission import BUSY, CALM, WINDOW_S, Admission, Fidelity, delay_sim_s, machine_state
 from sentinel.core.summary import percentile
@@ -69,6 +70,40 @@ class Canary:
                 await self._reader
 
 
+class HostSteal:
+    """How much CPU the host (the hypervisor under a virtual machine) took from this machine while
+    the run lasted: /proc/stat's steal time, in all and at its worst over one tick. A stall that no
+    admission can prevent shows here; without /proc/stat the record leaves it out."""
+
+    def __init__(self, stat: Path = Path("/proc/stat")) -> None:
+        self.stat = stat
+        self.first = self.last = self._read()
+        self.last_at = time.monotonic()
+        self.peak_share = 0.0
+
+    def _read(self) -> float | None:
+        """CPU seconds stolen since boot, over all cores (the `cpu` line's eighth value, in ticks)."""
+        try:
+            return int(self.stat.read_text().split("\n", 1)[0].split()[8]) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def tick(self) -> None:
+        now, at = self._read(), time.monotonic()
+        if now is None or self.last is None:
+            return
+        if at > self.last_at:
+            share = (now - self.last) / ((at - self.last_at) * (os.cpu_count() or 1))
+            self.peak_share = max(self.peak_share, share)
+        self.last, self.last_at = now, at
+
+    def to_dict(self) -> dict:
+        self.tick()
+        if self.first is None or self.last is None:
+            return {}
+        return {"host_steal_s": round(self.last - self.first, 2), "host_steal_peak": round(self.peak_share, 3)}
+
+
 class AdmissionGate:
     """Sessions take a slot to run. Fixed: at most `limit` at once (0: no limit). Auto: at most
     admission.allowed, which the monitor raises."""
@@ -111,13 +146,17 @@ class Monitor:
     """Ticks while the run lasts: feeds the canary's window to the admission and tells the bus
     (through `notify`) when the machine is busy, at most every NOTICE_EVERY_S."""
 
-    def __init__(self, canary: Canary, gate: AdmissionGate, speed: float, notify: Callable[[str], None]):
+    def __init__(self, canary: Canary, gate: AdmissionGate, speed: float, notify: Callable[[str], None],
+                 steal: HostSteal | None = None):
         self.canary, self.gate, self.speed, self.notify = canary, gate, speed, notify
+        self.steal = steal
         self._last_notice = -NOTICE_EVERY_S
 
     async def run(self) -> None:
         while True:
             await asyncio.sleep(TICK_S)
+            if self.steal is not None:
+                self.steal.tick()
             recent = self.canary.window()
             admission = self.gate.admission
             if admission is not None:
@@ -146,11 +185,18 @@ async def probe_first_wave(canary: Canary, speed: float) -> bool:
     return machine_state(canary.window(), speed) == CALM
 
 
-def fidelity_record(canary: Canary, gate: AdmissionGate, speed: float, on_time_s: float) -> dict:
+STOLEN_SHARE = 0.2  # a tick in which the host took more than this share of the CPU is named in the warning
+
+
+def fidelity_record(canary: Canary, gate: AdmissionGate, speed: float, on_time_s: float,
+                    steal: HostSteal | None = None) -> dict:
     admission = gate.admission
     record = {"admission": "auto" if admission is not None else "fixed",
               "concurrency": gate.limit if admission is None else None, "peak_sessions": gate.peak,
-              **Fidelity.of(canary.delays, speed, on_time_s).to_dict()}
+              **Fidelity.of(canary.delays, speed, on_time_s).to_dict(), **(steal.to_dict() if steal else {})}
+    if record["warning"] and record.get("host_steal_peak", 0) > STOLEN_SHARE:
+        record["warning"] += (f"; the host took up to {record['host_steal_peak']:.0%} of this machine's CPU at once "
+                              "(steal time), which no admission can prevent")
     if admission is not None:
         record.update(first_wave=admission.first_wave, held_s=round(admission.held_s, 1),
                       busy_s=round(admission.busy_s, 1))

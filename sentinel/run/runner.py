@@ -60,7 +60,7 @@ from sentinel.mcp.calls import read_calls
 from sentinel.outputs.results import finished_result, write_result
 from sentinel.run.agent_folder import AGENT_FOLDER, working_folder
 from sentinel.run.camera import filming
-from sentinel.run.fidelity import AdmissionGate, Canary, Monitor, fidelity_record, probe_first_wave
+from sentinel.run.fidelity import AdmissionGate, Canary, HostSteal, Monitor, fidelity_record, probe_first_wave
 from sentinel.run.plan import Job, RunPlan, RunReport, StartGate
 from sentinel.run.tuning import tuned_loop
 from sentinel.session.browser import lent_browser
@@ -157,7 +157,7 @@ class Runner:
                 todo.append(job)
         self.bus.publish(RunStarted(run=self.plan.name, total=len(jobs), to_run=len(todo), agent=self.plan.agent,
                                     speed=self.plan.speed))
-        canary = Canary()
+        canary, steal = Canary(), HostSteal()
         await canary.start()
         try:
             gate = await self._admission_gate(canary, len(todo))
@@ -169,14 +169,16 @@ class Runner:
                 async with gate.slot():
                     return None if self.stopping else await self.run_session(job)
 
-            monitor = asyncio.create_task(Monitor(canary, gate, self.plan.speed, self._notice).run(), name="monitor")
+            watch = Monitor(canary, gate, self.plan.speed, self._notice, steal)
+            monitor = asyncio.create_task(watch.run(), name="monitor")
             try:
                 report.results += [r for r in await asyncio.gather(*(one(j) for j in todo)) if r is not None]
             finally:
                 monitor.cancel()
         finally:
             await canary.stop()
-        self._record_fidelity(fidelity_record(canary, gate, self.plan.speed, self.config.timing.on_time_s))
+        self._record_fidelity(fidelity_record(canary, gate, self.plan.speed, self.config.timing.on_time_s,
+                                               steal))
         report.results.sort(key=lambda r: (r.scenario_id, r.trial))
         report.wall_s = time.monotonic() - started
         report.summary = summarize(report.results)
