@@ -1,8 +1,5 @@
-"""MicroHood's event types: preload, new_news and price_waypoint.
-
-They run inside the session's write transaction (never call world.write() here). Item times use
-event.at, never the clock, so a replay writes the same rows.
-"""
+"""MicroHood's event types. They run inside the session's write transaction, and item times use
+event.at, never the clock, so a replay writes the same rows."""
 
 from __future__ import annotations
 

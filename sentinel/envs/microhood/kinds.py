@@ -1,12 +1,5 @@
-"""MicroHood's ten scenario kinds (docs/environments.md#microhood): the authored scenarios made into templates.
-
-A target price path (kit.cross_once) climbs to a near miss just short of the line (how short:
-the near_miss knob, down to one cent), eases, then jumps across the line at the target time, so
-condition_at is the moment the page first shows it; a passing window jumps back after hold_s (at
-least 65 s). Look-alike tickers (decoys) move first; background articles and price moves
-(density) keep off the symbols the task looks at. What each knob means for a kind: the notes
-in its @kind declaration.
-"""
+"""MicroHood's ten scenario kinds (docs/environments.md#microhood). A target price climbs to a near
+miss, eases, then jumps across the line at the target time; look-alike tickers move first."""
 
 from __future__ import annotations
 
