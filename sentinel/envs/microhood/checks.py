@@ -50,7 +50,7 @@ def _number(value: Any) -> bool:
 
 def _preload_problems(preload: dict, loaded: set[str], end: float) -> Problems:
     out: Problems = []
-    where = "events[0]"
+    where = "events[0]"  # the preload
     if "buying_power" in preload and not (_number(preload["buying_power"]) and preload["buying_power"] >= 0):
         out.append((f"{where}.buying_power", "expected a number of dollars ≥ 0"))
     watchlist = preload.get("watchlist")

@@ -92,8 +92,11 @@ class PriceBook:
             return cents(float(self.starts[symbol]))
         return self.path(symbol).price(self.t)
 
+    def start(self, symbol: str) -> float:
+        return self.starts[symbol]
+
     def change(self, symbol: str) -> tuple[float, float]:
-        return change(self.price(symbol), self.starts[symbol])
+        return change(self.price(symbol), self.start(symbol))
 
     def high_low(self, symbol: str) -> tuple[float, float]:
         values = [v for _, v in self.path(symbol).corners(self.t)]

@@ -36,12 +36,6 @@ def returns(price: float, shares: int, avg_cost: float) -> tuple[float, float, f
     return value, round(value - cost, 2), (value - cost) / cost * 100 if cost else 0.0
 
 
-def position(price: float, shares: int, avg_cost: float) -> dict[str, Any]:
-    value, gain, gain_pct = returns(price, shares, avg_cost)
-    return {"price": price, "shares": shares, "avg_cost": avg_cost, "value": value,
-            "gain": gain, "gain_pct": gain_pct}
-
-
 def quote(book: PriceBook, symbol: str) -> dict[str, Any]:
     delta, pct = book.change(symbol)
     return {"price": book.price(symbol), "change": delta, "change_pct": pct}
@@ -97,7 +91,10 @@ async def stock_page(request: web.Request) -> web.Response:
     book = await PriceBook.load(world)
     high, low = book.high_low(symbol)
     held = await world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = ?", (symbol,))
-    mine = None if held is None else position(book.price(symbol), held["shares"], held["avg_cost"])
+    mine = None
+    if held is not None:  # the position box shows a dashboard row's figures
+        price, shares, avg_cost = book.price(symbol), held["shares"], held["avg_cost"]
+        mine = HoldingRow(symbol, stock["name"], "", shares, avg_cost, price, *returns(price, shares, avg_cost))
     watched = await world.fetch_value("SELECT 1 FROM watchlist WHERE symbol = ?", (symbol,)) is not None
     stock_news = news_items(request, await world.fetch_all(queries.STOCK_NEWS, (symbol,)))
     return await render(request, "microhood/stock.html", {
