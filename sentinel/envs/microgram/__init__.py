@@ -1,10 +1,5 @@
-"""MicroGram: photo sharing (docs/environments.md#microgram).
-
-A feed with a story bar, post pages that show what the feed hides (who commented), stories
-that count as seen only on their own page, explore, account search, direct messages and the
-activity page. Every post and story has a seeded SVG picture (catalogs/microgram/generate.py
-writes them to web/static/microgram/) and alt text the pages print.
-"""
+"""MicroGram: photo sharing (docs/environments.md#microgram). Every post and story has a seeded SVG
+picture (catalogs/microgram/generate.py writes them) and alt text the pages print."""
 
 from __future__ import annotations
 

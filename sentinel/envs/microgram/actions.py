@@ -1,9 +1,5 @@
-"""MicroGram actions (POST): like, save, comment, follow, send a message.
-
-Each answers 303 to the form's `next` page with a one-line status; bad input answers 400.
-A like changes like_count by exactly one in the same statement that flips `liked`, and a
-comment always carries the post's real id.
-"""
+"""MicroGram actions (POST): each answers 303 to the form's `next` page with a one-line status;
+bad input answers 400."""
 
 from __future__ import annotations
 

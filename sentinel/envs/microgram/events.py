@@ -1,11 +1,9 @@
-"""MicroGram events: the preload, and arrivals of posts (with their catalog comments), stories,
-direct messages and activity entries; `unsend_dm` takes a message back.
-
-They run inside the session's write transaction, so they only execute statements.
-"""
+"""MicroGram events: the preload, arrivals (a post brings its catalog comments), and `unsend_dm`.
+They run inside the session's write transaction, so they only execute statements."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import EventType
@@ -16,8 +14,7 @@ if TYPE_CHECKING:
     from sentinel.core.scenario import Event
     from sentinel.world.state import World
 
-# The accounts the self user follows when `sentinel serve` shows the whole catalog (the
-# scenarios list theirs in the preload's `followed`).
+# The accounts the self user follows in `sentinel serve` (scenarios list theirs in the preload's `followed`)
 SERVE_FOLLOWED = ["p001", "p002", "p003", "p004", "p006", "p011", "p012", "p017", "p018", "p021", "p024", "p029",
                   "p033", "p041", "p042", "p045", "p061", "p066", "p072", "p077", "p084", "p086", "p088", "p094",
                   "p097"]
@@ -75,35 +72,29 @@ async def apply_preload(world: World, event: Event) -> None:
     """Fill the world: posts (liked/saved as listed), stories (viewed as listed), messages,
     activity, and the accounts followed."""
     catalog, fields = world.catalog, event.fields
+
+    def preloaded(field: str, collection: str) -> list[str]:
+        return oldest_first(catalog, collection, selected(catalog, collection, fields.get(field)))
     liked = set(selected(catalog, "posts", fields.get("liked")))
     saved = set(selected(catalog, "posts", fields.get("saved")))
     viewed = set(selected(catalog, "stories", fields.get("viewed_stories")))
-    for post_id in oldest_first(catalog, "posts", selected(catalog, "posts", fields.get("posts"))):
+    for post_id in preloaded("posts", "posts"):
         await insert_post(world, event, post_id, post_id in liked, post_id in saved)
-    for story_id in oldest_first(catalog, "stories", selected(catalog, "stories", fields.get("stories"))):
+    for story_id in preloaded("stories", "stories"):
         await insert_story(world, event, story_id, story_id in viewed)
-    for message_id in oldest_first(catalog, "dm_messages", selected(catalog, "dm_messages", fields.get("dms"))):
+    for message_id in preloaded("dms", "dm_messages"):
         await insert_message(world, event, message_id)
-    for activity_id in oldest_first(catalog, "activity", selected(catalog, "activity", fields.get("activity"))):
+    for activity_id in preloaded("activity", "activity"):
         await insert_activity(world, event, activity_id)
     for persona_id in selected(catalog, "personas", fields.get("followed")):
         await world.insert("follows", {"persona_id": persona_id}, origin="preload", age_minutes=60 * 24 * 30)
 
 
-async def apply_new_post(world: World, event: Event) -> None:
-    await insert_post(world, event, str(event.fields["post_id"]))
-
-
-async def apply_new_story(world: World, event: Event) -> None:
-    await insert_story(world, event, str(event.fields["story_id"]))
-
-
-async def apply_new_dm(world: World, event: Event) -> None:
-    await insert_message(world, event, str(event.fields["message_id"]))
-
-
-async def apply_new_activity(world: World, event: Event) -> None:
-    await insert_activity(world, event, str(event.fields["activity_id"]))
+def arrival(insert: Callable[[World, Event, str], Awaitable[None]], field: str, collection: str) -> EventType:
+    """An event that brings the catalog item its `field` names."""
+    async def apply(world: World, event: Event) -> None:
+        await insert(world, event, str(event.fields[field]))
+    return EventType(apply, refs={field: collection}, inserts=(field,), required=(field,))
 
 
 async def apply_unsend_dm(world: World, event: Event) -> None:
@@ -122,12 +113,9 @@ EVENT_TYPES = {
                                             "activity": "activity"},
                             refs={"liked": "posts", "saved": "posts", "viewed_stories": "stories",
                                   "followed": "personas"}),
-    "new_post": EventType(apply_new_post, refs={"post_id": "posts"}, inserts=("post_id",), required=("post_id",)),
-    "new_story": EventType(apply_new_story, refs={"story_id": "stories"}, inserts=("story_id",),
-                           required=("story_id",)),
-    "new_dm": EventType(apply_new_dm, refs={"message_id": "dm_messages"}, inserts=("message_id",),
-                        required=("message_id",)),
-    "new_activity": EventType(apply_new_activity, refs={"activity_id": "activity"}, inserts=("activity_id",),
-                              required=("activity_id",)),
+    "new_post": arrival(insert_post, "post_id", "posts"),
+    "new_story": arrival(insert_story, "story_id", "stories"),
+    "new_dm": arrival(insert_message, "message_id", "dm_messages"),
+    "new_activity": arrival(insert_activity, "activity_id", "activity"),
     "unsend_dm": EventType(apply_unsend_dm, refs={"message_id": "dm_messages"}, required=("message_id",)),
 }

@@ -1,8 +1,5 @@
-"""MicroGram's ten scenario kinds (docs/environments.md#microgram), drawn on generation.kit: every draw keeps the
-authored preload (60 posts, 16 stories, 30 messages, 20 activity entries) and brings in posts,
-stories, direct messages and activity not preloaded. Look-alikes are people whose name or username
-shares a part with the target's, or messages with a near word (a shared prefix, the word split).
-"""
+"""MicroGram's ten scenario kinds (docs/environments.md#microgram): every draw keeps the authored
+preload and brings in posts, stories, direct messages and activity not preloaded."""
 
 from __future__ import annotations
 

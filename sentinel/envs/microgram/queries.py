@@ -42,7 +42,6 @@ class People:
     """Every persona with its MicroGram profile numbers, and who the self user follows now."""
 
     def __init__(self, world: World, follows: dict[str, str]):
-        self.world = world
         self.follows = follows  # persona id → origin of the follows row
         self.catalog = world.catalog.personas()
 

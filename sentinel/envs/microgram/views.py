@@ -1,9 +1,5 @@
-"""MicroGram pages (GET): feed with the story bar, post, story, explore, search, direct
-threads, activity and profiles. Routes are relative to /microgram; actions.py adds the POSTs.
-
-GET side effects (skipped for live refreshes): opening a post marks it viewed, a story page
-marks that story viewed, a thread marks its messages read. Lists never mark anything.
-"""
+"""MicroGram pages (GET); actions.py adds the POSTs. Opening a post, a story or a thread marks it
+viewed or read (not on live refreshes); lists never mark anything."""
 
 from __future__ import annotations
 

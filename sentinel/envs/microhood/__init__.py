@@ -1,10 +1,5 @@
-"""MicroHood: stock trading (docs/environments.md#microhood), modelled on Robinhood.
-
-A portfolio dashboard, a page per stock with a chart, an order ticket for every symbol, search,
-order history and news. Most of the logic is pricing: every price is interpolated from
-authored waypoints at the moment it is read (prices.py) and rounded to cents the same way on
-pages, in fills and in the grading tables.
-"""
+"""MicroHood: stock trading modelled on Robinhood (docs/environments.md#microhood); most of the
+logic is pricing (prices.py)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The stock page's inline SVG price chart, built from numbers in Python (no JS library).
-
-The path is piecewise linear, so a polyline through its corners over [0, now] draws it exactly;
-nothing after `now` is ever drawn. The result is marked safe because it is made of numbers and
-of the symbol, which is escaped.
-"""
+"""The stock page's inline SVG price chart: a polyline through the path's corners over [0, now]
+draws it exactly. It is marked safe: it is made of numbers and the escaped symbol."""
 
 from __future__ import annotations
 

@@ -1,15 +1,8 @@
 """Scenario checks only MicroHood knows: preload shape, price events, and the price crossing.
 
-For a waypoint task, `condition_at` must be the moment the watched page first shows the
-condition. The threshold is read from the scenario's own solution (its first `watch` step):
-the watched page says what is measured (`/microhood/stock/<SYM>`: that price;
-`/microhood/`: the portfolio value) and the predicate says the limit and direction. So the
-check verifies exactly what the oracle will see, with no second copy of the threshold.
-
-Pages round prices to cents, so the crossing is computed on the displayed value
-(sentinel.core.waypoints.first_shown_crossing). Portfolio values are a sum of rounded prices and are
-found by a scan refined by bisection (first_time_holding). The timeline ends where the config's
-timing.event_timeline_end says.
+`condition_at` must be the moment the watched page first shows the condition. The threshold is
+read from the solution's first `watch` step (a stock page: its price; the dashboard: the
+portfolio value), so the check sees exactly what the oracle will, on the displayed (cent) values.
 """
 
 from __future__ import annotations
@@ -41,12 +34,10 @@ Problems = list[tuple[str, str]]
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> Problems:
     """MicroHood's own checks; `timing` defaults to the repository's sentinel.toml."""
     end = (timing or load_config().timing).event_timeline_end
-    problems: Problems = []
     stocks = catalog.records("stocks")
     preload = scenario.events[0].fields if scenario.events and scenario.events[0].type == "preload" else {}
     loaded = set(selected(catalog, "stocks", preload.get("stocks", "*"))) & set(stocks)
-    problems += _preload_problems(preload, loaded, end)
-    problems += _event_problems(scenario, loaded)
+    problems = _preload_problems(preload, loaded, end) + _event_problems(scenario, loaded)
     if problems:
         return problems
     paths = build_paths(scenario, stocks, loaded, end)
@@ -59,7 +50,7 @@ def _number(value: Any) -> bool:
 
 def _preload_problems(preload: dict, loaded: set[str], end: float) -> Problems:
     out: Problems = []
-    where = "events[0]"
+    where = "events[0]"  # the preload
     if "buying_power" in preload and not (_number(preload["buying_power"]) and preload["buying_power"] >= 0):
         out.append((f"{where}.buying_power", "expected a number of dollars ≥ 0"))
     watchlist = preload.get("watchlist")
@@ -118,9 +109,8 @@ def watched_step(scenario: Scenario) -> Step | None:
     """The first watch step with a numeric predicate, if it watches a price or the portfolio."""
     for step in scenario.solution:
         if step.verb == "watch" and step.until is not None and step.until.number is not None:
-            if step.open_new is None and (STOCK_PAGE.match(step.target) or DASHBOARD.match(step.target)):
-                return step
-            return None
+            page = STOCK_PAGE.match(step.target) or DASHBOARD.match(step.target)
+            return step if step.open_new is None and page else None
     return None
 
 

@@ -1,12 +1,9 @@
-"""MicroHood's event types: preload, new_news and price_waypoint.
-
-They run inside the session's write transaction (never call world.write() here). Item times use
-event.at, never the clock, so a replay writes the same rows.
-"""
+"""MicroHood's event types. They run inside the session's write transaction, and item times use
+event.at, never the clock, so a replay writes the same rows."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import EventType
 from sentinel.core.waypoints import ramp_points
@@ -40,19 +37,20 @@ async def apply_preload(world: World, event: Event) -> None:
     news_records = catalog.records("news")
     for news_id in selected(catalog, "news", f.get("news")):
         rec = news_records[news_id]
-        await world.insert("news", {"id": news_id, "source": rec["source"], "headline": rec["headline"],
-                                    "symbol": rec.get("symbol")},
-                           origin="preload", age_minutes=preloaded_age(event, rec))
+        await insert_news(world, rec, origin="preload", age_minutes=preloaded_age(event, rec))
     for symbol, points in (f.get("price_waypoints") or {}).items():
         for t, price in points:
             await world.db.execute("INSERT INTO price_waypoints (symbol, t, price) VALUES (?, ?, ?)",
                                    (symbol, float(t), float(price)))
 
 
-async def apply_new_news(world: World, event: Event) -> None:
-    rec = world.catalog.get("news", event.fields["news_id"])
+async def insert_news(world: World, rec: dict[str, Any], **when: Any) -> None:
     await world.insert("news", {"id": rec["id"], "source": rec["source"], "headline": rec["headline"],
-                                "symbol": rec.get("symbol")}, origin="event", at=event.at)
+                                "symbol": rec.get("symbol")}, **when)
+
+
+async def apply_new_news(world: World, event: Event) -> None:
+    await insert_news(world, world.catalog.get("news", event.fields["news_id"]), origin="event", at=event.at)
 
 
 async def apply_price_waypoint(world: World, event: Event) -> None:

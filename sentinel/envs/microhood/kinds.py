@@ -1,12 +1,5 @@
-"""MicroHood's ten scenario kinds (docs/environments.md#microhood): the authored scenarios made into templates.
-
-A target price path (kit.cross_once) climbs to a near miss just short of the line (how short:
-the near_miss knob, down to one cent), eases, then jumps across the line at the target time, so
-condition_at is the moment the page first shows it; a passing window jumps back after hold_s (at
-least 65 s). Look-alike tickers (decoys) move first; background articles and price moves
-(density) keep off the symbols the task looks at. What each knob means for a kind: the notes
-in its @kind declaration.
-"""
+"""MicroHood's ten scenario kinds (docs/environments.md#microhood). A target price climbs to a near
+miss, eases, then jumps across the line at the target time; look-alike tickers move first."""
 
 from __future__ import annotations
 
@@ -95,9 +88,8 @@ def moves(symbol: str, legs: list[Leg]) -> list[dict[str, Any]]:
 
 def decoy_moves(rng: random.Random, catalog: Catalog, decoys: list[str], symbol: str, level: float,
                 rising: bool, before: int) -> list[dict[str, Any]]:
-    """Each look-alike moves before the target does, so a watcher of the wrong ticker sees its
-    condition first: rising, past the target's level (if priced near it) or by the same share;
-    falling, 11-14% down."""
+    """Each look-alike moves before the target, so a watcher of the wrong ticker sees its condition
+    first: rising, past the target's level (if priced near it) or by the same share; falling, 11-14%."""
     out = []
     for t, ramp, d in kit.ahead(decoys, before):
         start = start_of(catalog, d)
@@ -134,9 +126,8 @@ def timeline_of(rng: random.Random, catalog: Catalog, knobs: Knobs, key: list[di
 
 def near_peak(rng: random.Random, catalog: Catalog, knobs: Knobs, source: dict[str, Any], pool: list[str],
               band: Callable[[float], tuple[float, float]]) -> tuple[str, float, list[dict[str, Any]]]:
-    """A no-op's own near miss (kit.near_miss_legs) on a stock of `pool` no key event of the source
-    moves (its background moves are dropped): the peak lies between the two prices band(open)
-    gives, a cent short of the second (the line) at near_miss 1. Returns (stock, line, events)."""
+    """A no-op's near miss on a stock of `pool` the source's key events leave alone: the peak lies
+    between the two prices band(open) gives (the second is the line). Returns (stock, line, events)."""
     key = {e.get("symbol") for e in source["events"] if "_note" in e}
     key |= set(source["events"][0].get("price_waypoints", {}))
     other = kit.choose(rng, [s for s in pool if s not in key], "stock")
@@ -176,7 +167,7 @@ def order_steps(symbol: str, side: str, shares: int, report: str) -> list[dict[s
 
 def crossing(rng: random.Random, catalog: Catalog, knobs: Knobs, pool: list[str], transient: bool) -> SimpleNamespace:
     """A stock of `pool` climbs to a near miss, eases and jumps past a round line at the target
-    time; with `transient` it falls back under after hold_s, otherwise it stays above."""
+    time; with `transient` it falls back under after hold_s."""
     sym = kit.choose(rng, pool, "stock")
     start = start_of(catalog, sym)
     level, at = nice_above(rng, start, 0.04, 0.10), kit.target_time(rng, knobs, 30)

@@ -1,9 +1,5 @@
-"""Prices: every price is interpolated from the waypoint path at the moment it is read.
-
-A `PriceBook` is one consistent snapshot of all paths at one sim time. Pages, fills, baselines
-and the grading tables all read prices through it, and all of them round to cents the same
-way (`cents`), so what a page shows is exactly what an order fills at and what grading reads.
-"""
+"""Prices, interpolated from the waypoint paths when read. Pages, fills and grading all read a
+`PriceBook` and round with `cents`, so a page shows exactly what an order fills at."""
 
 from __future__ import annotations
 
@@ -91,9 +87,6 @@ class PriceBook:
             path = self._paths[symbol] = Path(self.starts[symbol], tuple(self.points.get(symbol, ())))
         return path
 
-    def __contains__(self, symbol: str) -> bool:
-        return symbol in self.starts
-
     def price(self, symbol: str) -> float:
         if symbol not in self.points:  # no waypoints: the path holds its start price (no Path to build)
             return cents(float(self.starts[symbol]))
@@ -113,23 +106,16 @@ class PriceBook:
         return self.path(symbol).corners(self.t)
 
 
-async def holdings_rows(world: World) -> list:
-    return await world.fetch_all("SELECT h.symbol, h.shares, h.avg_cost, s.name FROM holdings h "
-                                 "JOIN stocks s ON s.symbol = h.symbol ORDER BY h.symbol")
-
-
 async def buying_power(world: World) -> float:
     value = await world.fetch_value("SELECT buying_power FROM account WHERE id = 1")
     return float(value or 0.0)
 
 
-async def portfolio_numbers(world: World, book: PriceBook, holdings: list | None = None) -> dict[str, float]:
-    """buying_power, positions_value and portfolio_value at the book's time (cents). holdings:
-    holdings_rows(world), when the caller has already read them."""
-    cash = await buying_power(world)
-    if holdings is None:
-        holdings = await holdings_rows(world)
-    return portfolio_totals(cash, [(row["shares"], book.price(row["symbol"])) for row in holdings])
+async def portfolio_numbers(world: World, book: PriceBook) -> dict[str, float]:
+    """buying_power, positions_value and portfolio_value at the book's time (cents)."""
+    holdings = await world.fetch_all("SELECT h.symbol, h.shares FROM holdings h JOIN stocks s ON s.symbol = h.symbol "
+                                     "ORDER BY h.symbol")
+    return portfolio_totals(await buying_power(world), [(shares, book.price(symbol)) for symbol, shares in holdings])
 
 
 def portfolio_totals(cash: float, positions: Iterable[tuple[int, float]]) -> dict[str, float]:

@@ -1,8 +1,4 @@
-"""The dashboard's reads: one statement each, columns in the order the view unpacks them.
-
-A page reads its rows once and unpacks each tuple once (`for symbol, name, ... in rows`),
-instead of looking every column up by name; the SQL lives here so the view stays a few lines.
-"""
+"""The dashboard's reads: one statement each, columns in the order the view unpacks them."""
 
 from __future__ import annotations
 
@@ -28,8 +24,7 @@ ALL_NEWS = NEWS + NEWS_ORDER
 
 
 async def cash_and_baseline(world: World) -> tuple[float, float | None]:
-    """The buying power and the stored start-of-session portfolio value (None before it is stored),
-    in one read."""
+    """The buying power and the stored start-of-session portfolio value (None before it is stored)."""
     row = await world.fetch_one("SELECT (SELECT buying_power FROM account WHERE id = 1),"
                                 " (SELECT value FROM session_meta WHERE key = ?)", (BASELINE_KEY,))
     cash, stored = (None, None) if row is None else row

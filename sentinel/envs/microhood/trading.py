@@ -1,15 +1,11 @@
-"""The order ticket: parsing what a form sent, and filling a confirmed order.
-
-`parse_ticket` turns raw form fields into a `Ticket` or field errors (shown next to each field
-with a 400). `fill` runs inside a write transaction: it prices the order at the current
-interpolated price (in cents, like every page), applies the limit, buying-power and
-shares-held rules, and writes the order, the holding and the buying power.
-"""
+"""The order ticket: `parse_ticket` turns form fields into a `Ticket` or field errors, and `fill`
+prices a confirmed order at the current price and writes it."""
 
 from __future__ import annotations
 
 import math
 import re
+from collections import namedtuple
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -67,11 +63,10 @@ def parse_ticket(form: Mapping[str, str]) -> tuple[Ticket | None, dict[str, str]
     shares = whole_number(values["shares"])
     if shares is None:
         errors["shares"] = "Enter a whole number of shares, 1 or more."
-    else:
-        if shares < 1:
-            errors["shares"] = "Enter at least 1 share."
-        elif shares > MAX_SHARES:
-            errors["shares"] = f"At most {MAX_SHARES:,} shares per order."
+    elif shares < 1:
+        errors["shares"] = "Enter at least 1 share."
+    elif shares > MAX_SHARES:
+        errors["shares"] = f"At most {MAX_SHARES:,} shares per order."
     limit_price = None
     if order_type == "limit":
         raw_price = values["limit_price"].replace(",", "").removeprefix("$")
@@ -89,17 +84,12 @@ def parse_ticket(form: Mapping[str, str]) -> tuple[Ticket | None, dict[str, str]
     return Ticket(side, order_type, shares, limit_price), {}
 
 
-@dataclass(frozen=True)
-class Fill:
-    order_id: str
-    price: float
-    total: float
+Fill = namedtuple("Fill", "order_id price total")
 
 
 async def fill(world: World, symbol: str, ticket: Ticket) -> tuple[Fill | None, dict[str, str]]:
     """Fill the order now or explain why not (field → message). Call inside world.write()."""
-    book = await PriceBook.load(world)
-    price = book.price(symbol)
+    price = (await PriceBook.load(world)).price(symbol)
     if ticket.limit_price is not None:
         marketable = price <= ticket.limit_price if ticket.side == "buy" else price >= ticket.limit_price
         if not marketable:
@@ -107,7 +97,7 @@ async def fill(world: World, symbol: str, ticket: Ticket) -> tuple[Fill | None, 
     total = round(price * ticket.shares, 2)
     cash = await buying_power(world)
     held = await world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = ?", (symbol,))
-    db = world.db
+    db = world.db  # inside the caller's write transaction
     if ticket.side == "buy":
         if total > cash + 1e-9:
             return None, {"shares": "Insufficient buying power"}

@@ -1,13 +1,10 @@
-"""MicroHood's pages (GET) and actions (POST), all under /microhood/.
-
-Views: dashboard, stock page, order ticket, search, orders, news. Actions: order review (a POST
-that changes nothing), order confirm (fills at once), watchlist toggle. Prices are read through
-a PriceBook at the moment of the request; templates only print what is computed here.
-"""
+"""MicroHood's pages (GET) and actions (POST: order review changes nothing, confirm fills at
+once, watchlist toggle). Templates only print what is computed here."""
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections import namedtuple
+from typing import Any
 
 from aiohttp import web
 
@@ -25,17 +22,11 @@ ORDERS_PER_PAGE = 25
 routes = Routes()
 
 
-# --- helpers -------------------------------------------------------------------
-
 async def load_stock(request: web.Request) -> dict[str, Any]:
     """The stock named in the URL (symbols are case-insensitive), or a 404."""
     row = await fetch_or_404(request, "SELECT symbol, name, sector, start_price FROM stocks WHERE symbol = ?",
                              (request.match_info["symbol"].upper(),), "There is no stock with that symbol.")
     return dict(row)
-
-
-async def shares_held(world, symbol: str) -> int:
-    return int(await world.fetch_value("SELECT shares FROM holdings WHERE symbol = ?", (symbol,)) or 0)
 
 
 def returns(price: float, shares: int, avg_cost: float) -> tuple[float, float, float]:
@@ -45,46 +36,15 @@ def returns(price: float, shares: int, avg_cost: float) -> tuple[float, float, f
     return value, round(value - cost, 2), (value - cost) / cost * 100 if cost else 0.0
 
 
-def position(price: float, shares: int, avg_cost: float) -> dict[str, Any]:
-    value, gain, gain_pct = returns(price, shares, avg_cost)
-    return {"price": price, "shares": shares, "avg_cost": avg_cost, "value": value,
-            "gain": gain, "gain_pct": gain_pct}
-
-
 def quote(book: PriceBook, symbol: str) -> dict[str, Any]:
     delta, pct = book.change(symbol)
     return {"price": book.price(symbol), "change": delta, "change_pct": pct}
 
 
-# --- rows a page lists: immutable, read by attribute, links included ------------
-
-class NewsItem(NamedTuple):
-    source: str
-    created_at: str
-    headline: str
-    symbol: str | None
-    href: str | None  # the stock's page; None for market-wide news
-
-
-class HoldingRow(NamedTuple):
-    symbol: str
-    name: str
-    href: str
-    shares: int
-    avg_cost: float
-    price: float
-    value: float
-    gain: float
-    gain_pct: float
-
-
-class QuoteRow(NamedTuple):
-    symbol: str
-    name: str
-    href: str
-    price: float
-    change: float
-    change_pct: float
+# Rows a page lists, read by attribute, links included (a NewsItem's href is None for market-wide news)
+NewsItem = namedtuple("NewsItem", "source created_at headline symbol href")
+HoldingRow = namedtuple("HoldingRow", "symbol name href shares avg_cost price value gain gain_pct")
+QuoteRow = namedtuple("QuoteRow", "symbol name href price change change_pct")
 
 
 def news_items(request: web.Request, rows: list) -> list[NewsItem]:
@@ -93,8 +53,6 @@ def news_items(request: web.Request, rows: list) -> list[NewsItem]:
     return [NewsItem(source, created_at, headline, symbol, url("stock", symbol=symbol) if symbol else None)
             for source, created_at, headline, symbol in rows]
 
-
-# --- views -----------------------------------------------------------------------
 
 @routes.get("/", "home")
 async def dashboard(request: web.Request) -> web.Response:
@@ -133,7 +91,10 @@ async def stock_page(request: web.Request) -> web.Response:
     book = await PriceBook.load(world)
     high, low = book.high_low(symbol)
     held = await world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = ?", (symbol,))
-    mine = None if held is None else position(book.price(symbol), held["shares"], held["avg_cost"])
+    mine = None
+    if held is not None:  # the position box shows a dashboard row's figures
+        price, shares, avg_cost = book.price(symbol), held["shares"], held["avg_cost"]
+        mine = HoldingRow(symbol, stock["name"], "", shares, avg_cost, price, *returns(price, shares, avg_cost))
     watched = await world.fetch_value("SELECT 1 FROM watchlist WHERE symbol = ?", (symbol,)) is not None
     stock_news = news_items(request, await world.fetch_all(queries.STOCK_NEWS, (symbol,)))
     return await render(request, "microhood/stock.html", {
@@ -142,15 +103,22 @@ async def stock_page(request: web.Request) -> web.Response:
         "chart": price_chart(symbol, book.corners(symbol), stock["start_price"], low, high)})
 
 
-async def ticket_context(request: web.Request, stock: dict, values: dict[str, str],
-                         errors: dict[str, str]) -> dict[str, Any]:
-    world = world_of(request)
-    book = await PriceBook.load(world)
-    price = book.price(stock["symbol"])
+async def order_context(world, stock: dict) -> dict[str, Any]:
+    """What the ticket and the review show beside the order: its price, the buying power, the shares held."""
+    price = (await PriceBook.load(world)).price(stock["symbol"])
+    cash = await buying_power(world)
+    held = await world.fetch_value("SELECT shares FROM holdings WHERE symbol = ?", (stock["symbol"],))
+    return {"stock": stock, "price": price, "buying_power": cash, "held": int(held or 0)}
+
+
+async def ticket_page(request: web.Request, stock: dict, values: dict[str, str],
+                      errors: dict[str, str]) -> web.Response:
+    """The order ticket, with each error next to its field (a 400 if there are any)."""
+    context = await order_context(world_of(request), stock)
     shares = trading.whole_number(values.get("shares", ""))
-    estimate = round(price * shares, 2) if shares and shares <= trading.MAX_SHARES else None
-    return {"stock": stock, "price": price, "values": values, "errors": errors, "estimate": estimate,
-            "buying_power": await buying_power(world), "held": await shares_held(world, stock["symbol"])}
+    estimate = round(context["price"] * shares, 2) if shares and shares <= trading.MAX_SHARES else None
+    return await render(request, "microhood/ticket.html", {**context, "values": values, "errors": errors,
+                                                           "estimate": estimate}, status=400 if errors else 200)
 
 
 @routes.get("/stock/{symbol}/order", "ticket")
@@ -166,8 +134,7 @@ async def order_ticket(request: web.Request) -> web.Response:
         errors["side"] = "Choose Buy or Sell."
     if values["order_type"] not in trading.ORDER_TYPES:
         errors["order_type"] = "Choose Market or Limit."
-    context = await ticket_context(request, stock, values, errors)
-    return await render(request, "microhood/ticket.html", context, status=400 if errors else 200)
+    return await ticket_page(request, stock, values, errors)
 
 
 @routes.post("/stock/{symbol}/order/review", "order_review")
@@ -178,15 +145,11 @@ async def order_review(request: web.Request) -> web.Response:
     form = await form_of(request)
     ticket, errors = trading.parse_ticket(form)
     if ticket is None:
-        context = await ticket_context(request, stock, trading.form_values(form), errors)
-        return await render(request, "microhood/ticket.html", context, status=400)
-    book = await PriceBook.load(world)
-    price = book.price(stock["symbol"])
-    edit = url_for(request, "ticket", symbol=stock["symbol"], query=ticket.fields())
+        return await ticket_page(request, stock, trading.form_values(form), errors)
+    context = await order_context(world, stock)
     return await render(request, "microhood/review.html", {
-        "stock": stock, "ticket": ticket, "fields": ticket.fields(), "price": price,
-        "total": round(price * ticket.shares, 2), "buying_power": await buying_power(world),
-        "held": await shares_held(world, stock["symbol"]), "edit_href": edit})
+        **context, "ticket": ticket, "fields": ticket.fields(), "total": round(context["price"] * ticket.shares, 2),
+        "edit_href": url_for(request, "ticket", symbol=stock["symbol"], query=ticket.fields())})
 
 
 @routes.post("/stock/{symbol}/order/confirm", "order_confirm")
@@ -201,8 +164,7 @@ async def order_confirm(request: web.Request) -> web.Response:
         async with world.write():
             filled, errors = await trading.fill(world, symbol, ticket)
     if ticket is None or filled is None:
-        context = await ticket_context(request, stock, trading.form_values(form), errors)
-        return await render(request, "microhood/ticket.html", context, status=400)
+        return await ticket_page(request, stock, trading.form_values(form), errors)
     verb = "Bought" if ticket.side == "buy" else "Sold"
     message = (f"{verb} {ticket.shares} {symbol} at ${filled.price:,.2f} "
                f"(total ${filled.total:,.2f}), order {filled.order_id}")
