@@ -1,11 +1,6 @@
-"""MicroLendar events: `preload` fills the calendar and the to-do list and fixes today's date,
-`new_event` adds one catalog event, `cancel_event` withdraws one (its organizer cancels the
-invitation: the event disappears everywhere), `new_task` adds one to-do.
-
-Catalog events carry a day offset from today plus local times, so a scenario's dates never
-drift: the preload's `today` (default 2025-06-17) turns them into calendar dates. Everything
-here runs inside the session's write transaction and only executes statements.
-"""
+"""MicroLendar's events: `preload` (the calendar, the to-dos and today's date), `new_event`,
+`cancel_event` (the organizer withdraws it: gone everywhere) and `new_task`. Catalog events carry a
+day offset from today, so a scenario's dates never drift: the preload's `today` makes them dates."""
 
 from __future__ import annotations
 
@@ -55,21 +50,10 @@ def _when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
 async def insert_event(world: World, event: Event, event_id: str, today: date) -> None:
     record = world.catalog.get("events", event_id)
     start_at, end_at, all_day = event_times(record, today)
-    await world.insert(
-        "events",
-        {
-            "id": event_id,
-            "title": record["title"],
-            "description": record.get("description", ""),
-            "location": record.get("location", ""),
-            "category": record["category"],
-            "start_at": start_at,
-            "end_at": end_at,
-            "all_day": all_day,
-            "organizer_id": record.get("organizer_id"),
-        },
-        **_when(event, record),
-    )
+    await world.insert("events", {
+        "id": event_id, "title": record["title"], "description": record.get("description", ""),
+        "location": record.get("location", ""), "category": record["category"], "start_at": start_at,
+        "end_at": end_at, "all_day": all_day, "organizer_id": record.get("organizer_id")}, **_when(event, record))
     await world.db.executemany(
         "INSERT OR REPLACE INTO event_attendees (event_id, persona_id, response) VALUES (?, ?, ?)",
         [(event_id, pid, response) for pid, response in record.get("attendees", [])],
@@ -80,17 +64,9 @@ async def insert_task(world: World, event: Event, task_id: str, today: date) -> 
     record = world.catalog.get("tasks", task_id)
     due = record.get("due_offset")
     due_date = None if due is None else (today + timedelta(days=int(due))).isoformat()
-    await world.insert(
-        "tasks",
-        {
-            "id": task_id,
-            "title": record["title"],
-            "notes": record.get("notes", ""),
-            "due_date": due_date,
-            "completed": int(bool(record.get("completed"))),
-        },
-        **_when(event, record),
-    )
+    await world.insert("tasks", {"id": task_id, "title": record["title"], "notes": record.get("notes", ""),
+                                 "due_date": due_date, "completed": int(bool(record.get("completed")))},
+                       **_when(event, record))
 
 
 async def apply_preload(world: World, event: Event) -> None:
