@@ -1,10 +1,5 @@
-"""MicroLendar: a calendar (docs/environments.md#microlendar).
-
-Month, week and day views place events by date and time (overlaps side by side, all-day events
-on top, today marked), a schedule lists what is coming, invitations are answered Yes / Maybe /
-No and show their state in every view, and an event's description appears only on its page.
-Dates come from the scenario's `today` (session_meta), and the time of day starts at 09:00.
-"""
+"""MicroLendar: a calendar of month, week, day and schedule views, invitations answered Yes / Maybe /
+No, and to-dos (docs/environments.md#microlendar). An event's description shows only on its page."""
 
 from __future__ import annotations
 
@@ -52,14 +47,9 @@ ENV = Environment(
     schema=Path(__file__).with_name("schema.sql"),
     event_types=EVENT_TYPES,
     routes=tuple(views.routes),
-    nav=(
-        NavItem("Month", "month_now"),
-        NavItem("Week", "week_now"),
-        NavItem("Day", "day_now"),
-        NavItem("Schedule", "schedule"),
-        NavItem("Tasks", "tasks", count="open_tasks"),
-        NavItem("Create", "event_new"),
-    ),
+    nav=(NavItem("Month", "month_now"), NavItem("Week", "week_now"), NavItem("Day", "day_now"),
+         NavItem("Schedule", "schedule"), NavItem("Tasks", "tasks", count="open_tasks"),
+         NavItem("Create", "event_new")),
     search="search",
     header=header,
     baseline_sql=BASELINE_SQL,

@@ -54,10 +54,8 @@ async def insert_event(world: World, event: Event, event_id: str, today: date) -
         "id": event_id, "title": record["title"], "description": record.get("description", ""),
         "location": record.get("location", ""), "category": record["category"], "start_at": start_at,
         "end_at": end_at, "all_day": all_day, "organizer_id": record.get("organizer_id")}, **_when(event, record))
-    await world.db.executemany(
-        "INSERT OR REPLACE INTO event_attendees (event_id, persona_id, response) VALUES (?, ?, ?)",
-        [(event_id, pid, response) for pid, response in record.get("attendees", [])],
-    )
+    await world.db.executemany("INSERT OR REPLACE INTO event_attendees (event_id, persona_id, response) VALUES "
+                               "(?, ?, ?)", [(event_id, pid, answer) for pid, answer in record.get("attendees", [])])
 
 
 async def insert_task(world: World, event: Event, task_id: str, today: date) -> None:
@@ -102,9 +100,8 @@ def preload_problems(event: Event) -> list[tuple[str, str]]:
 
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, {"events": "events", "tasks": "tasks"}, optional=("today",)),
-    "new_event": EventType(
-        apply=apply_new_event, refs={"event_id": "events"}, inserts=("event_id",), required=("event_id",)
-    ),
+    "new_event": EventType(apply=apply_new_event, refs={"event_id": "events"}, inserts=("event_id",),
+                           required=("event_id",)),
     "cancel_event": EventType(apply=apply_cancel_event, refs={"event_id": "events"}, required=("event_id",)),
     "new_task": EventType(apply=apply_new_task, refs={"task_id": "tasks"}, inserts=("task_id",), required=("task_id",)),
 }
