@@ -4,6 +4,8 @@ the event form, tasks and search. actions.py adds the POSTs."""
 from __future__ import annotations
 
 from datetime import date, timedelta
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from aiohttp import web
@@ -149,13 +151,11 @@ async def day_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     events = await q.events_between(world, day, day + timedelta(days=1), hidden)
     column = columns(day, events)
-    placed_by_hour: dict[int, list[Any]] = {}
-    for p in column["placed"]:
-        placed_by_hour.setdefault(p.top // 60, []).append(p)
     first_hour, last_hour = hour_range([column])
     now = cal.calendar_now(await today_of(world), world.now())
-    hours = [{"hour": h, "label": cal.clock(f"{h:02d}:00").replace(":00", ""), "events": placed_by_hour.get(h, []),
-              "now": now.date() == day and now.hour == h} for h in range(first_hour, last_hour + 1)]
+    hours = [{"hour": h, "label": cal.clock(f"{h:02d}:00").replace(":00", ""),
+              "events": [p for p in column["placed"] if p.top // 60 == h], "now": now.date() == day and now.hour == h}
+             for h in range(first_hour, last_hour + 1)]
     return await render(request, "microlendar/day.html", {
         **await frame(request, day, hidden, "day"), "column": column, "hours": hours, "count": len(events),
         "title": cal.long_date(day), "now_label": cal.clock(f"{now:%H:%M}"),
@@ -183,14 +183,10 @@ async def schedule_view(request: web.Request) -> web.StreamResponse:
         count_sql=f"SELECT COUNT(*) FROM events e WHERE {where}",
         rows_sql=f"SELECT {q.EVENT_COLUMNS} FROM events e WHERE {where} ORDER BY "
         "substr(e.start_at, 1, 10), e.all_day DESC, e.start_at, e.end_at, e.created_at, e.rowid")
-    groups: list[tuple[str, list[dict]]] = []
-    for event in listing.rows:
-        if not groups or groups[-1][0] != event["day"]:
-            groups.append((event["day"], []))
-        groups[-1][1].append(event)
+    days = groupby(listing.rows, key=itemgetter("day"))
     return await render(request, "microlendar/schedule.html", {
         **await frame(request, start, hidden, "schedule"), "list": listing, "start": start, "end": end,
-        "groups": [(cal.short_date(date.fromisoformat(d)), d, evs) for d, evs in groups]})
+        "groups": [(cal.short_date(date.fromisoformat(d)), d, list(evs)) for d, evs in days]})
 
 
 # --- one event ------------------------------------------------------------------------------------
