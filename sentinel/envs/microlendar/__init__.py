@@ -9,8 +9,7 @@ from typing import Any
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microlendar import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microlendar import queries as q
-from sentinel.envs.microlendar.checks import check_scenario
-from sentinel.envs.microlendar.events import EVENT_TYPES, TODAY_SQL
+from sentinel.envs.microlendar.events import EVENT_TYPES, TODAY_SQL, check_scenario
 from sentinel.envs.microlendar.kinds import KINDS
 from sentinel.world.state import World
 

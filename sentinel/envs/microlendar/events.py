@@ -11,7 +11,9 @@ from sentinel.core.environment import EventType
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.core.scenario import Event
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.config import Timing
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
 DEFAULT_TODAY = "2025-06-17"
@@ -96,6 +98,25 @@ def preload_problems(event: Event) -> list[tuple[str, str]]:
     if value is not None and parse_day(value) is None:
         return [(f"events[{event.index}].today", f"expected a date YYYY-MM-DD, got {value!r}")]
     return []
+
+
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
+    """The scenario rules the generic validator cannot know: the preload's `today` is a date; an
+    event is cancelled only after it arrived (or was preloaded)."""
+    problems: list[tuple[str, str]] = []
+    present: set[str] = set()
+    for event in scenario.events:
+        where = f"events[{event.index}]"
+        if event.type == "preload":
+            problems += preload_problems(event)
+            ids = event.fields.get("events")
+            present |= set(catalog.raw("events")) if ids == "*" else set(map(str, ids or []))
+            continue
+        if event.type == "new_event":
+            present.add(str(event.fields.get("event_id")))
+        elif event.type == "cancel_event" and str(event.fields.get("event_id")) not in present:
+            problems.append((f"{where}.event_id", "cancels an event that is not on the calendar yet"))
+    return problems
 
 
 EVENT_TYPES = {
