@@ -3,7 +3,6 @@ ticked and deleted. Each answers 303 to the form's `next` page; a bad event form
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import time
 from typing import Any
 
@@ -12,27 +11,9 @@ from aiohttp import web
 from sentinel.envs.microlendar.calendar import CATEGORIES
 from sentinel.envs.microlendar.events import parse_day
 from sentinel.envs.microlendar.views import GONE, event_form, routes
-from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
+from sentinel.web.kit import BadInput, choice_param, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
 
 RESPONSES = {"yes": "You're going", "maybe": "You replied maybe", "no": "You declined"}
-
-
-@dataclass(frozen=True)
-class EventInput:
-    title: str
-    day: str
-    start: str
-    end: str
-    all_day: bool
-    category: str
-    location: str
-    description: str
-
-    def columns(self) -> dict[str, Any]:
-        start, end = ("00:00", "23:59") if self.all_day else (self.start, self.end)
-        return {"title": self.title, "description": self.description, "location": self.location,
-                "category": self.category, "start_at": f"{self.day}T{start}", "end_at": f"{self.day}T{end}",
-                "all_day": int(self.all_day)}
 
 
 def clock_field(value: str, label: str) -> str:
@@ -43,8 +24,8 @@ def clock_field(value: str, label: str) -> str:
     return f"{moment:%H:%M}"
 
 
-def read_event(form: Any) -> EventInput:
-    """The event form's fields, checked; BadInput names the first one that is wrong."""
+def read_event(form: Any) -> dict[str, Any]:
+    """The event form's fields, checked, as the event's columns; BadInput names the first one that is wrong."""
     title = text_param(form, "title", max_len=200)
     if not title:
         raise BadInput("Title is required.")
@@ -52,7 +33,7 @@ def read_event(form: Any) -> EventInput:
     if day is None:
         raise BadInput("Date is required, written YYYY-MM-DD.")
     all_day = form.get("all_day") == "on"
-    start = end = ""
+    start, end = "00:00", "23:59"
     if not all_day:
         start = clock_field(form.get("start", "").strip() or "10:00", "Start")
         end = clock_field(form.get("end", "").strip() or start, "End")
@@ -61,8 +42,9 @@ def read_event(form: Any) -> EventInput:
     category = form.get("category", "work")
     if category not in CATEGORIES:
         raise BadInput("Calendar must be Work, Personal or Family.")
-    return EventInput(title, day.isoformat(), start, end, all_day, category,
-                      text_param(form, "location", max_len=200), str(form.get("description", "")).strip()[:4000])
+    return {"title": title, "description": str(form.get("description", "")).strip()[:4000],
+            "location": text_param(form, "location", max_len=200), "category": category,
+            "start_at": f"{day}T{start}", "end_at": f"{day}T{end}", "all_day": int(all_day)}
 
 
 def echo(form: Any) -> dict[str, Any]:
@@ -82,12 +64,12 @@ async def live_row(request: web.Request, columns: str, table: str = "events") ->
 async def create_event(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
     try:
-        data = read_event(form)
+        values = read_event(form)
     except BadInput as exc:
         return await event_form(request, echo(form), None, str(exc), status=400)
     event_id = await world.next_self_id("events")
     async with world.write():
-        await world.insert("events", {"id": event_id, **data.columns()}, origin="self")
+        await world.insert("events", {"id": event_id, **values}, origin="self")
     raise done(request, {}, "Event created", url_for(request, "event", id=event_id))
 
 
@@ -96,10 +78,9 @@ async def update_event(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
     row = await live_row(request, "id")
     try:
-        data = read_event(form)
+        values = read_event(form)
     except BadInput as exc:
         return await event_form(request, echo(form), row["id"], str(exc), status=400)
-    values = data.columns()
     async with world.write() as db:
         await db.execute(f"UPDATE events SET {', '.join(f'{k} = ?' for k in values)} WHERE id = ?",
                          (*values.values(), row["id"]))
@@ -118,9 +99,7 @@ async def delete_event(request: web.Request) -> web.StreamResponse:
 @routes.post("/event/{id}/rsvp", "rsvp")
 async def rsvp(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    response = form.get("response")
-    if response not in RESPONSES:
-        raise BadInput("Choose Yes, Maybe or No.")
+    response = choice_param(form, "response", tuple(RESPONSES), "", "Choose Yes, Maybe or No.")
     row = await live_row(request, "id, organizer_id")
     me = world.self_persona["id"]
     invited = await world.fetch_value("SELECT 1 FROM event_attendees WHERE event_id = ? AND persona_id = ?",
