@@ -14,7 +14,7 @@ from sentinel.core.environment import Routes
 from sentinel.envs.microlendar import calendar as cal
 from sentinel.envs.microlendar import queries as q
 from sentinel.envs.microlendar.events import parse_day, today_of
-from sentinel.web.kit import BadInput, mark_seen, paged, text_param, url_for, world_of
+from sentinel.web.kit import BadInput, fetch_or_404, mark_seen, paged, text_param, url_for, world_of
 from sentinel.web.render import render
 
 GONE = "This event no longer exists."
@@ -199,9 +199,8 @@ async def event_new(request: web.Request) -> web.StreamResponse:
                                       "category": "work", "location": "", "description": "", "all_day": False}, None)
 
 
-async def event_form(
-    request: web.Request, form: dict[str, Any], event_id: str | None, error: str | None = None, status: int = 200
-) -> web.Response:
+async def event_form(request: web.Request, form: dict[str, Any], event_id: str | None, error: str | None = None,
+                     status: int = 200) -> web.Response:
     return await render(request, "microlendar/form.html", {
         "form": form, "event_id": event_id, "error": error, "labels": cal.CATEGORY_LABELS,
         "heading": "Edit event" if event_id else "New event"}, status=status)
@@ -210,12 +209,10 @@ async def event_form(
 @routes.get("/event/{id}", "event")
 async def event_view(request: web.Request) -> web.StreamResponse:
     """Opening an event marks it viewed (the one GET side effect, skipped for live refreshes)."""
-    world = world_of(request)
     event_id = request.match_info["id"]
-    if await q.event_detail(world, event_id) is None:
-        raise web.HTTPNotFound(text=GONE)
+    await fetch_or_404(request, "SELECT id FROM events WHERE id = ? AND deleted = 0", (event_id,), GONE)
     await mark_seen(request, "UPDATE events SET viewed = 1 WHERE id = ? AND deleted = 0", (event_id,))
-    event = await q.event_detail(world, event_id)
+    event = await q.event_detail(world_of(request), event_id)
     if event is None:
         raise web.HTTPNotFound(text=GONE)
     return await render(request, "microlendar/event.html", {
@@ -225,10 +222,8 @@ async def event_view(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/event/{id}/edit", "event_edit")
 async def event_edit(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    row = await world.fetch_one("SELECT * FROM events WHERE id = ? AND deleted = 0", (request.match_info["id"],))
-    if row is None:
-        raise web.HTTPNotFound(text=GONE)
+    row = await fetch_or_404(request, "SELECT * FROM events WHERE id = ? AND deleted = 0",
+                             (request.match_info["id"],), GONE)
     return await event_form(request, {
         "title": row["title"], "date": row["start_at"][:10], "start": row["start_at"][11:16],
         "end": row["end_at"][11:16], "category": row["category"], "location": row["location"],
