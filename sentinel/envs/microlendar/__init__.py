@@ -32,8 +32,7 @@ BASELINE_SQL = {
 
 async def header(world: World) -> Header:
     """Pending invitations are the main unread count (the title's "(N) "); open to-dos beside Tasks."""
-    invitations = await q.pending_invitations(world)
-    return Header(unread=invitations, counts={"open_tasks": await q.open_tasks(world)})
+    return Header(unread=await q.pending_invitations(world), counts={"open_tasks": await q.open_tasks(world)})
 
 
 def serve_preload(catalog: Any) -> dict[str, Any]:
@@ -41,8 +40,7 @@ def serve_preload(catalog: Any) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microlendar",
-    title="MicroLendar",
+    name="microlendar", title="MicroLendar",
     schema=Path(__file__).with_name("schema.sql"),
     event_types=EVENT_TYPES,
     routes=tuple(views.routes),
