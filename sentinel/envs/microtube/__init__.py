@@ -14,8 +14,7 @@ from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microtube import actions, views  # noqa: F401  (actions adds its routes to views.routes)
-from sentinel.envs.microtube.checks import check_scenario
-from sentinel.envs.microtube.events import EVENT_TYPES
+from sentinel.envs.microtube.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microtube.kinds import KINDS
 from sentinel.envs.microtube.queries import OPEN_NOTIFICATIONS, open_notification_count
 from sentinel.world.state import World
