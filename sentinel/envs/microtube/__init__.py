@@ -1,11 +1,5 @@
-"""MicroTube: a video platform (docs/environments.md#microtube).
-
-A home grid with categories, watch pages that record the watch and show the comments (the
-hidden detail: comments appear nowhere else), subscriptions, history, a library with playlists,
-channel pages, search and dismissable notifications. Thumbnails and banners are SVGs written by
-catalogs/microtube/generate.py into web/static/microtube/; the player is a <video> element over
-its poster, decoration only.
-"""
+"""MicroTube: a video platform (docs/environments.md#microtube). Watch pages record the watch and are the
+only place comments show; thumbnails are SVGs that catalogs/microtube/generate.py writes."""
 
 from __future__ import annotations
 
@@ -45,8 +39,7 @@ def serve_preload(catalog: Any) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microtube",
-    title="MicroTube",
+    name="microtube", title="MicroTube",
     schema=Path(__file__).with_name("schema.sql"),
     event_types=EVENT_TYPES,
     routes=tuple(views.routes),

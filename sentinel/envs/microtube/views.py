@@ -1,9 +1,5 @@
-"""MicroTube's pages (GET), all under /microtube/. Actions (POST) are in actions.py.
-
-Views: home grid, watch page (GET records the watch: the one GET side effect), shorts,
-subscriptions, history, library, playlist, channel, search results, notifications (and the
-notification open link that marks one read and redirects to its video).
-"""
+"""MicroTube's pages (GET, under /microtube/); actions.py adds the POSTs. Opening a video records the watch
+and opening a notification marks it read (the GET side effects)."""
 
 from __future__ import annotations
 
