@@ -40,16 +40,11 @@ def serve_preload(catalog: Any) -> dict[str, Any]:
 
 ENV = Environment(
     name="microtube", title="MicroTube",
-    schema=Path(__file__).with_name("schema.sql"),
-    event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES, routes=tuple(views.routes),
     nav=(NavItem("Home", "home"), NavItem("Shorts", "shorts"), NavItem("Subscriptions", "subscriptions"),
          NavItem("Library", "library"), NavItem("History", "history"),
          NavItem("Notifications", "notifications", count="notifications")),
-    search="results",
-    header=header,
-    baseline_sql=BASELINE_SQL,
-    serve_preload=serve_preload,
+    search="results", header=header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
     check_scenario=check_scenario,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
     kinds=KINDS,

@@ -1,8 +1,5 @@
-"""MicroTube's ten scenario kinds (docs/environments.md#microtube): the authored scenarios made into templates.
-
-Every draw keeps the authored preload and picks from the catalog's arrivals. Solutions count
-against numbers known from the preload, so the oracle does not depend on when its first read lands.
-"""
+"""MicroTube's ten scenario kinds (docs/environments.md#microtube). Every draw keeps the authored preload and
+picks from the catalog's arrivals; solutions count against numbers known from the preload."""
 
 from __future__ import annotations
 
@@ -27,9 +24,8 @@ SHOWING = "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)"
 
 
 class Arrivals(kit.Arrivals):
-    """The authored preload (records with an age, the usual subscriptions) and what can arrive after
-    it: uploads (each with its notification), comments on preloaded videos, notifications that open
-    a preloaded video or none."""
+    """The authored preload (records with an age, the usual subscriptions) and what can arrive after it: uploads
+    (each with its notification), comments on preloaded videos, notifications opening a preloaded video or none."""
 
     fields = {"new_video": "video_id", "new_comment": "comment_id", "new_notification": "notification_id"}
 

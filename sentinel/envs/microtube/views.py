@@ -33,13 +33,12 @@ async def video_grid(request: web.Request, where: str = "1", params: tuple = (),
 
 @routes.get("/", "home")
 async def home(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
     category = request.query.get("category", "")
     if category and category not in q.CATEGORIES:
         raise BadInput("There is no such category.")
     where, params = ("v.category = ?", (category,)) if category else ("1", ())
     listing = await video_grid(request, where, params)
-    categories = [{"key": c, "label": q.category_label(c)} for c in await q.categories_present(world)]
+    categories = [{"key": c, "label": q.category_label(c)} for c in await q.categories_present(world_of(request))]
     return await render(request, "microtube/home.html", {"list": listing, "categories": categories,
                                                          "category": category})
 
@@ -76,9 +75,8 @@ async def shorts(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/subscriptions", "subscriptions")
 async def subscriptions(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
     listing = await video_grid(request, "c.subscribed = 1")
-    channels = await world.fetch_all("SELECT id, name FROM channels WHERE subscribed = 1 ORDER BY name")
+    channels = await world_of(request).fetch_all("SELECT id, name FROM channels WHERE subscribed = 1 ORDER BY name")
     return await render(request, "microtube/subscriptions.html", {"list": listing, "channels": channels})
 
 
