@@ -143,6 +143,5 @@ async def notification_open(request: web.Request) -> web.StreamResponse:
     note: Any = await fetch_or_404(request, "SELECT id, video_id, channel_id FROM notifications WHERE id = ?",
                                    (request.match_info["id"],), GONE_NOTIFICATION)
     await mark_seen(request, "UPDATE notifications SET is_read = 1 WHERE id = ?", (note["id"],))
-    if note["video_id"]:
-        raise web.HTTPSeeOther(url_for(request, "watch", id=note["video_id"]))
-    raise web.HTTPSeeOther(url_for(request, "channel", id=note["channel_id"]))
+    raise web.HTTPSeeOther(url_for(request, "watch", id=note["video_id"]) if note["video_id"]
+                           else url_for(request, "channel", id=note["channel_id"]))
