@@ -1,10 +1,5 @@
-"""MicroLendar: a calendar (docs/environments.md#microlendar).
-
-Month, week and day views place events by date and time (overlaps side by side, all-day events
-on top, today marked), a schedule lists what is coming, invitations are answered Yes / Maybe /
-No and show their state in every view, and an event's description appears only on its page.
-Dates come from the scenario's `today` (session_meta), and the time of day starts at 09:00.
-"""
+"""MicroLendar: a calendar of month, week, day and schedule views, invitations answered Yes / Maybe /
+No, and to-dos (docs/environments.md#microlendar). An event's description shows only on its page."""
 
 from __future__ import annotations
 
@@ -14,8 +9,7 @@ from typing import Any
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microlendar import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microlendar import queries as q
-from sentinel.envs.microlendar.checks import check_scenario
-from sentinel.envs.microlendar.events import EVENT_TYPES, TODAY_SQL
+from sentinel.envs.microlendar.events import EVENT_TYPES, TODAY_SQL, check_scenario
 from sentinel.envs.microlendar.kinds import KINDS
 from sentinel.world.state import World
 
@@ -38,8 +32,7 @@ BASELINE_SQL = {
 
 async def header(world: World) -> Header:
     """Pending invitations are the main unread count (the title's "(N) "); open to-dos beside Tasks."""
-    invitations = await q.pending_invitations(world)
-    return Header(unread=invitations, counts={"open_tasks": await q.open_tasks(world)})
+    return Header(unread=await q.pending_invitations(world), counts={"open_tasks": await q.open_tasks(world)})
 
 
 def serve_preload(catalog: Any) -> dict[str, Any]:
@@ -47,19 +40,13 @@ def serve_preload(catalog: Any) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microlendar",
-    title="MicroLendar",
+    name="microlendar", title="MicroLendar",
     schema=Path(__file__).with_name("schema.sql"),
     event_types=EVENT_TYPES,
     routes=tuple(views.routes),
-    nav=(
-        NavItem("Month", "month_now"),
-        NavItem("Week", "week_now"),
-        NavItem("Day", "day_now"),
-        NavItem("Schedule", "schedule"),
-        NavItem("Tasks", "tasks", count="open_tasks"),
-        NavItem("Create", "event_new"),
-    ),
+    nav=(NavItem("Month", "month_now"), NavItem("Week", "week_now"), NavItem("Day", "day_now"),
+         NavItem("Schedule", "schedule"), NavItem("Tasks", "tasks", count="open_tasks"),
+         NavItem("Create", "event_new")),
     search="search",
     header=header,
     baseline_sql=BASELINE_SQL,

@@ -1,10 +1,8 @@
-"""MicroLendar actions (POST): create, edit and delete events, RSVP to invitations, add, tick and
-delete to-dos. Each answers 303 to the form's `next` page with a one-line status; invalid input
-re-renders the form with status 400 and the error beside it."""
+"""MicroLendar's actions (POST): events created, edited, deleted and answered (RSVP), to-dos added,
+ticked and deleted. Each answers 303 to the form's `next` page; a bad event form comes back with 400."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import time
 from typing import Any
 
@@ -13,33 +11,9 @@ from aiohttp import web
 from sentinel.envs.microlendar.calendar import CATEGORIES
 from sentinel.envs.microlendar.events import parse_day
 from sentinel.envs.microlendar.views import GONE, event_form, routes
-from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
+from sentinel.web.kit import BadInput, choice_param, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
 
 RESPONSES = {"yes": "You're going", "maybe": "You replied maybe", "no": "You declined"}
-
-
-@dataclass(frozen=True)
-class EventInput:
-    title: str
-    day: str
-    start: str
-    end: str
-    all_day: bool
-    category: str
-    location: str
-    description: str
-
-    def columns(self) -> dict[str, Any]:
-        start, end = ("00:00", "23:59") if self.all_day else (self.start, self.end)
-        return {
-            "title": self.title,
-            "description": self.description,
-            "location": self.location,
-            "category": self.category,
-            "start_at": f"{self.day}T{start}",
-            "end_at": f"{self.day}T{end}",
-            "all_day": int(self.all_day),
-        }
 
 
 def clock_field(value: str, label: str) -> str:
@@ -50,8 +24,8 @@ def clock_field(value: str, label: str) -> str:
     return f"{moment:%H:%M}"
 
 
-def read_event(form: Any) -> EventInput:
-    """The event form's fields, checked; BadInput names the first one that is wrong."""
+def read_event(form: Any) -> dict[str, Any]:
+    """The event form's fields, checked, as the event's columns; BadInput names the first one that is wrong."""
     title = text_param(form, "title", max_len=200)
     if not title:
         raise BadInput("Title is required.")
@@ -59,7 +33,7 @@ def read_event(form: Any) -> EventInput:
     if day is None:
         raise BadInput("Date is required, written YYYY-MM-DD.")
     all_day = form.get("all_day") == "on"
-    start = end = ""
+    start, end = "00:00", "23:59"
     if not all_day:
         start = clock_field(form.get("start", "").strip() or "10:00", "Start")
         end = clock_field(form.get("end", "").strip() or start, "End")
@@ -68,16 +42,9 @@ def read_event(form: Any) -> EventInput:
     category = form.get("category", "work")
     if category not in CATEGORIES:
         raise BadInput("Calendar must be Work, Personal or Family.")
-    return EventInput(
-        title,
-        day.isoformat(),
-        start,
-        end,
-        all_day,
-        category,
-        text_param(form, "location", max_len=200),
-        str(form.get("description", "")).strip()[:4000],
-    )
+    return {"title": title, "description": str(form.get("description", "")).strip()[:4000],
+            "location": text_param(form, "location", max_len=200), "category": category,
+            "start_at": f"{day}T{start}", "end_at": f"{day}T{end}", "all_day": int(all_day)}
 
 
 def echo(form: Any) -> dict[str, Any]:
@@ -86,43 +53,44 @@ def echo(form: Any) -> dict[str, Any]:
     return {**{k: str(form.get(k, "")) for k in keys}, "all_day": form.get("all_day") == "on"}
 
 
+async def live_row(request: web.Request, columns: str, table: str = "events") -> Any:
+    """The event (or to-do) the URL names, unless deleted: a 404 page otherwise."""
+    gone = GONE if table == "events" else "This task no longer exists."
+    return await fetch_or_404(request, f"SELECT {columns} FROM {table} WHERE id = ? AND deleted = 0",
+                              (request.match_info["id"],), gone)
+
+
 @routes.post("/event", "event_create")
 async def create_event(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
     try:
-        data = read_event(form)
+        values = read_event(form)
     except BadInput as exc:
         return await event_form(request, echo(form), None, str(exc), status=400)
     event_id = await world.next_self_id("events")
     async with world.write():
-        await world.insert("events", {"id": event_id, **data.columns()}, origin="self")
+        await world.insert("events", {"id": event_id, **values}, origin="self")
     raise done(request, {}, "Event created", url_for(request, "event", id=event_id))
 
 
 @routes.post("/event/{id}/edit", "event_update")
 async def update_event(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    row = await fetch_or_404(
-        request, "SELECT id FROM events WHERE id = ? AND deleted = 0", (request.match_info["id"],), GONE
-    )
+    row = await live_row(request, "id")
     try:
-        data = read_event(form)
+        values = read_event(form)
     except BadInput as exc:
         return await event_form(request, echo(form), row["id"], str(exc), status=400)
-    values = data.columns()
     async with world.write() as db:
-        await db.execute(
-            f"UPDATE events SET {', '.join(f'{k} = ?' for k in values)} WHERE id = ?", (*values.values(), row["id"])
-        )
+        await db.execute(f"UPDATE events SET {', '.join(f'{k} = ?' for k in values)} WHERE id = ?",
+                         (*values.values(), row["id"]))
     raise done(request, {}, "Event saved", url_for(request, "event", id=row["id"]))
 
 
 @routes.post("/event/{id}/delete", "event_delete")
 async def delete_event(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    row = await fetch_or_404(
-        request, "SELECT id, start_at FROM events WHERE id = ? AND deleted = 0", (request.match_info["id"],), GONE
-    )
+    row = await live_row(request, "id, start_at")
     async with world.write() as db:
         await db.execute("UPDATE events SET deleted = 1 WHERE id = ?", (row["id"],))
     raise done(request, form, "Event deleted", url_for(request, "day", day=row["start_at"][:10]))
@@ -131,22 +99,16 @@ async def delete_event(request: web.Request) -> web.StreamResponse:
 @routes.post("/event/{id}/rsvp", "rsvp")
 async def rsvp(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    response = form.get("response")
-    if response not in RESPONSES:
-        raise BadInput("Choose Yes, Maybe or No.")
-    row = await fetch_or_404(
-        request, "SELECT id, organizer_id FROM events WHERE id = ? AND deleted = 0", (request.match_info["id"],), GONE
-    )
+    response = choice_param(form, "response", tuple(RESPONSES), "", "Choose Yes, Maybe or No.")
+    row = await live_row(request, "id, organizer_id")
     me = world.self_persona["id"]
-    invited = await world.fetch_value(
-        "SELECT 1 FROM event_attendees WHERE event_id = ? AND persona_id = ?", (row["id"], me)
-    )
+    invited = await world.fetch_value("SELECT 1 FROM event_attendees WHERE event_id = ? AND persona_id = ?",
+                                      (row["id"], me))
     if not invited or not row["organizer_id"]:
         raise BadInput("You organise this event: there is no invitation to answer.")
     async with world.write() as db:
-        await db.execute(
-            "UPDATE event_attendees SET response = ? WHERE event_id = ? AND persona_id = ?", (response, row["id"], me)
-        )
+        await db.execute("UPDATE event_attendees SET response = ? WHERE event_id = ? AND persona_id = ?",
+                         (response, row["id"], me))
     raise done(request, form, RESPONSES[response], url_for(request, "event", id=row["id"]))
 
 
@@ -165,19 +127,10 @@ async def create_task(request: web.Request) -> web.StreamResponse:
     raise done(request, form, "Task added", url_for(request, "tasks"))
 
 
-async def task_row(request: web.Request) -> Any:
-    return await fetch_or_404(
-        request,
-        "SELECT id FROM tasks WHERE id = ? AND deleted = 0",
-        (request.match_info["id"],),
-        "This task no longer exists.",
-    )
-
-
 @routes.post("/tasks/{id}/toggle", "task_toggle")
 async def toggle_task(request: web.Request) -> web.StreamResponse:
     form = await form_of(request)
-    row = await task_row(request)
+    row = await live_row(request, "id", "tasks")
     finished = await toggle(request, "tasks", "completed", row["id"])
     raise done(request, form, "Task completed" if finished else "Task reopened", url_for(request, "tasks"))
 
@@ -185,7 +138,7 @@ async def toggle_task(request: web.Request) -> web.StreamResponse:
 @routes.post("/tasks/{id}/delete", "task_delete")
 async def delete_task(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    row = await task_row(request)
+    row = await live_row(request, "id", "tasks")
     async with world.write() as db:
         await db.execute("UPDATE tasks SET deleted = 1 WHERE id = ?", (row["id"],))
     raise done(request, form, "Task deleted", url_for(request, "tasks"))

@@ -1,5 +1,4 @@
-"""Calendar arithmetic and layout, pure: month grids, weeks, clock labels, side-by-side columns
-for overlapping events. No aiohttp, no database."""
+"""Calendar arithmetic and layout, pure: month grids, weeks, clock labels, overlapping events side by side."""
 
 from __future__ import annotations
 
@@ -54,8 +53,7 @@ def shift_month(year: int, month: int, by: int) -> tuple[int, int]:
 
 def month_bounds(year: int, month: int) -> tuple[date, date]:
     """First day of the month and first day of the next."""
-    ny, nm = shift_month(year, month, 1)
-    return date(year, month, 1), date(ny, nm, 1)
+    return date(year, month, 1), date(*shift_month(year, month, 1), 1)
 
 
 def long_date(day: date) -> str:
@@ -108,10 +106,8 @@ def side_by_side(events: Sequence[Any]) -> list[Placed]:
         col = next((i for i, last in enumerate(column_ends) if last <= start), len(column_ends))
         if col == len(column_ends):
             column_ends.append(end)
-        else:
-            column_ends[col] = end
+        column_ends[col] = end
         cluster.append((event, col, start, end))
         cluster_end = max(cluster_end, end)
-    if cluster:
-        flush()
+    flush()
     return placed

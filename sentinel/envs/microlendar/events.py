@@ -1,11 +1,6 @@
-"""MicroLendar events: `preload` fills the calendar and the to-do list and fixes today's date,
-`new_event` adds one catalog event, `cancel_event` withdraws one (its organizer cancels the
-invitation: the event disappears everywhere), `new_task` adds one to-do.
-
-Catalog events carry a day offset from today plus local times, so a scenario's dates never
-drift: the preload's `today` (default 2025-06-17) turns them into calendar dates. Everything
-here runs inside the session's write transaction and only executes statements.
-"""
+"""MicroLendar's events: `preload` (the calendar, the to-dos and today's date), `new_event`,
+`cancel_event` (the organizer withdraws it: gone everywhere) and `new_task`. Catalog events carry a
+day offset from today, so a scenario's dates never drift: the preload's `today` makes them dates."""
 
 from __future__ import annotations
 
@@ -16,7 +11,9 @@ from sentinel.core.environment import EventType
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.core.scenario import Event
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.config import Timing
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
 DEFAULT_TODAY = "2025-06-17"
@@ -55,42 +52,21 @@ def _when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
 async def insert_event(world: World, event: Event, event_id: str, today: date) -> None:
     record = world.catalog.get("events", event_id)
     start_at, end_at, all_day = event_times(record, today)
-    await world.insert(
-        "events",
-        {
-            "id": event_id,
-            "title": record["title"],
-            "description": record.get("description", ""),
-            "location": record.get("location", ""),
-            "category": record["category"],
-            "start_at": start_at,
-            "end_at": end_at,
-            "all_day": all_day,
-            "organizer_id": record.get("organizer_id"),
-        },
-        **_when(event, record),
-    )
-    await world.db.executemany(
-        "INSERT OR REPLACE INTO event_attendees (event_id, persona_id, response) VALUES (?, ?, ?)",
-        [(event_id, pid, response) for pid, response in record.get("attendees", [])],
-    )
+    await world.insert("events", {
+        "id": event_id, "title": record["title"], "description": record.get("description", ""),
+        "location": record.get("location", ""), "category": record["category"], "start_at": start_at,
+        "end_at": end_at, "all_day": all_day, "organizer_id": record.get("organizer_id")}, **_when(event, record))
+    await world.db.executemany("INSERT OR REPLACE INTO event_attendees (event_id, persona_id, response) VALUES "
+                               "(?, ?, ?)", [(event_id, pid, answer) for pid, answer in record.get("attendees", [])])
 
 
 async def insert_task(world: World, event: Event, task_id: str, today: date) -> None:
     record = world.catalog.get("tasks", task_id)
     due = record.get("due_offset")
     due_date = None if due is None else (today + timedelta(days=int(due))).isoformat()
-    await world.insert(
-        "tasks",
-        {
-            "id": task_id,
-            "title": record["title"],
-            "notes": record.get("notes", ""),
-            "due_date": due_date,
-            "completed": int(bool(record.get("completed"))),
-        },
-        **_when(event, record),
-    )
+    await world.insert("tasks", {"id": task_id, "title": record["title"], "notes": record.get("notes", ""),
+                                 "due_date": due_date, "completed": int(bool(record.get("completed")))},
+                       **_when(event, record))
 
 
 async def apply_preload(world: World, event: Event) -> None:
@@ -124,11 +100,29 @@ def preload_problems(event: Event) -> list[tuple[str, str]]:
     return []
 
 
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
+    """The scenario rules the generic validator cannot know: the preload's `today` is a date; an
+    event is cancelled only after it arrived (or was preloaded)."""
+    problems: list[tuple[str, str]] = []
+    present: set[str] = set()
+    for event in scenario.events:
+        where = f"events[{event.index}]"
+        if event.type == "preload":
+            problems += preload_problems(event)
+            ids = event.fields.get("events")
+            present |= set(catalog.raw("events")) if ids == "*" else set(map(str, ids or []))
+            continue
+        if event.type == "new_event":
+            present.add(str(event.fields.get("event_id")))
+        elif event.type == "cancel_event" and str(event.fields.get("event_id")) not in present:
+            problems.append((f"{where}.event_id", "cancels an event that is not on the calendar yet"))
+    return problems
+
+
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, {"events": "events", "tasks": "tasks"}, optional=("today",)),
-    "new_event": EventType(
-        apply=apply_new_event, refs={"event_id": "events"}, inserts=("event_id",), required=("event_id",)
-    ),
+    "new_event": EventType(apply=apply_new_event, refs={"event_id": "events"}, inserts=("event_id",),
+                           required=("event_id",)),
     "cancel_event": EventType(apply=apply_cancel_event, refs={"event_id": "events"}, required=("event_id",)),
     "new_task": EventType(apply=apply_new_task, refs={"task_id": "tasks"}, inserts=("task_id",), required=("task_id",)),
 }

@@ -1,10 +1,6 @@
 """MicroLendar's ten scenario kinds (docs/environments.md#microlendar): recipes on the generation kit.
-
-Today is 2025-06-17. The standard preload is every `base` event and task of the catalog; a draw
-may take a base event out of it and let it arrive instead, so counted arrivals and look-alikes come
-from the whole catalog. `near_miss`: how near look-alikes come (a day next to today, just outside
-the fortnight or the month, the same title); `hold_s`: until the organizer withdraws an invitation.
-"""
+The standard preload is every `base` event and task of the catalog; a draw may take a base event out of
+it and let it arrive instead, so counted arrivals and look-alikes come from the whole catalog."""
 
 from __future__ import annotations
 

@@ -1,23 +1,21 @@
-"""MicroLendar reads: events in a date range (calendars hidden or not), one event with its guests,
-tasks and counts. Every statement takes parameters; the self user's RSVP comes along with each
-event so every view can show an invitation's state."""
+"""MicroLendar's reads: events in a date range, one event with its guests, counts. The self user's
+RSVP comes along with each event so every view can show an invitation's state."""
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from datetime import date
 from typing import Any
 
 from sentinel.envs.microlendar.calendar import CATEGORY_LABELS, clock, time_range
 from sentinel.world.state import World
 
-MY_RESPONSE = (
-    "(SELECT a.response FROM event_attendees a WHERE a.event_id = e.id AND a.persona_id = "
-    "(SELECT id FROM personas WHERE is_self = 1)) AS my_response"
-)
+MY_RESPONSE = ("(SELECT a.response FROM event_attendees a WHERE a.event_id = e.id AND a.persona_id = "
+               "(SELECT id FROM personas WHERE is_self = 1)) AS my_response")
 EVENT_COLUMNS = f"e.id, e.title, e.location, e.category, e.start_at, e.end_at, e.all_day, e.organizer_id, {MY_RESPONSE}"
 ORDER = "e.all_day DESC, e.start_at, e.end_at, e.created_at, e.rowid"
 RSVP_LABELS = {"yes": "Going", "maybe": "Maybe", "no": "Declined", "pending": "Invitation: awaiting your reply"}
 STATE_TAGS = {"pending": "Invitation", "maybe": "Maybe", "no": "Declined"}
+TALLY = {"yes": "yes", "maybe": "maybe", "no": "no", "pending": "awaiting"}  # response → its word in the tally
 
 
 def hidden_clause(hidden: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
@@ -44,9 +42,7 @@ async def events_between(world: World, first: date, after_last: date, hidden: tu
     clause, params = hidden_clause(hidden)
     rows = await world.fetch_all(
         f"SELECT {EVENT_COLUMNS} FROM events e WHERE e.deleted = 0 AND e.start_at >= ? AND e.start_at < ?"
-        f"{clause} ORDER BY {ORDER}",
-        (first.isoformat(), after_last.isoformat(), *params),
-    )
+        f"{clause} ORDER BY {ORDER}", (first.isoformat(), after_last.isoformat(), *params))
     return [event_row(r) for r in rows]
 
 
@@ -74,30 +70,17 @@ async def event_detail(world: World, event_id: str) -> dict[str, Any] | None:
     organizer = next((g for g in event["guests"] if g["id"] == event["organizer_id"]), None)
     event["organizer"] = organizer["name"] if organizer else world.self_persona["name"]
     event["invited"] = event["my_response"] is not None and bool(event["organizer_id"])
-    counts = {k: sum(1 for g in guests if g["response"] == k) for k in ("yes", "maybe", "no", "pending")}
-    event["tally"] = ", ".join(
-        f"{n} {label}"
-        for label, n in (
-            ("yes", counts["yes"]),
-            ("maybe", counts["maybe"]),
-            ("no", counts["no"]),
-            ("awaiting", counts["pending"]),
-        )
-        if n
-    )
+    counts = {label: sum(1 for g in guests if g["response"] == k) for k, label in TALLY.items()}
+    event["tally"] = ", ".join(f"{n} {label}" for label, n in counts.items() if n)
     event["my_label"] = RSVP_LABELS.get(event["my_response"] or "", "")
     return event
 
 
 async def pending_invitations(world: World) -> int:
-    return int(
-        await world.fetch_value(
-            "SELECT COUNT(*) FROM events e JOIN event_attendees a ON a.event_id = e.id WHERE e.deleted = 0 "
-            "AND a.persona_id = (SELECT id FROM personas WHERE is_self = 1) AND a.response = 'pending' "
-            "AND e.organizer_id IS NOT NULL"
-        )
-        or 0
-    )
+    return int(await world.fetch_value(
+        "SELECT COUNT(*) FROM events e JOIN event_attendees a ON a.event_id = e.id WHERE e.deleted = 0 "
+        "AND a.persona_id = (SELECT id FROM personas WHERE is_self = 1) AND a.response = 'pending' "
+        "AND e.organizer_id IS NOT NULL") or 0)
 
 
 async def open_tasks(world: World) -> int:
@@ -109,12 +92,7 @@ def search_where(query: str) -> tuple[str, tuple[str, ...]]:
     clauses, params = [], []
     for word in query.split()[:8]:
         like = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        clauses.append(
-            "(e.title LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\' OR e.description LIKE ? ESCAPE '\\')"
-        )
+        clauses.append("(e.title LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\' OR "
+                       "e.description LIKE ? ESCAPE '\\')")
         params += [like, like, like]
     return " AND ".join(clauses) or "1", tuple(params)
-
-
-def day_after(day: date) -> date:
-    return day + timedelta(days=1)

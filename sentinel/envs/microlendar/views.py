@@ -1,10 +1,11 @@
-"""MicroLendar pages (GET): month, week and day views, the schedule, an event, the event form,
-tasks and search. Opening an event marks it viewed (the one GET side effect, skipped for live
-refreshes). Routes are relative to /microlendar; actions.py adds the POSTs."""
+"""MicroLendar's pages (GET, relative to /microlendar): month, week, day and schedule views, an event,
+the event form, tasks and search. actions.py adds the POSTs."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from aiohttp import web
@@ -13,7 +14,7 @@ from sentinel.core.environment import Routes
 from sentinel.envs.microlendar import calendar as cal
 from sentinel.envs.microlendar import queries as q
 from sentinel.envs.microlendar.events import parse_day, today_of
-from sentinel.web.kit import BadInput, mark_seen, paged, text_param, url_for, world_of
+from sentinel.web.kit import BadInput, fetch_or_404, mark_seen, paged, text_param, url_for, world_of
 from sentinel.web.render import render
 
 GONE = "This event no longer exists."
@@ -58,46 +59,28 @@ def day_param(request: web.Request, name: str = "day") -> date:
 async def frame(request: web.Request, focus: date, hidden: tuple[str, ...], view: str) -> dict[str, Any]:
     """What the sidebar and the view switcher need: the mini month of `focus`, today, the
     calendars with their tick state, and the current view's name."""
-    today = await today_of(world_of(request))
-    hide_query = {"hide": ",".join(hidden)} if hidden else {}
-    return {
-        "today": today,
-        "focus": focus,
-        "view": view,
-        "hidden": hidden,
-        "hide_query": hide_query,
-        "mini": cal.month_grid(focus.year, focus.month),
-        "mini_title": f"{focus:%B %Y}",
-        "calendars": [(c, cal.CATEGORY_LABELS[c], c not in hidden) for c in cal.CATEGORIES],
-        "iso": date.isoformat,
-        "request_query": request.query,
-    }
+    return {"today": await today_of(world_of(request)), "focus": focus, "view": view, "hidden": hidden,
+            "hide_query": {"hide": ",".join(hidden)} if hidden else {},
+            "mini": cal.month_grid(focus.year, focus.month), "mini_title": f"{focus:%B %Y}",
+            "calendars": [(c, cal.CATEGORY_LABELS[c], c not in hidden) for c in cal.CATEGORIES],
+            "iso": date.isoformat, "request_query": request.query}
 
 
 # --- redirects to the current period ------------------------------------------------------------
 
 
+@routes.get("/month", "month_now")
 @routes.get("/", "home")
 async def home(request: web.Request) -> web.StreamResponse:
     today = await today_of(world_of(request))
     raise web.HTTPFound(url_for(request, "month", year=today.year, month=f"{today.month:02d}"))
 
 
-@routes.get("/month", "month_now")
-async def month_now(request: web.Request) -> web.StreamResponse:
-    return await home(request)
-
-
-@routes.get("/week", "week_now")
-async def week_now(request: web.Request) -> web.StreamResponse:
-    today = await today_of(world_of(request))
-    raise web.HTTPFound(url_for(request, "week", day=today.isoformat()))
-
-
 @routes.get("/day", "day_now")
-async def day_now(request: web.Request) -> web.StreamResponse:
+@routes.get("/week", "week_now")
+async def this_week_or_day(request: web.Request) -> web.StreamResponse:
     today = await today_of(world_of(request))
-    raise web.HTTPFound(url_for(request, "day", day=today.isoformat()))
+    raise web.HTTPFound(url_for(request, request.path.rsplit("/", 1)[1], day=today.isoformat()))
 
 
 # --- periods ------------------------------------------------------------------------------------
@@ -114,46 +97,23 @@ async def month_view(request: web.Request) -> web.StreamResponse:
     grid = cal.month_grid(year, month)
     events = await q.events_between(world_of(request), grid[0][0], grid[-1][-1] + timedelta(days=1), hidden)
     days = q.by_day(events)
-    in_month = sum(1 for e in events if first.isoformat() <= e["day"] < after.isoformat())
-    weeks = [
-        [
-            {
-                "date": d,
-                "iso": d.isoformat(),
-                "events": days.get(d.isoformat(), [])[:MONTH_CHIPS],
-                "more": max(0, len(days.get(d.isoformat(), [])) - MONTH_CHIPS),
-                "outside": d.month != month,
-            }
-            for d in week
-        ]
-        for week in grid
-    ]
-    prev, nxt = cal.shift_month(year, month, -1), cal.shift_month(year, month, 1)
-    return await render(
-        request,
-        "microlendar/month.html",
-        {
-            **await frame(request, first, hidden, "month"),
-            "title": f"{first:%B %Y}",
-            "weeks": weeks,
-            "count": in_month,
-            "prev": prev,
-            "next": nxt,
-            "weekdays": [f"{d:%a}" for d in grid[0]],
-        },
-    )
+
+    def cell(d: date) -> dict[str, Any]:
+        found = days.get(d.isoformat(), [])
+        return {"date": d, "iso": d.isoformat(), "events": found[:MONTH_CHIPS],
+                "more": max(0, len(found) - MONTH_CHIPS), "outside": d.month != month}
+    return await render(request, "microlendar/month.html", {
+        **await frame(request, first, hidden, "month"), "title": f"{first:%B %Y}",
+        "weeks": [[cell(d) for d in week] for week in grid],
+        "count": sum(1 for e in events if first.isoformat() <= e["day"] < after.isoformat()),
+        "prev": cal.shift_month(year, month, -1), "next": cal.shift_month(year, month, 1),
+        "weekdays": [f"{d:%a}" for d in grid[0]]})
 
 
 def columns(day: date, events: list[dict]) -> dict[str, Any]:
     """One day's column: all-day events on top, timed ones placed side by side."""
-    timed = [e for e in events if not e["all_day"]]
-    return {
-        "date": day,
-        "iso": day.isoformat(),
-        "all_day": [e for e in events if e["all_day"]],
-        "placed": cal.side_by_side(timed),
-        "label": f"{day:%a} {day.day}",
-    }
+    return {"date": day, "iso": day.isoformat(), "all_day": [e for e in events if e["all_day"]],
+            "placed": cal.side_by_side([e for e in events if not e["all_day"]]), "label": f"{day:%a} {day.day}"}
 
 
 def hour_range(days: list[dict]) -> tuple[int, int]:
@@ -174,25 +134,14 @@ async def week_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     events = q.by_day(await q.events_between(world, week[0], week[-1] + timedelta(days=1), hidden))
     days = [columns(d, events.get(d.isoformat(), [])) for d in week]
-    today = await today_of(world)
-    now = cal.calendar_now(today, world.now())
+    now = cal.calendar_now(await today_of(world), world.now())
     first_hour, last_hour = hour_range(days)
-    return await render(
-        request,
-        "microlendar/week.html",
-        {
-            **await frame(request, day, hidden, "week"),
-            "days": days,
-            "count": sum(len(v) for v in events.values()),
-            "title": f"{week[0]:%b} {week[0].day} – {week[-1]:%b} {week[-1].day}, {week[-1].year}",
-            "hours": list(range(first_hour, last_hour + 1)),
-            "first_hour": first_hour,
-            "now_minutes": now.hour * 60 + now.minute,
-            "now_label": cal.clock(f"{now:%H:%M}"),
-            "prev": (week[0] - timedelta(days=7)).isoformat(),
-            "next": (week[0] + timedelta(days=7)).isoformat(),
-        },
-    )
+    return await render(request, "microlendar/week.html", {
+        **await frame(request, day, hidden, "week"), "days": days, "count": sum(len(v) for v in events.values()),
+        "title": f"{week[0]:%b} {week[0].day} – {week[-1]:%b} {week[-1].day}, {week[-1].year}",
+        "hours": list(range(first_hour, last_hour + 1)), "first_hour": first_hour,
+        "now_minutes": now.hour * 60 + now.minute, "now_label": cal.clock(f"{now:%H:%M}"),
+        "prev": (week[0] - timedelta(days=7)).isoformat(), "next": (week[0] + timedelta(days=7)).isoformat()})
 
 
 @routes.get("/day/{day}", "day")
@@ -202,34 +151,15 @@ async def day_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     events = await q.events_between(world, day, day + timedelta(days=1), hidden)
     column = columns(day, events)
-    placed_by_hour: dict[int, list[Any]] = {}
-    for p in column["placed"]:
-        placed_by_hour.setdefault(p.top // 60, []).append(p)
     first_hour, last_hour = hour_range([column])
     now = cal.calendar_now(await today_of(world), world.now())
-    hours = [
-        {
-            "hour": h,
-            "label": cal.clock(f"{h:02d}:00").replace(":00", ""),
-            "events": placed_by_hour.get(h, []),
-            "now": now.date() == day and now.hour == h,
-        }
-        for h in range(first_hour, last_hour + 1)
-    ]
-    return await render(
-        request,
-        "microlendar/day.html",
-        {
-            **await frame(request, day, hidden, "day"),
-            "column": column,
-            "hours": hours,
-            "count": len(events),
-            "title": cal.long_date(day),
-            "now_label": cal.clock(f"{now:%H:%M}"),
-            "prev": (day - timedelta(days=1)).isoformat(),
-            "next": (day + timedelta(days=1)).isoformat(),
-        },
-    )
+    hours = [{"hour": h, "label": cal.clock(f"{h:02d}:00").replace(":00", ""),
+              "events": [p for p in column["placed"] if p.top // 60 == h], "now": now.date() == day and now.hour == h}
+             for h in range(first_hour, last_hour + 1)]
+    return await render(request, "microlendar/day.html", {
+        **await frame(request, day, hidden, "day"), "column": column, "hours": hours, "count": len(events),
+        "title": cal.long_date(day), "now_label": cal.clock(f"{now:%H:%M}"),
+        "prev": (day - timedelta(days=1)).isoformat(), "next": (day + timedelta(days=1)).isoformat()})
 
 
 @routes.get("/schedule", "schedule")
@@ -249,30 +179,14 @@ async def schedule_view(request: web.Request) -> web.StreamResponse:
         where += " AND e.start_at < ?"
         bound += ((end + timedelta(days=1)).isoformat(),)
     listing = await paged(
-        request,
-        per_page=SCHEDULE_PER_PAGE,
-        params=bound,
-        row=q.event_row,
+        request, per_page=SCHEDULE_PER_PAGE, params=bound, row=q.event_row,
         count_sql=f"SELECT COUNT(*) FROM events e WHERE {where}",
         rows_sql=f"SELECT {q.EVENT_COLUMNS} FROM events e WHERE {where} ORDER BY "
-        "substr(e.start_at, 1, 10), e.all_day DESC, e.start_at, e.end_at, e.created_at, e.rowid",
-    )
-    groups: list[tuple[str, list[dict]]] = []
-    for event in listing.rows:
-        if not groups or groups[-1][0] != event["day"]:
-            groups.append((event["day"], []))
-        groups[-1][1].append(event)
-    return await render(
-        request,
-        "microlendar/schedule.html",
-        {
-            **await frame(request, start, hidden, "schedule"),
-            "list": listing,
-            "start": start,
-            "end": end,
-            "groups": [(cal.short_date(date.fromisoformat(d)), d, evs) for d, evs in groups],
-        },
-    )
+        "substr(e.start_at, 1, 10), e.all_day DESC, e.start_at, e.end_at, e.created_at, e.rowid")
+    days = groupby(listing.rows, key=itemgetter("day"))
+    return await render(request, "microlendar/schedule.html", {
+        **await frame(request, start, hidden, "schedule"), "list": listing, "start": start, "end": end,
+        "groups": [(cal.short_date(date.fromisoformat(d)), d, list(evs)) for d, evs in days]})
 
 
 # --- one event ------------------------------------------------------------------------------------
@@ -280,73 +194,40 @@ async def schedule_view(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/event/new", "event_new")
 async def event_new(request: web.Request) -> web.StreamResponse:
-    today = await today_of(world_of(request))
-    day = parse_day(request.query.get("date", "")) or today
-    form = {
-        "title": "",
-        "date": day.isoformat(),
-        "start": "10:00",
-        "end": "11:00",
-        "category": "work",
-        "location": "",
-        "description": "",
-        "all_day": False,
-    }
-    return await event_form(request, form, None)
+    day = parse_day(request.query.get("date", "")) or await today_of(world_of(request))
+    return await event_form(request, {"title": "", "date": day.isoformat(), "start": "10:00", "end": "11:00",
+                                      "category": "work", "location": "", "description": "", "all_day": False}, None)
 
 
-async def event_form(
-    request: web.Request, form: dict[str, Any], event_id: str | None, error: str | None = None, status: int = 200
-) -> web.Response:
-    return await render(
-        request,
-        "microlendar/form.html",
-        {
-            "form": form,
-            "event_id": event_id,
-            "error": error,
-            "labels": cal.CATEGORY_LABELS,
-            "heading": "Edit event" if event_id else "New event",
-        },
-        status=status,
-    )
+async def event_form(request: web.Request, form: dict[str, Any], event_id: str | None, error: str | None = None,
+                     status: int = 200) -> web.Response:
+    return await render(request, "microlendar/form.html", {
+        "form": form, "event_id": event_id, "error": error, "labels": cal.CATEGORY_LABELS,
+        "heading": "Edit event" if event_id else "New event"}, status=status)
 
 
 @routes.get("/event/{id}", "event")
 async def event_view(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
+    """Opening an event marks it viewed (the one GET side effect, skipped for live refreshes)."""
     event_id = request.match_info["id"]
-    if await q.event_detail(world, event_id) is None:
-        raise web.HTTPNotFound(text=GONE)
+    await fetch_or_404(request, "SELECT id FROM events WHERE id = ? AND deleted = 0", (event_id,), GONE)
     await mark_seen(request, "UPDATE events SET viewed = 1 WHERE id = ? AND deleted = 0", (event_id,))
-    event = await q.event_detail(world, event_id)
+    event = await q.event_detail(world_of(request), event_id)
     if event is None:
         raise web.HTTPNotFound(text=GONE)
-    day = date.fromisoformat(event["day"])
-    return await render(
-        request,
-        "microlendar/event.html",
-        {"e": event, "long_day": cal.long_date(day), "responses": [("yes", "Yes"), ("maybe", "Maybe"), ("no", "No")]},
-    )
+    return await render(request, "microlendar/event.html", {
+        "e": event, "long_day": cal.long_date(date.fromisoformat(event["day"])),
+        "responses": [("yes", "Yes"), ("maybe", "Maybe"), ("no", "No")]})
 
 
 @routes.get("/event/{id}/edit", "event_edit")
 async def event_edit(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    row = await world.fetch_one("SELECT * FROM events WHERE id = ? AND deleted = 0", (request.match_info["id"],))
-    if row is None:
-        raise web.HTTPNotFound(text=GONE)
-    form = {
-        "title": row["title"],
-        "date": row["start_at"][:10],
-        "start": row["start_at"][11:16],
-        "end": row["end_at"][11:16],
-        "category": row["category"],
-        "location": row["location"],
-        "description": row["description"],
-        "all_day": bool(row["all_day"]),
-    }
-    return await event_form(request, form, row["id"])
+    row = await fetch_or_404(request, "SELECT * FROM events WHERE id = ? AND deleted = 0",
+                             (request.match_info["id"],), GONE)
+    return await event_form(request, {
+        "title": row["title"], "date": row["start_at"][:10], "start": row["start_at"][11:16],
+        "end": row["end_at"][11:16], "category": row["category"], "location": row["location"],
+        "description": row["description"], "all_day": bool(row["all_day"])}, row["id"])
 
 
 # --- tasks and search ------------------------------------------------------------------------------
@@ -355,27 +236,16 @@ async def event_edit(request: web.Request) -> web.StreamResponse:
 @routes.get("/tasks", "tasks")
 async def tasks_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
-    listing = await paged(
-        request,
-        per_page=50,
-        count_sql="SELECT COUNT(*) FROM tasks WHERE deleted = 0",
-        rows_sql="SELECT * FROM tasks WHERE deleted = 0 ORDER BY completed, "
-        "due_date IS NULL, due_date, created_at DESC, rowid DESC",
-    )
+    listing = await paged(request, per_page=50, count_sql="SELECT COUNT(*) FROM tasks WHERE deleted = 0",
+                          rows_sql="SELECT * FROM tasks WHERE deleted = 0 ORDER BY completed, "
+                          "due_date IS NULL, due_date, created_at DESC, rowid DESC")
     done_count = int(await world.fetch_value("SELECT COUNT(*) FROM tasks WHERE deleted = 0 AND completed = 1") or 0)
-    today = await today_of(world)
-    return await render(
-        request,
-        "microlendar/tasks.html",
-        {
-            "list": listing,
-            "done_count": done_count,
-            "today": today.isoformat(),
-            "due": lambda d: (
-                "" if not d else ("Today" if d == today.isoformat() else cal.short_date(date.fromisoformat(d)))
-            ),
-        },
-    )
+    today = (await today_of(world)).isoformat()
+
+    def due(d: str | None) -> str:
+        return "" if not d else ("Today" if d == today else cal.short_date(date.fromisoformat(d)))
+    return await render(request, "microlendar/tasks.html",
+                        {"list": listing, "done_count": done_count, "today": today, "due": due})
 
 
 @routes.get("/search", "search")
@@ -385,16 +255,9 @@ async def search_view(request: web.Request) -> web.StreamResponse:
     if query:
         where, params = q.search_where(query)
         listing = await paged(
-            request,
-            per_page=20,
-            params=params,
-            row=q.event_row,
+            request, per_page=20, params=params, row=q.event_row,
             count_sql=f"SELECT COUNT(*) FROM events e WHERE e.deleted = 0 AND {where}",
             rows_sql=f"SELECT {q.EVENT_COLUMNS} FROM events e WHERE e.deleted = 0 AND {where} "
-            "ORDER BY e.start_at DESC, e.rowid DESC",
-        )
-    return await render(
-        request,
-        "microlendar/search.html",
-        {"query": query, "list": listing, "short": lambda d: cal.short_date(date.fromisoformat(d))},
-    )
+            "ORDER BY e.start_at DESC, e.rowid DESC")
+    return await render(request, "microlendar/search.html",
+                        {"query": query, "list": listing, "short": lambda d: cal.short_date(date.fromisoformat(d))})

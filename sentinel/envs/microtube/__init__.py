@@ -1,11 +1,5 @@
-"""MicroTube: a video platform (docs/environments.md#microtube).
-
-A home grid with categories, watch pages that record the watch and show the comments (the
-hidden detail: comments appear nowhere else), subscriptions, history, a library with playlists,
-channel pages, search and dismissable notifications. Thumbnails and banners are SVGs written by
-catalogs/microtube/generate.py into web/static/microtube/; the player is a <video> element over
-its poster, decoration only.
-"""
+"""MicroTube: a video platform (docs/environments.md#microtube). Watch pages record the watch and are the
+only place comments show; thumbnails are SVGs that catalogs/microtube/generate.py writes."""
 
 from __future__ import annotations
 
@@ -14,8 +8,7 @@ from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microtube import actions, views  # noqa: F401  (actions adds its routes to views.routes)
-from sentinel.envs.microtube.checks import check_scenario
-from sentinel.envs.microtube.events import EVENT_TYPES
+from sentinel.envs.microtube.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microtube.kinds import KINDS
 from sentinel.envs.microtube.queries import OPEN_NOTIFICATIONS, open_notification_count
 from sentinel.world.state import World
@@ -46,18 +39,12 @@ def serve_preload(catalog: Any) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microtube",
-    title="MicroTube",
-    schema=Path(__file__).with_name("schema.sql"),
-    event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    name="microtube", title="MicroTube",
+    schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES, routes=tuple(views.routes),
     nav=(NavItem("Home", "home"), NavItem("Shorts", "shorts"), NavItem("Subscriptions", "subscriptions"),
          NavItem("Library", "library"), NavItem("History", "history"),
          NavItem("Notifications", "notifications", count="notifications")),
-    search="results",
-    header=header,
-    baseline_sql=BASELINE_SQL,
-    serve_preload=serve_preload,
+    search="results", header=header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
     check_scenario=check_scenario,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
     kinds=KINDS,

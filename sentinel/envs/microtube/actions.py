@@ -1,6 +1,5 @@
-"""MicroTube's actions (form POSTs under /microtube/, post/redirect/get): like, dislike, Watch
-later, subscribe, comment, dismiss and read-all for notifications, create a playlist, add a
-video to a playlist. They add their routes to views.routes."""
+"""MicroTube's actions (form POSTs under /microtube/, post/redirect/get): like, dislike, Watch later,
+subscribe, comment, dismiss and read-all for notifications, create a playlist, add a video to one."""
 
 from __future__ import annotations
 
@@ -20,46 +19,44 @@ async def video_of(request: web.Request) -> Any:
                               (request.match_info["id"],), GONE_VIDEO)
 
 
+async def update(request: web.Request, sql: str, params: tuple[Any, ...] = ()) -> None:
+    """One UPDATE in its own write transaction."""
+    async with world_of(request).write() as db:
+        await db.execute(sql, params)
+
+
 @routes.post("/watch/{id}/like", "like")
 async def like(request: web.Request) -> web.StreamResponse:
-    form = await form_of(request)
-    video = await video_of(request)
+    form, video = await form_of(request), await video_of(request)
     liked = 1 - video["liked"]
-    async with world_of(request).write() as db:
-        await db.execute("UPDATE videos SET liked = ?, disliked = CASE WHEN ? = 1 THEN 0 ELSE disliked END, "
-                         "like_count = MAX(0, like_count + ?) WHERE id = ?",
-                         (liked, liked, 1 if liked else -1, video["id"]))
+    await update(request, "UPDATE videos SET liked = ?, disliked = CASE WHEN ? = 1 THEN 0 ELSE disliked END, "
+                 "like_count = MAX(0, like_count + ?) WHERE id = ?", (liked, liked, 1 if liked else -1, video["id"]))
     raise done(request, form, "Added to Liked videos" if liked else "Removed from Liked videos",
                url_for(request, "watch", id=video["id"]))
 
 
 @routes.post("/watch/{id}/dislike", "dislike")
 async def dislike(request: web.Request) -> web.StreamResponse:
-    form = await form_of(request)
-    video = await video_of(request)
+    form, video = await form_of(request), await video_of(request)
     disliked = 1 - video["disliked"]
-    async with world_of(request).write() as db:
-        await db.execute("UPDATE videos SET disliked = ?, liked = CASE WHEN ? = 1 THEN 0 ELSE liked END, "
-                         "like_count = MAX(0, like_count - ?) WHERE id = ?",
-                         (disliked, disliked, 1 if disliked and video["liked"] else 0, video["id"]))
+    await update(request, "UPDATE videos SET disliked = ?, liked = CASE WHEN ? = 1 THEN 0 ELSE liked END, "
+                 "like_count = MAX(0, like_count - ?) WHERE id = ?",
+                 (disliked, disliked, 1 if disliked and video["liked"] else 0, video["id"]))
     raise done(request, form, "You disliked this video" if disliked else "Dislike removed",
                url_for(request, "watch", id=video["id"]))
 
 
 @routes.post("/watch/{id}/save", "save")
 async def save(request: web.Request) -> web.StreamResponse:
-    form = await form_of(request)
-    video = await video_of(request)
-    async with world_of(request).write() as db:
-        await db.execute("UPDATE videos SET saved = 1 - saved WHERE id = ?", (video["id"],))
+    form, video = await form_of(request), await video_of(request)
+    await update(request, "UPDATE videos SET saved = 1 - saved WHERE id = ?", (video["id"],))
     raise done(request, form, "Removed from Watch later" if video["saved"] else "Saved to Watch later",
                url_for(request, "watch", id=video["id"]))
 
 
 @routes.post("/watch/{id}/comment", "comment")
 async def comment(request: web.Request) -> web.StreamResponse:
-    form = await form_of(request)
-    video = await video_of(request)
+    form, video = await form_of(request), await video_of(request)
     body = text_param(form, "body", max_len=MAX_COMMENT, label="The comment")
     if not body:
         raise BadInput("Write a comment before posting it.")
@@ -77,9 +74,8 @@ async def subscribe(request: web.Request) -> web.StreamResponse:
     channel = await fetch_or_404(request, "SELECT id, name, subscribed FROM channels WHERE id = ?",
                                  (request.match_info["id"],), GONE_CHANNEL)
     now = 1 - channel["subscribed"]
-    async with world_of(request).write() as db:
-        await db.execute("UPDATE channels SET subscribed = ?, subscriber_count = MAX(0, subscriber_count + ?) "
-                         "WHERE id = ?", (now, 1 if now else -1, channel["id"]))
+    await update(request, "UPDATE channels SET subscribed = ?, subscriber_count = MAX(0, subscriber_count + ?) "
+                 "WHERE id = ?", (now, 1 if now else -1, channel["id"]))
     raise done(request, form, f"Subscribed to {channel['name']}" if now else f"Unsubscribed from {channel['name']}",
                url_for(request, "channel", id=channel["id"]))
 
@@ -89,16 +85,14 @@ async def dismiss(request: web.Request) -> web.StreamResponse:
     form = await form_of(request)
     note = await fetch_or_404(request, "SELECT id FROM notifications WHERE id = ?", (request.match_info["id"],),
                               GONE_NOTIFICATION)
-    async with world_of(request).write() as db:
-        await db.execute("UPDATE notifications SET dismissed = 1, is_read = 1 WHERE id = ?", (note["id"],))
+    await update(request, "UPDATE notifications SET dismissed = 1, is_read = 1 WHERE id = ?", (note["id"],))
     raise done(request, form, "Notification dismissed", url_for(request, "notifications"))
 
 
 @routes.post("/notifications/read_all", "read_all")
 async def read_all(request: web.Request) -> web.StreamResponse:
     form = await form_of(request)
-    async with world_of(request).write() as db:
-        await db.execute("UPDATE notifications SET is_read = 1 WHERE dismissed = 0")
+    await update(request, "UPDATE notifications SET is_read = 1 WHERE dismissed = 0")
     raise done(request, form, "All notifications marked as read", url_for(request, "notifications"))
 
 

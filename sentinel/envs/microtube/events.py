@@ -1,9 +1,5 @@
-"""MicroTube events: `preload` fills the site, `new_video`, `new_comment` and `new_notification`
-deliver one catalog item, `remove_video` takes an upload down again (its comments, playlist
-entries and Watch-later mark go with it; notifications stay and open "video unavailable").
-
-They run inside the session's world.write() transaction, so they only execute statements.
-"""
+"""MicroTube's events: `preload` fills the site, `new_video`, `new_comment` and `new_notification` deliver
+one catalog item, `remove_video` takes an upload down (notifications stay and open "video unavailable")."""
 
 from __future__ import annotations
 
@@ -13,14 +9,18 @@ from sentinel.core.environment import EventType
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.core.scenario import Event
+    from collections.abc import Awaitable, Callable
+
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.config import Timing
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
 PRELOAD_COLLECTIONS = {"channels": "channels", "videos": "videos", "comments": "video_comments",
                        "notifications": "notifications", "playlists": "playlists"}
 
 
-def timing(event: Event, record: dict[str, Any]) -> dict[str, Any]:
+def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
     """world.insert's keyword arguments: a preload item's age, or an arrival's event time."""
     if event.type == "preload":
         return {"origin": "preload", "age_minutes": preloaded_age(event, record)}
@@ -32,7 +32,7 @@ async def insert_channel(world: World, event: Event, record: dict[str, Any], sub
         "id": record["id"], "name": record["name"], "handle": record["handle"], "topic": record["topic"],
         "description": record.get("description", ""), "subscriber_count": int(record["subscriber_count"]),
         "is_verified": int(bool(record.get("is_verified"))), "is_self": int(bool(record.get("is_self"))),
-        "subscribed": int(subscribed)}, **timing(event, record))
+        "subscribed": int(subscribed)}, **when(event, record))
 
 
 async def insert_video(world: World, event: Event, record: dict[str, Any]) -> None:
@@ -41,7 +41,7 @@ async def insert_video(world: World, event: Event, record: dict[str, Any]) -> No
         "description": record.get("description", ""), "category": record["category"],
         "duration_s": int(record.get("duration_s", 0)), "view_count": int(record.get("view_count", 0)),
         "like_count": int(record.get("like_count", 0)), "is_live": int(bool(record.get("is_live"))),
-        "is_short": int(bool(record.get("is_short")))}, **timing(event, record))
+        "is_short": int(bool(record.get("is_short")))}, **when(event, record))
 
 
 async def insert_comment(world: World, event: Event, record: dict[str, Any]) -> None:
@@ -50,7 +50,7 @@ async def insert_comment(world: World, event: Event, record: dict[str, Any]) -> 
         return
     await world.insert("video_comments", {
         "id": record["id"], "video_id": record["video_id"], "author_id": record["author_id"],
-        "body": record["body"], "like_count": int(record.get("like_count", 0))}, **timing(event, record))
+        "body": record["body"], "like_count": int(record.get("like_count", 0))}, **when(event, record))
 
 
 async def insert_notification(world: World, event: Event, record: dict[str, Any]) -> None:
@@ -58,31 +58,32 @@ async def insert_notification(world: World, event: Event, record: dict[str, Any]
         "id": record["id"], "kind": record["kind"], "channel_id": record["channel_id"],
         "video_id": record.get("video_id"), "message": record["message"],
         "is_read": int(bool(record.get("is_read"))), "dismissed": int(bool(record.get("dismissed")))},
-        **timing(event, record))
+        **when(event, record))
 
 
 async def insert_playlist(world: World, event: Event, record: dict[str, Any]) -> None:
     """One of the self user's playlists, with those of its videos that are on the site."""
-    await world.insert("playlists", {"id": record["id"], "name": record["name"]}, **timing(event, record))
+    await world.insert("playlists", {"id": record["id"], "name": record["name"]}, **when(event, record))
     for position, video_id in enumerate(record.get("video_ids", []), 1):
         await world.db.execute("INSERT INTO playlist_videos (playlist_id, video_id, position) "
                                "SELECT ?, id, ? FROM videos WHERE id = ?", (record["id"], position, video_id))
 
 
+INSERTS = {"videos": insert_video, "video_comments": insert_comment, "notifications": insert_notification,
+           "playlists": insert_playlist}
+
+
 async def apply_preload(world: World, event: Event) -> None:
-    """Channels (the `subscribed` ones marked), videos, comments, notifications and playlists with
-    their catalog ages, oldest first; then the `watched` videos get a first and latest watch time."""
+    """Channels (the `subscribed` ones marked), then videos, comments, notifications and playlists
+    oldest first with their catalog ages; then the `watched` videos get a first and latest watch time."""
     catalog, fields = world.catalog, event.fields
     subscribed = set(selected(catalog, "channels", fields.get("subscribed")))
     for channel_id in selected(catalog, "channels", fields.get("channels")):
         await insert_channel(world, event, catalog.get("channels", channel_id), channel_id in subscribed)
-    for field, collection in (("videos", "videos"), ("comments", "video_comments"),
-                              ("notifications", "notifications")):
-        insert = {"videos": insert_video, "comments": insert_comment, "notifications": insert_notification}[field]
+    for field in ("videos", "comments", "notifications", "playlists"):
+        collection = PRELOAD_COLLECTIONS[field]
         for item_id in oldest_first(catalog, collection, selected(catalog, collection, fields.get(field))):
-            await insert(world, event, catalog.get(collection, item_id))
-    for playlist_id in oldest_first(catalog, "playlists", selected(catalog, "playlists", fields.get("playlists"))):
-        await insert_playlist(world, event, catalog.get("playlists", playlist_id))
+            await INSERTS[collection](world, event, catalog.get(collection, item_id))
     for video_id in selected(catalog, "videos", fields.get("watched")):
         record = catalog.get("videos", video_id)
         seen = world.preload_created_at(preloaded_age(event, record) / 2)
@@ -90,16 +91,13 @@ async def apply_preload(world: World, event: Event) -> None:
                                (seen, seen, video_id))
 
 
-async def apply_new_video(world: World, event: Event) -> None:
-    await insert_video(world, event, world.catalog.get("videos", str(event.fields["video_id"])))
+def arrival(field: str, collection: str) -> EventType:
+    """An event that delivers the one catalog item its `field` names."""
+    insert: Callable[[World, Event, dict[str, Any]], Awaitable[None]] = INSERTS[collection]
 
-
-async def apply_new_comment(world: World, event: Event) -> None:
-    await insert_comment(world, event, world.catalog.get("video_comments", str(event.fields["comment_id"])))
-
-
-async def apply_new_notification(world: World, event: Event) -> None:
-    await insert_notification(world, event, world.catalog.get("notifications", str(event.fields["notification_id"])))
+    async def apply(world: World, event: Event) -> None:
+        await insert(world, event, world.catalog.get(collection, str(event.fields[field])))
+    return EventType(apply, refs={field: collection}, inserts=(field,), required=(field,))
 
 
 async def apply_remove_video(world: World, event: Event) -> None:
@@ -113,10 +111,40 @@ async def apply_remove_video(world: World, event: Event) -> None:
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, PRELOAD_COLLECTIONS, required=("channels", "videos"),
                             refs={"subscribed": "channels", "watched": "videos"}),
-    "new_video": EventType(apply_new_video, refs={"video_id": "videos"}, inserts=("video_id",), required=("video_id",)),
-    "new_comment": EventType(apply_new_comment, refs={"comment_id": "video_comments"}, inserts=("comment_id",),
-                             required=("comment_id",)),
-    "new_notification": EventType(apply_new_notification, refs={"notification_id": "notifications"},
-                                  inserts=("notification_id",), required=("notification_id",)),
+    "new_video": arrival("video_id", "videos"),
+    "new_comment": arrival("comment_id", "video_comments"),
+    "new_notification": arrival("notification_id", "notifications"),
     "remove_video": EventType(apply_remove_video, refs={"video_id": "videos"}, required=("video_id",)),
 }
+
+
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
+    """Comments and notifications only point at videos that are on the site at their instant (a
+    notification may come at the same instant as its upload); a preloaded comment's video is preloaded."""
+    problems: list[tuple[str, str]] = []
+    preloaded: set[str] = set()
+    arrivals = {str(e.fields.get("video_id")): e.at for e in scenario.events if e.type == "new_video"}
+    removals = {str(e.fields.get("video_id")): e.at for e in scenario.events if e.type == "remove_video"}
+
+    def present(video: str, t: float) -> bool:
+        return (video in preloaded or arrivals.get(video, float("inf")) <= t) and removals.get(video, float("inf")) > t
+
+    for event in scenario.events:
+        where = f"events[{event.index}]"
+        if event.type == "preload":
+            preloaded |= set(selected(catalog, "videos", event.fields.get("videos")))
+            for comment_id in selected(catalog, "video_comments", event.fields.get("comments")):
+                video = catalog.raw("video_comments").get(comment_id, {}).get("video_id")
+                if video is not None and video not in preloaded:
+                    problems.append((f"{where}.comments", f"{comment_id} is on {video}, which the preload lacks"))
+            continue
+        field, collection = {"new_comment": ("comment_id", "video_comments"),
+                             "new_notification": ("notification_id", "notifications")}.get(event.type, (None, None))
+        if field is None or collection is None:
+            continue
+        record = catalog.raw(collection).get(str(event.fields.get(field)), {})
+        video = record.get("video_id")
+        if video and not present(video, event.at):
+            problems.append((f"{where}.{field}", f"{record['id']} points at {video}, which is not on the site "
+                                                 f"at {event.at:g} s"))
+    return problems

@@ -1,8 +1,5 @@
-"""MicroTube's ten scenario kinds (docs/environments.md#microtube): the authored scenarios made into templates.
-
-Every draw keeps the authored preload and picks from the catalog's arrivals. Solutions count
-against numbers known from the preload, so the oracle does not depend on when its first read lands.
-"""
+"""MicroTube's ten scenario kinds (docs/environments.md#microtube). Every draw keeps the authored preload and
+picks from the catalog's arrivals; solutions count against numbers known from the preload."""
 
 from __future__ import annotations
 
@@ -24,12 +21,12 @@ HOME, SUBS_PAGE, NOTIFICATIONS = "/microtube/", "/microtube/subscriptions", "/mi
 NEW_SUB = "FROM videos v JOIN channels c ON c.id = v.channel_id WHERE v.origin = 'event' AND c.subscribed = 1"
 WAITING = "notifications WHERE dismissed = 0"
 SHOWING = "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)"
+COMMENTS = "([\\d,]+) Comments"
 
 
 class Arrivals(kit.Arrivals):
-    """The authored preload (records with an age, the usual subscriptions) and what can arrive after
-    it: uploads (each with its notification), comments on preloaded videos, notifications that open
-    a preloaded video or none."""
+    """The authored preload (records with an age, the usual subscriptions) and what can arrive after it: uploads
+    (each with its notification), comments on preloaded videos, notifications opening a preloaded video or none."""
 
     fields = {"new_video": "video_id", "new_comment": "comment_id", "new_notification": "notification_id"}
 
@@ -172,23 +169,22 @@ def draw_gaming_comments_more(rng: random.Random, catalog: Catalog, knobs: Knobs
         what=f"new comment on a {cat} video", decoy_note="decoy: a comment on another video", start=FIRST_READ_S,
         score=lambda c: float(a.rec[a.video_of(c)]["category"] in ("comedy", "film", "sports")), ordered=True)
     free = [i for i in a.items if i not in used]
+    events = a.with_background(rng, knobs, key, at, [i for i in free if a.video_of(i) not in order], free)
     sql = ("SELECT (SELECT COUNT(*) FROM video_comments k JOIN videos v ON v.id = k.video_id WHERE k.origin = 'event' "
            f"AND v.category = '{cat}') >= {n}")
+    watched = f"(SELECT COUNT(*) FROM videos WHERE id IN ({', '.join(map(repr, order))}) AND watched_at IS NOT NULL)"
     return scenario(
         description=f"The {n} {cat} videos ({', '.join(sorted(order))}) get one new comment each, the last at {at} s; "
                     f"{len(used) - n - 1} comments on other videos come between. Comments show only on watch pages.",
         prompt=f"There are {n} {cat} videos on MicroTube right now. Tell me once they have received {n} more comments "
                "between them than they have now; comments only show on a video's own page. Make sure you have "
                f"watched each of the {n}.",
-        condition_at=at, start_page=HOME,
+        condition_at=at, start_page=HOME, events=timeline(a.load, events), condition_sql=sql,
+        eval_sql=f"{sql} AND {watched} = {n}",
         taxonomy=taxonomy("active", "relative", "hard", f"comments on non-{cat} videos, comments visible only on "
                                                         "watch pages"),
-        events=timeline(a.load, a.with_background(rng, knobs, key, at, [i for i in free if a.video_of(i) not in order],
-                                                  free)), condition_sql=sql,
-        eval_sql=f"{sql} AND (SELECT COUNT(*) FROM videos WHERE id IN ({', '.join(map(repr, order))}) AND watched_at "
-                 f"IS NOT NULL) = {n}",
-        solution=[*({"watch": f"/microtube/watch/{v}", "until": {"number": "([\\d,]+) Comments",
-                                                                 "at_least": pre[v] + 1}} for v in order),
+        solution=[*({"watch": f"/microtube/watch/{v}", "until": {"number": COMMENTS, "at_least": pre[v] + 1}}
+                    for v in order),
                   {"report": f"The {n} {cat} videos have {n} more comments between them; I watched all {n}."}])
 
 
@@ -314,10 +310,9 @@ def like(noop: bool) -> kit.Setup:
         banned = {topic, asked} - {None}  # no other subscribed upload of these topics, ever
         allowed = [i for i in a.items if not (i in mine and a.channel(i)["topic"] in banned)]
         target = kit.choose(rng, [v for v in mine if a.channel(v)["topic"] == topic])
+        looks = [i for i in allowed if i != target and (a.type[i] == "new_video" or i in a.community())]
         at, key, used = kit.counted_arrivals(
-            rng, knobs, [target], [i for i in allowed if i != target and (a.type[i] == "new_video" or i in
-                                                                          a.community())], 1, a.make, trailing=0,
-            what=f"a subscribed {topic} channel uploads",
+            rng, knobs, [target], looks, 1, a.make, trailing=0, what=f"a subscribed {topic} channel uploads",
             decoy_note=f"decoy: not a {topic} upload of a subscribed channel",
             score=lambda i: 1.0 * (a.channel(i)["topic"] in banned) + 0.6 * (a.type[i] == "new_notification")
             + 0.4 * (i in mine))
@@ -328,11 +323,10 @@ def like(noop: bool) -> kit.Setup:
             kit.as_near_miss(key, f", not {asked}")
         key.append(event(until, "remove_video", "the upload is taken down: it can no longer be liked "
                                                 "(condition_until)", video_id=target))
-        return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, [i for i in allowed
-                                                                                       if i not in used]),
-                "at": at, "until": until, "topic": topic, "asked": asked or topic, "vid": target,
-                "title": a.rec[target]["title"], "name": a.channel(target)["name"],
-                "channels": channel_pattern(a, asked or topic)}
+        events = a.with_background(rng, knobs, key, None, [i for i in allowed if i not in used])
+        return {"preload": a.load, "events": events, "at": at, "until": until, "topic": topic,
+                "asked": asked or topic, "vid": target, "title": a.rec[target]["title"],
+                "name": a.channel(target)["name"], "channels": channel_pattern(a, asked or topic)}
     return setup
 
 

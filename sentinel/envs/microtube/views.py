@@ -1,9 +1,5 @@
-"""MicroTube's pages (GET), all under /microtube/. Actions (POST) are in actions.py.
-
-Views: home grid, watch page (GET records the watch: the one GET side effect), shorts,
-subscriptions, history, library, playlist, channel, search results, notifications (and the
-notification open link that marks one read and redirects to its video).
-"""
+"""MicroTube's pages (GET, under /microtube/); actions.py adds the POSTs. Opening a video records the watch
+and opening a notification marks it read (the GET side effects)."""
 
 from __future__ import annotations
 
@@ -37,13 +33,12 @@ async def video_grid(request: web.Request, where: str = "1", params: tuple = (),
 
 @routes.get("/", "home")
 async def home(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
     category = request.query.get("category", "")
     if category and category not in q.CATEGORIES:
         raise BadInput("There is no such category.")
     where, params = ("v.category = ?", (category,)) if category else ("1", ())
     listing = await video_grid(request, where, params)
-    categories = [{"key": c, "label": q.category_label(c)} for c in await q.categories_present(world)]
+    categories = [{"key": c, "label": q.category_label(c)} for c in await q.categories_present(world_of(request))]
     return await render(request, "microtube/home.html", {"list": listing, "categories": categories,
                                                          "category": category})
 
@@ -80,9 +75,8 @@ async def shorts(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/subscriptions", "subscriptions")
 async def subscriptions(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
     listing = await video_grid(request, "c.subscribed = 1")
-    channels = await world.fetch_all("SELECT id, name FROM channels WHERE subscribed = 1 ORDER BY name")
+    channels = await world_of(request).fetch_all("SELECT id, name FROM channels WHERE subscribed = 1 ORDER BY name")
     return await render(request, "microtube/subscriptions.html", {"list": listing, "channels": channels})
 
 
@@ -149,6 +143,5 @@ async def notification_open(request: web.Request) -> web.StreamResponse:
     note: Any = await fetch_or_404(request, "SELECT id, video_id, channel_id FROM notifications WHERE id = ?",
                                    (request.match_info["id"],), GONE_NOTIFICATION)
     await mark_seen(request, "UPDATE notifications SET is_read = 1 WHERE id = ?", (note["id"],))
-    if note["video_id"]:
-        raise web.HTTPSeeOther(url_for(request, "watch", id=note["video_id"]))
-    raise web.HTTPSeeOther(url_for(request, "channel", id=note["channel_id"]))
+    raise web.HTTPSeeOther(url_for(request, "watch", id=note["video_id"]) if note["video_id"]
+                           else url_for(request, "channel", id=note["channel_id"]))
