@@ -1,11 +1,5 @@
-"""MicroScholar: academic search (docs/environments.md#microscholar).
-
-A scholar search over an index that grows on the timeline: search by words, phrases, authors,
-venues and years with sorting and paging; paper pages that show what result snippets hide (the
-abstract past 160 characters, affiliations); citation formats behind a Cite POST; a library of
-saved papers; alert notifications and alerts of one's own that list what they match; scholar
-profiles whose metrics follow the citation counts as they change.
-"""
+"""MicroScholar: a scholar search over an index that grows on the timeline, with a library, alerts
+and profiles (docs/environments.md#microscholar)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,12 @@
 """MicroScholar actions (POST): save (a toggle), cite, mark alerts read, create and delete alerts.
-
-Each answers 303 to the form's `next` page with a one-line status; bad input answers 400.
-A withdrawn paper can be neither saved nor cited.
-"""
+Each answers 303 to the form's `next` page with a one-line status; bad input answers 400."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
-from sentinel.envs.microscholar.search import QueryError, parse_query
-from sentinel.envs.microscholar.views import paper_row, routes
-from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, url_for, world_of
+from sentinel.envs.microscholar.views import alert_query, paper_row, routes
+from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, url_for, world_of
 
 WITHDRAWN = "This paper was withdrawn by its authors; it can no longer be saved or cited."
 MAX_ALERTS = 50
@@ -65,13 +61,7 @@ async def alerts_read_all(request: web.Request) -> web.StreamResponse:
 @routes.post("/alerts/create", "alert_create")
 async def alert_create(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    query = text_param(form, "query", max_len=200, label="The alert query")
-    try:
-        empty = parse_query({"q": query}).empty
-    except QueryError as exc:
-        raise BadInput(str(exc)) from None
-    if empty:
-        raise BadInput("Type the words the alert should look for.")
+    query = alert_query(form)[0]
     if int(await world.fetch_value("SELECT COUNT(*) FROM alert_queries") or 0) >= MAX_ALERTS:
         raise BadInput(f"You can keep at most {MAX_ALERTS} alerts; delete one first.")
     if await world.fetch_value("SELECT 1 FROM alert_queries WHERE query = ?", (query,)):

@@ -1,10 +1,5 @@
-"""MicroScholar events: the preload fills the index, the alerts and the library; `new_paper`
-indexes one catalog paper, `new_alert` delivers one alert (`read: true` makes it arrive already
-read), `citations` changes a paper's cited-by count, and `withdraw_paper` takes a paper out of
-the index (its page stays, saying so; it can no longer be saved or cited).
-
-They run inside the session's write transaction, so they only execute statements.
-"""
+"""MicroScholar events: the preload, new papers and alerts (`read: true`: already read), citation
+counts, withdrawn papers. They run inside the session's write transaction, so they only execute statements."""
 
 from __future__ import annotations
 
