@@ -96,13 +96,10 @@ def citations(paper: Any) -> list[tuple[str, str]]:
     chicago = ", ".join(last_first[:1] + names[1:-1]) + (f", and {names[-1]}" if len(names) > 1 else "")
     harvard = ", ".join(f"{last}, {_initials(first)}" for first, last in split[:-1])
     harvard = (harvard + " and " if harvard else "") + f"{split[-1][1]}, {_initials(split[-1][0])}"
-    return [
-        ("MLA", f"{mla}. \"{title}.\" {venue} ({year})."),
-        ("APA", f"{apa} ({year}). {title}. {venue}."),
-        ("Chicago", f"{chicago}. \"{title}.\" {venue} ({year})."),
-        ("Harvard", f"{harvard}, {year}. {title}. {venue}."),
-        ("Vancouver", f"{vancouver}. {title}. {venue}. {year}."),
-    ]
+    return [("MLA", f"{mla}. \"{title}.\" {venue} ({year})."), ("APA", f"{apa} ({year}). {title}. {venue}."),
+            ("Chicago", f"{chicago}. \"{title}.\" {venue} ({year})."),
+            ("Harvard", f"{harvard}, {year}. {title}. {venue}."),
+            ("Vancouver", f"{vancouver}. {title}. {venue}. {year}.")]
 
 
 def bibtex(paper: Any) -> str:
@@ -118,8 +115,7 @@ def bibtex(paper: Any) -> str:
 # --- profiles ------------------------------------------------------------------------------------
 
 def h_index(counts: list[int]) -> int:
-    ranked = sorted(counts, reverse=True)
-    return sum(1 for i, c in enumerate(ranked, start=1) if c >= i)
+    return sum(1 for i, c in enumerate(sorted(counts, reverse=True), start=1) if c >= i)
 
 
 async def profile(world: World, persona_id: str, sort: str) -> dict[str, Any]:
