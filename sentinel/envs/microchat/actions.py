@@ -1,7 +1,5 @@
-"""MicroChat actions (POST): send, react, favourite, mute, start a chat.
-
-Each answers 303 to the form's `next` page with a one-line status; bad input answers 400.
-"""
+"""MicroChat actions (POST): send, react, favourite, mute, start a chat. Each answers 303 to the
+form's `next` page with a one-line status; bad input answers 400."""
 
 from __future__ import annotations
 

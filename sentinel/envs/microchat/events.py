@@ -1,10 +1,5 @@
-"""MicroChat events: `preload` fills the workspace, `new_message` and `new_call` arrive,
-`delete_message` is a sender taking a message back.
-
-Teams, channels and conversations always load in full with the preload; the preload's lists
-say which messages and calls already exist. Everything runs inside the session's write
-transaction, so these functions only execute statements.
-"""
+"""MicroChat events: the preload (always every team, channel and conversation), new messages and calls,
+a sender deleting a message; and the check that a message is deleted only after it arrived."""
 
 from __future__ import annotations
 
@@ -14,7 +9,9 @@ from sentinel.core.environment import EventType
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.core.scenario import Event
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.config import Timing
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
 
@@ -108,3 +105,19 @@ EVENT_TYPES = {
     "delete_message": EventType(apply=apply_delete_message, refs={"message_id": "messages"},
                                 required=("message_id",)),
 }
+
+
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
+    """A message is deleted only after it arrived (validate checks that arrivals come after 0)."""
+    problems: list[tuple[str, str]] = []
+    arrived: set[str] = set()
+    for event in scenario.events:
+        where = f"events[{event.index}]"
+        preloaded = event.fields.get("messages")
+        if event.type == "preload" and isinstance(preloaded, list):
+            arrived |= {str(i) for i in preloaded}
+        elif event.type == "new_message":
+            arrived.add(str(event.fields.get("message_id")))
+        elif event.type == "delete_message" and str(event.fields.get("message_id")) not in arrived:
+            problems.append((f"{where}.message_id", f"{event.fields.get('message_id')} is deleted before it arrives"))
+    return problems

@@ -1,12 +1,5 @@
-"""MicroChat's ten scenario kinds (docs/environments.md#microchat), declared on sentinel.generation.kit.
-
-The standard preload is every `filler` message and call of the catalog. A draw may take a
-preloaded message out of the preload and let it arrive instead (a file, an @mention, an urgent
-message), so targets come from the whole catalog; the preload is then the rest. Knobs:
-`decoys` look-alikes before the target, `near_miss` how alike they are (file talk, the phrase's
-words, "urgent" in plain text), `hold_s` until a deletion ends a passing condition, `density`
-background messages and calls per sim minute.
-"""
+"""MicroChat's ten scenario kinds (docs/environments.md#microchat), declared on sentinel.generation.kit. The
+standard preload is every `filler` message and call; a target may come from it (it then arrives instead)."""
 
 from __future__ import annotations
 

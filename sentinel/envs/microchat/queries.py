@@ -1,7 +1,5 @@
-"""What MicroChat's pages compute: conversation rows, threads, counters, snippets.
-
-Unread counts are always counted from message rows (`is_read = 0`), never stored.
-"""
+"""What MicroChat's pages compute: conversation rows, threads, counters, snippets. Unread counts
+are always counted from message rows (`is_read = 0`), never stored."""
 
 from __future__ import annotations
 

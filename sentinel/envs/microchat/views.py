@@ -1,8 +1,5 @@
-"""MicroChat pages (GET): the conversation list, a thread, new chat, teams, a team, calls, search.
-
-The only GET side effect is opening a thread, which marks every message it shows as read
-(skipped for live refreshes). Paths are relative to /microchat; actions.py adds the POSTs.
-"""
+"""MicroChat pages (GET): chats, a thread, new chat, teams, a team, calls, search. The one GET side
+effect: opening a thread marks what it shows as read (not on live refreshes). actions.py adds the POSTs."""
 
 from __future__ import annotations
 
