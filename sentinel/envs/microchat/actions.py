@@ -11,6 +11,9 @@ from sentinel.envs.microchat.views import GONE, routes
 from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
 
 MAX_BODY = 4000
+MINE = "message_id = ? AND emoji = ? AND persona_id = ?"  # the self user's reaction
+TOGGLES = {"pin": ("is_pinned", "Added to favourites", "Removed from favourites"),
+           "mute": ("is_muted", "Conversation muted", "Conversation unmuted")}
 
 
 async def conversation_of(request: web.Request):
@@ -42,34 +45,26 @@ async def react_action(request: web.Request) -> web.StreamResponse:
                                  (request.match_info["id"],), "This message no longer exists.")
     if message["is_deleted"]:
         raise BadInput("This message was deleted; it cannot take reactions.")
-    me = world.self_persona["id"]
-    key = (message["id"], emoji, me)
+    key = (message["id"], emoji, world.self_persona["id"])
     async with world.write() as db:
-        had = await world.fetch_value(
-            "SELECT COUNT(*) FROM reactions WHERE message_id = ? AND emoji = ? AND persona_id = ?", key)
+        had = await world.fetch_value(f"SELECT COUNT(*) FROM reactions WHERE {MINE}", key)
         if had:
-            await db.execute("DELETE FROM reactions WHERE message_id = ? AND emoji = ? AND persona_id = ?", key)
+            await db.execute(f"DELETE FROM reactions WHERE {MINE}", key)
         else:
             await db.execute("INSERT INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)", key)
     status = f"Reaction {emoji} removed" if had else f"Reacted {emoji}"
     raise done(request, form, status, url_for(request, "chat", id=message["conversation_id"]))
 
 
-async def _toggle(request: web.Request, column: str, on: str, off: str) -> web.StreamResponse:
+@routes.post("/chats/{id}/mute", "mute")
+@routes.post("/chats/{id}/pin", "pin")
+async def toggle_action(request: web.Request) -> web.StreamResponse:
+    """Favourite (pin) or mute a conversation, or undo it."""
+    column, on, off = TOGGLES[request.path.rsplit("/", 1)[1]]
     form = await form_of(request)
     conv = await conversation_of(request)
     now_on = await toggle(request, "conversations", column, conv["id"])
     raise done(request, form, on if now_on else off, url_for(request, "chat", id=conv["id"]))
-
-
-@routes.post("/chats/{id}/pin", "pin")
-async def pin_action(request: web.Request) -> web.StreamResponse:
-    return await _toggle(request, "is_pinned", "Added to favourites", "Removed from favourites")
-
-
-@routes.post("/chats/{id}/mute", "mute")
-async def mute_action(request: web.Request) -> web.StreamResponse:
-    return await _toggle(request, "is_muted", "Conversation muted", "Conversation unmuted")
 
 
 @routes.post("/new", "start")

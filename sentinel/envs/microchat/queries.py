@@ -90,15 +90,9 @@ def body_parts(body: str, people: People) -> list[tuple[str, str]]:
     names = sorted(people.names.values(), key=len, reverse=True)
     if not names:
         return [("text", body)]
-    pattern = re.compile("@(" + "|".join(re.escape(n) for n in names) + ")")
-    parts: list[tuple[str, str]] = []
-    last = 0
+    pieces = re.split("@(" + "|".join(re.escape(n) for n in names) + ")", body)  # text, name, text, …, text
     me = people.name(people.self_id)
-    for match in pattern.finditer(body):
-        parts.append(("text", body[last:match.start()]))
-        parts.append(("me" if match.group(1) == me else "mention", match.group(0)))
-        last = match.end()
-    parts.append(("text", body[last:]))
+    parts = [("text", t) if i % 2 == 0 else ("me" if t == me else "mention", f"@{t}") for i, t in enumerate(pieces)]
     return [p for p in parts if p[1]]
 
 

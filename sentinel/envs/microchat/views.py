@@ -48,15 +48,13 @@ async def chat_view(request: web.Request) -> web.StreamResponse:
     messages = await q.thread(world, conv["id"], people, query)
     unread = [m["id"] for m in messages if not m["is_read"]]
     if unread:
-        marks = ",".join("?" for _ in unread)
-        await mark_seen(request, f"UPDATE messages SET is_read = 1 WHERE id IN ({marks})", unread)
-    first_new = next((m["id"] for m in messages if not m["is_read"] and not m["own"]), None)
+        await mark_seen(request, f"UPDATE messages SET is_read = 1 WHERE id IN ({','.join('?' * len(unread))})", unread)
+    new = [m["id"] for m in messages if not m["is_read"] and not m["own"]]
     members = await world.fetch_all("SELECT persona_id FROM conversation_members WHERE conversation_id = ?",
                                     (conv["id"],))
     return await render(request, "microchat/chat.html", {
-        "conv": dict(conv), "title": people.title(conv), "messages": messages, "first_new": first_new,
-        "new_count": len([m for m in messages if not m["is_read"] and not m["own"]]),
-        "members": [people.name(m["persona_id"]) for m in members], "search": query,
+        "conv": dict(conv), "title": people.title(conv), "messages": messages, "first_new": next(iter(new), None),
+        "new_count": len(new), "members": [people.name(m["persona_id"]) for m in members], "search": query,
         "sidebar": await q.sidebar(world, people), "emojis": q.EMOJI_NAMES,
         "team": people.teams.get(conv["team_id"]) if conv["team_id"] else None})
 
@@ -73,8 +71,8 @@ async def message_link(request: web.Request) -> web.StreamResponse:
 async def new_chat(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     people = await world.fetch_all("SELECT id, name, title FROM personas WHERE is_self = 0 ORDER BY name")
-    chosen = request.query.get("persona", "")
-    return await render(request, "microchat/new.html", {"people": people, "chosen": chosen, "error": None})
+    return await render(request, "microchat/new.html", {"people": people, "chosen": request.query.get("persona", ""),
+                                                        "error": None})
 
 
 @routes.get("/teams", "teams")
