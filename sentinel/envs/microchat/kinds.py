@@ -98,12 +98,6 @@ def reacted(emoji: str) -> str:
             f"{kit.sql_text(emoji)} AND r.persona_id = SELF)")
 
 
-def only_reacted(predicate: str, emoji: str, at_least: int = 1) -> str:
-    """eval_sql of a reaction task: ≥ at_least new messages matching get the emoji, no other new one does."""
-    return (f"SELECT (SELECT COUNT(*) FROM messages WHERE {NEW} AND {predicate} AND {reacted(emoji)}) >= {at_least} "
-            f"AND NOT EXISTS (SELECT 1 FROM messages WHERE {NEW} AND NOT ({predicate}) AND {reacted(emoji)})")
-
-
 def none_reacted(emoji: str) -> str:
     return ("SELECT NOT EXISTS (SELECT 1 FROM reactions r JOIN messages m ON m.id = r.message_id WHERE "
             f"m.{NEW} AND r.persona_id = SELF AND r.emoji = {kit.sql_text(emoji)})")
@@ -114,12 +108,13 @@ def react_task(predicate: str, emoji: str, ids: list[str], report: str, until: A
     `predicate`; the agent reacts `emoji` to each (and to no other new message), waiting on its
     permalink until it has arrived (its thread shows it as new, or `until`). The permalink
     answers 404 until the message exists, so the thread read after it holds it."""
-    steps: list[dict[str, Any]] = []
-    for rid in ids:
-        steps += [{"watch": f"/microchat/messages/{rid}", "until": until or {"matches": "New messages"}},
-                  {"submit": f"/messages/{rid}/react$", "fields": {"emoji": emoji}}]
+    wait = until or {"matches": "New messages"}
+    steps = [step for rid in ids for step in ({"watch": f"/microchat/messages/{rid}", "until": wait},
+                                              {"submit": f"/messages/{rid}/react$", "fields": {"emoji": emoji}})]
+    graded = f"SELECT (SELECT COUNT(*) FROM messages WHERE {NEW} AND {predicate} AND {reacted(emoji)}) >= {len(ids)}"
     return {"condition_sql": kit.count_reaches(f"messages WHERE {NEW} AND {predicate}", len(ids)),
-            "eval_sql": only_reacted(predicate, emoji, len(ids)), "solution": [*steps, {"report": report}]}
+            "eval_sql": f"{graded} AND NOT EXISTS (SELECT 1 FROM messages WHERE {NEW} AND NOT ({predicate}) AND "
+                        f"{reacted(emoji)})", "solution": [*steps, {"report": report}]}
 
 
 # --- file_shared and its no-op ------------------------------------------------------------
