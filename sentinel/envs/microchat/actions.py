@@ -85,8 +85,7 @@ async def start_action(request: web.Request) -> web.StreamResponse:
         conv_id = await world.next_self_id("conversations")
         await world.insert("conversations", {"id": conv_id, "kind": "direct", "counterpart_id": person["id"]},
                            origin="self")
-        for member in (world.self_persona["id"], person["id"]):
-            await db.execute("INSERT INTO conversation_members (conversation_id, persona_id) VALUES (?, ?)",
-                             (conv_id, member))
+        await db.executemany("INSERT INTO conversation_members (conversation_id, persona_id) VALUES (?, ?)",
+                             [(conv_id, member) for member in (world.self_persona["id"], person["id"])])
     world.flash = f"New chat with {person['name']}"
     raise web.HTTPSeeOther(url_for(request, "chat", id=conv_id))

@@ -31,18 +31,16 @@ async def insert_workspace(world: World) -> None:
     for team in world.catalog.records("teams").values():
         await world.insert("teams", {"id": team["id"], "name": team["name"], "description": team["description"]},
                            origin="preload", age_minutes=400 * 1440)
-        for person in team["members"]:
-            await world.db.execute("INSERT INTO team_members (team_id, persona_id) VALUES (?, ?)",
-                                   (team["id"], person))
+        await world.db.executemany("INSERT INTO team_members (team_id, persona_id) VALUES (?, ?)",
+                                   [(team["id"], person) for person in team["members"]])
     for conv in world.catalog.records("conversations").values():
         await world.insert("conversations", {
             "id": conv["id"], "kind": conv["kind"], "title": conv.get("title", ""), "team_id": conv.get("team_id"),
             "counterpart_id": conv.get("counterpart_id"), "topic": conv.get("topic", ""),
             "is_pinned": int(bool(conv.get("is_pinned"))), "is_muted": int(bool(conv.get("is_muted")))},
             origin="preload", age_minutes=float(conv.get("age_minutes", 0)))
-        for person in conv["members"]:
-            await world.db.execute("INSERT INTO conversation_members (conversation_id, persona_id) VALUES (?, ?)",
-                                   (conv["id"], person))
+        await world.db.executemany("INSERT INTO conversation_members (conversation_id, persona_id) VALUES (?, ?)",
+                                   [(conv["id"], person) for person in conv["members"]])
 
 
 async def insert_message(world: World, event: Event, message_id: str) -> None:
@@ -58,10 +56,9 @@ async def insert_message(world: World, event: Event, message_id: str) -> None:
         "has_attachment": int(bool(record.get("attachment_name"))), "attachment_name": record.get("attachment_name"),
         "attachment_size": record.get("attachment_size"), "reply_to_id": record.get("reply_to_id"),
         "is_read": is_read or int(own)}, **timing(event, record))
-    for emoji, people in (record.get("reactions") or {}).items():
-        for person in people:
-            await world.db.execute("INSERT OR IGNORE INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)",
-                                   (record["id"], emoji, person))
+    await world.db.executemany("INSERT OR IGNORE INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)",
+                               [(record["id"], emoji, person)
+                                for emoji, people in (record.get("reactions") or {}).items() for person in people])
 
 
 async def insert_call(world: World, event: Event, call_id: str) -> None:

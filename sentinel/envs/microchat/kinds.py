@@ -281,9 +281,7 @@ def unread_chats(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
     unread = {m[rid]["conversation_id"] for rid in unread_start(catalog)}
     fresh = where(catalog, lambda r: others_write(r) and r["conversation_id"] not in unread, new=True)
     rng.shuffle(fresh)
-    one_each: dict[str, str] = {}
-    for rid in fresh:
-        one_each.setdefault(m[rid]["conversation_id"], rid)
+    one_each = {m[rid]["conversation_id"]: rid for rid in reversed(fresh)}  # each chat's first in the shuffle
     near = where(catalog, lambda r: others_write(r) and r["conversation_id"] in unread, new=True)
     near = kit.nearest(rng, near + own_and_answered(catalog), min(knobs.decoys, len(near)),
                        lambda rid: float(rid in m and others_write(m[rid])), knobs.near_miss)

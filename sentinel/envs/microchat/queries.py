@@ -107,10 +107,9 @@ async def thread(world: World, conv_id: str, people: People, query: str) -> list
     ids = [r["id"] for r in rows]
     reactions: dict[str, list[dict[str, Any]]] = {}
     if ids:
-        marks = ",".join("?" for _ in ids)
         for r in await world.fetch_all(
                 f"SELECT message_id, emoji, COUNT(*) AS n, MAX(persona_id = ?) AS mine FROM reactions"
-                f" WHERE message_id IN ({marks}) GROUP BY message_id, emoji ORDER BY MIN(rowid)",
+                f" WHERE message_id IN ({','.join('?' * len(ids))}) GROUP BY message_id, emoji ORDER BY MIN(rowid)",
                 (people.self_id, *ids)):
             reactions.setdefault(r["message_id"], []).append(dict(r))
     quoted = await quotes(world, [r["reply_to_id"] for r in rows if r["reply_to_id"]], people)
@@ -122,9 +121,8 @@ async def thread(world: World, conv_id: str, people: People, query: str) -> list
 async def quotes(world: World, ids: list[str], people: People) -> dict[str, str]:
     if not ids:
         return {}
-    marks = ",".join("?" for _ in ids)
-    rows = await world.fetch_all(f"SELECT id, sender_id, body, is_deleted FROM messages WHERE id IN ({marks})",
-                                 tuple(ids))
+    rows = await world.fetch_all(
+        f"SELECT id, sender_id, body, is_deleted FROM messages WHERE id IN ({','.join('?' * len(ids))})", tuple(ids))
     return {r["id"]: f"{people.name(r['sender_id'])}: "
                      f"{'This message was deleted' if r['is_deleted'] else cut(r['body'], PREVIEW)}" for r in rows}
 
