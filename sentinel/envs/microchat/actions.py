@@ -39,8 +39,8 @@ async def send_action(request: web.Request) -> web.StreamResponse:
 async def react_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
     emoji = form.get("emoji")
-    if emoji not in q.EMOJIS:
-        raise BadInput(f"Choose a reaction: {' '.join(q.EMOJIS)}.")
+    if emoji not in q.EMOJI_NAMES:
+        raise BadInput(f"Choose a reaction: {' '.join(q.EMOJI_NAMES)}.")
     message = await fetch_or_404(request, "SELECT id, conversation_id, is_deleted FROM messages WHERE id = ?",
                                  (request.match_info["id"],), "This message no longer exists.")
     if message["is_deleted"]:

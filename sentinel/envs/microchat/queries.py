@@ -12,14 +12,11 @@ from sentinel.world.state import World
 PER_PAGE = 25
 PREVIEW = 60  # characters of the last message a conversation row shows
 SNIPPET = 40  # characters of a message a search result shows
-EMOJIS = ("👍", "👀", "✅", "🎉", "❤️", "😂")
 EMOJI_NAMES = {"👍": "thumbs up", "👀": "eyes", "✅": "done", "🎉": "party", "❤️": "heart", "😂": "laughing"}
 FILTERS = {  # key → (label, SQL condition on c / unread count)
     "all": ("All", ""),
     "unread": ("Unread", " AND EXISTS (SELECT 1 FROM messages u WHERE u.conversation_id = c.id AND u.is_read = 0)"),
-    "chats": ("Chats", " AND c.kind IN ('direct', 'group')"),
-    "meetings": ("Meetings", " AND c.kind = 'meeting'"),
-}
+    "chats": ("Chats", " AND c.kind IN ('direct', 'group')"), "meetings": ("Meetings", " AND c.kind = 'meeting'")}
 LISTED = "(c.kind = 'channel' OR EXISTS (SELECT 1 FROM messages x WHERE x.conversation_id = c.id))"
 LAST = ("(SELECT id FROM messages WHERE conversation_id = c.id ORDER BY created_at DESC, rowid DESC LIMIT 1)")
 ROW_SQL = (f"SELECT c.*, lm.id AS last_id, lm.body AS last_body, lm.sender_id AS last_sender,"

@@ -109,8 +109,7 @@ async def calls_view(request: web.Request) -> web.StreamResponse:
                           count_sql=f"SELECT COUNT(*) FROM calls c{condition}",
                           rows_sql=f"SELECT c.*, p.name FROM calls c JOIN personas p ON p.id = c.persona_id{condition}"
                                    " ORDER BY c.created_at DESC, c.rowid DESC")
-    total = int(await world.fetch_value("SELECT COUNT(*) FROM calls") or 0)
-    missed = int(await world.fetch_value("SELECT COUNT(*) FROM calls WHERE missed = 1") or 0)
+    total, missed = await world.fetch_one("SELECT COUNT(*), COALESCE(SUM(missed = 1), 0) FROM calls") or (0, 0)
     dial = await world.fetch_all(
         "SELECT c.id, p.name, p.title FROM conversations c JOIN personas p ON p.id = c.counterpart_id"
         " WHERE c.kind = 'direct' ORDER BY c.is_pinned DESC, c.rowid LIMIT ?", (SPEED_DIAL,))
