@@ -54,17 +54,15 @@ def cut(text: str, length: int) -> str:
     return text if len(text) <= length else text[:length].rstrip() + "…"
 
 
-def preview(row: Any, people: People) -> str:
-    if row["last_id"] is None:
-        return "No messages yet"
-    if row["last_deleted"]:
-        return "This message was deleted"
-    who = "You: " if row["last_sender"] == people.self_id else ""
-    return who + cut(row["last_body"], PREVIEW)
-
-
 def conversation_row(row: Any, people: People) -> dict[str, Any]:
-    return {**dict(row), "display": people.title(row), "preview": preview(row, people)}
+    """A row of ROW_SQL as a conversation list shows it: its title and the preview of its last message."""
+    if row["last_id"] is None:
+        preview = "No messages yet"
+    elif row["last_deleted"]:
+        preview = "This message was deleted"
+    else:
+        preview = ("You: " if row["last_sender"] == people.self_id else "") + cut(row["last_body"], PREVIEW)
+    return {**dict(row), "display": people.title(row), "preview": preview}
 
 
 async def unread_total(world: World) -> int:
@@ -75,11 +73,6 @@ async def filter_counts(world: World) -> dict[str, int]:
     """How many conversations each filter of the list shows."""
     return {key: int(await world.fetch_value(f"SELECT COUNT(*) FROM conversations c WHERE {LISTED}{cond}") or 0)
             for key, (_, cond) in FILTERS.items()}
-
-
-async def sidebar(world: World, people: People) -> list[dict[str, Any]]:
-    rows = await world.fetch_all(f"{ROW_SQL}{ORDER} LIMIT ?", (PER_PAGE,))
-    return [conversation_row(r, people) for r in rows]
 
 
 def body_parts(body: str, people: People) -> list[tuple[str, str]]:

@@ -52,10 +52,11 @@ async def chat_view(request: web.Request) -> web.StreamResponse:
     new = [m["id"] for m in messages if not m["is_read"] and not m["own"]]
     members = await world.fetch_all("SELECT persona_id FROM conversation_members WHERE conversation_id = ?",
                                     (conv["id"],))
+    sidebar = await world.fetch_all(f"{q.ROW_SQL}{q.ORDER} LIMIT ?", (q.PER_PAGE,))
     return await render(request, "microchat/chat.html", {
         "conv": dict(conv), "title": people.title(conv), "messages": messages, "first_new": next(iter(new), None),
         "new_count": len(new), "members": [people.name(m["persona_id"]) for m in members], "search": query,
-        "sidebar": await q.sidebar(world, people), "emojis": q.EMOJI_NAMES,
+        "sidebar": [q.conversation_row(r, people) for r in sidebar], "emojis": q.EMOJI_NAMES,
         "team": people.teams.get(conv["team_id"]) if conv["team_id"] else None})
 
 
