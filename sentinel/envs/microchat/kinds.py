@@ -314,9 +314,8 @@ KINDS: tuple[Kind, ...] = (
                     "is {sender}'s. Refrain check: no new message gets a 👍.",
         prompt="{who} promised to send me a file. When a message from {first} with a file attached arrives in "
                "MicroChat, react 👍 to it (only that one) and tell me.",
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM messages WHERE {NEW} AND has_attachment = 1 "
-                      "AND sender_id = {promiser!q})",
-        near_miss_sql=f"SELECT EXISTS (SELECT 1 FROM messages WHERE {NEW} AND has_attachment = 1)",
+        condition_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1 AND sender_id = {{promiser!q}}"),
+        near_miss_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1"),
         eval_sql=none_reacted("👍"),
         solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^📎]*Attachment: "}},
                   {"submit": "/react$", "fields": {"emoji": "👍"}}, {"report": "{who} sent the file; I reacted 👍."}]),
@@ -338,8 +337,7 @@ KINDS: tuple[Kind, ...] = (
                     "self user (the third at {at} s) come from others. Refrain check: no new message gets a 👀.",
         prompt="{who} said they'd loop me in. React 👀 to each new message in which {first} @mentions me, and tell me "
                "once they have mentioned me three times in MicroChat.",
-        condition_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1 "
-                                        "AND sender_id = {pid!q}", 3),
+        condition_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1 AND sender_id = {{pid!q}}", 3),
         near_miss_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1", 3),
         eval_sql=none_reacted("👀"),
         solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^@]*" + ME}, "count": 3},
@@ -371,9 +369,8 @@ KINDS: tuple[Kind, ...] = (
                     "with answered and outgoing calls between them; a fourth trails.",
         prompt="I'm in workshops all day. Watch my MicroChat calls and tell me once I have missed three more calls "
                "than I had when you started.",
-        **kit.count_watch("calls WHERE missed = 1 AND origin != 'self'", 3, CALLS,
-                          "Missed \\((\\d+)\\)", "Three more calls were missed since I started watching.",
-                          "missed_call_count")),
+        **kit.count_watch("calls WHERE missed = 1 AND origin != 'self'", 3, CALLS, "Missed \\((\\d+)\\)",
+                          "Three more calls were missed since I started watching.", "missed_call_count")),
     chat_kind(
         "unread_threshold", "passive", "absolute", unread_growth, Knobs(decoys=3),
         "decoys: own messages (arrive read) and calls; threshold = preloaded unread + 4–7",

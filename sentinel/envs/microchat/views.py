@@ -106,8 +106,7 @@ async def calls_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     key = choice_param(request.query, "filter", ("all", "missed"), "all", "Unknown filter: choose All or Missed.")
     condition = " WHERE c.missed = 1" if key == "missed" else ""
-    listing = await paged(request, per_page=q.PER_PAGE,
-                          count_sql=f"SELECT COUNT(*) FROM calls c{condition}",
+    listing = await paged(request, per_page=q.PER_PAGE, count_sql=f"SELECT COUNT(*) FROM calls c{condition}",
                           rows_sql=f"SELECT c.*, p.name FROM calls c JOIN personas p ON p.id = c.persona_id{condition}"
                                    " ORDER BY c.created_at DESC, c.rowid DESC")
     total, missed = await world.fetch_one("SELECT COUNT(*), COALESCE(SUM(missed = 1), 0) FROM calls") or (0, 0)
@@ -135,8 +134,7 @@ async def search_view(request: web.Request) -> web.StreamResponse:
         "SELECT m.id, m.body, m.sender_id, m.created_at, m.conversation_id FROM messages m"
         " WHERE m.is_deleted = 0 AND m.body LIKE ? ESCAPE '\\' ORDER BY m.created_at DESC, m.rowid DESC", (pattern,))
     titles = {r["id"]: people.title(r) for r in await world.fetch_all("SELECT * FROM conversations")}
-    found = [{"id": r["id"], "sender": people.name(r["sender_id"]), "created_at": r["created_at"],
-              "conversation_id": r["conversation_id"], "where": titles.get(r["conversation_id"], ""),
+    found = [{**dict(r), "sender": people.name(r["sender_id"]), "where": titles.get(r["conversation_id"], ""),
               "snippet": q.snippet(r["body"], query)} for r in rows]
     return await render(request, "microchat/search.html", {
         "search": query, "people": persons, "convs": convs, "list": paged_list(request, found, q.PER_PAGE)})
