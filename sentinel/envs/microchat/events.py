@@ -44,8 +44,7 @@ async def insert_workspace(world: World) -> None:
 
 
 async def insert_message(world: World, event: Event, message_id: str) -> None:
-    """One catalog message. A preloaded one keeps its catalog read state; an arrival is unread
-    unless the self user sent it (from another device)."""
+    """One catalog message: a preloaded one keeps its read state, an arrival is unread unless the self user sent it."""
     record = world.catalog.get("messages", message_id)
     own = record["sender_id"] == world.self_persona["id"]
     is_read = int(bool(record.get("is_read"))) if event.type == "preload" else int(own)

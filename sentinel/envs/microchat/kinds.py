@@ -265,8 +265,7 @@ def unread_growth(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[st
 
 
 def unread_chats(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """Three conversations become unread, one new message each; look-alikes land in chats that
-    are already unread (near_miss: how many of them, against own messages and calls)."""
+    """Three chats become unread, one message each; look-alikes go to chats already unread (near_miss: how many)."""
     m = catalog.raw("messages")
     unread = {m[rid]["conversation_id"] for rid in unread_start(catalog)}
     fresh = where(catalog, lambda r: others_write(r) and r["conversation_id"] not in unread, new=True)

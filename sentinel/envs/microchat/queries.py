@@ -87,8 +87,7 @@ def body_parts(body: str, people: People) -> list[tuple[str, str]]:
 
 
 async def thread(world: World, conv_id: str, people: People, query: str) -> list[dict[str, Any]]:
-    """The messages of a conversation, oldest first (only those matching `query` when given),
-    with their reply-to quote and reaction counts."""
+    """A conversation's messages oldest first (only those matching `query`), with reply quotes and reactions."""
     where, params = "conversation_id = ?", [conv_id]
     if query:
         where += " AND is_deleted = 0 AND body LIKE ? ESCAPE '\\'"

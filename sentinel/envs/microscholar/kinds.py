@@ -102,8 +102,7 @@ def save_each(until: dict[str, Any], report: str) -> Callable[[Facts], list[dict
 # --- titles: title_appears, cite_title, title_absent_noop -----------------------------------
 
 def titled(rng: random.Random, catalog: Catalog, knobs: Knobs, withdraw: bool = False) -> Facts:
-    """A paper whose exact title is in no other text of the catalog, look-alike titles before it;
-    with `withdraw` its authors withdraw it knobs.hold_s later."""
+    """A paper whose exact title no other catalog text holds, after look-alikes; `withdraw`: withdrawn hold_s later."""
     title, text = {rid: r["title"] for rid, r in catalog.raw("papers").items()}, texts(catalog)
     target = kit.choose(rng, [rid for rid in arrivals(catalog) if not any(
         title[rid].lower() in t for o, t in text.items() if o != rid)], "paper with a unique title")

@@ -107,8 +107,7 @@ def relevance(paper: Mapping[str, Any], query: Query) -> tuple[int, ...]:
 
 
 def search(papers: Iterable[Mapping[str, Any]], query: Query, sort: str = "relevance") -> list[Mapping[str, Any]]:
-    """The matching papers in the order asked for; ties (and sort=date) newest first, then by
-    insertion order (`seq`, higher is later)."""
+    """The matching papers in the order asked for; ties (and sort=date) newest first, then last inserted (`seq`)."""
     found = [p for p in papers if matches(p, query)]
     newest = sorted(found, key=lambda p: (p["created_at"], p["seq"]), reverse=True)
     if sort == "date":

@@ -120,8 +120,7 @@ async def alerts(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/alerts/matches", "alert_matches")
 async def alert_matches(request: web.Request) -> web.StreamResponse:
-    """What an alert query matches, newest first: the preview before creating it, and the page
-    of an alert the user created (with its Delete button)."""
+    """What an alert query matches, newest first: a preview before creating it, or an own alert's page."""
     world = world_of(request)
     words, query = alert_query(request.query)
     mine = await world.fetch_one("SELECT * FROM alert_queries WHERE query = ? ORDER BY rowid LIMIT 1", (words,))
