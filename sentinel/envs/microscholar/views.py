@@ -18,6 +18,7 @@ GONE = "This paper is not in the index."
 NO_PROFILE = "This scholar profile does not exist."
 SEARCH_FIELDS = ("q", "phrase", "any", "without", "author", "venue", "since", "ylo", "yhi")
 LABELS = {"": "All saved", "cited": "Cited by me"}
+YEARS = [("", "Any time"), ("2024", "Since 2024"), ("2023", "Since 2023"), ("2020", "Since 2020")]  # the Time filter
 routes = Routes()
 
 
@@ -62,8 +63,7 @@ async def search_view(request: web.Request) -> web.StreamResponse:
              for s in SORTS]
     return await render(request, "microscholar/search.html", {
         "query": params["q"], "params": keep, "list": listing, "sort": sort, "sorts": sorts,
-        "since": params["since"], "years": [("", "Any time"), ("2024", "Since 2024"), ("2023", "Since 2023"),
-                                            ("2020", "Since 2020")]})
+        "since": params["since"], "years": YEARS})
 
 
 @routes.get("/advanced", "advanced")
