@@ -1,10 +1,5 @@
-"""MicroChat: team messaging (docs/environments.md#microchat), in the manner of Teams or Slack.
-
-Direct, group and meeting chats and team channels, a thread view that shows what lists hide
-(urgency, files, @mentions, the text past the 60-character preview) and marks what it shows as
-read, reactions, favourites and mute, a call log that says "Missed" in text, and search over
-people, conversations and message text.
-"""
+"""MicroChat: team messaging in the manner of Teams or Slack (docs/environments.md#microchat): chats
+and channels whose thread shows what lists hide, reactions, favourites, mute, a call log and search."""
 
 from __future__ import annotations
 
@@ -14,8 +9,7 @@ from typing import Any
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microchat import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microchat import queries as q
-from sentinel.envs.microchat.checks import check_scenario
-from sentinel.envs.microchat.events import EVENT_TYPES
+from sentinel.envs.microchat.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microchat.kinds import KINDS
 from sentinel.world.state import World
 
@@ -43,18 +37,10 @@ def serve_preload(catalog: Any) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microchat",
-    title="MicroChat",
-    schema=Path(__file__).with_name("schema.sql"),
-    event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    name="microchat", title="MicroChat", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
+    routes=tuple(views.routes), search="search", header=header, baseline_sql=BASELINE_SQL,
     nav=(NavItem("Chat", "chats", count="unread"), NavItem("Teams", "teams"), NavItem("Calls", "calls"),
          NavItem("New chat", "new")),
-    search="search",
-    header=header,
-    baseline_sql=BASELINE_SQL,
-    serve_preload=serve_preload,
-    check_scenario=check_scenario,
+    serve_preload=serve_preload, check_scenario=check_scenario, kinds=KINDS,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
-    kinds=KINDS,
 )

@@ -1,7 +1,5 @@
-"""MicroChat actions (POST): send, react, favourite, mute, start a chat.
-
-Each answers 303 to the form's `next` page with a one-line status; bad input answers 400.
-"""
+"""MicroChat actions (POST): send, react, favourite, mute, start a chat. Each answers 303 to the
+form's `next` page with a one-line status; bad input answers 400."""
 
 from __future__ import annotations
 
@@ -13,6 +11,9 @@ from sentinel.envs.microchat.views import GONE, routes
 from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
 
 MAX_BODY = 4000
+MINE = "message_id = ? AND emoji = ? AND persona_id = ?"  # the self user's reaction
+TOGGLES = {"pin": ("is_pinned", "Added to favourites", "Removed from favourites"),
+           "mute": ("is_muted", "Conversation muted", "Conversation unmuted")}
 
 
 async def conversation_of(request: web.Request):
@@ -38,40 +39,32 @@ async def send_action(request: web.Request) -> web.StreamResponse:
 async def react_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
     emoji = form.get("emoji")
-    if emoji not in q.EMOJIS:
-        raise BadInput(f"Choose a reaction: {' '.join(q.EMOJIS)}.")
+    if emoji not in q.EMOJI_NAMES:
+        raise BadInput(f"Choose a reaction: {' '.join(q.EMOJI_NAMES)}.")
     message = await fetch_or_404(request, "SELECT id, conversation_id, is_deleted FROM messages WHERE id = ?",
                                  (request.match_info["id"],), "This message no longer exists.")
     if message["is_deleted"]:
         raise BadInput("This message was deleted; it cannot take reactions.")
-    me = world.self_persona["id"]
-    key = (message["id"], emoji, me)
+    key = (message["id"], emoji, world.self_persona["id"])
     async with world.write() as db:
-        had = await world.fetch_value(
-            "SELECT COUNT(*) FROM reactions WHERE message_id = ? AND emoji = ? AND persona_id = ?", key)
+        had = await world.fetch_value(f"SELECT COUNT(*) FROM reactions WHERE {MINE}", key)
         if had:
-            await db.execute("DELETE FROM reactions WHERE message_id = ? AND emoji = ? AND persona_id = ?", key)
+            await db.execute(f"DELETE FROM reactions WHERE {MINE}", key)
         else:
             await db.execute("INSERT INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)", key)
     status = f"Reaction {emoji} removed" if had else f"Reacted {emoji}"
     raise done(request, form, status, url_for(request, "chat", id=message["conversation_id"]))
 
 
-async def _toggle(request: web.Request, column: str, on: str, off: str) -> web.StreamResponse:
+@routes.post("/chats/{id}/mute", "mute")
+@routes.post("/chats/{id}/pin", "pin")
+async def toggle_action(request: web.Request) -> web.StreamResponse:
+    """Favourite (pin) or mute a conversation, or undo it."""
+    column, on, off = TOGGLES[request.path.rsplit("/", 1)[1]]
     form = await form_of(request)
     conv = await conversation_of(request)
     now_on = await toggle(request, "conversations", column, conv["id"])
     raise done(request, form, on if now_on else off, url_for(request, "chat", id=conv["id"]))
-
-
-@routes.post("/chats/{id}/pin", "pin")
-async def pin_action(request: web.Request) -> web.StreamResponse:
-    return await _toggle(request, "is_pinned", "Added to favourites", "Removed from favourites")
-
-
-@routes.post("/chats/{id}/mute", "mute")
-async def mute_action(request: web.Request) -> web.StreamResponse:
-    return await _toggle(request, "is_muted", "Conversation muted", "Conversation unmuted")
 
 
 @routes.post("/new", "start")
@@ -92,8 +85,7 @@ async def start_action(request: web.Request) -> web.StreamResponse:
         conv_id = await world.next_self_id("conversations")
         await world.insert("conversations", {"id": conv_id, "kind": "direct", "counterpart_id": person["id"]},
                            origin="self")
-        for member in (world.self_persona["id"], person["id"]):
-            await db.execute("INSERT INTO conversation_members (conversation_id, persona_id) VALUES (?, ?)",
-                             (conv_id, member))
+        await db.executemany("INSERT INTO conversation_members (conversation_id, persona_id) VALUES (?, ?)",
+                             [(conv_id, member) for member in (world.self_persona["id"], person["id"])])
     world.flash = f"New chat with {person['name']}"
     raise web.HTTPSeeOther(url_for(request, "chat", id=conv_id))

@@ -1,10 +1,5 @@
-"""MicroChat events: `preload` fills the workspace, `new_message` and `new_call` arrive,
-`delete_message` is a sender taking a message back.
-
-Teams, channels and conversations always load in full with the preload; the preload's lists
-say which messages and calls already exist. Everything runs inside the session's write
-transaction, so these functions only execute statements.
-"""
+"""MicroChat events: the preload (always every team, channel and conversation), new messages and calls,
+a sender deleting a message; and the check that a message is deleted only after it arrived."""
 
 from __future__ import annotations
 
@@ -14,7 +9,9 @@ from sentinel.core.environment import EventType
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.core.scenario import Event
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.config import Timing
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
 
@@ -34,23 +31,20 @@ async def insert_workspace(world: World) -> None:
     for team in world.catalog.records("teams").values():
         await world.insert("teams", {"id": team["id"], "name": team["name"], "description": team["description"]},
                            origin="preload", age_minutes=400 * 1440)
-        for person in team["members"]:
-            await world.db.execute("INSERT INTO team_members (team_id, persona_id) VALUES (?, ?)",
-                                   (team["id"], person))
+        await world.db.executemany("INSERT INTO team_members (team_id, persona_id) VALUES (?, ?)",
+                                   [(team["id"], person) for person in team["members"]])
     for conv in world.catalog.records("conversations").values():
         await world.insert("conversations", {
             "id": conv["id"], "kind": conv["kind"], "title": conv.get("title", ""), "team_id": conv.get("team_id"),
             "counterpart_id": conv.get("counterpart_id"), "topic": conv.get("topic", ""),
             "is_pinned": int(bool(conv.get("is_pinned"))), "is_muted": int(bool(conv.get("is_muted")))},
             origin="preload", age_minutes=float(conv.get("age_minutes", 0)))
-        for person in conv["members"]:
-            await world.db.execute("INSERT INTO conversation_members (conversation_id, persona_id) VALUES (?, ?)",
-                                   (conv["id"], person))
+        await world.db.executemany("INSERT INTO conversation_members (conversation_id, persona_id) VALUES (?, ?)",
+                                   [(conv["id"], person) for person in conv["members"]])
 
 
 async def insert_message(world: World, event: Event, message_id: str) -> None:
-    """One catalog message. A preloaded one keeps its catalog read state; an arrival is unread
-    unless the self user sent it (from another device)."""
+    """One catalog message: a preloaded one keeps its read state, an arrival is unread unless the self user sent it."""
     record = world.catalog.get("messages", message_id)
     own = record["sender_id"] == world.self_persona["id"]
     is_read = int(bool(record.get("is_read"))) if event.type == "preload" else int(own)
@@ -61,10 +55,9 @@ async def insert_message(world: World, event: Event, message_id: str) -> None:
         "has_attachment": int(bool(record.get("attachment_name"))), "attachment_name": record.get("attachment_name"),
         "attachment_size": record.get("attachment_size"), "reply_to_id": record.get("reply_to_id"),
         "is_read": is_read or int(own)}, **timing(event, record))
-    for emoji, people in (record.get("reactions") or {}).items():
-        for person in people:
-            await world.db.execute("INSERT OR IGNORE INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)",
-                                   (record["id"], emoji, person))
+    await world.db.executemany("INSERT OR IGNORE INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)",
+                               [(record["id"], emoji, person)
+                                for emoji, people in (record.get("reactions") or {}).items() for person in people])
 
 
 async def insert_call(world: World, event: Event, call_id: str) -> None:
@@ -108,3 +101,19 @@ EVENT_TYPES = {
     "delete_message": EventType(apply=apply_delete_message, refs={"message_id": "messages"},
                                 required=("message_id",)),
 }
+
+
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
+    """A message is deleted only after it arrived (validate checks that arrivals come after 0)."""
+    problems: list[tuple[str, str]] = []
+    arrived: set[str] = set()
+    for event in scenario.events:
+        where = f"events[{event.index}]"
+        preloaded = event.fields.get("messages")
+        if event.type == "preload" and isinstance(preloaded, list):
+            arrived |= {str(i) for i in preloaded}
+        elif event.type == "new_message":
+            arrived.add(str(event.fields.get("message_id")))
+        elif event.type == "delete_message" and str(event.fields.get("message_id")) not in arrived:
+            problems.append((f"{where}.message_id", f"{event.fields.get('message_id')} is deleted before it arrives"))
+    return problems

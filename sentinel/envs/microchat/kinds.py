@@ -1,12 +1,5 @@
-"""MicroChat's ten scenario kinds (docs/environments.md#microchat), declared on sentinel.generation.kit.
-
-The standard preload is every `filler` message and call of the catalog. A draw may take a
-preloaded message out of the preload and let it arrive instead (a file, an @mention, an urgent
-message), so targets come from the whole catalog; the preload is then the rest. Knobs:
-`decoys` look-alikes before the target, `near_miss` how alike they are (file talk, the phrase's
-words, "urgent" in plain text), `hold_s` until a deletion ends a passing condition, `density`
-background messages and calls per sim minute.
-"""
+"""MicroChat's ten scenario kinds (docs/environments.md#microchat), declared on sentinel.generation.kit. The
+standard preload is every `filler` message and call; a target may come from it (it then arrives instead)."""
 
 from __future__ import annotations
 
@@ -35,10 +28,6 @@ TOKEN = re.compile(r"[A-Za-z0-9]+")
 
 # --- catalog views and the scenario's frame -------------------------------------------------
 
-def msgs(catalog: Catalog) -> dict[str, dict[str, Any]]:
-    return catalog.raw("messages")
-
-
 def base(catalog: Catalog, collection: str) -> list[str]:
     return [rid for rid, r in catalog.raw(collection).items() if r.get("_role") == "filler"]
 
@@ -46,7 +35,7 @@ def base(catalog: Catalog, collection: str) -> list[str]:
 def where(catalog: Catalog, test, new: bool = False) -> list[str]:
     """Messages that pass `test`; new: only those outside the standard preload."""
     pre = set(base(catalog, "messages")) if new else set()
-    return [rid for rid, r in msgs(catalog).items() if rid not in pre and test(r)]
+    return [rid for rid, r in catalog.raw("messages").items() if rid not in pre and test(r)]
 
 
 def others_write(r: dict[str, Any]) -> bool:
@@ -59,7 +48,7 @@ def name(catalog: Catalog, pid: str) -> str:
 
 def about(catalog: Catalog, rid: str) -> str:
     """'Priya Shah in #design' (a direct chat is 'a direct chat')."""
-    r = msgs(catalog)[rid]
+    r = catalog.raw("messages")[rid]
     conv = catalog.raw("conversations")[r["conversation_id"]]
     place = "a direct chat" if conv["kind"] == "direct" else (
         ("#" if conv["kind"] == "channel" else "") + str(conv.get("title") or conv["id"]))
@@ -82,7 +71,7 @@ def background(catalog: Catalog) -> list[str]:
 def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dict[str, Any]],
             spoils=lambda r: False, after: float | None = None) -> list[dict[str, Any]]:
     """The events plus background, never a message that `spoils` the task (before `after`)."""
-    m = msgs(catalog)
+    m = catalog.raw("messages")
     return kit.traffic(rng, knobs, events, background(catalog), arrival(catalog),
                        lambda rid: rid in m and spoils(m[rid]), after)
 
@@ -105,12 +94,6 @@ def reacted(emoji: str) -> str:
             f"{kit.sql_text(emoji)} AND r.persona_id = SELF)")
 
 
-def only_reacted(predicate: str, emoji: str, at_least: int = 1) -> str:
-    """eval_sql of a reaction task: ≥ at_least new messages matching get the emoji, no other new one does."""
-    return (f"SELECT (SELECT COUNT(*) FROM messages WHERE {NEW} AND {predicate} AND {reacted(emoji)}) >= {at_least} "
-            f"AND NOT EXISTS (SELECT 1 FROM messages WHERE {NEW} AND NOT ({predicate}) AND {reacted(emoji)})")
-
-
 def none_reacted(emoji: str) -> str:
     return ("SELECT NOT EXISTS (SELECT 1 FROM reactions r JOIN messages m ON m.id = r.message_id WHERE "
             f"m.{NEW} AND r.persona_id = SELF AND r.emoji = {kit.sql_text(emoji)})")
@@ -121,12 +104,13 @@ def react_task(predicate: str, emoji: str, ids: list[str], report: str, until: A
     `predicate`; the agent reacts `emoji` to each (and to no other new message), waiting on its
     permalink until it has arrived (its thread shows it as new, or `until`). The permalink
     answers 404 until the message exists, so the thread read after it holds it."""
-    steps: list[dict[str, Any]] = []
-    for rid in ids:
-        steps += [{"watch": f"/microchat/messages/{rid}", "until": until or {"matches": "New messages"}},
-                  {"submit": f"/messages/{rid}/react$", "fields": {"emoji": emoji}}]
+    wait = until or {"matches": "New messages"}
+    steps = [step for rid in ids for step in ({"watch": f"/microchat/messages/{rid}", "until": wait},
+                                              {"submit": f"/messages/{rid}/react$", "fields": {"emoji": emoji}})]
+    graded = f"SELECT (SELECT COUNT(*) FROM messages WHERE {NEW} AND {predicate} AND {reacted(emoji)}) >= {len(ids)}"
     return {"condition_sql": kit.count_reaches(f"messages WHERE {NEW} AND {predicate}", len(ids)),
-            "eval_sql": only_reacted(predicate, emoji, len(ids)), "solution": [*steps, {"report": report}]}
+            "eval_sql": f"{graded} AND NOT EXISTS (SELECT 1 FROM messages WHERE {NEW} AND NOT ({predicate}) AND "
+                        f"{reacted(emoji)})", "solution": [*steps, {"report": report}]}
 
 
 # --- file_shared and its no-op ------------------------------------------------------------
@@ -135,7 +119,7 @@ def file_message(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
     """A message sharing a file (shown only in the thread), file-less look-alikes before it (file
     talk first), the sender deleting it when the hold ends. The first look-alike's sender is the
     colleague the no-op awaits; background holds no file and nothing from them."""
-    m = msgs(catalog)
+    m = catalog.raw("messages")
     target = kit.choose(rng, where(catalog, lambda r: bool(r.get("attachment_name")) and others_write(r)),
                         "file message")
     sender, file = m[target]["sender_id"], m[target]["attachment_name"]
@@ -156,16 +140,13 @@ def file_message(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
                  promiser=promiser, who=who, first=who.split()[0], looks=len(decoys))
 
 
-FILE = dict(difficulty="medium", knobs=Knobs(decoys=4))
-
-
 # --- dm_keyword ---------------------------------------------------------------------------
 
 def unique_phrase(rng: random.Random, catalog: Catalog, rid: str) -> str:
     """Four words of the message, past the 60-character preview if it can, found in no other message."""
-    body = msgs(catalog)[rid]["body"]
+    body = catalog.raw("messages")[rid]["body"]
     toks = [(t.start(), t.group()) for t in TOKEN.finditer(body)]
-    others = [r["body"].lower() for k, r in msgs(catalog).items() if k != rid]
+    others = [r["body"].lower() for k, r in catalog.raw("messages").items() if k != rid]
     found = []
     for i in range(len(toks) - 3):
         text = " ".join(t for _, t in toks[i:i + 4])
@@ -178,7 +159,7 @@ def unique_phrase(rng: random.Random, catalog: Catalog, rid: str) -> str:
 
 def direct_phrase(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """A phrase of a direct message, look-alikes before it (the same chat or the phrase's words first)."""
-    m, convs = msgs(catalog), catalog.raw("conversations")
+    m, convs = catalog.raw("messages"), catalog.raw("conversations")
     direct = {c: r["counterpart_id"] for c, r in convs.items() if r["kind"] == "direct" and r.get("counterpart_id")}
     target = kit.choose(rng, where(catalog, lambda r: direct.get(r["conversation_id"]) == r["sender_id"]
                                    and len(r["body"]) > 40), "direct message")
@@ -205,7 +186,7 @@ def three_new(flag, looks, score, what: str, decoy_note):
     (the third at the target time, a fourth trailing), after the agent's first read and
     ACTIVE_GAP apart; look-alikes (`looks`, by `score`) between; no flagged background."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-        m = msgs(catalog)
+        m = catalog.raw("messages")
         pool = where(catalog, lambda r: looks(r) and others_write(r) and not flag(r))
         decoys = kit.nearest(rng, pool, min(len(pool), knobs.decoys), lambda rid: score(m[rid]), knobs.near_miss)
         at, events, ids = kit.counting(
@@ -226,16 +207,13 @@ urgent = three_new(lambda r: bool(r.get("is_urgent")), lambda r: "URGENT" not in
 
 def mentions_by_other(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """A colleague who only @mentions others is awaited; three mentions of me by others arrive (the near miss)."""
-    f, m = mentions(rng, catalog, knobs), msgs(catalog)
+    f, m = mentions(rng, catalog, knobs), catalog.raw("messages")
     senders = {m[e["message_id"]]["sender_id"] for e in f["events"] if "message_id" in e
                and ME in m[e["message_id"]]["body"]}
     writers = sorted({m[e["message_id"]]["sender_id"] for e in f["events"]
                       if e.get("_note", "").startswith("decoy")} - senders)
     pid = kit.choose(rng, writers, "colleague mentioning others")
     return {**f, "pid": pid, "who": name(catalog, pid), "first": name(catalog, pid).split()[0]}
-
-
-MENTIONS = dict(knobs=Knobs(decoys=3), difficulty="hard")
 
 
 # --- passive counting: missed calls, unread messages, unread conversations ------------------
@@ -267,13 +245,13 @@ def missed_calls_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -
 
 def unread_start(catalog: Catalog) -> list[str]:
     """Preloaded messages that start unread (the self user's own are always read)."""
-    m = msgs(catalog)
+    m = catalog.raw("messages")
     return [rid for rid in base(catalog, "messages") if not m[rid].get("is_read") and others_write(m[rid])]
 
 
 def own_and_answered(catalog: Catalog) -> list[str]:
     """Arrivals that leave the unread counts alone: the self user's own messages and answered calls."""
-    m = msgs(catalog)
+    m = catalog.raw("messages")
     return [x for x in background(catalog) if x not in m or not others_write(m[x])]
 
 
@@ -287,15 +265,12 @@ def unread_growth(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[st
 
 
 def unread_chats(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """Three conversations become unread, one new message each; look-alikes land in chats that
-    are already unread (near_miss: how many of them, against own messages and calls)."""
-    m = msgs(catalog)
+    """Three chats become unread, one message each; look-alikes go to chats already unread (near_miss: how many)."""
+    m = catalog.raw("messages")
     unread = {m[rid]["conversation_id"] for rid in unread_start(catalog)}
     fresh = where(catalog, lambda r: others_write(r) and r["conversation_id"] not in unread, new=True)
     rng.shuffle(fresh)
-    one_each: dict[str, str] = {}
-    for rid in fresh:
-        one_each.setdefault(m[rid]["conversation_id"], rid)
+    one_each = {m[rid]["conversation_id"]: rid for rid in reversed(fresh)}  # each chat's first in the shuffle
     near = where(catalog, lambda r: others_write(r) and r["conversation_id"] in unread, new=True)
     near = kit.nearest(rng, near + own_and_answered(catalog), min(knobs.decoys, len(near)),
                        lambda rid: float(rid in m and others_write(m[rid])), knobs.near_miss)
@@ -318,7 +293,7 @@ KINDS: tuple[Kind, ...] = (
         **react_task(IN_DM, "👀", ["{target}"], "{who} wrote '{phrase}'; I reacted 👀 to the message.",
                      {"text": "{phrase}"})),
     chat_kind(
-        "file_shared", "active", "absolute", file_message, **FILE,
+        "file_shared", "active", "absolute", file_message, Knobs(decoys=4), difficulty="medium",
         notes="decoys: file-less messages before the file (near_miss: how much they talk about files); hold_s: until "
               "the sender deletes the message",
         distraction="file talk without files, deletion",
@@ -331,21 +306,20 @@ KINDS: tuple[Kind, ...] = (
         **react_task("has_attachment = 1", "👍", ["{target}"], "A file arrived ({file} from {sender}); I reacted 👍 "
                      "to it.", {"matches": "(?s)New messages.*Attachment: "})),
     chat_kind(
-        "file_from_person_noop", "noop", "absolute", file_message, **FILE,
+        "file_from_person_noop", "noop", "absolute", file_message, Knobs(decoys=4), difficulty="medium",
         notes="as file_shared; the awaited colleague writes without files, someone else's file is the near miss",
         distraction="another colleague's file, messages without files",
         description="Copy of file_shared. {who} writes but never attaches a file; the file that does arrive ({at} s) "
                     "is {sender}'s. Refrain check: no new message gets a 👍.",
         prompt="{who} promised to send me a file. When a message from {first} with a file attached arrives in "
                "MicroChat, react 👍 to it (only that one) and tell me.",
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM messages WHERE {NEW} AND has_attachment = 1 "
-                      "AND sender_id = {promiser!q})",
-        near_miss_sql=f"SELECT EXISTS (SELECT 1 FROM messages WHERE {NEW} AND has_attachment = 1)",
+        condition_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1 AND sender_id = {{promiser!q}}"),
+        near_miss_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1"),
         eval_sql=none_reacted("👍"),
         solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^📎]*Attachment: "}},
                   {"submit": "/react$", "fields": {"emoji": "👍"}}, {"report": "{who} sent the file; I reacted 👍."}]),
     chat_kind(
-        "mentions_three_more", "active", "relative", mentions, **MENTIONS,
+        "mentions_three_more", "active", "relative", mentions, Knobs(decoys=3), difficulty="hard",
         notes="decoys: messages @mentioning other people between the three mentions of self",
         distraction="mentions of other people",
         description="@mentions of the self user show highlighted only in the thread; the third new one arrives at "
@@ -355,21 +329,20 @@ KINDS: tuple[Kind, ...] = (
                "nothing else), and tell me once three new messages have mentioned me.",
         **react_task("mentions_me = 1", "👀", THREE, "Three new messages mentioned me; I reacted 👀 to each.")),
     chat_kind(
-        "mentions_by_person_noop", "noop", "relative", mentions_by_other, **MENTIONS,
+        "mentions_by_person_noop", "noop", "relative", mentions_by_other, Knobs(decoys=3), difficulty="hard",
         notes="as mentions_three_more; the awaited colleague only @mentions others",
         distraction="the colleague mentions others; others mention me",
         description="Copy of mentions_three_more. {who} writes but @mentions other people; the three mentions of the "
                     "self user (the third at {at} s) come from others. Refrain check: no new message gets a 👀.",
         prompt="{who} said they'd loop me in. React 👀 to each new message in which {first} @mentions me, and tell me "
                "once they have mentioned me three times in MicroChat.",
-        condition_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1 "
-                                        "AND sender_id = {pid!q}", 3),
+        condition_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1 AND sender_id = {{pid!q}}", 3),
         near_miss_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1", 3),
         eval_sql=none_reacted("👀"),
         solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^@]*" + ME}, "count": 3},
                   {"report": "{who} mentioned me three times."}]),
     chat_kind(
-        "urgent_three_more", "active", "relative", urgent, **MENTIONS,
+        "urgent_three_more", "active", "relative", urgent, Knobs(decoys=3), difficulty="hard",
         notes="decoys: unflagged messages between the urgent ones (near_miss: 'urgent' in plain text)",
         distraction="'urgent' in plain text without the flag",
         description="Urgency shows only as the URGENT label inside the thread. The third new urgent message arrives "
@@ -395,9 +368,8 @@ KINDS: tuple[Kind, ...] = (
                     "with answered and outgoing calls between them; a fourth trails.",
         prompt="I'm in workshops all day. Watch my MicroChat calls and tell me once I have missed three more calls "
                "than I had when you started.",
-        **kit.count_watch("calls WHERE missed = 1 AND origin != 'self'", 3, CALLS,
-                          "Missed \\((\\d+)\\)", "Three more calls were missed since I started watching.",
-                          "missed_call_count")),
+        **kit.count_watch("calls WHERE missed = 1 AND origin != 'self'", 3, CALLS, "Missed \\((\\d+)\\)",
+                          "Three more calls were missed since I started watching.", "missed_call_count")),
     chat_kind(
         "unread_threshold", "passive", "absolute", unread_growth, Knobs(decoys=3),
         "decoys: own messages (arrive read) and calls; threshold = preloaded unread + 4–7",

@@ -1,7 +1,5 @@
-"""What MicroChat's pages compute: conversation rows, threads, counters, snippets.
-
-Unread counts are always counted from message rows (`is_read = 0`), never stored.
-"""
+"""What MicroChat's pages compute: conversation rows, threads, counters, snippets. Unread counts
+are always counted from message rows (`is_read = 0`), never stored."""
 
 from __future__ import annotations
 
@@ -14,14 +12,11 @@ from sentinel.world.state import World
 PER_PAGE = 25
 PREVIEW = 60  # characters of the last message a conversation row shows
 SNIPPET = 40  # characters of a message a search result shows
-EMOJIS = ("👍", "👀", "✅", "🎉", "❤️", "😂")
 EMOJI_NAMES = {"👍": "thumbs up", "👀": "eyes", "✅": "done", "🎉": "party", "❤️": "heart", "😂": "laughing"}
 FILTERS = {  # key → (label, SQL condition on c / unread count)
     "all": ("All", ""),
     "unread": ("Unread", " AND EXISTS (SELECT 1 FROM messages u WHERE u.conversation_id = c.id AND u.is_read = 0)"),
-    "chats": ("Chats", " AND c.kind IN ('direct', 'group')"),
-    "meetings": ("Meetings", " AND c.kind = 'meeting'"),
-}
+    "chats": ("Chats", " AND c.kind IN ('direct', 'group')"), "meetings": ("Meetings", " AND c.kind = 'meeting'")}
 LISTED = "(c.kind = 'channel' OR EXISTS (SELECT 1 FROM messages x WHERE x.conversation_id = c.id))"
 LAST = ("(SELECT id FROM messages WHERE conversation_id = c.id ORDER BY created_at DESC, rowid DESC LIMIT 1)")
 ROW_SQL = (f"SELECT c.*, lm.id AS last_id, lm.body AS last_body, lm.sender_id AS last_sender,"
@@ -59,17 +54,15 @@ def cut(text: str, length: int) -> str:
     return text if len(text) <= length else text[:length].rstrip() + "…"
 
 
-def preview(row: Any, people: People) -> str:
-    if row["last_id"] is None:
-        return "No messages yet"
-    if row["last_deleted"]:
-        return "This message was deleted"
-    who = "You: " if row["last_sender"] == people.self_id else ""
-    return who + cut(row["last_body"], PREVIEW)
-
-
 def conversation_row(row: Any, people: People) -> dict[str, Any]:
-    return {**dict(row), "display": people.title(row), "preview": preview(row, people)}
+    """A row of ROW_SQL as a conversation list shows it: its title and the preview of its last message."""
+    if row["last_id"] is None:
+        preview = "No messages yet"
+    elif row["last_deleted"]:
+        preview = "This message was deleted"
+    else:
+        preview = ("You: " if row["last_sender"] == people.self_id else "") + cut(row["last_body"], PREVIEW)
+    return {**dict(row), "display": people.title(row), "preview": preview}
 
 
 async def unread_total(world: World) -> int:
@@ -82,31 +75,19 @@ async def filter_counts(world: World) -> dict[str, int]:
             for key, (_, cond) in FILTERS.items()}
 
 
-async def sidebar(world: World, people: People) -> list[dict[str, Any]]:
-    rows = await world.fetch_all(f"{ROW_SQL}{ORDER} LIMIT ?", (PER_PAGE,))
-    return [conversation_row(r, people) for r in rows]
-
-
 def body_parts(body: str, people: People) -> list[tuple[str, str]]:
     """The body as (kind, text) parts: "text", "mention" (another person) or "me" (the self user)."""
     names = sorted(people.names.values(), key=len, reverse=True)
     if not names:
         return [("text", body)]
-    pattern = re.compile("@(" + "|".join(re.escape(n) for n in names) + ")")
-    parts: list[tuple[str, str]] = []
-    last = 0
+    pieces = re.split("@(" + "|".join(re.escape(n) for n in names) + ")", body)  # text, name, text, …, text
     me = people.name(people.self_id)
-    for match in pattern.finditer(body):
-        parts.append(("text", body[last:match.start()]))
-        parts.append(("me" if match.group(1) == me else "mention", match.group(0)))
-        last = match.end()
-    parts.append(("text", body[last:]))
+    parts = [("text", t) if i % 2 == 0 else ("me" if t == me else "mention", f"@{t}") for i, t in enumerate(pieces)]
     return [p for p in parts if p[1]]
 
 
 async def thread(world: World, conv_id: str, people: People, query: str) -> list[dict[str, Any]]:
-    """The messages of a conversation, oldest first (only those matching `query` when given),
-    with their reply-to quote and reaction counts."""
+    """A conversation's messages oldest first (only those matching `query`), with reply quotes and reactions."""
     where, params = "conversation_id = ?", [conv_id]
     if query:
         where += " AND is_deleted = 0 AND body LIKE ? ESCAPE '\\'"
@@ -115,10 +96,9 @@ async def thread(world: World, conv_id: str, people: People, query: str) -> list
     ids = [r["id"] for r in rows]
     reactions: dict[str, list[dict[str, Any]]] = {}
     if ids:
-        marks = ",".join("?" for _ in ids)
         for r in await world.fetch_all(
                 f"SELECT message_id, emoji, COUNT(*) AS n, MAX(persona_id = ?) AS mine FROM reactions"
-                f" WHERE message_id IN ({marks}) GROUP BY message_id, emoji ORDER BY MIN(rowid)",
+                f" WHERE message_id IN ({','.join('?' * len(ids))}) GROUP BY message_id, emoji ORDER BY MIN(rowid)",
                 (people.self_id, *ids)):
             reactions.setdefault(r["message_id"], []).append(dict(r))
     quoted = await quotes(world, [r["reply_to_id"] for r in rows if r["reply_to_id"]], people)
@@ -130,9 +110,8 @@ async def thread(world: World, conv_id: str, people: People, query: str) -> list
 async def quotes(world: World, ids: list[str], people: People) -> dict[str, str]:
     if not ids:
         return {}
-    marks = ",".join("?" for _ in ids)
-    rows = await world.fetch_all(f"SELECT id, sender_id, body, is_deleted FROM messages WHERE id IN ({marks})",
-                                 tuple(ids))
+    rows = await world.fetch_all(
+        f"SELECT id, sender_id, body, is_deleted FROM messages WHERE id IN ({','.join('?' * len(ids))})", tuple(ids))
     return {r["id"]: f"{people.name(r['sender_id'])}: "
                      f"{'This message was deleted' if r['is_deleted'] else cut(r['body'], PREVIEW)}" for r in rows}
 

@@ -1,8 +1,5 @@
-"""MicroChat pages (GET): the conversation list, a thread, new chat, teams, a team, calls, search.
-
-The only GET side effect is opening a thread, which marks every message it shows as read
-(skipped for live refreshes). Paths are relative to /microchat; actions.py adds the POSTs.
-"""
+"""MicroChat pages (GET): chats, a thread, new chat, teams, a team, calls, search. The one GET side
+effect: opening a thread marks what it shows as read (not on live refreshes). actions.py adds the POSTs."""
 
 from __future__ import annotations
 
@@ -51,16 +48,15 @@ async def chat_view(request: web.Request) -> web.StreamResponse:
     messages = await q.thread(world, conv["id"], people, query)
     unread = [m["id"] for m in messages if not m["is_read"]]
     if unread:
-        marks = ",".join("?" for _ in unread)
-        await mark_seen(request, f"UPDATE messages SET is_read = 1 WHERE id IN ({marks})", unread)
-    first_new = next((m["id"] for m in messages if not m["is_read"] and not m["own"]), None)
+        await mark_seen(request, f"UPDATE messages SET is_read = 1 WHERE id IN ({','.join('?' * len(unread))})", unread)
+    new = [m["id"] for m in messages if not m["is_read"] and not m["own"]]
     members = await world.fetch_all("SELECT persona_id FROM conversation_members WHERE conversation_id = ?",
                                     (conv["id"],))
+    sidebar = await world.fetch_all(f"{q.ROW_SQL}{q.ORDER} LIMIT ?", (q.PER_PAGE,))
     return await render(request, "microchat/chat.html", {
-        "conv": dict(conv), "title": people.title(conv), "messages": messages, "first_new": first_new,
-        "new_count": len([m for m in messages if not m["is_read"] and not m["own"]]),
-        "members": [people.name(m["persona_id"]) for m in members], "search": query,
-        "sidebar": await q.sidebar(world, people), "emojis": q.EMOJI_NAMES,
+        "conv": dict(conv), "title": people.title(conv), "messages": messages, "first_new": next(iter(new), None),
+        "new_count": len(new), "members": [people.name(m["persona_id"]) for m in members], "search": query,
+        "sidebar": [q.conversation_row(r, people) for r in sidebar], "emojis": q.EMOJI_NAMES,
         "team": people.teams.get(conv["team_id"]) if conv["team_id"] else None})
 
 
@@ -76,8 +72,8 @@ async def message_link(request: web.Request) -> web.StreamResponse:
 async def new_chat(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     people = await world.fetch_all("SELECT id, name, title FROM personas WHERE is_self = 0 ORDER BY name")
-    chosen = request.query.get("persona", "")
-    return await render(request, "microchat/new.html", {"people": people, "chosen": chosen, "error": None})
+    return await render(request, "microchat/new.html", {"people": people, "chosen": request.query.get("persona", ""),
+                                                        "error": None})
 
 
 @routes.get("/teams", "teams")
@@ -110,12 +106,10 @@ async def calls_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     key = choice_param(request.query, "filter", ("all", "missed"), "all", "Unknown filter: choose All or Missed.")
     condition = " WHERE c.missed = 1" if key == "missed" else ""
-    listing = await paged(request, per_page=q.PER_PAGE,
-                          count_sql=f"SELECT COUNT(*) FROM calls c{condition}",
+    listing = await paged(request, per_page=q.PER_PAGE, count_sql=f"SELECT COUNT(*) FROM calls c{condition}",
                           rows_sql=f"SELECT c.*, p.name FROM calls c JOIN personas p ON p.id = c.persona_id{condition}"
                                    " ORDER BY c.created_at DESC, c.rowid DESC")
-    total = int(await world.fetch_value("SELECT COUNT(*) FROM calls") or 0)
-    missed = int(await world.fetch_value("SELECT COUNT(*) FROM calls WHERE missed = 1") or 0)
+    total, missed = await world.fetch_one("SELECT COUNT(*), COALESCE(SUM(missed = 1), 0) FROM calls") or (0, 0)
     dial = await world.fetch_all(
         "SELECT c.id, p.name, p.title FROM conversations c JOIN personas p ON p.id = c.counterpart_id"
         " WHERE c.kind = 'direct' ORDER BY c.is_pinned DESC, c.rowid LIMIT ?", (SPEED_DIAL,))
@@ -140,8 +134,7 @@ async def search_view(request: web.Request) -> web.StreamResponse:
         "SELECT m.id, m.body, m.sender_id, m.created_at, m.conversation_id FROM messages m"
         " WHERE m.is_deleted = 0 AND m.body LIKE ? ESCAPE '\\' ORDER BY m.created_at DESC, m.rowid DESC", (pattern,))
     titles = {r["id"]: people.title(r) for r in await world.fetch_all("SELECT * FROM conversations")}
-    found = [{"id": r["id"], "sender": people.name(r["sender_id"]), "created_at": r["created_at"],
-              "conversation_id": r["conversation_id"], "where": titles.get(r["conversation_id"], ""),
+    found = [{**dict(r), "sender": people.name(r["sender_id"]), "where": titles.get(r["conversation_id"], ""),
               "snippet": q.snippet(r["body"], query)} for r in rows]
     return await render(request, "microchat/search.html", {
         "search": query, "people": persons, "convs": convs, "list": paged_list(request, found, q.PER_PAGE)})

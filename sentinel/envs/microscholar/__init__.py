@@ -1,11 +1,5 @@
-"""MicroScholar: academic search (docs/environments.md#microscholar).
-
-A scholar search over an index that grows on the timeline: search by words, phrases, authors,
-venues and years with sorting and paging; paper pages that show what result snippets hide (the
-abstract past 160 characters, affiliations); citation formats behind a Cite POST; a library of
-saved papers; alert notifications and alerts of one's own that list what they match; scholar
-profiles whose metrics follow the citation counts as they change.
-"""
+"""MicroScholar: a scholar search over an index that grows on the timeline, with a library, alerts
+and profiles (docs/environments.md#microscholar)."""
 
 from __future__ import annotations
 
@@ -38,17 +32,10 @@ def serve_preload(catalog: Any) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microscholar",
-    title="MicroScholar",
-    schema=Path(__file__).with_name("schema.sql"),
-    event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    name="microscholar", title="MicroScholar", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
+    routes=tuple(views.routes), search="search", header=header, baseline_sql=BASELINE_SQL,
     nav=(NavItem("Home", "home"), NavItem("My library", "library"), NavItem("Alerts", "alerts", count="alerts"),
          NavItem("My profile", "profile", parts={"persona": "me"}), NavItem("Advanced search", "advanced")),
-    search="search",
-    header=header,
-    baseline_sql=BASELINE_SQL,
-    serve_preload=serve_preload,
+    serve_preload=serve_preload, kinds=KINDS,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
-    kinds=KINDS,
 )

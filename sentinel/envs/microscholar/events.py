@@ -1,10 +1,5 @@
-"""MicroScholar events: the preload fills the index, the alerts and the library; `new_paper`
-indexes one catalog paper, `new_alert` delivers one alert (`read: true` makes it arrive already
-read), `citations` changes a paper's cited-by count, and `withdraw_paper` takes a paper out of
-the index (its page stays, saying so; it can no longer be saved or cited).
-
-They run inside the session's write transaction, so they only execute statements.
-"""
+"""MicroScholar events: the preload, new papers and alerts (`read: true`: already read), citation
+counts, withdrawn papers. They run inside the session's write transaction, so they only execute statements."""
 
 from __future__ import annotations
 
@@ -40,9 +35,10 @@ async def insert_paper(world: World, event: Event, paper_id: str, saved: bool = 
                 (paper_id, person["persona_id"], position))
 
 
-async def insert_alert(world: World, event: Event, alert_id: str, read: bool | None = None) -> None:
+async def insert_alert(world: World, event: Event, alert_id: str) -> None:
+    """One catalog alert, read as the event's `read` says (a preload has none), else as the catalog says."""
     record = world.catalog.get("alerts", alert_id)
-    is_read = bool(record.get("read")) if read is None else read
+    is_read = bool(record.get("read") if event.fields.get("read") is None else event.fields["read"])
     await world.insert("alerts", {
         "id": alert_id, "kind": record["kind"], "title": record["title"], "description": record["description"],
         "paper_id": record.get("paper_id"), "is_read": int(is_read), "arrived_read": int(is_read),
@@ -63,8 +59,7 @@ async def apply_new_paper(world: World, event: Event) -> None:
 
 
 async def apply_new_alert(world: World, event: Event) -> None:
-    read = event.fields.get("read")
-    await insert_alert(world, event, str(event.fields["alert_id"]), None if read is None else bool(read))
+    await insert_alert(world, event, str(event.fields["alert_id"]))
 
 
 async def apply_citations(world: World, event: Event) -> None:

@@ -1,15 +1,11 @@
-"""MicroScholar's ten scenario kinds (docs/environments.md#microscholar): recipes on the generation kit.
-
-Every draw starts from the authored standard preload (95 papers, 4 saved, 8 alerts) and picks its
-target, look-alikes, near miss and background (new papers, alerts, citation changes) from the
-papers and alerts it leaves out. `near_miss`: how alike the look-alikes are (shared title words, a
-phrase's words, a shared surname); `hold_s`: until the authors withdraw a paper to cite.
-"""
+"""MicroScholar's ten scenario kinds (docs/environments.md#microscholar): recipes on the generation kit that
+take target, look-alikes and background from what the authored standard preload leaves out."""
 
 from __future__ import annotations
 
 import random
 import re
+from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote_plus
 
@@ -21,7 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
     from sentinel.core.catalog import Catalog
-    from sentinel.generation.kit import Facts, Setup
+    from sentinel.generation.kit import Facts
 
 HOME, ALERTS, PAPER_LINK = "/microscholar/", "/microscholar/alerts", "^/microscholar/paper/sp\\d+$"
 PRELOAD = tuple(f"sp{n:04d}" for n in (  # the standard preload of the authored MicroScholar scenarios
@@ -63,8 +59,7 @@ def arrivals(catalog: Catalog, exclude: Iterable[str] = (), alerts: bool = False
 
 
 def maker(rng: random.Random, catalog: Catalog, read: Callable[[str], bool | None] = lambda aid: None):
-    """make(at, id, note): an alert arrives (read as `read(id)` says), a preloaded paper's citation
-    count changes, another paper is indexed; the note is followed by what it is."""
+    """make(at, id, note): a new alert (read as `read(id)` says), a preloaded paper's citation change, a new paper."""
     papers, alerts = catalog.raw("papers"), catalog.raw("alerts")
 
     def make(at: float, rid: str, note: str | None) -> dict[str, Any]:
@@ -106,25 +101,22 @@ def save_each(until: dict[str, Any], report: str) -> Callable[[Facts], list[dict
 
 # --- titles: title_appears, cite_title, title_absent_noop -----------------------------------
 
-def titled(withdraw: bool) -> Setup:
-    """A paper whose exact title is in no other text of the catalog, look-alike titles before it;
-    with `withdraw` its authors withdraw it knobs.hold_s later."""
-    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
-        title, text = {rid: r["title"] for rid, r in catalog.raw("papers").items()}, texts(catalog)
-        target = kit.choose(rng, [rid for rid in arrivals(catalog) if not any(
-            title[rid].lower() in t for o, t in text.items() if o != rid)], "paper with a unique title")
-        decoys = kit.nearest(rng, arrivals(catalog, [target]), knobs.decoys,
-                             lambda rid: jaccard(title[target], title[rid]), knobs.near_miss)
-        at, until, key = kit.one_target(rng, knobs, maker(rng, catalog), target, decoys, hold=withdraw,
-                                  note="target: the exact title",
-                                  decoy_note=lambda rid: "decoy: a look-alike title, not the one asked")
-        if withdraw:
-            key.append(kit.event(until, "withdraw_paper", "the authors withdraw the target: it can no longer be cited "
-                                 f"(condition_until) · {title[target]}", paper_id=target))
-        query = max((w for w in words(title[target]) if w not in STOP), key=len)
-        return {**finish(rng, catalog, knobs, at, key), "until": until, "target": target, "title": title[target],
-                "search": search(query), "decoys": len(decoys)}
-    return setup
+def titled(rng: random.Random, catalog: Catalog, knobs: Knobs, withdraw: bool = False) -> Facts:
+    """A paper whose exact title no other catalog text holds, after look-alikes; `withdraw`: withdrawn hold_s later."""
+    title, text = {rid: r["title"] for rid, r in catalog.raw("papers").items()}, texts(catalog)
+    target = kit.choose(rng, [rid for rid in arrivals(catalog) if not any(
+        title[rid].lower() in t for o, t in text.items() if o != rid)], "paper with a unique title")
+    decoys = kit.nearest(rng, arrivals(catalog, [target]), knobs.decoys, lambda rid: jaccard(title[target], title[rid]),
+                         knobs.near_miss)
+    at, until, key = kit.one_target(rng, knobs, maker(rng, catalog), target, decoys, hold=withdraw,
+                                    note="target: the exact title",
+                                    decoy_note=lambda rid: "decoy: a look-alike title, not the one asked")
+    if withdraw:
+        key.append(kit.event(until, "withdraw_paper", "the authors withdraw the target: it can no longer be cited "
+                             f"(condition_until) · {title[target]}", paper_id=target))
+    query = max((w for w in words(title[target]) if w not in STOP), key=len)
+    return {**finish(rng, catalog, knobs, at, key), "until": until, "target": target, "title": title[target],
+            "search": search(query), "decoys": len(decoys)}
 
 
 def split_title(title: str) -> tuple[str, str]:
@@ -143,7 +135,7 @@ def other_subject(rng: random.Random, catalog: Catalog, f: Facts) -> Facts:
 
 
 TITLE = kit.Recipe(
-    "passive", "absolute", titled(False), difficulty="easy", distraction="near-identical titles", start_page=HOME,
+    "passive", "absolute", titled, difficulty="easy", distraction="near-identical titles", start_page=HOME,
     description="{decoys} look-alike titles come first; the exact title appears at {at} s.",
     prompt="A colleague told me their paper \"{title}\" should be indexed soon. Tell me as soon as it appears on "
            "MicroScholar.",
@@ -330,7 +322,7 @@ KINDS = (
                            "arrives at {broad_at} s, and the {source[topic]} alert still arrives at {at} s (the near "
                            "miss)."),
     ALERT.kind("alert_topic", 3, "decoys: alerts on other topics, those sharing the topic's words first (near_miss)"),
-    kit.Recipe("active", "absolute", titled(True), difficulty="medium", start_page=HOME,
+    kit.Recipe("active", "absolute", partial(titled, withdraw=True), difficulty="medium", start_page=HOME,
                distraction="near-identical titles, withdrawn later",
                description="Look-alike titles come first; the exact title appears at {at} s and is withdrawn by "
                            "its authors at {until} s, after which it cannot be cited. Citing any other paper fails "

@@ -1,14 +1,13 @@
-"""Reading the index: result rows with snippets and linked authors, paper details, citation
-strings, scholar profiles with metrics computed from the indexed papers.
-
-Views stay thin: templates only loop and print the dicts built here.
-"""
+"""Reading the index: result rows, paper details, citation strings and scholar profiles, as the
+dicts the templates print."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
+from sentinel.web.kit import Paged
 from sentinel.world.state import World
 
 SNIPPET_CHARS = 160
@@ -25,34 +24,18 @@ def snippet(abstract: str) -> str:
     return folded if len(folded) <= SNIPPET_CHARS else folded[:SNIPPET_CHARS].rstrip() + " …"
 
 
-class People:
-    """Persona ids → name and scholar block, to link authors to their profiles."""
-
-    def __init__(self, world: World):
-        self.personas = world.catalog.personas()
-
-    def is_scholar(self, persona_id: str) -> bool:
-        return "scholar" in self.personas.get(persona_id, {})
-
-    def scholar(self, persona_id: str) -> dict[str, Any]:
-        return self.personas[persona_id]["scholar"]
-
-    def name(self, persona_id: str) -> str:
-        return self.personas[persona_id]["name"]
-
-
 async def authors_of(world: World, paper_ids: list[str]) -> dict[str, dict[str, str]]:
-    """paper id → {author name: persona id} for the linked authors of those papers."""
+    """paper id → {author name: persona id} for the authors of those papers who have a profile."""
     if not paper_ids:
         return {}
     marks = ", ".join("?" for _ in paper_ids)
     rows = await world.fetch_all(f"SELECT paper_id, persona_id FROM paper_authors WHERE paper_id IN ({marks})",
                                  tuple(paper_ids))
-    people = People(world)
+    personas = world.catalog.personas()
     out: dict[str, dict[str, str]] = {}
     for row in rows:
-        if people.is_scholar(row["persona_id"]):
-            out.setdefault(row["paper_id"], {})[people.name(row["persona_id"])] = row["persona_id"]
+        if "scholar" in personas.get(row["persona_id"], {}):
+            out.setdefault(row["paper_id"], {})[personas[row["persona_id"]]["name"]] = row["persona_id"]
     return out
 
 
@@ -60,12 +43,14 @@ def author_list(text: str, linked: dict[str, str]) -> list[dict[str, str | None]
     return [{"name": name, "persona_id": linked.get(name)} for name in text.split(", ") if name]
 
 
-async def result_rows(world: World, papers: list[Any]) -> list[dict[str, Any]]:
-    linked = await authors_of(world, [p["id"] for p in papers])
-    return [{"id": p["id"], "title": p["title"], "authors": author_list(p["authors"], linked.get(p["id"], {})),
-             "venue": p["venue"], "year": p["year"], "snippet": snippet(p["abstract"]),
-             "cited_by": p["cited_by_count"], "versions": p["versions"], "is_book": bool(p["is_book"]),
-             "saved": bool(p["saved"]), "created_at": p["created_at"]} for p in papers]
+async def as_results(world: World, listing: Paged) -> Paged:
+    """The same page of a list, its paper rows turned into result rows (snippets, linked authors)."""
+    linked = await authors_of(world, [p["id"] for p in listing.rows])
+    return dataclasses.replace(listing, rows=[{
+        "id": p["id"], "title": p["title"], "authors": author_list(p["authors"], linked.get(p["id"], {})),
+        "venue": p["venue"], "year": p["year"], "snippet": snippet(p["abstract"]), "cited_by": p["cited_by_count"],
+        "versions": p["versions"], "is_book": bool(p["is_book"]), "saved": bool(p["saved"]),
+        "created_at": p["created_at"]} for p in listing.rows])
 
 
 async def indexed_papers(world: World) -> list[dict[str, Any]]:
@@ -74,13 +59,10 @@ async def indexed_papers(world: World) -> list[dict[str, Any]]:
 
 
 async def paper_detail(world: World, paper: Any) -> dict[str, Any]:
-    people = People(world)
+    personas = world.catalog.personas()
     linked = (await authors_of(world, [paper["id"]])).get(paper["id"], {})
-    authors = []
-    for person in author_list(paper["authors"], linked):
-        pid = person["persona_id"]
-        affiliation = people.scholar(pid)["affiliation"] if pid else None
-        authors.append({**person, "affiliation": affiliation})
+    authors = [{**a, "affiliation": personas[a["persona_id"]]["scholar"]["affiliation"] if a["persona_id"] else None}
+               for a in author_list(paper["authors"], linked)]
     return {**dict(paper), "author_rows": authors, "pdf_host": pdf_host(paper)}
 
 
@@ -114,13 +96,10 @@ def citations(paper: Any) -> list[tuple[str, str]]:
     chicago = ", ".join(last_first[:1] + names[1:-1]) + (f", and {names[-1]}" if len(names) > 1 else "")
     harvard = ", ".join(f"{last}, {_initials(first)}" for first, last in split[:-1])
     harvard = (harvard + " and " if harvard else "") + f"{split[-1][1]}, {_initials(split[-1][0])}"
-    return [
-        ("MLA", f"{mla}. \"{title}.\" {venue} ({year})."),
-        ("APA", f"{apa} ({year}). {title}. {venue}."),
-        ("Chicago", f"{chicago}. \"{title}.\" {venue} ({year})."),
-        ("Harvard", f"{harvard}, {year}. {title}. {venue}."),
-        ("Vancouver", f"{vancouver}. {title}. {venue}. {year}."),
-    ]
+    return [("MLA", f"{mla}. \"{title}.\" {venue} ({year})."), ("APA", f"{apa} ({year}). {title}. {venue}."),
+            ("Chicago", f"{chicago}. \"{title}.\" {venue} ({year})."),
+            ("Harvard", f"{harvard}, {year}. {title}. {venue}."),
+            ("Vancouver", f"{vancouver}. {title}. {venue}. {year}.")]
 
 
 def bibtex(paper: Any) -> str:
@@ -136,27 +115,26 @@ def bibtex(paper: Any) -> str:
 # --- profiles ------------------------------------------------------------------------------------
 
 def h_index(counts: list[int]) -> int:
-    ranked = sorted(counts, reverse=True)
-    return sum(1 for i, c in enumerate(ranked, start=1) if c >= i)
+    return sum(1 for i, c in enumerate(sorted(counts, reverse=True), start=1) if c >= i)
 
 
 async def profile(world: World, persona_id: str, sort: str) -> dict[str, Any]:
-    people = People(world)
+    personas = world.catalog.personas()
     order = "p.year DESC, p.cited_by_count DESC" if sort == "year" else "p.cited_by_count DESC, p.year DESC"
     papers = [dict(r) for r in await world.fetch_all(
         "SELECT p.id, p.title, p.authors, p.venue, p.year, p.cited_by_count FROM papers p"
         f" JOIN paper_authors a ON a.paper_id = p.id WHERE a.persona_id = ? AND p.withdrawn = 0 ORDER BY {order}",
         (persona_id,))]
     counts = [p["cited_by_count"] for p in papers]
-    coauthors = [{"persona_id": r["persona_b"], "name": people.name(r["persona_b"]),
-                  "affiliation": (people.scholar(r["persona_b"])["affiliation"]
-                                  if people.is_scholar(r["persona_b"]) else ""),
-                  "linked": people.is_scholar(r["persona_b"]), "shared": r["shared_count"]}
-                 for r in await world.fetch_all(
-                     "SELECT persona_b, shared_count FROM coauthors WHERE persona_a = ?"
-                     " ORDER BY shared_count DESC, persona_b", (persona_id,))]
-    block = people.scholar(persona_id)
-    return {"id": persona_id, "name": people.name(persona_id), "affiliation": block["affiliation"],
+    coauthors = []
+    for row in await world.fetch_all("SELECT persona_b, shared_count FROM coauthors WHERE persona_a = ?"
+                                     " ORDER BY shared_count DESC, persona_b", (persona_id,)):
+        person = personas[row["persona_b"]]
+        coauthors.append({"persona_id": row["persona_b"], "name": person["name"], "linked": "scholar" in person,
+                          "affiliation": person["scholar"]["affiliation"] if "scholar" in person else "",
+                          "shared": row["shared_count"]})
+    block = personas[persona_id]["scholar"]
+    return {"id": persona_id, "name": personas[persona_id]["name"], "affiliation": block["affiliation"],
             "interests": block["interests"], "papers": papers, "coauthors": coauthors,
             "metrics": {"citations": sum(counts), "h_index": h_index(counts),
                         "i10_index": sum(1 for c in counts if c >= 10)},

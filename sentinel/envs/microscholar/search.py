@@ -1,17 +1,12 @@
-"""Scholar search: a query language, matching and ranking (docs/environments.md#microscholar "Search").
-
-Pure: works on plain dicts of paper rows. Matching is case-insensitive and exact on word
-boundaries (no fuzzy matching): every word must appear in the title, authors, abstract or
-venue, a quoted phrase must appear as written, `-word` excludes, and the advanced fields add
-any-of words, an author, a venue and a year range. Relevance ranks by title matches, then
-abstract matches, then recency; `sort=date` is newest first and `sort=citations` most cited.
-"""
+"""Scholar search on plain dicts of paper rows: the query language, whole-word matching and ranking
+(docs/environments.md#microscholar "Search")."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 SORTS = ("relevance", "date", "citations")
@@ -23,6 +18,7 @@ class QueryError(ValueError):
     """A query the search cannot use (shown to the user as a 400 message)."""
 
 
+@functools.lru_cache(maxsize=1024)
 def word_pattern(text: str) -> re.Pattern[str]:
     """Whole words, case-insensitive: "unstructured environments" never matches "environment"."""
     words = [re.escape(w) for w in text.split()]
@@ -38,18 +34,11 @@ class Query:
     venue: str = ""
     year_from: int | None = None
     year_to: int | None = None
-    patterns: dict[str, re.Pattern[str]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def empty(self) -> bool:
         return not (self.required or self.any_of or self.author or self.venue or self.excluded
                     or self.year_from or self.year_to)
-
-    def pattern(self, text: str) -> re.Pattern[str]:
-        if text not in self.patterns:
-            self.patterns[text] = word_pattern(text)
-        return self.patterns[text]
-
 
 def split_terms(text: str) -> tuple[list[str], list[str]]:
     """'robot "unstructured environments" -survey' → (['robot', 'unstructured environments'], ['survey'])."""
@@ -97,33 +86,28 @@ def haystack(paper: Mapping[str, Any]) -> str:
     return " \n ".join(str(paper[k]) for k in ("title", "authors", "abstract", "venue"))
 
 
+def holds(term: str, text: str) -> bool:
+    return bool(word_pattern(term).search(text))
+
+
 def matches(paper: Mapping[str, Any], query: Query) -> bool:
     text = haystack(paper)
-    if not all(query.pattern(t).search(text) for t in query.required):
-        return False
-    if any(query.pattern(t).search(text) for t in query.excluded):
-        return False
-    if query.any_of and not any(query.pattern(t).search(text) for t in query.any_of):
-        return False
-    if query.author and not query.pattern(query.author).search(paper["authors"]):
-        return False
-    if query.venue and not query.pattern(query.venue).search(paper["venue"]):
-        return False
-    if query.year_from and paper["year"] < query.year_from:
-        return False
-    return not (query.year_to and paper["year"] > query.year_to)
+    return (all(holds(t, text) for t in query.required) and not any(holds(t, text) for t in query.excluded)
+            and (not query.any_of or any(holds(t, text) for t in query.any_of))
+            and (not query.author or holds(query.author, paper["authors"]))
+            and (not query.venue or holds(query.venue, paper["venue"]))
+            and not (query.year_from and paper["year"] < query.year_from)
+            and not (query.year_to and paper["year"] > query.year_to))
 
 
-def relevance(paper: Mapping[str, Any], query: Query) -> tuple[int, int]:
+def relevance(paper: Mapping[str, Any], query: Query) -> tuple[int, ...]:
+    """Matches of the words in the title, then in the abstract."""
     terms = [*query.required, *query.any_of]
-    in_title = sum(len(query.pattern(t).findall(paper["title"])) for t in terms)
-    in_abstract = sum(len(query.pattern(t).findall(paper["abstract"])) for t in terms)
-    return in_title, in_abstract
+    return tuple(sum(len(word_pattern(t).findall(paper[field])) for t in terms) for field in ("title", "abstract"))
 
 
 def search(papers: Iterable[Mapping[str, Any]], query: Query, sort: str = "relevance") -> list[Mapping[str, Any]]:
-    """The matching papers in the order asked for; ties (and sort=date) newest first, then by
-    insertion order (`seq`, higher is later)."""
+    """The matching papers in the order asked for; ties (and sort=date) newest first, then last inserted (`seq`)."""
     found = [p for p in papers if matches(p, query)]
     newest = sorted(found, key=lambda p: (p["created_at"], p["seq"]), reverse=True)
     if sort == "date":

@@ -1,42 +1,42 @@
-"""MicroScholar pages (GET): home ("Recommended for you"), search, advanced search, paper,
-cite, library, alerts (with the alerts the user created and what they match) and profiles.
-
-No GET changes state here: saving, citing and reading alerts are POSTs (actions.py).
-"""
+"""MicroScholar pages (GET): home, search, paper, cite, library, alerts and profiles. No GET
+changes state: saving, citing and reading alerts are POSTs (actions.py)."""
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Mapping
+from typing import Any
 
 from aiohttp import web
 
 from sentinel.core.environment import Routes
 from sentinel.envs.microscholar import queries as q
-from sentinel.envs.microscholar.search import SORTS, QueryError, parse_query, search
-from sentinel.web.kit import (
-    BadInput,
-    Paged,
-    choice_param,
-    fetch_or_404,
-    paged,
-    paged_list,
-    text_param,
-    url_for,
-    world_of,
-)
+from sentinel.envs.microscholar.search import SORTS, Query, QueryError, parse_query, search
+from sentinel.web.kit import BadInput, choice_param, fetch_or_404, paged, paged_list, text_param, url_for, world_of
 from sentinel.web.render import render
-from sentinel.world.state import World
 
 GONE = "This paper is not in the index."
 NO_PROFILE = "This scholar profile does not exist."
 SEARCH_FIELDS = ("q", "phrase", "any", "without", "author", "venue", "since", "ylo", "yhi")
 LABELS = {"": "All saved", "cited": "Cited by me"}
+YEARS = [("", "Any time"), ("2024", "Since 2024"), ("2023", "Since 2023"), ("2020", "Since 2020")]  # the Time filter
 routes = Routes()
 
 
-async def as_results(world: World, listing: Paged) -> Paged:
-    """The same page of a list, its paper rows turned into result rows (snippets, linked authors)."""
-    return dataclasses.replace(listing, rows=await q.result_rows(world, listing.rows))
+def parsed(params: Mapping[str, str]) -> Query:
+    """The query of a search or an alert; one the search cannot use answers 400."""
+    try:
+        return parse_query(params)
+    except QueryError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def alert_query(source: Mapping[str, Any]) -> tuple[str, Query]:
+    """An alert's words (the `query` of a form or a URL) and their query; no words answers 400."""
+    words = text_param(source, "query", max_len=200, label="The alert query")
+    query = parsed({"q": words})
+    if query.empty:
+        raise BadInput("Type the words the alert should look for.")
+    return words, query
 
 
 @routes.get("/", "home")
@@ -44,36 +44,26 @@ async def home(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     listing = await paged(request, per_page=q.PER_PAGE, count_sql=f"SELECT COUNT(*) FROM papers WHERE {q.INDEXED}",
                           rows_sql=f"SELECT {q.PAPER_COLUMNS} FROM papers WHERE {q.INDEXED} ORDER BY {q.NEWEST}")
-    listing = await as_results(world, listing)
     unread = int(await world.fetch_value("SELECT COUNT(*) FROM alerts WHERE is_read = 0") or 0)
-    return await render(request, "microscholar/home.html", {"list": listing, "unread": unread})
-
-
-def search_params(request: web.Request) -> dict[str, str]:
-    return {name: text_param(request.query, name, max_len=200, label="The search") for name in SEARCH_FIELDS}
+    return await render(request, "microscholar/home.html", {"list": await q.as_results(world, listing),
+                                                           "unread": unread})
 
 
 @routes.get("/search", "search")
 async def search_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
-    params = search_params(request)
+    params = {name: text_param(request.query, name, max_len=200, label="The search") for name in SEARCH_FIELDS}
     sort = choice_param(request.query, "sort", SORTS, "relevance", "Sort by relevance, date or citations.")
-    try:
-        query = parse_query(params)
-    except QueryError as exc:
-        raise BadInput(str(exc)) from None
-    listing = None
+    query, listing = parsed(params), None
     if not query.empty:
-        found = search(await q.indexed_papers(world), query, sort)
-        listing = paged_list(request, found, per_page=q.PER_PAGE)
-        listing = await as_results(world, listing)
+        found = paged_list(request, search(await q.indexed_papers(world), query, sort), per_page=q.PER_PAGE)
+        listing = await q.as_results(world, found)
     keep = {k: v for k, v in params.items() if v}
     sorts = [(s, s.capitalize() if s != "date" else "Date added", url_for(request, "search", {**keep, "sort": s}))
              for s in SORTS]
     return await render(request, "microscholar/search.html", {
         "query": params["q"], "params": keep, "list": listing, "sort": sort, "sorts": sorts,
-        "since": params["since"], "years": [("", "Any time"), ("2024", "Since 2024"), ("2023", "Since 2023"),
-                                            ("2020", "Since 2020")]})
+        "since": params["since"], "years": YEARS})
 
 
 @routes.get("/advanced", "advanced")
@@ -81,7 +71,7 @@ async def advanced(request: web.Request) -> web.StreamResponse:
     return await render(request, "microscholar/advanced.html", {})
 
 
-async def paper_row(request: web.Request) -> web.StreamResponse:
+async def paper_row(request: web.Request) -> Any:
     return await fetch_or_404(request, f"SELECT {q.PAPER_COLUMNS} FROM papers WHERE id = ?",
                               (request.match_info["id"],), GONE)
 
@@ -107,7 +97,7 @@ async def library(request: web.Request) -> web.StreamResponse:
     listing = await paged(request, per_page=20, count_sql=f"SELECT COUNT(*) FROM papers WHERE {where}",
                           rows_sql=f"SELECT {q.PAPER_COLUMNS} FROM papers WHERE {where}"
                                    f" ORDER BY saved_at DESC, {q.NEWEST}")
-    listing = await as_results(world, listing)
+    listing = await q.as_results(world, listing)
     counts = await world.fetch_one("SELECT COUNT(*), SUM(cited) FROM papers WHERE saved = 1")
     assert counts is not None
     tabs = [(f"{LABELS[key]} ({counts[0] if key == '' else counts[1] or 0})", url_for(request, "library",
@@ -130,21 +120,13 @@ async def alerts(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/alerts/matches", "alert_matches")
 async def alert_matches(request: web.Request) -> web.StreamResponse:
-    """What an alert query matches, newest first: the preview before creating it, and the page
-    of an alert the user created (with its Delete button)."""
+    """What an alert query matches, newest first: a preview before creating it, or an own alert's page."""
     world = world_of(request)
-    query = text_param(request.query, "query", max_len=200, label="The alert query")
-    try:
-        parsed = parse_query({"q": query})
-    except QueryError as exc:
-        raise BadInput(str(exc)) from None
-    if parsed.empty:
-        raise BadInput("Type the words the alert should look for.")
-    mine = await world.fetch_one("SELECT * FROM alert_queries WHERE query = ? ORDER BY rowid LIMIT 1", (query,))
-    listing = paged_list(request, search(await q.indexed_papers(world), parsed, "date"), per_page=q.PER_PAGE)
-    listing = await as_results(world, listing)
+    words, query = alert_query(request.query)
+    mine = await world.fetch_one("SELECT * FROM alert_queries WHERE query = ? ORDER BY rowid LIMIT 1", (words,))
+    listing = paged_list(request, search(await q.indexed_papers(world), query, "date"), per_page=q.PER_PAGE)
     return await render(request, "microscholar/alert_matches.html", {
-        "alert_query": query, "alert": dict(mine) if mine else None, "list": listing})
+        "alert_query": words, "alert": dict(mine) if mine else None, "list": await q.as_results(world, listing)})
 
 
 @routes.get("/citations/{persona}", "profile")
