@@ -9,8 +9,6 @@ from sentinel.core.environment import EventType
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
-
     from sentinel.core.catalog import Catalog
     from sentinel.core.config import Timing
     from sentinel.core.scenario import Event, Scenario
@@ -27,50 +25,35 @@ def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
     return {"origin": "event", "at": event.at}
 
 
-async def insert_channel(world: World, event: Event, record: dict[str, Any], subscribed: bool) -> None:
-    await world.insert("channels", {
-        "id": record["id"], "name": record["name"], "handle": record["handle"], "topic": record["topic"],
-        "description": record.get("description", ""), "subscriber_count": int(record["subscriber_count"]),
-        "is_verified": int(bool(record.get("is_verified"))), "is_self": int(bool(record.get("is_self"))),
-        "subscribed": int(subscribed)}, **when(event, record))
+# What a catalog record gives each table: columns as authored, optional ones (their default when absent),
+# counts (0 when absent) and 0/1 flags.
+COLUMNS: dict[str, tuple[tuple[str, ...], dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
+    "channels": (("id", "name", "handle", "topic", "subscriber_count"), {"description": ""}, (),
+                 ("is_verified", "is_self", "subscribed")),
+    "videos": (("id", "channel_id", "title", "category"), {"description": ""},
+               ("duration_s", "view_count", "like_count"), ("is_live", "is_short")),
+    "video_comments": (("id", "video_id", "author_id", "body"), {}, ("like_count",), ()),
+    "notifications": (("id", "kind", "channel_id", "message"), {"video_id": None}, (), ("is_read", "dismissed")),
+    "playlists": (("id", "name"), {}, (), ()),
+}
 
 
-async def insert_video(world: World, event: Event, record: dict[str, Any]) -> None:
-    await world.insert("videos", {
-        "id": record["id"], "channel_id": record["channel_id"], "title": record["title"],
-        "description": record.get("description", ""), "category": record["category"],
-        "duration_s": int(record.get("duration_s", 0)), "view_count": int(record.get("view_count", 0)),
-        "like_count": int(record.get("like_count", 0)), "is_live": int(bool(record.get("is_live"))),
-        "is_short": int(bool(record.get("is_short")))}, **when(event, record))
+def columns(record: dict[str, Any], table: str) -> dict[str, Any]:
+    copied, optional, counts, flags = COLUMNS[table]
+    return {**{k: record[k] for k in copied}, **{k: record.get(k, d) for k, d in optional.items()},
+            **{k: int(record.get(k, 0)) for k in counts}, **{k: int(bool(record.get(k))) for k in flags}}
 
 
-async def insert_comment(world: World, event: Event, record: dict[str, Any]) -> None:
-    """A comment on a video that is there; one whose video was taken down is dropped."""
-    if await world.fetch_value("SELECT 1 FROM videos WHERE id = ?", (record["video_id"],)) is None:
+async def insert(world: World, event: Event, table: str, record: dict[str, Any]) -> None:
+    """One catalog record as a row: a comment whose video was taken down is dropped; a playlist (the self
+    user's) gets those of its videos that are on the site."""
+    if table == "video_comments" and await world.fetch_value("SELECT 1 FROM videos WHERE id = ?",
+                                                             (record["video_id"],)) is None:
         return
-    await world.insert("video_comments", {
-        "id": record["id"], "video_id": record["video_id"], "author_id": record["author_id"],
-        "body": record["body"], "like_count": int(record.get("like_count", 0))}, **when(event, record))
-
-
-async def insert_notification(world: World, event: Event, record: dict[str, Any]) -> None:
-    await world.insert("notifications", {
-        "id": record["id"], "kind": record["kind"], "channel_id": record["channel_id"],
-        "video_id": record.get("video_id"), "message": record["message"],
-        "is_read": int(bool(record.get("is_read"))), "dismissed": int(bool(record.get("dismissed")))},
-        **when(event, record))
-
-
-async def insert_playlist(world: World, event: Event, record: dict[str, Any]) -> None:
-    """One of the self user's playlists, with those of its videos that are on the site."""
-    await world.insert("playlists", {"id": record["id"], "name": record["name"]}, **when(event, record))
+    await world.insert(table, columns(record, table), **when(event, record))
     for position, video_id in enumerate(record.get("video_ids", []), 1):
         await world.db.execute("INSERT INTO playlist_videos (playlist_id, video_id, position) "
                                "SELECT ?, id, ? FROM videos WHERE id = ?", (record["id"], position, video_id))
-
-
-INSERTS = {"videos": insert_video, "video_comments": insert_comment, "notifications": insert_notification,
-           "playlists": insert_playlist}
 
 
 async def apply_preload(world: World, event: Event) -> None:
@@ -79,11 +62,12 @@ async def apply_preload(world: World, event: Event) -> None:
     catalog, fields = world.catalog, event.fields
     subscribed = set(selected(catalog, "channels", fields.get("subscribed")))
     for channel_id in selected(catalog, "channels", fields.get("channels")):
-        await insert_channel(world, event, catalog.get("channels", channel_id), channel_id in subscribed)
+        await insert(world, event, "channels", {**catalog.get("channels", channel_id),
+                                                "subscribed": channel_id in subscribed})
     for field in ("videos", "comments", "notifications", "playlists"):
         collection = PRELOAD_COLLECTIONS[field]
         for item_id in oldest_first(catalog, collection, selected(catalog, collection, fields.get(field))):
-            await INSERTS[collection](world, event, catalog.get(collection, item_id))
+            await insert(world, event, collection, catalog.get(collection, item_id))
     for video_id in selected(catalog, "videos", fields.get("watched")):
         record = catalog.get("videos", video_id)
         seen = world.preload_created_at(preloaded_age(event, record) / 2)
@@ -93,10 +77,8 @@ async def apply_preload(world: World, event: Event) -> None:
 
 def arrival(field: str, collection: str) -> EventType:
     """An event that delivers the one catalog item its `field` names."""
-    insert: Callable[[World, Event, dict[str, Any]], Awaitable[None]] = INSERTS[collection]
-
     async def apply(world: World, event: Event) -> None:
-        await insert(world, event, world.catalog.get(collection, str(event.fields[field])))
+        await insert(world, event, collection, world.catalog.get(collection, str(event.fields[field])))
     return EventType(apply, refs={field: collection}, inserts=(field,), required=(field,))
 
 
