@@ -37,9 +37,8 @@ class Draft:
             value = form.get(name, "")
             return value.strip() if isinstance(value, str) else ""
         body = form.get("body", "")
-        return cls(to=text("to"), cc=text("cc"), bcc=text("bcc"), subject=text("subject"),
-                   body=body if isinstance(body, str) else "", mode=text("mode"), of=text("of"),
-                   draft_id=text("draft_id"))
+        return cls(**{name: text(name) for name in (*ADDRESS_FIELDS, "subject", "mode", "of", "draft_id")},
+                   body=body if isinstance(body, str) else "")
 
     def addresses(self, name: str) -> list[str]:
         out = []
@@ -69,9 +68,7 @@ class Draft:
         return not self.errors
 
     def columns(self) -> dict[str, Any]:
-        return {"to_list": join_addresses(self.addresses("to")),
-                "cc_list": join_addresses(self.addresses("cc")),
-                "bcc_list": join_addresses(self.addresses("bcc")),
+        return {**{f"{name}_list": join_addresses(self.addresses(name)) for name in ADDRESS_FIELDS},
                 "subject": self.subject, "body": self.body}
 
 
@@ -89,11 +86,8 @@ def prefill(mode: str, row: Any, self_email: str, file_names: list[str]) -> Draf
     me = self_email.lower()
     sent_by_me = row["sender_email"].lower() == me
     if mode == "forward":
-        header = ["---------- Forwarded message ----------",
-                  f"From: {row['sender_name']} <{row['sender_email']}>",
-                  f"Date: {fulltime(row['created_at'])}",
-                  f"Subject: {row['subject']}",
-                  f"To: {row['to_list']}"]
+        header = ["---------- Forwarded message ----------", f"From: {row['sender_name']} <{row['sender_email']}>",
+                  f"Date: {fulltime(row['created_at'])}", f"Subject: {row['subject']}", f"To: {row['to_list']}"]
         if row["cc_list"]:
             header.append(f"Cc: {row['cc_list']}")
         if file_names:

@@ -1,8 +1,4 @@
-"""Reading the mailbox: folder counts, list rows, message details and address books.
-
-Views stay thin: everything a template prints is computed here as plain dicts, so templates
-only loop and print.
-"""
+"""Reading the mailbox: folder counts, list rows, message details and address books (templates only print)."""
 
 from __future__ import annotations
 
@@ -14,8 +10,7 @@ from sentinel.envs.micromail.events import split_addresses
 from sentinel.world.state import World
 
 FOLDERS = ("inbox", "drafts", "sent", "archive", "junk", "trash")
-FOLDER_LABELS = {"inbox": "Inbox", "drafts": "Drafts", "sent": "Sent", "archive": "Archive",
-                 "junk": "Junk", "trash": "Trash"}
+FOLDER_LABELS = {folder: folder.capitalize() for folder in FOLDERS}
 MOVE_TARGETS = ("inbox", "archive", "junk", "trash")
 FILTERS = {  # key → (label, extra SQL condition)
     "all": ("All", ""),
@@ -32,9 +27,8 @@ ROW_COLUMNS = ("id, folder, sender_name, to_list, subject, body, importance, is_
 
 
 def preview(body: str) -> str:
-    """The first 100 characters of the body with whitespace folded (the list's only body text).
-    Folding a prefix of the body gives a prefix of the folded body, so when a prefix already
-    folds to more than 100 characters the rest of a long body is never split."""
+    """The first 100 characters of the body with whitespace folded. Folding a prefix of the body gives
+    a prefix of the folded body, so when a prefix already folds to more than 100 the rest is never split."""
     folded = " ".join(body[:4 * PREVIEW_CHARS].split())
     if len(folded) <= PREVIEW_CHARS:
         if len(body) <= 4 * PREVIEW_CHARS:
@@ -46,9 +40,8 @@ def preview(body: str) -> str:
 
 
 async def mailbox_counts(world: World) -> dict[str, dict[str, int]]:
-    """Per folder, in one pass over the mailbox: total, unread, flagged and mentions (the
-    header's folder counters and the filters' counters of a folder page). SQLite counts each
-    combination of the flags over its covering index (a dozen groups; cheaper than four sums
+    """Per folder: total, unread, flagged and mentions (the sidebar's and the filters' counters). SQLite
+    counts each combination of the flags over its covering index (a dozen groups; cheaper than four sums
     per row) and the groups are added up here."""
     counts = {f: {"total": 0, "unread": 0, "flagged": 0, "mentions": 0} for f in FOLDERS}
     for folder, is_read, flagged, mentions, n in await world.fetch_all(
@@ -56,12 +49,9 @@ async def mailbox_counts(world: World) -> dict[str, dict[str, int]]:
             " GROUP BY folder, is_read, is_flagged, mentions_me"):
         into = counts[folder]
         into["total"] += n
-        if not is_read:
-            into["unread"] += n
-        if flagged:
-            into["flagged"] += n
-        if mentions:
-            into["mentions"] += n
+        into["unread"] += 0 if is_read else n
+        into["flagged"] += n if flagged else 0
+        into["mentions"] += n if mentions else 0
     return counts
 
 
@@ -100,9 +90,7 @@ class AddressBook:
 
     def name(self, address: str) -> str | None:
         name = self.names.get(address.lower())
-        if name and self.is_self(address):
-            return f"{name} (you)"
-        return name
+        return f"{name} (you)" if name and self.is_self(address) else name
 
     def people(self, address_list: str) -> list[dict[str, str | None]]:
         """The addresses of a list as {name, email}, the self user first (as mail clients do)."""
@@ -130,9 +118,8 @@ def markers(draft: bool, unread: bool, flagged: bool, pinned: bool, external: bo
 
 
 class ListRow(NamedTuple):
-    """One message of a list, everything the row prints. Immutable, and a tuple: a page of them
-    is built without a frozen dataclass's per-field setattr, and the list templates unpack it in
-    their for loop, in this field order (no attribute lookup per printed cell)."""
+    """One message of a list, everything the row prints: a tuple the list templates unpack in this
+    field order (no attribute lookup per printed cell, no frozen dataclass's per-field setattr)."""
 
     id: str
     href: str
@@ -146,9 +133,8 @@ class ListRow(NamedTuple):
 
 
 def list_row(row: Any, book: AddressBook | None, url: Callable[..., str]) -> ListRow:
-    """A list row from a row of ROW_COLUMNS; book (names of recipients) is needed only for
-    Sent and Drafts rows, url (a page's make_url) links the message. The row is unpacked once
-    (a name lookup on sqlite3.Row compares column names each time, and a row prints a dozen)."""
+    """A list row from a row of ROW_COLUMNS (unpacked once: a name lookup on sqlite3.Row compares column
+    names each time); book names the recipients of Sent and Drafts rows, url is the page's make_url."""
     (email_id, folder, sender_name, to_list, subject, body, importance, external, attachment, is_read, flagged,
      pinned, created_at) = row
     if folder in ("sent", "drafts"):
@@ -164,11 +150,6 @@ def list_row(row: Any, book: AddressBook | None, url: Callable[..., str]) -> Lis
                    FOLDER_LABELS[folder])
 
 
-def _like(term: str) -> str:
-    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
 SEARCH_COLUMNS = ("subject", "body", "sender_name", "sender_email", "to_list", "cc_list")
 
 
@@ -176,7 +157,8 @@ def search_where(query: str) -> tuple[str, tuple[str, ...]]:
     """A WHERE clause (and its parameters) for messages in any folder whose subject, body,
     sender or recipients contain the query."""
     where = " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in SEARCH_COLUMNS)
-    return f"({where})", (_like(query),) * len(SEARCH_COLUMNS)
+    like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    return f"({where})", (like,) * len(SEARCH_COLUMNS)
 
 
 async def get_email(world: World, email_id: str) -> Any:
@@ -192,23 +174,14 @@ async def get_attachments(world: World, email_id: str) -> list[dict[str, Any]]:
 async def message_detail(world: World, row: Any) -> dict[str, Any]:
     book = await AddressBook.load(world)
     return {
-        "id": row["id"],
+        **{key: row[key] for key in ("id", "created_at", "sender_email", "body", "folder")},
+        **{key: bool(row[key]) for key in ("is_external", "is_read", "is_flagged", "is_pinned")},
+        **{key: book.people(row[f"{key}_list"]) for key in ("to", "cc", "bcc")},
         "subject": row["subject"] or "(no subject)",
         "importance": row["importance"].capitalize(),
         "high": row["importance"] == "high",
-        "created_at": row["created_at"],
         "sender_name": book.name(row["sender_email"]) or row["sender_name"],
-        "sender_email": row["sender_email"],
-        "is_external": bool(row["is_external"]),
-        "to": book.people(row["to_list"]),
-        "cc": book.people(row["cc_list"]),
-        "bcc": book.people(row["bcc_list"]),
-        "body": row["body"],
         "attachments": await get_attachments(world, row["id"]),
-        "folder": row["folder"],
         "folder_label": FOLDER_LABELS[row["folder"]],
-        "is_read": bool(row["is_read"]),
-        "is_flagged": bool(row["is_flagged"]),
-        "is_pinned": bool(row["is_pinned"]),
         "move_targets": [(f, FOLDER_LABELS[f]) for f in MOVE_TARGETS if f != row["folder"]],
     }
