@@ -16,10 +16,6 @@ from sentinel.world.state import World
 MAX_BULK = 500
 
 
-def folder_url(request: web.Request, folder: str) -> str:
-    return url_for(request, "folder", folder=folder)
-
-
 @routes.post("/message/{id}/read", "read")
 async def read_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
@@ -29,7 +25,7 @@ async def read_action(request: web.Request) -> web.StreamResponse:
     row = await message_row(request)
     async with world.write() as db:
         await db.execute("UPDATE emails SET is_read = ? WHERE id = ?", (int(state == "read"), row["id"]))
-    raise done(request, form, f"Marked as {state}", folder_url(request, row["folder"]))
+    raise done(request, form, f"Marked as {state}", url_for(request, "folder", folder=row["folder"]))
 
 
 async def _toggle(request: web.Request, column: str, on: str, off: str) -> web.StreamResponse:
@@ -60,7 +56,7 @@ async def move_action(request: web.Request) -> web.StreamResponse:
         raise BadInput("Drafts cannot be moved; send or delete them instead.")
     async with world.write() as db:
         await db.execute("UPDATE emails SET folder = ? WHERE id = ? AND folder != 'drafts'", (target, row["id"]))
-    raise done(request, form, f"Moved to {q.FOLDER_LABELS[target]}", folder_url(request, row["folder"]))
+    raise done(request, form, f"Moved to {q.FOLDER_LABELS[target]}", url_for(request, "folder", folder=row["folder"]))
 
 
 async def _delete(world: World, row: Any) -> bool:
@@ -80,7 +76,7 @@ async def delete_action(request: web.Request) -> web.StreamResponse:
     async with world.write():
         gone = await _delete(world, row)
     status = ("Draft discarded" if row["folder"] == "drafts" else "Deleted permanently") if gone else "Moved to Trash"
-    raise done(request, form, status, folder_url(request, row["folder"]))
+    raise done(request, form, status, url_for(request, "folder", folder=row["folder"]))
 
 
 async def _file(world: World, draft: Draft, folder: str, **more: Any) -> tuple[str, str | None, str | None]:
@@ -118,7 +114,7 @@ async def send_action(request: web.Request) -> web.StreamResponse:
             source = await q.get_email(world, draft.draft_id)
             if source is not None and source["folder"] == "drafts":
                 await _delete(world, source)
-    raise done(request, form, "Message sent", folder_url(request, "inbox"))
+    raise done(request, form, "Message sent", url_for(request, "folder", folder="inbox"))
 
 
 @routes.post("/draft", "draft")
@@ -136,7 +132,7 @@ async def draft_action(request: web.Request) -> web.StreamResponse:
                              (*columns.values(), world.created_at(), existing["id"]))
         else:
             await _file(world, draft, "drafts")
-    raise done(request, form, "Draft saved", folder_url(request, "drafts"))
+    raise done(request, form, "Draft saved", url_for(request, "folder", folder="drafts"))
 
 
 @routes.post("/bulk", "bulk")
@@ -149,7 +145,7 @@ async def bulk_action(request: web.Request) -> web.StreamResponse:
     if len(ids) > MAX_BULK:
         raise BadInput(f"Select at most {MAX_BULK} messages at once.")
     if not ids:
-        raise done(request, form, "No messages selected", folder_url(request, "inbox"))
+        raise done(request, form, "No messages selected", url_for(request, "folder", folder="inbox"))
     _, status, setting = BULK_OPS[op]
     changed = gone = 0
     async with world.write() as db:
@@ -166,4 +162,4 @@ async def bulk_action(request: web.Request) -> web.StreamResponse:
     parts = [f"{changed} {'message' if changed == 1 else 'messages'} {status}"] if changed or not gone else []
     if gone:
         parts.append(f"{gone} deleted permanently")
-    raise done(request, form, ", ".join(parts), folder_url(request, "inbox"))
+    raise done(request, form, ", ".join(parts), url_for(request, "folder", folder="inbox"))

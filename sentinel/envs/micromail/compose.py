@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sentinel.envs.micromail.events import join_addresses, split_addresses
+from sentinel.envs.micromail.events import split_addresses
 from sentinel.web.render import fulltime
 
 MODES = ("reply", "reply_all", "forward")
@@ -41,11 +41,9 @@ class Draft:
                    body=body if isinstance(body, str) else "")
 
     def addresses(self, name: str) -> list[str]:
-        out = []
-        for part in split_addresses(getattr(self, name)):
-            named = NAMED_RE.match(part)
-            out.append(named.group(1).strip() if named else part)
-        return out
+        """The field's addresses, "Priya Shah <priya.shah@…>" read as its address."""
+        parts = split_addresses(getattr(self, name))
+        return [named.group(1).strip() if (named := NAMED_RE.match(part)) else part for part in parts]
 
     def check(self, sending: bool) -> bool:
         """Fill `errors` (field → message); True when the draft can be sent or saved."""
@@ -68,7 +66,7 @@ class Draft:
         return not self.errors
 
     def columns(self) -> dict[str, Any]:
-        return {**{f"{name}_list": join_addresses(self.addresses(name)) for name in ADDRESS_FIELDS},
+        return {**{f"{name}_list": ", ".join(self.addresses(name)) for name in ADDRESS_FIELDS},
                 "subject": self.subject, "body": self.body}
 
 
@@ -100,5 +98,5 @@ def prefill(mode: str, row: Any, self_email: str, file_names: list[str]) -> Draf
         others = [a for a in split_addresses(row["to_list"]) if a.lower() != me and a not in to]
         to += others
         cc = [a for a in split_addresses(row["cc_list"]) if a.lower() != me and a not in to]
-    return Draft(to=join_addresses(to), cc=join_addresses(cc), mode=mode, of=row["id"],
+    return Draft(to=", ".join(to), cc=", ".join(cc), mode=mode, of=row["id"],
                  subject=_prefixed("Re:", row["subject"]), body=_quote(row))

@@ -21,10 +21,6 @@ def split_addresses(text: str) -> list[str]:
     return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
 
 
-def join_addresses(addresses: list[str]) -> str:
-    return ", ".join(addresses)
-
-
 def domain(address: str) -> str:
     return address.rsplit("@", 1)[-1].strip().lower()
 
@@ -51,7 +47,7 @@ async def insert_email(world: World, record: dict[str, Any], event: Event, files
     await world.insert("emails", {
         "id": record["id"], "folder": record.get("folder", "inbox"), "sender_id": record.get("sender_id"),
         **{key: record[key] for key in ("sender_name", "sender_email", "subject", "body")},
-        "to_list": join_addresses(record.get("to", [])), "cc_list": join_addresses(record.get("cc", [])),
+        "to_list": ", ".join(record.get("to", [])), "cc_list": ", ".join(record.get("cc", [])),
         "importance": record.get("importance", "normal"), "has_attachment": int(bool(files)),
         **derived_flags(record, world.self_persona["email"]),
         **{key: int(bool(record.get(key))) for key in ("mentions_me", "is_read", "is_flagged", "is_pinned")}}, **when)

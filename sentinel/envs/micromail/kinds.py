@@ -201,10 +201,6 @@ def sender(rng: random.Random, catalog: Catalog, knobs: Knobs, noop: bool = Fals
                  at_dom=f"%@{dom}", org=dom.split(".")[0].capitalize(), near_at=near_at)
 
 
-def sender_steps(name: str) -> list[dict[str, Any]]:
-    return [{"watch": INBOX, "until": {"text": name}}, {"report": f"{name}'s email has arrived."}]
-
-
 # --- phrase kinds: body_phrase, body_keyword_second ------------------------------------------
 
 def phrases(catalog: Catalog) -> dict[str, list[str]]:
@@ -333,7 +329,7 @@ KINDS: tuple[Kind, ...] = (
         prompt="I'm expecting an email from {name}. Tell me as soon as a message from them shows up in my "
                "MicroMail inbox.",
         condition_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_name = {name!q})",
-        solution=sender_steps("{name}")),
+        solution=[{"watch": INBOX, "until": {"text": "{name}"}}, {"report": "{name}'s email has arrived."}]),
     mail_kind(
         "sender_noop", "noop", "absolute", partial(sender, noop=True), Knobs(decoys=2),
         "as sender_arrives; the near miss is a colleague of the awaited sender's organisation",
@@ -344,7 +340,7 @@ KINDS: tuple[Kind, ...] = (
         prompt="I'm expecting an email from {asked} at {org} ({dom}). Tell me as soon as a message from them shows "
                "up in my MicroMail inbox.",
         near_miss_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_email LIKE {at_dom!q})",
-        solution=sender_steps("{asked}")),
+        solution=[{"watch": INBOX, "until": {"text": "{asked}"}}, {"report": "{asked}'s email has arrived."}]),
     mail_kind(
         "unread_threshold", "passive", "absolute", unread_growth, Knobs(decoys=3),
         "decoys: mail arriving read or in junk between the unread arrivals",

@@ -12,12 +12,8 @@ from sentinel.world.state import World
 FOLDERS = ("inbox", "drafts", "sent", "archive", "junk", "trash")
 FOLDER_LABELS = {folder: folder.capitalize() for folder in FOLDERS}
 MOVE_TARGETS = ("inbox", "archive", "junk", "trash")
-FILTERS = {  # key → (label, extra SQL condition)
-    "all": ("All", ""),
-    "unread": ("Unread", " AND is_read = 0"),
-    "flagged": ("Flagged", " AND is_flagged = 1"),
-    "mentions": ("Mentions", " AND mentions_me = 1"),
-}
+FILTERS = {"all": ("All", ""), "unread": ("Unread", " AND is_read = 0"),  # key → (label, extra SQL condition)
+           "flagged": ("Flagged", " AND is_flagged = 1"), "mentions": ("Mentions", " AND mentions_me = 1")}
 PER_PAGE = 25
 PREVIEW_CHARS = 100
 ORDER = "is_pinned DESC, created_at DESC, rowid DESC"
@@ -85,17 +81,14 @@ class AddressBook:
         rows = await world.fetch_all("SELECT email, name FROM personas")
         return cls(rows, world.self_persona["email"])
 
-    def is_self(self, address: str) -> bool:
-        return address.lower() == self.self_email
-
     def name(self, address: str) -> str | None:
         name = self.names.get(address.lower())
-        return f"{name} (you)" if name and self.is_self(address) else name
+        return f"{name} (you)" if name and address.lower() == self.self_email else name
 
     def people(self, address_list: str) -> list[dict[str, str | None]]:
         """The addresses of a list as {name, email}, the self user first (as mail clients do)."""
         addresses = split_addresses(address_list)
-        addresses.sort(key=lambda a: not self.is_self(a))
+        addresses.sort(key=lambda a: a.lower() != self.self_email)
         return [{"name": self.name(a), "email": a} for a in addresses]
 
     def short_names(self, address_list: str) -> str:
