@@ -1,11 +1,5 @@
-"""MicroFy events: `preload` fills the app, `new_track` puts a track at the front of Trending,
-`new_playlist` adds a public playlist to the sidebar, `withdraw_track` (the label pulls a track:
-it disappears from every page and playlist, so it can no longer be played or liked).
-
-They run inside the session's world.write() transaction, so they only execute statements.
-Artists and moods are looked up in the catalog; a track's artist must be loaded (the preload's
-`artists`, usually "*"), which `check_scenario` verifies.
-"""
+"""MicroFy events: `preload`, `new_track` (at the front of Trending), `new_playlist` (a public one in the
+sidebar), `withdraw_track`; and `check_scenario`: every loaded track's artist must be loaded too."""
 
 from __future__ import annotations
 
@@ -15,7 +9,9 @@ from sentinel.core.environment import EventType
 from sentinel.envs.kit import preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.core.scenario import Event
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.config import Timing
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
 COLLECTIONS = {"artists": "artists", "moods": "moods", "tracks": "tracks", "playlists": "playlists"}
@@ -30,9 +26,8 @@ def _when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
 async def insert_track(world: World, event: Event, track_id: str) -> None:
     r = world.catalog.get("tracks", track_id)
     await world.insert("tracks", {
-        "id": r["id"], "title": r["title"], "artist_id": r["artist_id"], "album_id": r["album_id"],
-        "album": r["album"], "duration_s": int(r["duration_s"]), "genre": r["genre"], "lyrics": r["lyrics"],
-        "global_plays": int(r["global_plays"]), "is_new_release": int(r["is_new_release"])}, **_when(event, r))
+        **{key: r[key] for key in ("id", "title", "artist_id", "album_id", "album", "genre", "lyrics")},
+        **{key: int(r[key]) for key in ("duration_s", "global_plays", "is_new_release")}}, **_when(event, r))
 
 
 async def insert_playlist(world: World, event: Event, playlist_id: str) -> None:
@@ -47,8 +42,7 @@ async def insert_playlist(world: World, event: Event, playlist_id: str) -> None:
 
 
 async def apply_preload(world: World, event: Event) -> None:
-    """Artists, moods, tracks (in catalog order: Trending's fixed order) and playlists, then the
-    starting likes and follows."""
+    """Artists, moods, tracks (in catalog order: Trending's fixed order), playlists, the starting likes and follows."""
     catalog, fields = world.catalog, event.fields
     for artist_id in selected(catalog, "artists", fields.get("artists")):
         r = catalog.get("artists", artist_id)
@@ -78,7 +72,7 @@ async def apply_new_playlist(world: World, event: Event) -> None:
 
 
 async def apply_withdraw_track(world: World, event: Event) -> None:
-    """The track is pulled: gone from every list and playlist. Withdrawing one never loaded does nothing."""
+    """The label pulls the track: gone from every page and playlist (a no-op if it was never loaded)."""
     track_id = str(event.fields["track_id"])
     await world.db.execute("DELETE FROM playlist_tracks WHERE track_id = ?", (track_id,))
     await world.db.execute("DELETE FROM tracks WHERE id = ?", (track_id,))
@@ -92,3 +86,29 @@ EVENT_TYPES = {
                               required=("playlist_id",)),
     "withdraw_track": EventType(apply_withdraw_track, refs={"track_id": "tracks"}, required=("track_id",)),
 }
+
+
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
+    """Every loaded track's artist is loaded; starting likes name preloaded tracks and starting
+    follows loaded artists."""
+    problems: list[tuple[str, str]] = []
+    preload = next((e for e in scenario.events if e.type == "preload"), None)
+    artists = set(selected(catalog, "artists", preload.fields.get("artists"))) if preload else set()
+    preloaded = set(selected(catalog, "tracks", preload.fields.get("tracks"))) if preload else set()
+    tracks = catalog.raw("tracks")
+    for event in scenario.events:
+        ids = preloaded if event.type == "preload" else (
+            [str(event.fields.get("track_id"))] if event.type == "new_track" else [])
+        for track_id in sorted(ids):
+            record = tracks.get(track_id)
+            if record is not None and record["artist_id"] not in artists:
+                problems.append((f"events[{event.index}]",
+                                 f"{track_id}'s artist {record['artist_id']} is not in the preload's artists"))
+    if preload is not None:
+        for track_id in selected(catalog, "tracks", preload.fields.get("liked")):
+            if track_id not in preloaded:
+                problems.append((f"events[{preload.index}].liked", f"{track_id} is liked but not preloaded"))
+        for artist_id in selected(catalog, "artists", preload.fields.get("followed_artists")):
+            if artist_id not in artists:
+                problems.append((f"events[{preload.index}].followed_artists", f"{artist_id} is not preloaded"))
+    return problems

@@ -1,8 +1,5 @@
-"""MicroFy pages (GET): Trending, track, artist, playlist, library, search, mood.
-
-No GET has a side effect (playing is an explicit POST). Routes are collected in `routes`
-(actions.py adds the POSTs); paths are relative to /microfy.
-"""
+"""MicroFy pages (GET): Trending, track, artist, playlist, library, search, mood; actions.py adds the POSTs.
+No GET has a side effect (playing is an explicit POST)."""
 
 from __future__ import annotations
 
