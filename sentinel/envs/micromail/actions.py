@@ -28,21 +28,18 @@ async def read_action(request: web.Request) -> web.StreamResponse:
     raise done(request, form, f"Marked as {state}", url_for(request, "folder", folder=row["folder"]))
 
 
-async def _toggle(request: web.Request, column: str, on: str, off: str) -> web.StreamResponse:
-    form = await form_of(request)
-    row = await message_row(request)
-    now_on = await toggle(request, "emails", column, row["id"])
-    raise done(request, form, on if now_on else off, url_for(request, "message", id=row["id"]))
+def _toggle(name: str, column: str, on: str, off: str) -> None:
+    """The POST /message/{id}/<name> action: flip the message's `column`, say `on` or `off`."""
+    @routes.post(f"/message/{{id}}/{name}", name)
+    async def toggle_action(request: web.Request) -> web.StreamResponse:
+        form = await form_of(request)
+        row = await message_row(request)
+        now_on = await toggle(request, "emails", column, row["id"])
+        raise done(request, form, on if now_on else off, url_for(request, "message", id=row["id"]))
 
 
-@routes.post("/message/{id}/flag", "flag")
-async def flag_action(request: web.Request) -> web.StreamResponse:
-    return await _toggle(request, "is_flagged", "Flagged", "Flag removed")
-
-
-@routes.post("/message/{id}/pin", "pin")
-async def pin_action(request: web.Request) -> web.StreamResponse:
-    return await _toggle(request, "is_pinned", "Pinned", "Unpinned")
+_toggle("flag", "is_flagged", "Flagged", "Flag removed")
+_toggle("pin", "is_pinned", "Pinned", "Unpinned")
 
 
 @routes.post("/message/{id}/move", "move")

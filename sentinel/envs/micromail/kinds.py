@@ -9,7 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs, NoDraw
-from sentinel.envs.micromail.events import domain
+from sentinel.envs.micromail.events import attachments_by_email, domain
 from sentinel.generation import kit
 
 if TYPE_CHECKING:
@@ -50,10 +50,7 @@ def mail(catalog: Catalog, rid: str) -> dict[str, Any]:
 
 
 def files_of(catalog: Catalog) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for rec in catalog.raw("attachments").values():
-        out.setdefault(rec["email_id"], []).append(rec["file_name"])
-    return out
+    return {rid: [f["file_name"] for f in files] for rid, files in attachments_by_email(catalog).items()}
 
 
 def text_of(catalog: Catalog, rid: str, whole: bool = True) -> str:

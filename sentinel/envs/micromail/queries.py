@@ -36,9 +36,8 @@ def preview(body: str) -> str:
 
 
 async def mailbox_counts(world: World) -> dict[str, dict[str, int]]:
-    """Per folder: total, unread, flagged and mentions (the sidebar's and the filters' counters). SQLite
-    counts each combination of the flags over its covering index (a dozen groups; cheaper than four sums
-    per row) and the groups are added up here."""
+    """Per folder: total, unread, flagged and mentions. SQLite counts each combination of the flags over
+    its covering index (a dozen groups; cheaper than four sums per row); the groups are added up here."""
     counts = {f: {"total": 0, "unread": 0, "flagged": 0, "mentions": 0} for f in FOLDERS}
     for folder, is_read, flagged, mentions, n in await world.fetch_all(
             "SELECT folder, is_read, is_flagged, mentions_me, COUNT(*) FROM emails"
@@ -99,20 +98,12 @@ class AddressBook:
 
 _MARKERS = (("Draft", "tag"), ("Unread", "tag unread"), ("Flagged", "tag"), ("Pinned", "tag"),
             ("External", "tag"), ("! High", "tag high"), ("📎 Attachment", "tag"))
-# Every combination of the seven markers, indexed by a bit mask (bit i: _MARKERS[i] shows)
+# A list row's text markers, (text, css classes), for every combination: bit i of the mask shows _MARKERS[i]
 _MARKER_SETS = tuple(tuple(m for i, m in enumerate(_MARKERS) if mask >> i & 1) for mask in range(1 << len(_MARKERS)))
 
 
-def markers(draft: bool, unread: bool, flagged: bool, pinned: bool, external: bool, high: bool,
-            attachment: bool) -> tuple[tuple[str, str], ...]:
-    """Text markers of a list row, in this order: (text, css classes)."""
-    return _MARKER_SETS[draft | unread << 1 | flagged << 2 | pinned << 3 | external << 4 | high << 5
-                        | attachment << 6]
-
-
 class ListRow(NamedTuple):
-    """One message of a list, everything the row prints: a tuple the list templates unpack in this
-    field order (no attribute lookup per printed cell, no frozen dataclass's per-field setattr)."""
+    """What a list row prints, unpacked by the templates in this order (no attribute lookup per cell)."""
 
     id: str
     href: str
@@ -126,8 +117,8 @@ class ListRow(NamedTuple):
 
 
 def list_row(row: Any, book: AddressBook | None, url: Callable[..., str]) -> ListRow:
-    """A list row from a row of ROW_COLUMNS (unpacked once: a name lookup on sqlite3.Row compares column
-    names each time); book names the recipients of Sent and Drafts rows, url is the page's make_url."""
+    """A row of ROW_COLUMNS, unpacked once (sqlite3.Row's name lookups are slow); book names Sent and Drafts
+    recipients, url is the page's make_url."""
     (email_id, folder, sender_name, to_list, subject, body, importance, external, attachment, is_read, flagged,
      pinned, created_at) = row
     if folder in ("sent", "drafts"):
@@ -136,19 +127,17 @@ def list_row(row: Any, book: AddressBook | None, url: Callable[..., str]) -> Lis
         who = "To: " + book.short_names(to_list)
     else:
         who = sender_name
+    mask = ((folder == "drafts") | (not is_read) << 1 | bool(flagged) << 2 | bool(pinned) << 3 | bool(external) << 4
+            | (importance == "high") << 5 | bool(attachment) << 6)
     return ListRow(email_id, url("message", id=email_id), who, subject or "(no subject)", preview(body), created_at,
-                   bool(is_read),
-                   markers(folder == "drafts", not is_read, bool(flagged), bool(pinned), bool(external),
-                           importance == "high", bool(attachment)),
-                   FOLDER_LABELS[folder])
+                   bool(is_read), _MARKER_SETS[mask], FOLDER_LABELS[folder])
 
 
 SEARCH_COLUMNS = ("subject", "body", "sender_name", "sender_email", "to_list", "cc_list")
 
 
 def search_where(query: str) -> tuple[str, tuple[str, ...]]:
-    """A WHERE clause (and its parameters) for messages in any folder whose subject, body,
-    sender or recipients contain the query."""
+    """A WHERE clause and its parameters: the query in the subject, body, sender or recipients."""
     where = " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in SEARCH_COLUMNS)
     like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
     return f"({where})", (like,) * len(SEARCH_COLUMNS)
@@ -159,9 +148,8 @@ async def get_email(world: World, email_id: str) -> Any:
 
 
 async def get_attachments(world: World, email_id: str) -> list[dict[str, Any]]:
-    rows = await world.fetch_all(
-        "SELECT id, file_name, size_bytes FROM attachments WHERE email_id = ? ORDER BY rowid", (email_id,))
-    return [dict(r) for r in rows]
+    sql = "SELECT id, file_name, size_bytes FROM attachments WHERE email_id = ? ORDER BY rowid"
+    return [dict(r) for r in await world.fetch_all(sql, (email_id,))]
 
 
 async def message_detail(world: World, row: Any) -> dict[str, Any]:
