@@ -23,14 +23,17 @@ def _when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
     return {"origin": "event", "at": event.at}
 
 
-async def insert_track(world: World, event: Event, track_id: str) -> None:
-    r = world.catalog.get("tracks", track_id)
+async def insert_track(world: World, event: Event, track_id: str | None = None) -> None:
+    """A catalog track: the preload's `track_id`, else the new_track event's."""
+    r = world.catalog.get("tracks", track_id or str(event.fields["track_id"]))
     await world.insert("tracks", {
         **{key: r[key] for key in ("id", "title", "artist_id", "album_id", "album", "genre", "lyrics")},
         **{key: int(r[key]) for key in ("duration_s", "global_plays", "is_new_release")}}, **_when(event, r))
 
 
-async def insert_playlist(world: World, event: Event, playlist_id: str) -> None:
+async def insert_playlist(world: World, event: Event, playlist_id: str | None = None) -> None:
+    """A catalog playlist with its tracks: the preload's `playlist_id`, else the new_playlist event's."""
+    playlist_id = playlist_id or str(event.fields["playlist_id"])
     r = world.catalog.get("playlists", playlist_id)
     await world.insert("playlists", {
         "id": r["id"], "name": r["name"], "description": r["description"], "owner_id": r["owner_id"],
@@ -57,18 +60,9 @@ async def apply_preload(world: World, event: Event) -> None:
         await insert_track(world, event, track_id)
     for playlist_id in selected(catalog, "playlists", fields.get("playlists")):
         await insert_playlist(world, event, playlist_id)
-    for track_id in selected(catalog, "tracks", fields.get("liked")):
-        await world.db.execute("UPDATE tracks SET liked = 1 WHERE id = ?", (track_id,))
-    for artist_id in selected(catalog, "artists", fields.get("followed_artists")):
-        await world.db.execute("UPDATE artists SET followed = 1 WHERE id = ?", (artist_id,))
-
-
-async def apply_new_track(world: World, event: Event) -> None:
-    await insert_track(world, event, str(event.fields["track_id"]))
-
-
-async def apply_new_playlist(world: World, event: Event) -> None:
-    await insert_playlist(world, event, str(event.fields["playlist_id"]))
+    for table, column, field in (("tracks", "liked", "liked"), ("artists", "followed", "followed_artists")):
+        for rid in selected(catalog, table, fields.get(field)):
+            await world.db.execute(f"UPDATE {table} SET {column} = 1 WHERE id = ?", (rid,))
 
 
 async def apply_withdraw_track(world: World, event: Event) -> None:
@@ -81,8 +75,8 @@ async def apply_withdraw_track(world: World, event: Event) -> None:
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, COLLECTIONS, required=("tracks",),
                             refs={"liked": "tracks", "followed_artists": "artists"}),
-    "new_track": EventType(apply_new_track, refs={"track_id": "tracks"}, inserts=("track_id",), required=("track_id",)),
-    "new_playlist": EventType(apply_new_playlist, refs={"playlist_id": "playlists"}, inserts=("playlist_id",),
+    "new_track": EventType(insert_track, refs={"track_id": "tracks"}, inserts=("track_id",), required=("track_id",)),
+    "new_playlist": EventType(insert_playlist, refs={"playlist_id": "playlists"}, inserts=("playlist_id",),
                               required=("playlist_id",)),
     "withdraw_track": EventType(apply_withdraw_track, refs={"track_id": "tracks"}, required=("track_id",)),
 }
