@@ -4,7 +4,6 @@ artists, playlists, a library sidebar, search (never on lyrics), moods; media: c
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microfy import actions, views  # noqa: F401  (actions adds its routes to views.routes)
@@ -29,10 +28,6 @@ async def header(world: World) -> Header:
     return Header(extra={"sidebar": await sidebar(world)})
 
 
-def serve_preload(catalog: Any) -> dict[str, Any]:
-    return {"artists": "*", "moods": "*", "tracks": "*", "playlists": "*"}
-
-
 ENV = Environment(
     name="microfy",
     title="MicroFy",
@@ -43,7 +38,7 @@ ENV = Environment(
     search="search",
     header=header,
     baseline_sql=BASELINE_SQL,
-    serve_preload=serve_preload,
+    serve_preload=lambda catalog: {"artists": "*", "moods": "*", "tracks": "*", "playlists": "*"},  # every catalog item
     check_scenario=check_scenario,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
     kinds=KINDS,

@@ -80,9 +80,8 @@ async def apply_recall_email(world: World, event: Event) -> None:
 
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, {"emails": "emails"}, required=("emails",)),
-    "new_email": EventType(apply=apply_new_email, refs={"email_id": "emails"},
-                           inserts=("email_id",), required=("email_id",)),
-    "recall_email": EventType(apply=apply_recall_email, refs={"email_id": "emails"}, required=("email_id",)),
+    "new_email": EventType(apply_new_email, refs={"email_id": "emails"}, inserts=("email_id",), required=("email_id",)),
+    "recall_email": EventType(apply_recall_email, refs={"email_id": "emails"}, required=("email_id",)),
 }
 
 
