@@ -82,7 +82,6 @@ def _quote(row: Any) -> str:
 def prefill(mode: str, row: Any, self_email: str, file_names: list[str]) -> Draft:
     """The compose form for replying to or forwarding `row`."""
     me = self_email.lower()
-    sent_by_me = row["sender_email"].lower() == me
     if mode == "forward":
         header = ["---------- Forwarded message ----------", f"From: {row['sender_name']} <{row['sender_email']}>",
                   f"Date: {fulltime(row['created_at'])}", f"Subject: {row['subject']}", f"To: {row['to_list']}"]
@@ -92,11 +91,10 @@ def prefill(mode: str, row: Any, self_email: str, file_names: list[str]) -> Draf
             header.append("Attachments: " + ", ".join(file_names))
         return Draft(subject=_prefixed("Fwd:", row["subject"]), mode=mode, of=row["id"],
                      body="\n\n" + "\n".join(header) + "\n\n" + row["body"])
-    to = split_addresses(row["to_list"]) if sent_by_me else [row["sender_email"]]
+    to = split_addresses(row["to_list"]) if row["sender_email"].lower() == me else [row["sender_email"]]
     cc: list[str] = []
     if mode == "reply_all":
-        others = [a for a in split_addresses(row["to_list"]) if a.lower() != me and a not in to]
-        to += others
+        to += [a for a in split_addresses(row["to_list"]) if a.lower() != me and a not in to]
         cc = [a for a in split_addresses(row["cc_list"]) if a.lower() != me and a not in to]
     return Draft(to=", ".join(to), cc=", ".join(cc), mode=mode, of=row["id"],
                  subject=_prefixed("Re:", row["subject"]), body=_quote(row))

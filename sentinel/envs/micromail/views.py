@@ -104,8 +104,7 @@ async def compose_view(request: web.Request) -> web.StreamResponse:
 
 
 async def compose_page(request: web.Request, draft: Draft, status: int = 200) -> web.Response:
-    world = world_of(request)
-    files = await q.get_attachments(world, draft.of) if draft.mode == "forward" and draft.of else []
+    files = await q.get_attachments(world_of(request), draft.of) if draft.mode == "forward" and draft.of else []
     heading = {"reply": "Reply", "reply_all": "Reply all", "forward": "Forward"}.get(draft.mode, "New message")
     return await render(request, "micromail/compose.html", {
         "d": draft, "heading": "Edit draft" if draft.draft_id else heading, "forward_files": files}, status=status)
