@@ -42,11 +42,8 @@ async def mailbox_counts(world: World) -> dict[str, dict[str, int]]:
     for folder, is_read, flagged, mentions, n in await world.fetch_all(
             "SELECT folder, is_read, is_flagged, mentions_me, COUNT(*) FROM emails"
             " GROUP BY folder, is_read, is_flagged, mentions_me"):
-        into = counts[folder]
-        into["total"] += n
-        into["unread"] += 0 if is_read else n
-        into["flagged"] += n if flagged else 0
-        into["mentions"] += n if mentions else 0
+        for key, counted in (("total", True), ("unread", not is_read), ("flagged", flagged), ("mentions", mentions)):
+            counts[folder][key] += n if counted else 0
     return counts
 
 
@@ -77,8 +74,7 @@ class AddressBook:
 
     @classmethod
     async def load(cls, world: World) -> AddressBook:
-        rows = await world.fetch_all("SELECT email, name FROM personas")
-        return cls(rows, world.self_persona["email"])
+        return cls(await world.fetch_all("SELECT email, name FROM personas"), world.self_persona["email"])
 
     def name(self, address: str) -> str | None:
         name = self.names.get(address.lower())
