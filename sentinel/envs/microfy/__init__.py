@@ -1,21 +1,13 @@
-"""MicroFy: music streaming (docs/environments.md#microfy).
-
-Trending (this session's arrivals first, then the catalog in a fixed order), track pages that
-alone show the lyrics, artists with Follow, playlists, a library, search (never on lyrics) and
-moods. Play, like, follow and add-to-playlist show on every page through the library sidebar.
-Each track page plays a short generated clip; each album has generated cover art
-(catalogs/microfy/media.py writes both under web/static/microfy/).
-"""
+"""MicroFy: music streaming (docs/environments.md#microfy): Trending, track pages that alone show the lyrics,
+artists, playlists, a library sidebar, search (never on lyrics), moods; media: catalogs/microfy/media.py."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microfy import actions, views  # noqa: F401  (actions adds its routes to views.routes)
-from sentinel.envs.microfy.checks import check_scenario
-from sentinel.envs.microfy.events import EVENT_TYPES
+from sentinel.envs.microfy.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microfy.kinds import KINDS
 from sentinel.envs.microfy.queries import sidebar
 from sentinel.world.state import World
@@ -32,12 +24,8 @@ BASELINE_SQL = {
 
 
 async def header(world: World) -> Header:
-    """A music app has no unread count; the header's extra carries the library sidebar."""
+    """No unread count; the header's extra carries the library sidebar."""
     return Header(extra={"sidebar": await sidebar(world)})
-
-
-def serve_preload(catalog: Any) -> dict[str, Any]:
-    return {"artists": "*", "moods": "*", "tracks": "*", "playlists": "*"}
 
 
 ENV = Environment(
@@ -50,7 +38,7 @@ ENV = Environment(
     search="search",
     header=header,
     baseline_sql=BASELINE_SQL,
-    serve_preload=serve_preload,
+    serve_preload=lambda catalog: {"artists": "*", "moods": "*", "tracks": "*", "playlists": "*"},  # every catalog item
     check_scenario=check_scenario,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
     kinds=KINDS,

@@ -1,8 +1,9 @@
-"""MicroFy actions (POST, post/redirect/get): play, like, follow, create a playlist, add to and
-remove from one of the user's playlists. Each answers 303 to the form's `next` page with a
-one-line status; bad input re-renders as a 400 inside the chrome."""
+"""MicroFy actions (POST): play, like, follow, create a playlist, add to and remove from one of the user's
+playlists. Each answers 303 to the form's `next` page with a one-line status; bad input answers 400."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from aiohttp import web
 
@@ -20,8 +21,7 @@ async def track_of(request: web.Request, track_id: str) -> dict:
 
 @routes.post("/track/{id}/play", "play")
 async def play(request: web.Request) -> web.StreamResponse:
-    form = await form_of(request)
-    world = world_of(request)
+    world, form = world_of(request), await form_of(request)
     track = await track_of(request, request.match_info["id"])
     async with world.write() as db:
         await db.execute("UPDATE tracks SET my_play_count = my_play_count + 1, last_played_at = ? WHERE id = ?",
@@ -50,8 +50,7 @@ async def follow(request: web.Request) -> web.StreamResponse:
 
 @routes.post("/playlists", "create_playlist")
 async def create_playlist(request: web.Request) -> web.StreamResponse:
-    form = await form_of(request)
-    world = world_of(request)
+    world, form = world_of(request), await form_of(request)
     try:
         name = text_param(form, "name", max_len=MAX_NAME, label="The playlist name")
         description = text_param(form, "description", max_len=MAX_DESCRIPTION, label="The description")
@@ -69,27 +68,22 @@ async def create_playlist(request: web.Request) -> web.StreamResponse:
     raise done(request, form, f"Created playlist {name}", url_for(request, "playlist", id=new_id))
 
 
-async def my_playlist_of(request: web.Request) -> dict:
+async def playlist_change(request: web.Request) -> tuple[Any, dict, dict]:
+    """The form, the user's own playlist the URL names (400 for someone else's) and the form's track."""
+    form = await form_of(request)
     row = await fetch_or_404(request, "SELECT id, name, is_mine FROM playlists WHERE id = ?",
                              (request.match_info["id"],), "This playlist no longer exists.")
     if not row["is_mine"]:
         raise BadInput("You can only change your own playlists.")
-    return dict(row)
-
-
-async def track_in_form(request: web.Request, form) -> dict:
     track_id = form.get("track_id")
     if not isinstance(track_id, str) or not track_id:
         raise BadInput("Choose a track.")
-    return await track_of(request, track_id)
+    return form, dict(row), await track_of(request, track_id)
 
 
 @routes.post("/playlist/{id}/add", "playlist_add")
 async def playlist_add(request: web.Request) -> web.StreamResponse:
-    form = await form_of(request)
-    world = world_of(request)
-    playlist = await my_playlist_of(request)
-    track = await track_in_form(request, form)
+    world, (form, playlist, track) = world_of(request), await playlist_change(request)
     async with world.write() as db:
         await db.execute("INSERT OR IGNORE INTO playlist_tracks (playlist_id, track_id, position)"
                          " SELECT ?, ?, COALESCE(MAX(position), 0) + 1 FROM playlist_tracks WHERE playlist_id = ?",
@@ -100,10 +94,7 @@ async def playlist_add(request: web.Request) -> web.StreamResponse:
 
 @routes.post("/playlist/{id}/remove", "playlist_remove")
 async def playlist_remove(request: web.Request) -> web.StreamResponse:
-    form = await form_of(request)
-    world = world_of(request)
-    playlist = await my_playlist_of(request)
-    track = await track_in_form(request, form)
+    world, (form, playlist, track) = world_of(request), await playlist_change(request)
     async with world.write() as db:
         await db.execute("DELETE FROM playlist_tracks WHERE playlist_id = ? AND track_id = ?",
                          (playlist["id"], track["id"]))

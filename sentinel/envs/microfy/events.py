@@ -1,11 +1,5 @@
-"""MicroFy events: `preload` fills the app, `new_track` puts a track at the front of Trending,
-`new_playlist` adds a public playlist to the sidebar, `withdraw_track` (the label pulls a track:
-it disappears from every page and playlist, so it can no longer be played or liked).
-
-They run inside the session's world.write() transaction, so they only execute statements.
-Artists and moods are looked up in the catalog; a track's artist must be loaded (the preload's
-`artists`, usually "*"), which `check_scenario` verifies.
-"""
+"""MicroFy events: `preload`, `new_track` (at the front of Trending), `new_playlist` (a public one in the
+sidebar), `withdraw_track`; and `check_scenario`: every loaded track's artist must be loaded too."""
 
 from __future__ import annotations
 
@@ -15,7 +9,9 @@ from sentinel.core.environment import EventType
 from sentinel.envs.kit import preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.core.scenario import Event
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.config import Timing
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
 COLLECTIONS = {"artists": "artists", "moods": "moods", "tracks": "tracks", "playlists": "playlists"}
@@ -27,15 +23,17 @@ def _when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
     return {"origin": "event", "at": event.at}
 
 
-async def insert_track(world: World, event: Event, track_id: str) -> None:
-    r = world.catalog.get("tracks", track_id)
+async def insert_track(world: World, event: Event, track_id: str | None = None) -> None:
+    """A catalog track: the preload's `track_id`, else the new_track event's."""
+    r = world.catalog.get("tracks", track_id or str(event.fields["track_id"]))
     await world.insert("tracks", {
-        "id": r["id"], "title": r["title"], "artist_id": r["artist_id"], "album_id": r["album_id"],
-        "album": r["album"], "duration_s": int(r["duration_s"]), "genre": r["genre"], "lyrics": r["lyrics"],
-        "global_plays": int(r["global_plays"]), "is_new_release": int(r["is_new_release"])}, **_when(event, r))
+        **{key: r[key] for key in ("id", "title", "artist_id", "album_id", "album", "genre", "lyrics")},
+        **{key: int(r[key]) for key in ("duration_s", "global_plays", "is_new_release")}}, **_when(event, r))
 
 
-async def insert_playlist(world: World, event: Event, playlist_id: str) -> None:
+async def insert_playlist(world: World, event: Event, playlist_id: str | None = None) -> None:
+    """A catalog playlist with its tracks: the preload's `playlist_id`, else the new_playlist event's."""
+    playlist_id = playlist_id or str(event.fields["playlist_id"])
     r = world.catalog.get("playlists", playlist_id)
     await world.insert("playlists", {
         "id": r["id"], "name": r["name"], "description": r["description"], "owner_id": r["owner_id"],
@@ -47,8 +45,7 @@ async def insert_playlist(world: World, event: Event, playlist_id: str) -> None:
 
 
 async def apply_preload(world: World, event: Event) -> None:
-    """Artists, moods, tracks (in catalog order: Trending's fixed order) and playlists, then the
-    starting likes and follows."""
+    """Artists, moods, tracks (in catalog order: Trending's fixed order), playlists, the starting likes and follows."""
     catalog, fields = world.catalog, event.fields
     for artist_id in selected(catalog, "artists", fields.get("artists")):
         r = catalog.get("artists", artist_id)
@@ -63,22 +60,13 @@ async def apply_preload(world: World, event: Event) -> None:
         await insert_track(world, event, track_id)
     for playlist_id in selected(catalog, "playlists", fields.get("playlists")):
         await insert_playlist(world, event, playlist_id)
-    for track_id in selected(catalog, "tracks", fields.get("liked")):
-        await world.db.execute("UPDATE tracks SET liked = 1 WHERE id = ?", (track_id,))
-    for artist_id in selected(catalog, "artists", fields.get("followed_artists")):
-        await world.db.execute("UPDATE artists SET followed = 1 WHERE id = ?", (artist_id,))
-
-
-async def apply_new_track(world: World, event: Event) -> None:
-    await insert_track(world, event, str(event.fields["track_id"]))
-
-
-async def apply_new_playlist(world: World, event: Event) -> None:
-    await insert_playlist(world, event, str(event.fields["playlist_id"]))
+    for table, column, field in (("tracks", "liked", "liked"), ("artists", "followed", "followed_artists")):
+        for rid in selected(catalog, table, fields.get(field)):
+            await world.db.execute(f"UPDATE {table} SET {column} = 1 WHERE id = ?", (rid,))
 
 
 async def apply_withdraw_track(world: World, event: Event) -> None:
-    """The track is pulled: gone from every list and playlist. Withdrawing one never loaded does nothing."""
+    """The label pulls the track: gone from every page and playlist (a no-op if it was never loaded)."""
     track_id = str(event.fields["track_id"])
     await world.db.execute("DELETE FROM playlist_tracks WHERE track_id = ?", (track_id,))
     await world.db.execute("DELETE FROM tracks WHERE id = ?", (track_id,))
@@ -87,8 +75,34 @@ async def apply_withdraw_track(world: World, event: Event) -> None:
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, COLLECTIONS, required=("tracks",),
                             refs={"liked": "tracks", "followed_artists": "artists"}),
-    "new_track": EventType(apply_new_track, refs={"track_id": "tracks"}, inserts=("track_id",), required=("track_id",)),
-    "new_playlist": EventType(apply_new_playlist, refs={"playlist_id": "playlists"}, inserts=("playlist_id",),
+    "new_track": EventType(insert_track, refs={"track_id": "tracks"}, inserts=("track_id",), required=("track_id",)),
+    "new_playlist": EventType(insert_playlist, refs={"playlist_id": "playlists"}, inserts=("playlist_id",),
                               required=("playlist_id",)),
     "withdraw_track": EventType(apply_withdraw_track, refs={"track_id": "tracks"}, required=("track_id",)),
 }
+
+
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
+    """Every loaded track's artist is loaded; starting likes name preloaded tracks and starting
+    follows loaded artists."""
+    problems: list[tuple[str, str]] = []
+    preload = next((e for e in scenario.events if e.type == "preload"), None)
+    artists = set(selected(catalog, "artists", preload.fields.get("artists"))) if preload else set()
+    preloaded = set(selected(catalog, "tracks", preload.fields.get("tracks"))) if preload else set()
+    tracks = catalog.raw("tracks")
+    for event in scenario.events:
+        ids = preloaded if event.type == "preload" else (
+            [str(event.fields.get("track_id"))] if event.type == "new_track" else [])
+        for track_id in sorted(ids):
+            record = tracks.get(track_id)
+            if record is not None and record["artist_id"] not in artists:
+                problems.append((f"events[{event.index}]",
+                                 f"{track_id}'s artist {record['artist_id']} is not in the preload's artists"))
+    if preload is not None:
+        for track_id in selected(catalog, "tracks", preload.fields.get("liked")):
+            if track_id not in preloaded:
+                problems.append((f"events[{preload.index}].liked", f"{track_id} is liked but not preloaded"))
+        for artist_id in selected(catalog, "artists", preload.fields.get("followed_artists")):
+            if artist_id not in artists:
+                problems.append((f"events[{preload.index}].followed_artists", f"{artist_id} is not preloaded"))
+    return problems

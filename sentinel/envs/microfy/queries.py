@@ -17,25 +17,10 @@ PER_PAGE = 20
 LIKED = "liked"  # the playlist id that stands for Liked Songs
 
 
-def duration(seconds: int) -> str:
-    return f"{seconds // 60}:{seconds % 60:02d}"
-
-
-def plays(count: int) -> str:
-    """1,234,567 plays as '1.2M', '48K' or '512'."""
-    if count >= 1_000_000:
-        return f"{count / 1_000_000:.1f}M"
-    if count >= 1_000:
-        return f"{count // 1_000}K"
-    return str(count)
-
-
 def track_row(row: Any) -> dict[str, Any]:
-    item = dict(row)
-    item["length"] = duration(int(item["duration_s"]))
-    item["is_hit"] = int(item["global_plays"]) > HIT_PLAYS
-    item["plays_text"] = f"{int(item['global_plays']):,}"
-    return item
+    seconds, plays = int(row["duration_s"]), int(row["global_plays"])
+    return {**dict(row), "length": f"{seconds // 60}:{seconds % 60:02d}", "is_hit": plays > HIT_PLAYS,
+            "plays_text": f"{plays:,}"}
 
 
 async def tracks_where(world: World, where: str, params: tuple = (), order: str = "t.rowid") -> list[dict[str, Any]]:

@@ -1,8 +1,5 @@
-"""MicroFy pages (GET): Trending, track, artist, playlist, library, search, mood.
-
-No GET has a side effect (playing is an explicit POST). Routes are collected in `routes`
-(actions.py adds the POSTs); paths are relative to /microfy.
-"""
+"""MicroFy pages (GET): Trending, track, artist, playlist, library, search, mood; actions.py adds the POSTs.
+No GET has a side effect (playing is an explicit POST)."""
 
 from __future__ import annotations
 
@@ -100,10 +97,9 @@ async def search_view(request: web.Request) -> web.StreamResponse:
         like = f"%{query}%"
         found["tracks"] = paged_list(request, await q.tracks_where(world, "t.title LIKE ? OR a.name LIKE ?",
                                                                    (like, like), order=q.TRENDING_ORDER))
-        found["artists"] = [dict(r) for r in await world.fetch_all(
-            "SELECT id, name, genre FROM artists WHERE name LIKE ? ORDER BY name", (like,))]
-        found["playlists"] = [dict(r) for r in await world.fetch_all(
-            "SELECT id, name FROM playlists WHERE name LIKE ? ORDER BY name", (like,))]
+        for table, columns in (("artists", "id, name, genre"), ("playlists", "id, name")):
+            rows = await world.fetch_all(f"SELECT {columns} FROM {table} WHERE name LIKE ? ORDER BY name", (like,))
+            found[table] = [dict(r) for r in rows]
     return await render(request, "microfy/search.html", {"found": found, "searched": bool(query)})
 
 

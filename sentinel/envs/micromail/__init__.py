@@ -1,20 +1,14 @@
-"""MicroMail: an email client (docs/environments.md#micromail).
-
-One mailbox with folders (Inbox, Drafts, Sent, Archive, Junk, Trash), message pages that
-reveal what lists hide (Cc, attachment names, the body past its 100-character preview),
-flags, pins, moves, bulk actions and a composer.
-"""
+"""MicroMail: an email client (docs/environments.md#micromail): folders, message pages that reveal what
+lists hide (Cc, attachment names, the body past its preview), flags, pins, moves, bulk actions, a composer."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.micromail import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.micromail import queries as q
-from sentinel.envs.micromail.checks import check_scenario
-from sentinel.envs.micromail.events import EVENT_TYPES
+from sentinel.envs.micromail.events import EVENT_TYPES, check_scenario
 from sentinel.envs.micromail.kinds import KINDS
 from sentinel.world.state import World
 
@@ -32,13 +26,7 @@ BASELINE_SQL = {
 
 
 async def header(world: World) -> Header:
-    """The inbox unread count (also the title's "(N) ") and the folder sidebar's counters:
-    Inbox shows its unread count, the other folders their totals."""
     return q.header(await q.mailbox_counts(world))
-
-
-def serve_preload(catalog: Any) -> dict[str, Any]:
-    return {"emails": "*"}
 
 
 ENV = Environment(
@@ -51,7 +39,7 @@ ENV = Environment(
     search="search",
     header=header,
     baseline_sql=BASELINE_SQL,
-    serve_preload=serve_preload,
+    serve_preload=lambda catalog: {"emails": "*"},  # every catalog item
     check_scenario=check_scenario,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
     kinds=KINDS,

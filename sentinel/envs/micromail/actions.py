@@ -1,7 +1,4 @@
-"""MicroMail actions (POST): read state, flag, pin, move, delete, send, save draft, bulk.
-
-Each answers 303 to the form's `next` page with a one-line status; bad input answers 400.
-"""
+"""MicroMail actions (POST): each answers 303 to the form's `next` page with a one-line status; bad input 400."""
 
 from __future__ import annotations
 
@@ -12,17 +9,11 @@ from aiohttp import web
 from sentinel.envs.micromail import queries as q
 from sentinel.envs.micromail.compose import Draft
 from sentinel.envs.micromail.events import derived_flags
-from sentinel.envs.micromail.views import compose_page, message_row, routes
+from sentinel.envs.micromail.views import BULK_OPS, compose_page, message_row, routes
 from sentinel.web.kit import BadInput, done, form_of, toggle, url_for, world_of
 from sentinel.world.state import World
 
 MAX_BULK = 500
-BULK_DONE = {"read": "marked as read", "unread": "marked as unread", "flag": "flagged",
-             "unflag": "unflagged", "archive": "moved to Archive", "trash": "moved to Trash"}
-
-
-def folder_url(request: web.Request, folder: str) -> str:
-    return url_for(request, "folder", folder=folder)
 
 
 @routes.post("/message/{id}/read", "read")
@@ -34,24 +25,21 @@ async def read_action(request: web.Request) -> web.StreamResponse:
     row = await message_row(request)
     async with world.write() as db:
         await db.execute("UPDATE emails SET is_read = ? WHERE id = ?", (int(state == "read"), row["id"]))
-    raise done(request, form, f"Marked as {state}", folder_url(request, row["folder"]))
+    raise done(request, form, f"Marked as {state}", url_for(request, "folder", folder=row["folder"]))
 
 
-async def _toggle(request: web.Request, column: str, on: str, off: str) -> web.StreamResponse:
-    form = await form_of(request)
-    row = await message_row(request)
-    now_on = await toggle(request, "emails", column, row["id"])
-    raise done(request, form, on if now_on else off, url_for(request, "message", id=row["id"]))
+def _toggle(name: str, column: str, on: str, off: str) -> None:
+    """The POST /message/{id}/<name> action: flip the message's `column`, say `on` or `off`."""
+    @routes.post(f"/message/{{id}}/{name}", name)
+    async def toggle_action(request: web.Request) -> web.StreamResponse:
+        form = await form_of(request)
+        row = await message_row(request)
+        now_on = await toggle(request, "emails", column, row["id"])
+        raise done(request, form, on if now_on else off, url_for(request, "message", id=row["id"]))
 
 
-@routes.post("/message/{id}/flag", "flag")
-async def flag_action(request: web.Request) -> web.StreamResponse:
-    return await _toggle(request, "is_flagged", "Flagged", "Flag removed")
-
-
-@routes.post("/message/{id}/pin", "pin")
-async def pin_action(request: web.Request) -> web.StreamResponse:
-    return await _toggle(request, "is_pinned", "Pinned", "Unpinned")
+_toggle("flag", "is_flagged", "Flagged", "Flag removed")
+_toggle("pin", "is_pinned", "Pinned", "Unpinned")
 
 
 @routes.post("/message/{id}/move", "move")
@@ -65,7 +53,7 @@ async def move_action(request: web.Request) -> web.StreamResponse:
         raise BadInput("Drafts cannot be moved; send or delete them instead.")
     async with world.write() as db:
         await db.execute("UPDATE emails SET folder = ? WHERE id = ? AND folder != 'drafts'", (target, row["id"]))
-    raise done(request, form, f"Moved to {q.FOLDER_LABELS[target]}", folder_url(request, row["folder"]))
+    raise done(request, form, f"Moved to {q.FOLDER_LABELS[target]}", url_for(request, "folder", folder=row["folder"]))
 
 
 async def _delete(world: World, row: Any) -> bool:
@@ -85,13 +73,20 @@ async def delete_action(request: web.Request) -> web.StreamResponse:
     async with world.write():
         gone = await _delete(world, row)
     status = ("Draft discarded" if row["folder"] == "drafts" else "Deleted permanently") if gone else "Moved to Trash"
-    raise done(request, form, status, folder_url(request, row["folder"]))
+    raise done(request, form, status, url_for(request, "folder", folder=row["folder"]))
 
 
-async def _ref(world: World, draft: Draft) -> tuple[str | None, str | None]:
-    if draft.mode and draft.of and await q.get_email(world, draft.of) is not None:
-        return draft.mode, draft.of
-    return None, None
+async def _file(world: World, draft: Draft, folder: str, **more: Any) -> tuple[str, str | None, str | None]:
+    """Insert the self user's mail into `folder` (the other columns keep the schema's defaults):
+    (its id, the mode and id of the message it replies to or forwards, if that still exists)."""
+    me = world.self_persona
+    ref = draft.mode and draft.of and await q.get_email(world, draft.of) is not None
+    ref_mode, ref_id = (draft.mode, draft.of) if ref else (None, None)
+    new_id = await world.next_self_id("emails")
+    await world.insert("emails", {
+        "id": new_id, "folder": folder, "sender_id": me["id"], "sender_name": me["name"], "sender_email": me["email"],
+        **draft.columns(), "is_read": 1, "ref_mode": ref_mode, "ref_id": ref_id, **more}, origin="self")
+    return new_id, ref_mode, ref_id
 
 
 @routes.post("/send", "send")
@@ -101,19 +96,12 @@ async def send_action(request: web.Request) -> web.StreamResponse:
     if not draft.check(sending=True):
         return await compose_page(request, draft, status=400)
     me = world.self_persona
-    columns = draft.columns()
     flags = derived_flags({"cc": draft.addresses("cc"), "sender_id": me["id"], "sender_email": me["email"]},
                           me["email"])
     async with world.write() as db:
-        ref_mode, ref_id = await _ref(world, draft)
-        new_id = await world.next_self_id("emails")
-        await world.insert("emails", {
-            "id": new_id, "folder": "sent", "sender_id": me["id"], "sender_name": me["name"],
-            "sender_email": me["email"], **columns, "cc_me": flags["cc_me"], "importance": "normal",
-            "is_external": 0, "mentions_me": 0, "has_attachment": 0, "is_read": 1,
-            "ref_mode": ref_mode, "ref_id": ref_id}, origin="self")
+        new_id, ref_mode, ref_id = await _file(world, draft, "sent", **flags)
         if ref_mode == "forward":  # a forward carries the original's files
-            for file in await q.get_attachments(world, ref_id):
+            for file in await q.get_attachments(world, str(ref_id)):
                 await world.insert("attachments", {
                     "id": await world.next_self_id("attachments"), "email_id": new_id,
                     "file_name": file["file_name"], "size_bytes": file["size_bytes"]}, origin="self")
@@ -123,7 +111,7 @@ async def send_action(request: web.Request) -> web.StreamResponse:
             source = await q.get_email(world, draft.draft_id)
             if source is not None and source["folder"] == "drafts":
                 await _delete(world, source)
-    raise done(request, form, "Message sent", folder_url(request, "inbox"))
+    raise done(request, form, "Message sent", url_for(request, "folder", folder="inbox"))
 
 
 @routes.post("/draft", "draft")
@@ -132,23 +120,16 @@ async def draft_action(request: web.Request) -> web.StreamResponse:
     draft = Draft.from_form(form)
     if not draft.check(sending=False):
         return await compose_page(request, draft, status=400)
-    me = world.self_persona
-    columns = draft.columns()
     async with world.write() as db:
-        ref_mode, ref_id = await _ref(world, draft)
         existing = await q.get_email(world, draft.draft_id) if draft.draft_id else None
         if existing is not None and existing["folder"] == "drafts":
-            await db.execute(
-                "UPDATE emails SET to_list = ?, cc_list = ?, bcc_list = ?, subject = ?, body = ?,"
-                " created_at = ? WHERE id = ?",
-                (columns["to_list"], columns["cc_list"], columns["bcc_list"], columns["subject"],
-                 columns["body"], world.created_at(), existing["id"]))
+            columns = draft.columns()
+            sets = ", ".join(f"{column} = ?" for column in columns)
+            await db.execute(f"UPDATE emails SET {sets}, created_at = ? WHERE id = ?",
+                             (*columns.values(), world.created_at(), existing["id"]))
         else:
-            await world.insert("emails", {
-                "id": await world.next_self_id("emails"), "folder": "drafts", "sender_id": me["id"],
-                "sender_name": me["name"], "sender_email": me["email"], **columns, "is_read": 1,
-                "ref_mode": ref_mode, "ref_id": ref_id}, origin="self")
-    raise done(request, form, "Draft saved", folder_url(request, "drafts"))
+            await _file(world, draft, "drafts")
+    raise done(request, form, "Draft saved", url_for(request, "folder", folder="drafts"))
 
 
 @routes.post("/bulk", "bulk")
@@ -156,31 +137,26 @@ async def bulk_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
     op = form.get("op")
     ids = [str(v) for v in form.getall("ids", []) + form.getall("ids[]", [])]
-    if op not in BULK_DONE:
+    if op not in BULK_OPS:
         raise BadInput("Choose what to do with the selected messages.")
     if len(ids) > MAX_BULK:
         raise BadInput(f"Select at most {MAX_BULK} messages at once.")
     if not ids:
-        raise done(request, form, "No messages selected", folder_url(request, "inbox"))
+        raise done(request, form, "No messages selected", url_for(request, "folder", folder="inbox"))
+    _, status, setting = BULK_OPS[op]
     changed = gone = 0
     async with world.write() as db:
         for email_id in dict.fromkeys(ids):
             row = await q.get_email(world, email_id)
-            if row is None:
+            if row is None or (op == "archive" and row["folder"] == "drafts"):
                 continue
-            if op in ("read", "unread"):
-                await db.execute("UPDATE emails SET is_read = ? WHERE id = ?", (int(op == "read"), email_id))
-            elif op in ("flag", "unflag"):
-                await db.execute("UPDATE emails SET is_flagged = ? WHERE id = ?", (int(op == "flag"), email_id))
-            elif op == "archive":
-                if row["folder"] == "drafts":
-                    continue
-                await db.execute("UPDATE emails SET folder = 'archive' WHERE id = ?", (email_id,))
+            if op != "trash":
+                await db.execute(f"UPDATE emails SET {setting} WHERE id = ?", (email_id,))
             elif await _delete(world, row):
                 gone += 1
                 continue
             changed += 1
-    parts = [f"{changed} {'message' if changed == 1 else 'messages'} {BULK_DONE[op]}"] if changed or not gone else []
+    parts = [f"{changed} {'message' if changed == 1 else 'messages'} {status}"] if changed or not gone else []
     if gone:
         parts.append(f"{gone} deleted permanently")
-    raise done(request, form, ", ".join(parts), folder_url(request, "inbox"))
+    raise done(request, form, ", ".join(parts), url_for(request, "folder", folder="inbox"))

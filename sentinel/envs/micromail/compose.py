@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from sentinel.envs.micromail.events import join_addresses, split_addresses
+from sentinel.envs.micromail.events import split_addresses
 from sentinel.web.render import fulltime
 
 MODES = ("reply", "reply_all", "forward")
@@ -37,16 +37,13 @@ class Draft:
             value = form.get(name, "")
             return value.strip() if isinstance(value, str) else ""
         body = form.get("body", "")
-        return cls(to=text("to"), cc=text("cc"), bcc=text("bcc"), subject=text("subject"),
-                   body=body if isinstance(body, str) else "", mode=text("mode"), of=text("of"),
-                   draft_id=text("draft_id"))
+        return cls(**{name: text(name) for name in (*ADDRESS_FIELDS, "subject", "mode", "of", "draft_id")},
+                   body=body if isinstance(body, str) else "")
 
     def addresses(self, name: str) -> list[str]:
-        out = []
-        for part in split_addresses(getattr(self, name)):
-            named = NAMED_RE.match(part)
-            out.append(named.group(1).strip() if named else part)
-        return out
+        """The field's addresses, "Priya Shah <priya.shah@…>" read as its address."""
+        parts = split_addresses(getattr(self, name))
+        return [named.group(1).strip() if (named := NAMED_RE.match(part)) else part for part in parts]
 
     def check(self, sending: bool) -> bool:
         """Fill `errors` (field → message); True when the draft can be sent or saved."""
@@ -69,9 +66,7 @@ class Draft:
         return not self.errors
 
     def columns(self) -> dict[str, Any]:
-        return {"to_list": join_addresses(self.addresses("to")),
-                "cc_list": join_addresses(self.addresses("cc")),
-                "bcc_list": join_addresses(self.addresses("bcc")),
+        return {**{f"{name}_list": ", ".join(self.addresses(name)) for name in ADDRESS_FIELDS},
                 "subject": self.subject, "body": self.body}
 
 
@@ -87,24 +82,19 @@ def _quote(row: Any) -> str:
 def prefill(mode: str, row: Any, self_email: str, file_names: list[str]) -> Draft:
     """The compose form for replying to or forwarding `row`."""
     me = self_email.lower()
-    sent_by_me = row["sender_email"].lower() == me
     if mode == "forward":
-        header = ["---------- Forwarded message ----------",
-                  f"From: {row['sender_name']} <{row['sender_email']}>",
-                  f"Date: {fulltime(row['created_at'])}",
-                  f"Subject: {row['subject']}",
-                  f"To: {row['to_list']}"]
+        header = ["---------- Forwarded message ----------", f"From: {row['sender_name']} <{row['sender_email']}>",
+                  f"Date: {fulltime(row['created_at'])}", f"Subject: {row['subject']}", f"To: {row['to_list']}"]
         if row["cc_list"]:
             header.append(f"Cc: {row['cc_list']}")
         if file_names:
             header.append("Attachments: " + ", ".join(file_names))
         return Draft(subject=_prefixed("Fwd:", row["subject"]), mode=mode, of=row["id"],
                      body="\n\n" + "\n".join(header) + "\n\n" + row["body"])
-    to = split_addresses(row["to_list"]) if sent_by_me else [row["sender_email"]]
+    to = split_addresses(row["to_list"]) if row["sender_email"].lower() == me else [row["sender_email"]]
     cc: list[str] = []
     if mode == "reply_all":
-        others = [a for a in split_addresses(row["to_list"]) if a.lower() != me and a not in to]
-        to += others
+        to += [a for a in split_addresses(row["to_list"]) if a.lower() != me and a not in to]
         cc = [a for a in split_addresses(row["cc_list"]) if a.lower() != me and a not in to]
-    return Draft(to=join_addresses(to), cc=join_addresses(cc), mode=mode, of=row["id"],
+    return Draft(to=", ".join(to), cc=", ".join(cc), mode=mode, of=row["id"],
                  subject=_prefixed("Re:", row["subject"]), body=_quote(row))

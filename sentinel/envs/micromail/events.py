@@ -1,9 +1,4 @@
-"""MicroMail events: `preload` fills the mailbox, `new_email` delivers one catalog message.
-
-Both insert an email row with the fields derived from the catalog record (cc_me,
-is_external, has_attachment) and its attachments. They run inside the session's
-world.write() transaction, so they only execute statements.
-"""
+"""MicroMail events (`preload`, `new_email`, `recall_email`) and the scenario check only this app can make."""
 
 from __future__ import annotations
 
@@ -14,20 +9,16 @@ from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selecte
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
-    from sentinel.core.scenario import Event
+    from sentinel.core.config import Timing
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
-CATALOG_FOLDERS = ("inbox", "junk", "drafts", "sent", "archive")
 ARRIVAL_FOLDERS = ("inbox", "junk")  # where a scripted arrival may land
 
 
 def split_addresses(text: str) -> list[str]:
     """'a@x, b@y; c@z' → ['a@x', 'b@y', 'c@z'] (commas or semicolons, blanks dropped)."""
     return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
-
-
-def join_addresses(addresses: list[str]) -> str:
-    return ", ".join(addresses)
 
 
 def domain(address: str) -> str:
@@ -51,18 +42,15 @@ def attachments_by_email(catalog: Catalog) -> dict[str, list[dict[str, Any]]]:
 
 async def insert_email(world: World, record: dict[str, Any], event: Event, files: list[dict[str, Any]]) -> None:
     """One catalog email and its attachments, as a preload item or a scripted arrival."""
-    flags = derived_flags(record, world.self_persona["email"])
     when: dict[str, Any] = ({"origin": "preload", "age_minutes": preloaded_age(event, record)}
                             if event.type == "preload" else {"origin": "event", "at": event.at})
     await world.insert("emails", {
         "id": record["id"], "folder": record.get("folder", "inbox"), "sender_id": record.get("sender_id"),
-        "sender_name": record["sender_name"], "sender_email": record["sender_email"],
-        "to_list": join_addresses(record.get("to", [])), "cc_list": join_addresses(record.get("cc", [])),
-        "cc_me": flags["cc_me"], "subject": record["subject"], "body": record["body"],
-        "importance": record.get("importance", "normal"), "is_external": flags["is_external"],
-        "mentions_me": int(bool(record.get("mentions_me"))), "has_attachment": int(bool(files)),
-        "is_read": int(bool(record.get("is_read"))), "is_flagged": int(bool(record.get("is_flagged"))),
-        "is_pinned": int(bool(record.get("is_pinned")))}, **when)
+        **{key: record[key] for key in ("sender_name", "sender_email", "subject", "body")},
+        "to_list": ", ".join(record.get("to", [])), "cc_list": ", ".join(record.get("cc", [])),
+        "importance": record.get("importance", "normal"), "has_attachment": int(bool(files)),
+        **derived_flags(record, world.self_persona["email"]),
+        **{key: int(bool(record.get(key))) for key in ("mentions_me", "is_read", "is_flagged", "is_pinned")}}, **when)
     for file in files:
         await world.insert("attachments", {"id": file["id"], "email_id": record["id"], "file_name": file["file_name"],
                                            "size_bytes": int(file["size_bytes"])}, **when)
@@ -84,10 +72,7 @@ async def apply_new_email(world: World, event: Event) -> None:
 
 
 async def apply_recall_email(world: World, event: Event) -> None:
-    """The sender recalls a message: it disappears from every folder, with its attachments.
-
-    Recalling mail that never arrived (or was already deleted for good) changes nothing.
-    """
+    """The sender recalls a message: gone from every folder with its files (a no-op if it is not there)."""
     email_id = str(event.fields["email_id"])
     await world.db.execute("DELETE FROM attachments WHERE email_id = ?", (email_id,))
     await world.db.execute("DELETE FROM emails WHERE id = ?", (email_id,))
@@ -95,7 +80,18 @@ async def apply_recall_email(world: World, event: Event) -> None:
 
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, {"emails": "emails"}, required=("emails",)),
-    "new_email": EventType(apply=apply_new_email, refs={"email_id": "emails"},
-                           inserts=("email_id",), required=("email_id",)),
-    "recall_email": EventType(apply=apply_recall_email, refs={"email_id": "emails"}, required=("email_id",)),
+    "new_email": EventType(apply_new_email, refs={"email_id": "emails"}, inserts=("email_id",), required=("email_id",)),
+    "recall_email": EventType(apply_recall_email, refs={"email_id": "emails"}, required=("email_id",)),
 }
+
+
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
+    """What the generic validator cannot know: only inbox or junk mail arrives on the timeline."""
+    problems: list[tuple[str, str]] = []
+    emails = catalog.raw("emails")
+    for event in scenario.events:
+        record = emails.get(str(event.fields.get("email_id"))) if event.type == "new_email" else None
+        if record is not None and record.get("folder", "inbox") not in ARRIVAL_FOLDERS:
+            problems.append((f"events[{event.index}].email_id",
+                             f"{record['id']} is a {record['folder']} message; only inbox or junk mail can arrive"))
+    return problems

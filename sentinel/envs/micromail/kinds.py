@@ -1,19 +1,15 @@
-"""MicroMail's ten scenario kinds (docs/environments.md#micromail), declared on sentinel.generation.kit.
-
-Each kind is a setup that draws the facts (target, look-alikes, near miss, times, background:
-mail outside the standard preload) and the texts of its scenario as templates of those facts.
-Knobs: `decoys` look-alikes before the target, `near_miss` how alike they are (shared words of a
-file name, phrase or sender name), `hold_s` until a recall ends a passing condition, `density`
-background mail per sim minute.
-"""
+"""MicroMail's ten scenario kinds (docs/environments.md#micromail), declared on sentinel.generation.kit: each
+setup draws the facts (target, look-alikes, near miss, times, background mail); the texts are templates of them."""
 
 from __future__ import annotations
 
 import random
 import re
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs, NoDraw
+from sentinel.envs.micromail.events import attachments_by_email, domain
 from sentinel.generation import kit
 
 if TYPE_CHECKING:
@@ -33,6 +29,8 @@ KEY_PHRASE = re.compile(r"key phrase '([^']+)'")
 CC_GAP_S = 45  # cc_three_more: the oracle opens and flags each Cc mail before the next arrives
 FLAGGED = f"EXISTS (SELECT 1 FROM emails WHERE {NEW} AND is_flagged = 1"
 FLAGGED_ONLY = f"SELECT {FLAGGED} AND {{0}}) AND NOT {FLAGGED} AND NOT ({{0}}))"  # eval_sql of a flag task
+HAS_FILE = "EXISTS (SELECT 1 FROM attachments a WHERE a.email_id = emails.id AND a.file_name = {name!q})"
+mail_kind = partial(kit.declare, start_page=INBOX)
 
 
 # --- catalog views and the scenario's frame -------------------------------------------------
@@ -52,10 +50,7 @@ def mail(catalog: Catalog, rid: str) -> dict[str, Any]:
 
 
 def files_of(catalog: Catalog) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for rec in catalog.raw("attachments").values():
-        out.setdefault(rec["email_id"], []).append(rec["file_name"])
-    return out
+    return {rid: [f["file_name"] for f in files] for rid, files in attachments_by_email(catalog).items()}
 
 
 def text_of(catalog: Catalog, rid: str, whole: bool = True) -> str:
@@ -88,10 +83,6 @@ def facts(at: int, events: list[dict[str, Any]], load=PRELOAD, **more: Any) -> d
     return {"at": at, "events": events, "preload": {"emails": list(load)}, **more}
 
 
-def mail_kind(*args: Any, **fields: Any) -> Kind:
-    return kit.declare(*args, start_page=INBOX, **fields)
-
-
 def flag_steps(until: dict[str, Any], report: str, count: int = 1) -> list[dict[str, Any]]:
     """An active solution: open each new mail until one matches `until`, flag it; then report."""
     step = {"watch": INBOX, "open_new": "^/micromail/message/", "until": until}
@@ -100,9 +91,10 @@ def flag_steps(until: dict[str, Any], report: str, count: int = 1) -> list[dict[
 
 # --- attachment_name and its no-op --------------------------------------------------------
 
-def _attachment(rng: random.Random, catalog: Catalog, knobs: Knobs, label: str) -> dict[str, Any]:
-    """The target mail and its file (named only on the message page), look-alike attachments
-    before it, one trailing, and the sender's recall at the end of the hold."""
+def attachment(rng: random.Random, catalog: Catalog, knobs: Knobs, noop: bool = False) -> dict[str, Any]:
+    """The target mail and its file (named only on the message page), look-alike attachments before it,
+    one trailing, and the sender's recall at the end of the hold. The no-op asks for a file that never
+    comes; one with the same stem and another extension does (the near miss)."""
     files = files_of(catalog)
     names = [n for ns in files.values() for n in ns]
     inbox = [rid for rid in arrivals(catalog, is_inbox) if rid in files]
@@ -113,6 +105,7 @@ def _attachment(rng: random.Random, catalog: Catalog, knobs: Knobs, label: str) 
     others = [rid for rid in inbox if rid != target and name.lower() not in text_of(catalog, rid)]
     *decoys, trailing = kit.nearest(rng, others, knobs.decoys + 1,
                                     lambda rid: max(kit.overlap(name, n) for n in files[rid]), knobs.near_miss)
+    label = "near miss (the source task's target)" if noop else "target"
     at, until, events = kit.one_target(
         rng, knobs, email, target, decoys, gap=2, hold=True,
         note=about(catalog, target, f"{label}: carries {name} (named only on the message page)"),
@@ -121,34 +114,20 @@ def _attachment(rng: random.Random, catalog: Catalog, knobs: Knobs, label: str) 
     events += [email(trail_at, trailing, f"trailing: {', '.join(files[trailing])}, after the target"),
                kit.event(until, "recall_email", "the sender recalls the mail: it disappears and can no longer "
                                                 "be flagged (condition_until)", email_id=target)]
-    return facts(at, events, until=until, name=name, files=files)
-
-
-def attachment(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    f = _attachment(rng, catalog, knobs, "target")
-    spoils = f["name"].lower()
-    f["events"] = traffic(rng, catalog, knobs, f["events"], lambda r: r in f["files"] or spoils in text_of(catalog, r))
-    return f
-
-
-def attachment_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """The asked-for file never comes; one with the same stem and another extension does (the near miss)."""
-    f = _attachment(rng, catalog, knobs, "near miss (the source task's target)")
-    files = f["files"]
+    if not noop:
+        events = traffic(rng, catalog, knobs, events, lambda rid: rid in files or name.lower() in text_of(catalog, rid))
+        return facts(at, events, until=until, name=name)
     near = kit.choose(rng, [rid for rid in arrivals(catalog, is_inbox) if len(files.get(rid, ())) == 1
-                            and rid not in kit.arriving(f["events"])], "near-miss attachment mail")
+                            and rid not in kit.arriving(events)], "near-miss attachment mail")
     real = files[near][0]
     stem, _, ext = real.rpartition(".")
     asked = f"{stem}.{kit.choose(rng, [e for e in ('docx', 'pdf', 'xlsx', 'zip') if e != ext], 'extension')}"
-    if asked in {n for ns in files.values() for n in ns} or "%" in stem or "_" in stem:
+    if asked in names or "%" in stem or "_" in stem:
         raise NoDraw(f"{asked} exists in the catalog")
-    near_at = rng.randint(f["until"] + 5, 700) if f["until"] < 690 else rng.randint(f["at"] + 3, f["until"] - 3)
-    events = [*f["events"], email(near_at, near, about(catalog, near, f"near miss: {real}, not {asked}"))]
+    near_at = rng.randint(until + 5, 700) if until < 690 else rng.randint(at + 3, until - 3)
+    events = [*events, email(near_at, near, about(catalog, near, f"near miss: {real}, not {asked}"))]
     events = traffic(rng, catalog, knobs, events, lambda rid: rid in files or stem.lower() in text_of(catalog, rid))
-    return {**f, "events": events, "asked": asked, "real": real, "near_at": near_at, "stem": f"{stem}.%"}
-
-
-HAS_FILE = "EXISTS (SELECT 1 FROM attachments a WHERE a.email_id = emails.id AND a.file_name = {name!q})"
+    return facts(at, events, until=until, name=name, asked=asked, real=real, near_at=near_at, stem=f"{stem}.%")
 
 
 # --- counting kinds: inbox_growth, junk_growth, unread_threshold, cc_three_more -------------
@@ -181,8 +160,9 @@ def unread_growth(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[st
 
 # --- sender kinds ---------------------------------------------------------------------------
 
-def sender(rng: random.Random, catalog: Catalog, knobs: Knobs, background: bool = True) -> dict[str, Any]:
-    """A sender who writes once and not in the preload, look-alike senders before them."""
+def sender(rng: random.Random, catalog: Catalog, knobs: Knobs, noop: bool = False) -> dict[str, Any]:
+    """A sender who writes once and not in the preload, look-alike senders before them. The no-op awaits
+    someone who never writes; a colleague at the same outside organisation does write (the near miss)."""
     emails, pre = catalog.raw("emails"), preload_text(catalog)
     senders = {emails[rid]["sender_name"]: rid for rid in arrivals(catalog, lambda r: is_inbox(r) and r.get(
         "sender_id") is not None and sum(o["sender_name"] == r["sender_name"] for o in emails.values()) == 1)}
@@ -196,41 +176,26 @@ def sender(rng: random.Random, catalog: Catalog, knobs: Knobs, background: bool 
         rng, knobs, email, senders[name], decoys, gap=2,
         note=about(catalog, senders[name], f"target: the awaited sender {name}"),
         decoy_note=lambda rid: about(catalog, rid, f"decoy: {emails[rid]['sender_name']}, not {name}"))
-    if background:
-        events = traffic(rng, catalog, knobs, events, lambda rid: name.lower() in text_of(catalog, rid))
-    return facts(at, events, name=name)
-
-
-def domain(address: str) -> str:
-    return address.rsplit("@", 1)[-1].lower()
-
-
-def sender_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """Someone who never writes is awaited; a colleague at the same outside organisation does write."""
-    f = sender(rng, catalog, knobs, background=False)
-    emails = catalog.raw("emails")
+    if not noop:
+        return facts(at, traffic(rng, catalog, knobs, events, lambda rid: name.lower() in text_of(catalog, rid)),
+                     name=name)
     known = {domain(emails[rid]["sender_email"]) for rid in PRELOAD} | {domain(SELF_EMAIL)}
     by_domain: dict[str, list[str]] = {}
     for rid in arrivals(catalog, is_inbox):
-        if domain(emails[rid]["sender_email"]) not in known and rid not in kit.arriving(f["events"]):
-            by_domain.setdefault(domain(emails[rid]["sender_email"]), []).append(rid)
+        if (dom := domain(emails[rid]["sender_email"])) not in known and rid not in kit.arriving(events):
+            by_domain.setdefault(dom, []).append(rid)
     dom = kit.choose(rng, sorted(by_domain), "outside organisation")
     near = kit.choose(rng, by_domain[dom], "near-miss sender")
     names = {r["sender_name"] for r in emails.values()}
     asked = " ".join(kit.choose(rng, sorted({n.split()[i] for n in names})) for i in (0, -1))
-    if asked in names or asked.lower() in preload_text(catalog):
+    if asked in names or asked.lower() in pre:
         raise NoDraw(f"{asked} is a real sender")
-    near_at = kit.free_moment(rng, f["events"], 30, 699)
+    near_at = kit.free_moment(rng, events, 30, 699)
     who = emails[near]["sender_name"]
-    events = [*f["events"], email(near_at, near, about(catalog, near, f"near miss: {who} at {dom}, not {asked}"))]
-    return {**f, "events": traffic(rng, catalog, knobs, events, lambda rid: domain(emails[rid]["sender_email"]) == dom
-                                   or asked.lower() in text_of(catalog, rid)),
-            "asked": asked, "who": who, "dom": dom, "at_dom": f"%@{dom}", "org": dom.split(".")[0].capitalize(),
-            "near_at": near_at}
-
-
-def sender_steps(name: str) -> list[dict[str, Any]]:
-    return [{"watch": INBOX, "until": {"text": name}}, {"report": f"{name}'s email has arrived."}]
+    events = [*events, email(near_at, near, about(catalog, near, f"near miss: {who} at {dom}, not {asked}"))]
+    return facts(at, traffic(rng, catalog, knobs, events, lambda rid: domain(emails[rid]["sender_email"]) == dom
+                             or asked.lower() in text_of(catalog, rid)), name=name, asked=asked, who=who, dom=dom,
+                 at_dom=f"%@{dom}", org=dom.split(".")[0].capitalize(), near_at=near_at)
 
 
 # --- phrase kinds: body_phrase, body_keyword_second ------------------------------------------
@@ -241,9 +206,20 @@ def phrases(catalog: Catalog) -> dict[str, list[str]]:
     return {p: [rid for rid, r in catalog.raw("emails").items() if p.lower() in r["body"].lower()] for p in found}
 
 
-def _phrase(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str, target: str,
-            first: str | None = None) -> dict[str, Any]:
-    """The target mail with the phrase past its preview, look-alikes sharing its words before it."""
+def phrase_mail(rng: random.Random, catalog: Catalog, knobs: Knobs, second: bool = False) -> dict[str, Any]:
+    """The target mail with a key phrase past its preview, look-alikes sharing its words before it; with
+    `second`, one mail with the phrase is in the preload from the start and a second one arrives."""
+    if second:
+        twice = {p: ids for p, ids in phrases(catalog).items() if len(ids) >= 2}
+        phrase = kit.choose(rng, sorted(twice), "phrase with two mails")
+        first = next((rid for rid in twice[phrase] if rid in PRELOAD), None) or kit.choose(rng, twice[phrase])
+        target = kit.choose(rng, [rid for rid in twice[phrase] if rid != first and rid not in PRELOAD], "second mail")
+    else:
+        pre = preload_text(catalog)
+        found = {p: [rid for rid in ids if rid not in PRELOAD] for p, ids in phrases(catalog).items()
+                 if p.lower() not in pre}
+        phrase = kit.choose(rng, sorted(p for p, ids in found.items() if len(ids) == 1), "key phrase")
+        first, target = None, found[phrase][0]
     others = [rid for rid in arrivals(catalog, is_inbox) if rid not in (target, first)
               and phrase.lower() not in text_of(catalog, rid)]
     decoys = kit.nearest(rng, others, knobs.decoys, lambda rid: kit.overlap(phrase, text_of(catalog, rid)) * 10,
@@ -254,23 +230,6 @@ def _phrase(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str, tar
                                    decoy_note=lambda rid: about(catalog, rid, f"decoy: near words, not '{phrase}'"))
     events = traffic(rng, catalog, knobs, events, lambda rid: rid == first or phrase.lower() in text_of(catalog, rid))
     return facts(at, events, [*PRELOAD, *([first] if first and first not in PRELOAD else [])], phrase=phrase)
-
-
-def body_phrase(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    pre = preload_text(catalog)
-    found = {p: [rid for rid in ids if rid not in PRELOAD] for p, ids in phrases(catalog).items()
-             if p.lower() not in pre}
-    phrase = kit.choose(rng, sorted(p for p, ids in found.items() if len(ids) == 1), "key phrase")
-    return _phrase(rng, catalog, knobs, phrase, found[phrase][0])
-
-
-def second_mention(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """One mail with the phrase is in the preload from the start; a second one arrives."""
-    twice = {p: ids for p, ids in phrases(catalog).items() if len(ids) >= 2}
-    phrase = kit.choose(rng, sorted(twice), "phrase with two mails")
-    first = next((rid for rid in twice[phrase] if rid in PRELOAD), None) or kit.choose(rng, twice[phrase])
-    target = kit.choose(rng, [rid for rid in twice[phrase] if rid != first and rid not in PRELOAD], "second mail")
-    return _phrase(rng, catalog, knobs, phrase, target, first)
 
 
 KINDS: tuple[Kind, ...] = (
@@ -287,7 +246,7 @@ KINDS: tuple[Kind, ...] = (
         eval_sql=FLAGGED_ONLY.format(HAS_FILE),
         solution=flag_steps({"text": "{name}"}, "The email carrying {name} arrived; I flagged it.")),
     mail_kind(
-        "attachment_name_noop", "noop", "absolute", attachment_noop, Knobs(decoys=3),
+        "attachment_name_noop", "noop", "absolute", partial(attachment, noop=True), Knobs(decoys=3),
         "as attachment_name; the near miss is the asked file in another format",
         difficulty="medium", distraction="the same file in another format, look-alike names",
         description="No-op copy of attachment_name: {asked} never arrives; {real} (same name, another type) does at "
@@ -299,27 +258,25 @@ KINDS: tuple[Kind, ...] = (
         eval_sql=f"SELECT NOT EXISTS (SELECT 1 FROM emails WHERE {NEW} AND is_flagged = 1)",
         solution=flag_steps({"text": "{asked}"}, "The email carrying {asked} arrived; I flagged it.")),
     mail_kind(
-        "body_keyword_second", "active", "relative", second_mention, Knobs(decoys=3),
+        "body_keyword_second", "active", "relative", partial(phrase_mail, second=True), Knobs(decoys=3),
         "decoys: mails sharing the phrase's words (near_miss: how many); the first mention is preloaded",
         difficulty="medium", distraction="the phrase's words apart",
         description="A preloaded mail mentions '{phrase}' past its preview; look-alikes share its words; a second "
                     "mail naming it in its body arrives at {at} s. Flagging any other new mail fails the task.",
         prompt="One email in my MicroMail inbox already mentions the {phrase}. When a second email arrives whose text "
                "mentions the {phrase}, flag that new email (only that one) and tell me.",
-        condition_sql=kit.count_reaches("emails WHERE origin != 'self' AND body LIKE {phrase!l}",
-                                        2),
+        condition_sql=kit.count_reaches("emails WHERE origin != 'self' AND body LIKE {phrase!l}", 2),
         eval_sql=FLAGGED_ONLY.format("body LIKE {phrase!l}"),
         solution=flag_steps({"text": "{phrase}"}, "A second email mentioning the {phrase} arrived; I flagged it.")),
     mail_kind(
-        "body_phrase", "active", "absolute", body_phrase, Knobs(decoys=3),
+        "body_phrase", "active", "absolute", phrase_mail, Knobs(decoys=3),
         "decoys: mails sharing the phrase's words (near_miss: how many)",
         difficulty="medium", distraction="shared words, phrase past the preview",
         description="Look-alikes share words with '{phrase}'; the target at {at} s has the phrase past the "
                     "100-character preview. Flagging any other new mail fails the task.",
         prompt="When an email whose text contains the phrase \"{phrase}\" arrives in my MicroMail inbox, flag it "
                "(only that one) and tell me.",
-        condition_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND origin != 'self' "
-                      "AND body LIKE {phrase!l})",
+        condition_sql=kit.exists_sql("emails WHERE folder = 'inbox' AND origin != 'self' AND body LIKE {phrase!l}"),
         eval_sql=FLAGGED_ONLY.format("body LIKE {phrase!l}"),
         solution=flag_steps({"text": "{phrase}"}, "The email about {phrase} arrived; I flagged it.")),
     mail_kind(
@@ -334,8 +291,7 @@ KINDS: tuple[Kind, ...] = (
                     "fails the task.",
         prompt="I keep getting copied on threads. Watch my MicroMail inbox: flag each new email that has me on Cc "
                "(and nothing else), and tell me once three more such emails have arrived.",
-        condition_sql=kit.count_reaches(f"emails WHERE {NEW} AND folder = 'inbox' AND cc_me = 1",
-                                        3),
+        condition_sql=kit.count_reaches(f"emails WHERE {NEW} AND folder = 'inbox' AND cc_me = 1", 3),
         eval_sql=f"SELECT (SELECT COUNT(*) FROM emails WHERE {NEW} AND cc_me = 1 AND is_flagged = 1) >= 3 AND NOT "
                  f"EXISTS (SELECT 1 FROM emails WHERE {NEW} AND is_flagged = 1 AND NOT (cc_me = 1))",
         solution=flag_steps({"matches": "Cc: [^|]*Alex Morgan \\(you\\)"},
@@ -370,9 +326,9 @@ KINDS: tuple[Kind, ...] = (
         prompt="I'm expecting an email from {name}. Tell me as soon as a message from them shows up in my "
                "MicroMail inbox.",
         condition_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_name = {name!q})",
-        solution=sender_steps("{name}")),
+        solution=[{"watch": INBOX, "until": {"text": "{name}"}}, {"report": "{name}'s email has arrived."}]),
     mail_kind(
-        "sender_noop", "noop", "absolute", sender_noop, Knobs(decoys=2),
+        "sender_noop", "noop", "absolute", partial(sender, noop=True), Knobs(decoys=2),
         "as sender_arrives; the near miss is a colleague of the awaited sender's organisation",
         difficulty="easy", distraction="another sender from the same organisation",
         description="No-op copy of sender_arrives: {asked} of {org} never writes; {who} from the same organisation "
@@ -381,7 +337,7 @@ KINDS: tuple[Kind, ...] = (
         prompt="I'm expecting an email from {asked} at {org} ({dom}). Tell me as soon as a message from them shows "
                "up in my MicroMail inbox.",
         near_miss_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_email LIKE {at_dom!q})",
-        solution=sender_steps("{asked}")),
+        solution=[{"watch": INBOX, "until": {"text": "{asked}"}}, {"report": "{asked}'s email has arrived."}]),
     mail_kind(
         "unread_threshold", "passive", "absolute", unread_growth, Knobs(decoys=3),
         "decoys: mail arriving read or in junk between the unread arrivals",

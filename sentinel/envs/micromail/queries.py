@@ -1,8 +1,4 @@
-"""Reading the mailbox: folder counts, list rows, message details and address books.
-
-Views stay thin: everything a template prints is computed here as plain dicts, so templates
-only loop and print.
-"""
+"""Reading the mailbox: folder counts, list rows, message details and address books (templates only print)."""
 
 from __future__ import annotations
 
@@ -14,15 +10,10 @@ from sentinel.envs.micromail.events import split_addresses
 from sentinel.world.state import World
 
 FOLDERS = ("inbox", "drafts", "sent", "archive", "junk", "trash")
-FOLDER_LABELS = {"inbox": "Inbox", "drafts": "Drafts", "sent": "Sent", "archive": "Archive",
-                 "junk": "Junk", "trash": "Trash"}
+FOLDER_LABELS = {folder: folder.capitalize() for folder in FOLDERS}
 MOVE_TARGETS = ("inbox", "archive", "junk", "trash")
-FILTERS = {  # key → (label, extra SQL condition)
-    "all": ("All", ""),
-    "unread": ("Unread", " AND is_read = 0"),
-    "flagged": ("Flagged", " AND is_flagged = 1"),
-    "mentions": ("Mentions", " AND mentions_me = 1"),
-}
+FILTERS = {"all": ("All", ""), "unread": ("Unread", " AND is_read = 0"),  # key → (label, extra SQL condition)
+           "flagged": ("Flagged", " AND is_flagged = 1"), "mentions": ("Mentions", " AND mentions_me = 1")}
 PER_PAGE = 25
 PREVIEW_CHARS = 100
 ORDER = "is_pinned DESC, created_at DESC, rowid DESC"
@@ -32,9 +23,8 @@ ROW_COLUMNS = ("id, folder, sender_name, to_list, subject, body, importance, is_
 
 
 def preview(body: str) -> str:
-    """The first 100 characters of the body with whitespace folded (the list's only body text).
-    Folding a prefix of the body gives a prefix of the folded body, so when a prefix already
-    folds to more than 100 characters the rest of a long body is never split."""
+    """The first 100 characters of the body with whitespace folded. Folding a prefix of the body gives
+    a prefix of the folded body, so when a prefix already folds to more than 100 the rest is never split."""
     folded = " ".join(body[:4 * PREVIEW_CHARS].split())
     if len(folded) <= PREVIEW_CHARS:
         if len(body) <= 4 * PREVIEW_CHARS:
@@ -46,22 +36,14 @@ def preview(body: str) -> str:
 
 
 async def mailbox_counts(world: World) -> dict[str, dict[str, int]]:
-    """Per folder, in one pass over the mailbox: total, unread, flagged and mentions (the
-    header's folder counters and the filters' counters of a folder page). SQLite counts each
-    combination of the flags over its covering index (a dozen groups; cheaper than four sums
-    per row) and the groups are added up here."""
+    """Per folder: total, unread, flagged and mentions. SQLite counts each combination of the flags over
+    its covering index (a dozen groups; cheaper than four sums per row); the groups are added up here."""
     counts = {f: {"total": 0, "unread": 0, "flagged": 0, "mentions": 0} for f in FOLDERS}
     for folder, is_read, flagged, mentions, n in await world.fetch_all(
             "SELECT folder, is_read, is_flagged, mentions_me, COUNT(*) FROM emails"
             " GROUP BY folder, is_read, is_flagged, mentions_me"):
-        into = counts[folder]
-        into["total"] += n
-        if not is_read:
-            into["unread"] += n
-        if flagged:
-            into["flagged"] += n
-        if mentions:
-            into["mentions"] += n
+        for key, counted in (("total", True), ("unread", not is_read), ("flagged", flagged), ("mentions", mentions)):
+            counts[folder][key] += n if counted else 0
     return counts
 
 
@@ -92,22 +74,16 @@ class AddressBook:
 
     @classmethod
     async def load(cls, world: World) -> AddressBook:
-        rows = await world.fetch_all("SELECT email, name FROM personas")
-        return cls(rows, world.self_persona["email"])
-
-    def is_self(self, address: str) -> bool:
-        return address.lower() == self.self_email
+        return cls(await world.fetch_all("SELECT email, name FROM personas"), world.self_persona["email"])
 
     def name(self, address: str) -> str | None:
         name = self.names.get(address.lower())
-        if name and self.is_self(address):
-            return f"{name} (you)"
-        return name
+        return f"{name} (you)" if name and address.lower() == self.self_email else name
 
     def people(self, address_list: str) -> list[dict[str, str | None]]:
         """The addresses of a list as {name, email}, the self user first (as mail clients do)."""
         addresses = split_addresses(address_list)
-        addresses.sort(key=lambda a: not self.is_self(a))
+        addresses.sort(key=lambda a: a.lower() != self.self_email)
         return [{"name": self.name(a), "email": a} for a in addresses]
 
     def short_names(self, address_list: str) -> str:
@@ -118,21 +94,12 @@ class AddressBook:
 
 _MARKERS = (("Draft", "tag"), ("Unread", "tag unread"), ("Flagged", "tag"), ("Pinned", "tag"),
             ("External", "tag"), ("! High", "tag high"), ("📎 Attachment", "tag"))
-# Every combination of the seven markers, indexed by a bit mask (bit i: _MARKERS[i] shows)
+# A list row's text markers, (text, css classes), for every combination: bit i of the mask shows _MARKERS[i]
 _MARKER_SETS = tuple(tuple(m for i, m in enumerate(_MARKERS) if mask >> i & 1) for mask in range(1 << len(_MARKERS)))
 
 
-def markers(draft: bool, unread: bool, flagged: bool, pinned: bool, external: bool, high: bool,
-            attachment: bool) -> tuple[tuple[str, str], ...]:
-    """Text markers of a list row, in this order: (text, css classes)."""
-    return _MARKER_SETS[draft | unread << 1 | flagged << 2 | pinned << 3 | external << 4 | high << 5
-                        | attachment << 6]
-
-
 class ListRow(NamedTuple):
-    """One message of a list, everything the row prints. Immutable, and a tuple: a page of them
-    is built without a frozen dataclass's per-field setattr, and the list templates unpack it in
-    their for loop, in this field order (no attribute lookup per printed cell)."""
+    """What a list row prints, unpacked by the templates in this order (no attribute lookup per cell)."""
 
     id: str
     href: str
@@ -146,9 +113,8 @@ class ListRow(NamedTuple):
 
 
 def list_row(row: Any, book: AddressBook | None, url: Callable[..., str]) -> ListRow:
-    """A list row from a row of ROW_COLUMNS; book (names of recipients) is needed only for
-    Sent and Drafts rows, url (a page's make_url) links the message. The row is unpacked once
-    (a name lookup on sqlite3.Row compares column names each time, and a row prints a dozen)."""
+    """A row of ROW_COLUMNS, unpacked once (sqlite3.Row's name lookups are slow); book names Sent and Drafts
+    recipients, url is the page's make_url."""
     (email_id, folder, sender_name, to_list, subject, body, importance, external, attachment, is_read, flagged,
      pinned, created_at) = row
     if folder in ("sent", "drafts"):
@@ -157,26 +123,20 @@ def list_row(row: Any, book: AddressBook | None, url: Callable[..., str]) -> Lis
         who = "To: " + book.short_names(to_list)
     else:
         who = sender_name
+    mask = ((folder == "drafts") | (not is_read) << 1 | bool(flagged) << 2 | bool(pinned) << 3 | bool(external) << 4
+            | (importance == "high") << 5 | bool(attachment) << 6)
     return ListRow(email_id, url("message", id=email_id), who, subject or "(no subject)", preview(body), created_at,
-                   bool(is_read),
-                   markers(folder == "drafts", not is_read, bool(flagged), bool(pinned), bool(external),
-                           importance == "high", bool(attachment)),
-                   FOLDER_LABELS[folder])
-
-
-def _like(term: str) -> str:
-    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
+                   bool(is_read), _MARKER_SETS[mask], FOLDER_LABELS[folder])
 
 
 SEARCH_COLUMNS = ("subject", "body", "sender_name", "sender_email", "to_list", "cc_list")
 
 
 def search_where(query: str) -> tuple[str, tuple[str, ...]]:
-    """A WHERE clause (and its parameters) for messages in any folder whose subject, body,
-    sender or recipients contain the query."""
+    """A WHERE clause and its parameters: the query in the subject, body, sender or recipients."""
     where = " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in SEARCH_COLUMNS)
-    return f"({where})", (_like(query),) * len(SEARCH_COLUMNS)
+    like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    return f"({where})", (like,) * len(SEARCH_COLUMNS)
 
 
 async def get_email(world: World, email_id: str) -> Any:
@@ -184,31 +144,21 @@ async def get_email(world: World, email_id: str) -> Any:
 
 
 async def get_attachments(world: World, email_id: str) -> list[dict[str, Any]]:
-    rows = await world.fetch_all(
-        "SELECT id, file_name, size_bytes FROM attachments WHERE email_id = ? ORDER BY rowid", (email_id,))
-    return [dict(r) for r in rows]
+    sql = "SELECT id, file_name, size_bytes FROM attachments WHERE email_id = ? ORDER BY rowid"
+    return [dict(r) for r in await world.fetch_all(sql, (email_id,))]
 
 
 async def message_detail(world: World, row: Any) -> dict[str, Any]:
     book = await AddressBook.load(world)
     return {
-        "id": row["id"],
+        **{key: row[key] for key in ("id", "created_at", "sender_email", "body", "folder")},
+        **{key: bool(row[key]) for key in ("is_external", "is_read", "is_flagged", "is_pinned")},
+        **{key: book.people(row[f"{key}_list"]) for key in ("to", "cc", "bcc")},
         "subject": row["subject"] or "(no subject)",
         "importance": row["importance"].capitalize(),
         "high": row["importance"] == "high",
-        "created_at": row["created_at"],
         "sender_name": book.name(row["sender_email"]) or row["sender_name"],
-        "sender_email": row["sender_email"],
-        "is_external": bool(row["is_external"]),
-        "to": book.people(row["to_list"]),
-        "cc": book.people(row["cc_list"]),
-        "bcc": book.people(row["bcc_list"]),
-        "body": row["body"],
         "attachments": await get_attachments(world, row["id"]),
-        "folder": row["folder"],
         "folder_label": FOLDER_LABELS[row["folder"]],
-        "is_read": bool(row["is_read"]),
-        "is_flagged": bool(row["is_flagged"]),
-        "is_pinned": bool(row["is_pinned"]),
         "move_targets": [(f, FOLDER_LABELS[f]) for f in MOVE_TARGETS if f != row["folder"]],
     }

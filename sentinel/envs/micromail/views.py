@@ -1,8 +1,5 @@
-"""MicroMail pages (GET): folder lists, message, attachment, compose and search.
-
-The only GET side effect is opening a message, which marks it read (skipped for live refreshes).
-Routes are collected in `routes` (actions.py adds the POSTs); paths are relative to /micromail.
-"""
+"""MicroMail pages (GET): folder lists, message, attachment, compose and search; actions.py adds the POSTs.
+The only GET side effect is opening a message, which marks it read (skipped for live refreshes)."""
 
 from __future__ import annotations
 
@@ -16,8 +13,13 @@ from sentinel.web.render import make_url, render
 
 GONE = "This message no longer exists."
 MAX_QUERY = 200
-BULK_OP_LABELS = [("read", "Mark as read"), ("unread", "Mark as unread"), ("flag", "Flag"),
-                  ("unflag", "Remove flag"), ("archive", "Move to Archive"), ("trash", "Move to Trash")]
+BULK_OPS = {  # op → (menu label, status after it, what it sets; trash deletes instead)
+    "read": ("Mark as read", "marked as read", "is_read = 1"),
+    "unread": ("Mark as unread", "marked as unread", "is_read = 0"),
+    "flag": ("Flag", "flagged", "is_flagged = 1"), "unflag": ("Remove flag", "unflagged", "is_flagged = 0"),
+    "archive": ("Move to Archive", "moved to Archive", "folder = 'archive'"),
+    "trash": ("Move to Trash", "moved to Trash", ""),
+}
 
 routes = Routes()
 
@@ -47,7 +49,7 @@ async def folder_view(request: web.Request) -> web.StreamResponse:
                 key == filter_key) for key, (label, _) in q.FILTERS.items()]
     return await render(request, "micromail/folder.html", {
         "folder": folder, "folder_label": q.FOLDER_LABELS[folder], "filters": filters, "list": listing,
-        "bulk_ops": BULK_OP_LABELS, "bulk_action": url("bulk"),
+        "bulk_ops": [(op, label) for op, (label, _, _) in BULK_OPS.items()], "bulk_action": url("bulk"),
         "empty_text": "No messages." if filter_key == "all" else "No messages match this filter.",
     }, header=q.header(mailbox))
 
@@ -102,13 +104,10 @@ async def compose_view(request: web.Request) -> web.StreamResponse:
 
 
 async def compose_page(request: web.Request, draft: Draft, status: int = 200) -> web.Response:
-    world = world_of(request)
-    files = await q.get_attachments(world, draft.of) if draft.mode == "forward" and draft.of else []
-    headings = {"reply": "Reply", "reply_all": "Reply all", "forward": "Forward", "": "New message"}
+    files = await q.get_attachments(world_of(request), draft.of) if draft.mode == "forward" and draft.of else []
+    heading = {"reply": "Reply", "reply_all": "Reply all", "forward": "Forward"}.get(draft.mode, "New message")
     return await render(request, "micromail/compose.html", {
-        "d": draft, "heading": "Edit draft" if draft.draft_id else headings.get(draft.mode, "New message"),
-        "forward_files": files,
-    }, status=status)
+        "d": draft, "heading": "Edit draft" if draft.draft_id else heading, "forward_files": files}, status=status)
 
 
 @routes.get("/search", "search")
