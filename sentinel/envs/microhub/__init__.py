@@ -1,11 +1,5 @@
-"""MicroHub: code hosting for one repository, brightline/atlas-web (docs/environments.md#microhub), modelled
-on GitHub.
-
-Code (files, README, commits), issues with comments, pull requests with checks and merging,
-actions runs, projects, wiki, security, insights, releases, settings and user pages. Every page
-carries the repo header with Star, Watch and Fork. The star count moves along authored
-waypoints and is read (rounded down) at the moment of each request (stars.py).
-"""
+"""MicroHub: code hosting for one repository, brightline/atlas-web, modelled on GitHub
+(docs/environments.md#microhub). Every page carries the repo header with Star, Watch and Fork."""
 
 from __future__ import annotations
 
@@ -18,7 +12,7 @@ from sentinel.envs.microhub.checks import check_scenario
 from sentinel.envs.microhub.events import EVENT_TYPES
 from sentinel.envs.microhub.kinds import KINDS
 from sentinel.envs.microhub.queries import header_counts, repo_header
-from sentinel.envs.microhub.stars import repo_numbers
+from sentinel.envs.microhub.stars import NUMBERS, repo_numbers
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -47,9 +41,8 @@ async def finalize(world: World) -> None:
     """Grading time: freeze the star, fork and watcher counts into repo_stats."""
     numbers = await repo_numbers(world)
     await world.db.execute("DELETE FROM repo_stats")
-    await world.db.execute("INSERT INTO repo_stats (stars, forks, watchers, starred_by_me, watching, forked) "
-                           "VALUES (?, ?, ?, ?, ?, ?)", tuple(numbers[k] for k in (
-                               "stars", "forks", "watchers", "starred_by_me", "watching", "forked")))
+    await world.db.execute(f"INSERT INTO repo_stats ({', '.join(NUMBERS)}) VALUES ({', '.join('?' * len(NUMBERS))})",
+                           tuple(numbers[k] for k in NUMBERS))
 
 
 def serve_preload(catalog: Catalog) -> dict[str, Any]:

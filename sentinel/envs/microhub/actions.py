@@ -1,9 +1,5 @@
-"""MicroHub's actions (POST under /microhub/): star, watch, fork, settings, new repository, new
-issue, comments on issues and pull requests, close/reopen, merge and follow.
-
-Each answers 303 to the form's `next` page with a one-line status; bad input re-renders the
-form with status 400 and the message beside the field. Comments are always authored by SELF.
-"""
+"""MicroHub's actions (POST under /microhub/). Each answers 303 to the form's `next` page with a
+one-line status; bad input re-renders the form with status 400 and the message beside the field."""
 
 from __future__ import annotations
 
@@ -14,8 +10,8 @@ from aiohttp import web
 
 from sentinel.envs.microhub import queries as q
 from sentinel.envs.microhub.events import next_number
-from sentinel.envs.microhub.views import NO_ISSUE, NO_PULL, issue_context, number_of, pull_context, routes
-from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, url_for, world_of
+from sentinel.envs.microhub.views import TARGETS, item_page, numbered, routes
+from sentinel.web.kit import BadInput, done, form_of, url_for, world_of
 from sentinel.web.render import render
 
 MAX_TITLE = 200
@@ -70,10 +66,8 @@ async def fork(request: web.Request) -> web.Response:
     raise done(request, form, message, url_for(request, "home"))
 
 
-@routes.post("/settings", "settings_save")
-async def settings_save(request: web.Request) -> web.Response:
-    world = world_of(request)
-    form = await form_of(request)
+def repo_form(form: Any) -> tuple[dict[str, str], dict[str, str]]:
+    """A repository's name, description and visibility as the form gives them, and what is wrong with them."""
     values = {"name": text(form, "name", 100), "description": text(form, "description", 350),
               "visibility": text(form, "visibility", 10) or "public"}
     errors = {}
@@ -81,6 +75,14 @@ async def settings_save(request: web.Request) -> web.Response:
         errors["name"] = "Use letters, digits, '.', '-' or '_' (1 to 100 characters)."
     if values["visibility"] not in VISIBILITY:
         errors["visibility"] = "Choose public or private."
+    return values, errors
+
+
+@routes.post("/settings", "settings_save")
+async def settings_save(request: web.Request) -> web.Response:
+    world = world_of(request)
+    form = await form_of(request)
+    values, errors = repo_form(form)
     if errors:
         return await render(request, "microhub/settings.html", {"values": values, "errors": errors}, status=400)
     async with world.write() as db:
@@ -93,15 +95,9 @@ async def settings_save(request: web.Request) -> web.Response:
 async def repo_create(request: web.Request) -> web.Response:
     world = world_of(request)
     form = await form_of(request)
-    values = {"name": text(form, "name", 100), "description": text(form, "description", 350),
-              "visibility": text(form, "visibility", 10) or "public"}
-    errors = {}
-    if not REPO_NAME.match(values["name"]):
-        errors["name"] = "Use letters, digits, '.', '-' or '_' (1 to 100 characters)."
-    elif await world.fetch_value("SELECT 1 FROM my_repos WHERE name = ?", (values["name"],)):
+    values, errors = repo_form(form)
+    if "name" not in errors and await world.fetch_value("SELECT 1 FROM my_repos WHERE name = ?", (values["name"],)):
         errors["name"] = "You already have a repository with this name."
-    if values["visibility"] not in VISIBILITY:
-        errors["visibility"] = "Choose public or private."
     if errors:
         return await render(request, "microhub/repo_new.html", {"values": values, "errors": errors}, status=400)
     async with world.write():
@@ -126,40 +122,38 @@ async def issue_create(request: web.Request) -> web.Response:
     raise done(request, form, f"Opened issue #{number}", url_for(request, "issue", number=number))
 
 
-async def add_comment(request: web.Request, kind: str, row: Any, again: Any) -> web.Response:
+async def add_comment(request: web.Request, kind: str) -> web.Response:
+    """A comment by the self user on the issue or pull request (`kind`: issue or pr) the URL numbers."""
     world = world_of(request)
+    table, page = TARGETS[kind]
+    row = await numbered(request, table)
     form = await form_of(request)
     body = text(form, "body", MAX_BODY)
     error = "This conversation is locked: only collaborators can comment." if kind == "issue" and row["locked"] \
         else ("Write a comment first." if not body else None)
     if error:
-        context = await again(request, row)
-        context.update(values={"body": body}, errors={"body": error})
-        return await render(request, f"microhub/{'issue' if kind == 'issue' else 'pull'}.html", context, status=400)
+        return await item_page(request, kind, row, {"body": body}, {"body": error}, status=400)
     async with world.write():
         await world.insert("comments", {"id": await world.next_self_id("comments"), "target_kind": kind,
                                         "target_id": row["id"], "author_id": world.self_persona["id"], "body": body},
                            origin="self")
-    name = "issue" if kind == "issue" else "pull"
-    raise done(request, form, f"Comment added to #{row['number']}", url_for(request, name, number=row["number"]))
+    raise done(request, form, f"Comment added to #{row['number']}", url_for(request, page, number=row["number"]))
 
 
 @routes.post(r"/issues/{number:\d+}/comment", "issue_comment")
 async def issue_comment(request: web.Request) -> web.Response:
-    row = await fetch_or_404(request, "SELECT * FROM issues WHERE number = ?", (number_of(request),), NO_ISSUE)
-    return await add_comment(request, "issue", row, issue_context)
+    return await add_comment(request, "issue")
 
 
 @routes.post(r"/pulls/{number:\d+}/comment", "pull_comment")
 async def pull_comment(request: web.Request) -> web.Response:
-    row = await fetch_or_404(request, "SELECT * FROM pull_requests WHERE number = ?", (number_of(request),), NO_PULL)
-    return await add_comment(request, "pr", row, pull_context)
+    return await add_comment(request, "pr")
 
 
 @routes.post(r"/issues/{number:\d+}/state", "issue_state")
 async def issue_state(request: web.Request) -> web.Response:
     world = world_of(request)
-    row = await fetch_or_404(request, "SELECT * FROM issues WHERE number = ?", (number_of(request),), NO_ISSUE)
+    row = await numbered(request, "issues")
     form = await form_of(request)
     wanted = form.get("state")
     if wanted not in ("open", "closed"):
@@ -175,7 +169,7 @@ async def issue_state(request: web.Request) -> web.Response:
 @routes.post(r"/pulls/{number:\d+}/merge", "pull_merge")
 async def pull_merge(request: web.Request) -> web.Response:
     world = world_of(request)
-    row = await fetch_or_404(request, "SELECT * FROM pull_requests WHERE number = ?", (number_of(request),), NO_PULL)
+    row = await numbered(request, "pull_requests")
     form = await form_of(request)
     strategy = form.get("strategy", "merge")
     if strategy not in STRATEGIES:

@@ -1,8 +1,5 @@
-"""Reads shared by MicroHub's pages: people by login, the repository, issue and PR rows.
-
-Templates only print what is computed here and in views.py. Authors are persona ids; pages
-render the persona's hub login.
-"""
+"""Reads shared by MicroHub's pages: people by login, the repository, issue and PR rows. Authors
+are persona ids; pages show the persona's hub login."""
 
 from __future__ import annotations
 
@@ -18,6 +15,7 @@ if TYPE_CHECKING:
 ISSUES_PER_PAGE = 25
 COMMITS_PER_PAGE = 20
 PULLS_PER_PAGE = 25
+REPO_JSON = ("topics", "languages", "traffic", "deployments", "packages")  # the repo's columns stored as JSON
 ISSUE_SORTS = {"newest": "i.created_at DESC, i.rowid DESC", "oldest": "i.created_at ASC, i.rowid ASC",
                "comments": "comment_count DESC, i.created_at DESC, i.rowid DESC"}
 
@@ -30,27 +28,23 @@ class People:
 
     @classmethod
     def of(cls, world: World) -> People:
-        return cls({pid: p for pid, p in world.catalog.personas().items()})
+        return cls(dict(world.catalog.personas()))
 
     def login(self, persona_id: str) -> str:
         person = self.by_id.get(persona_id, {})
         return (person.get("hub") or {}).get("login") or person.get("username") or persona_id
 
     def by_login(self, login: str) -> dict[str, Any] | None:
-        for person in self.by_id.values():
-            if (person.get("hub") or {}).get("login") == login:
-                return person
-        return None
+        return next((p for p in self.by_id.values() if (p.get("hub") or {}).get("login") == login), None)
+
+    def signed(self, row: Any, key: str = "author_id") -> dict[str, Any]:
+        """The row with its person's login (the persona id in `key`)."""
+        return dict(row) | {"login": self.login(row[key])}
 
 
 async def repo_row(world: World) -> dict[str, Any] | None:
     row = await world.fetch_one("SELECT * FROM repo")
-    if row is None:
-        return None
-    repo = dict(row)
-    for key in ("topics", "languages", "traffic", "deployments", "packages"):
-        repo[key] = json.loads(repo.pop(f"{key}_json"))
-    return repo
+    return None if row is None else decode(row, *(f"{key}_json" for key in REPO_JSON))
 
 
 async def header_counts(world: World) -> dict[str, int]:

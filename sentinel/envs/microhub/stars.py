@@ -1,9 +1,5 @@
-"""The star count: interpolated from the waypoint path at the moment it is read, rounded down.
-
-Pages, baselines and the grading table (repo_stats) all read stars through `star_count`, so what
-a page shows is exactly what grading reads. While the self user has starred the repository the
-count includes their star (+1).
-"""
+"""The star count: the waypoint path at the moment it is read, rounded down (+1 while the self user
+has starred). Pages, baselines and grading (repo_stats) all read it here, so they always agree."""
 
 from __future__ import annotations
 
@@ -17,6 +13,7 @@ if TYPE_CHECKING:
     from sentinel.world.state import World
 
 EPSILON = 1e-9  # absorbs binary noise such as 1999.9999999 for 2000
+NUMBERS = ("stars", "forks", "watchers", "starred_by_me", "watching", "forked")  # repo_numbers and repo_stats
 
 
 def whole_stars(value: float) -> int:
@@ -43,7 +40,7 @@ async def repo_numbers(world: World, t: float | None = None) -> dict[str, Any]:
     """Stars, forks and watchers as every page shows them at sim t (default now)."""
     repo = await world.fetch_one("SELECT initial_stars, forks, watchers, starred_by_me, watching, forked FROM repo")
     if repo is None:
-        return {"stars": 0, "forks": 0, "watchers": 0, "starred_by_me": 0, "watching": 0, "forked": 0}
+        return dict.fromkeys(NUMBERS, 0)
     when = world.now() if t is None else t
     stars = stars_at(await star_points(world), repo["initial_stars"], when) + repo["starred_by_me"]
     return {"stars": stars, "forks": repo["forks"] + repo["forked"], "watchers": repo["watchers"] + repo["watching"],
