@@ -1,10 +1,6 @@
-"""Scenario checks only MicroHub knows: the star waypoints and the star crossing.
-
-For a star task, `condition_at` must be the moment the watched page first shows the count the
-solution waits for. The limit is read from the scenario's own solution (its first numeric
-`watch` of the repository home, /microhub/), so the check verifies what the oracle will see.
-Pages round the count down, so the crossing is where the raw path reaches the whole limit.
-"""
+"""Scenario checks only MicroHub knows: the star waypoints and the star crossing. A star task's
+condition_at must be when the home page first shows the count its solution watches for (the limit
+comes from the solution itself, so the check verifies what the oracle will see)."""
 
 from __future__ import annotations
 
@@ -16,7 +12,8 @@ from sentinel.core.catalog import Catalog
 from sentinel.core.config import Timing, load_config
 from sentinel.core.scenario import Scenario
 from sentinel.core.solution import Step
-from sentinel.core.waypoints import ramp_points, value_at
+from sentinel.core.waypoints import ramp_points
+from sentinel.envs.microhub.events import star_target
 from sentinel.envs.microhub.stars import first_shown_at_least, stars_at
 
 TOLERANCE_S = 0.5
@@ -68,9 +65,8 @@ def star_path(scenario: Scenario, start: float, end: float) -> list[tuple[float,
     points = [(float(t), float(v)) for t, v in scenario.events[0].fields.get("star_waypoints", [])]
     for event in sorted(scenario.timeline, key=lambda e: (e.at, e.index)):
         if event.type == "star_waypoint" and event.at <= end:
-            f = event.fields
-            target = float(f["stars"]) if "stars" in f else value_at(points, event.at, start) + float(f["delta"])
-            points += ramp_points(points, start, event.at, target, float(f.get("ramp_s", 0)))
+            target = star_target(points, start, event)
+            points += ramp_points(points, start, event.at, target, float(event.fields.get("ramp_s", 0)))
     return points
 
 

@@ -1,9 +1,6 @@
-"""MicroHub's event types: preload, new_issue, new_pull_request, star_waypoint and lock_issue.
-
-They run inside the session's write transaction (never call world.write() here). Item times use
-event.at, never the clock, so a replay writes the same rows. Issues and pull requests share one
-number sequence assigned on arrival, so a number reveals nothing about the catalog.
-"""
+"""MicroHub's event types, run inside the session's write transaction. Item times use event.at, never
+the clock, so a replay writes the same rows. Issues and pull requests share one number sequence
+assigned on arrival, so a number reveals nothing about the catalog."""
 
 from __future__ import annotations
 
@@ -13,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 from sentinel.core.environment import EventType
 from sentinel.core.waypoints import ramp_points, value_at
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.microhub.queries import REPO_JSON
+from sentinel.envs.microhub.stars import star_points
 
 if TYPE_CHECKING:
     from sentinel.core.scenario import Event
@@ -49,20 +48,15 @@ async def label_ids(world: World, item_id: str, names: list[str]) -> None:
                                    (item_id, label))
 
 
-async def insert_issue(world: World, rec: dict[str, Any], when: dict[str, Any]) -> None:
-    await world.insert("issues", {
+async def insert_item(world: World, collection: str, rec: dict[str, Any], when: dict[str, Any]) -> None:
+    """An issue or a pull request (`collection`, also its table) with its labels; an arrival is open."""
+    own = {"milestone": rec.get("milestone")} if collection == "issues" else {
+        "source_branch": rec["source_branch"], "target_branch": rec["target_branch"],
+        "checks_status": rec["checks_status"], "reviewers_json": json.dumps(rec.get("reviewers", []))}
+    await world.insert(collection, {
         "id": rec["id"], "number": await next_number(world), "title": rec["title"], "body": rec["body"],
         "state": rec.get("state", "open") if when["origin"] == "preload" else "open",
-        "author_id": rec["author_id"], "milestone": rec.get("milestone")}, **when)
-    await label_ids(world, rec["id"], rec.get("labels", []))
-
-
-async def insert_pull(world: World, rec: dict[str, Any], when: dict[str, Any]) -> None:
-    await world.insert("pull_requests", {
-        "id": rec["id"], "number": await next_number(world), "title": rec["title"], "body": rec["body"],
-        "state": rec.get("state", "open") if when["origin"] == "preload" else "open",
-        "author_id": rec["author_id"], "source_branch": rec["source_branch"], "target_branch": rec["target_branch"],
-        "checks_status": rec["checks_status"], "reviewers_json": json.dumps(rec.get("reviewers", []))}, **when)
+        "author_id": rec["author_id"], **own}, **when)
     await label_ids(world, rec["id"], rec.get("labels", []))
 
 
@@ -70,17 +64,19 @@ def _preloaded(event: Event, rec: dict[str, Any]) -> dict[str, Any]:
     return {"origin": "preload", "age_minutes": preloaded_age(event, rec)}
 
 
+def _listed(world: World, event: Event, collection: str) -> list[str]:
+    """The ids the preload loads of a collection (all unless the field says otherwise)."""
+    return selected(world.catalog, collection, event.fields.get(collection, ALL))
+
+
 async def _load_repo(world: World, event: Event) -> None:
     f = event.fields
-    for repo_id in selected(world.catalog, "repo", f.get("repo", ALL)):
+    for repo_id in _listed(world, event, "repo"):
         rec = world.catalog.get("repo", repo_id)
         await world.insert("repo", {
-            "id": rec["id"], "owner": rec["owner"], "name": rec["name"], "description": rec["description"],
-            "visibility": rec["visibility"], "default_branch": rec["default_branch"], "license": rec["license"],
-            "homepage": rec.get("homepage"), "topics_json": json.dumps(rec["topics"]),
-            "languages_json": json.dumps(rec["languages"]), "traffic_json": json.dumps(rec["traffic"]),
-            "deployments_json": json.dumps(rec["deployments"]), "packages_json": json.dumps(rec["packages"]),
-            "branches": rec["branches"], "tags": rec["tags"],
+            **{k: rec[k] for k in ("id", "owner", "name", "description", "visibility", "default_branch", "license",
+                                   "branches", "tags")},
+            "homepage": rec.get("homepage"), **{f"{k}_json": json.dumps(rec[k]) for k in REPO_JSON},
             "initial_stars": int(f.get("initial_stars", rec["initial_stars"])),
             "forks": int(f.get("initial_forks", rec["initial_forks"])),
             "watchers": int(f.get("initial_watchers", rec["initial_watchers"]))},
@@ -91,26 +87,24 @@ async def _load_repo(world: World, event: Event) -> None:
 
 async def _load_code(world: World, event: Event) -> None:
     catalog = world.catalog
-    for file_id in selected(catalog, "files", event.fields.get("files", ALL)):
+    for file_id in _listed(world, event, "files"):
         rec = catalog.get("files", file_id)
         await world.insert("files", {k: rec[k] for k in ("id", "path", "parent_path", "kind", "size", "language",
                                                           "content")}, origin="preload", age_minutes=60 * 24 * 40)
-    ids = oldest_first(catalog, "commits", selected(catalog, "commits", event.fields.get("commits", ALL)))
-    for commit_id in ids:
+    for commit_id in oldest_first(catalog, "commits", _listed(world, event, "commits")):
         rec = catalog.get("commits", commit_id)
         await world.insert("commits", {
-            "id": rec["id"], "sha": rec["sha"], "message": rec["message"], "author_id": rec["author_id"],
-            "additions": rec["additions"], "deletions": rec["deletions"],
+            **{k: rec[k] for k in ("id", "sha", "message", "author_id", "additions", "deletions")},
             "files_json": json.dumps(rec["files_changed"])}, **_preloaded(event, rec))
 
 
 async def _load_side(world: World, event: Event) -> None:
     catalog = world.catalog
     for collection, (table, columns) in SIDE.items():
-        for rid in selected(catalog, collection, event.fields.get(collection, ALL)):
+        for rid in _listed(world, event, collection):
             rec = catalog.get(collection, rid)
             await world.insert(table, {"id": rid, **{c: rec.get(c) for c in columns}}, **_preloaded(event, rec))
-    for rid in oldest_first(catalog, "releases", selected(catalog, "releases", event.fields.get("releases", ALL))):
+    for rid in oldest_first(catalog, "releases", _listed(world, event, "releases")):
         rec = catalog.get("releases", rid)
         await world.insert("releases", {
             "id": rid, "tag": rec["tag"], "name": rec["name"], "body": rec["body"], "is_latest": int(rec["is_latest"]),
@@ -121,17 +115,13 @@ async def _load_side(world: World, event: Event) -> None:
 async def _load_conversations(world: World, event: Event) -> None:
     """Issues and pull requests oldest first (numbers follow age), then their comments."""
     catalog = world.catalog
-    items = [("issues", i) for i in selected(catalog, "issues", event.fields.get("issues", ALL))]
-    items += [("pull_requests", i) for i in selected(catalog, "pull_requests", event.fields.get("pull_requests", ALL))]
+    items = [(c, rid) for c in ("issues", "pull_requests") for rid in _listed(world, event, c)]
     items.sort(key=lambda item: -float(catalog.raw(item[0])[item[1]].get("age_minutes", 0) or 0))
-    loaded = set()
     for collection, rid in items:
         rec = catalog.get(collection, rid)
-        insert = insert_issue if collection == "issues" else insert_pull
-        await insert(world, rec, _preloaded(event, rec))
-        loaded.add(rid)
-    comment_ids = oldest_first(catalog, "comments", selected(catalog, "comments", event.fields.get("comments", ALL)))
-    for rid in comment_ids:
+        await insert_item(world, collection, rec, _preloaded(event, rec))
+    loaded = {rid for _, rid in items}
+    for rid in oldest_first(catalog, "comments", _listed(world, event, "comments")):
         rec = catalog.get("comments", rid)
         if rec["target_id"] in loaded:
             await world.insert("comments", {k: rec[k] for k in ("id", "target_kind", "target_id", "author_id", "body")},
@@ -145,30 +135,27 @@ async def apply_preload(world: World, event: Event) -> None:
     await _load_conversations(world, event)
 
 
-async def apply_new_issue(world: World, event: Event) -> None:
-    rec = world.catalog.get("issues", str(event.fields["issue_id"]))
-    await insert_issue(world, rec, {"origin": "event", "at": event.at})
-
-
-async def apply_new_pull_request(world: World, event: Event) -> None:
-    rec = world.catalog.get("pull_requests", str(event.fields["pr_id"]))
-    await insert_pull(world, rec, {"origin": "event", "at": event.at})
+def arrival(collection: str, field: str) -> EventType:
+    """A new issue or pull request: the catalog item `field` names."""
+    async def apply(world: World, event: Event) -> None:
+        rec = world.catalog.get(collection, str(event.fields[field]))
+        await insert_item(world, collection, rec, {"origin": "event", "at": event.at})
+    return EventType(apply=apply, refs={field: collection}, inserts=(field,), required=(field,))
 
 
 async def apply_star_waypoint(world: World, event: Event) -> None:
-    """Adds (at, stars(at)) and (at + ramp_s, target): the count moves linearly to its target.
-    The target is `stars`, or the value at `at` plus `delta`."""
+    """Adds (at, stars(at)) and (at + ramp_s, target): the count moves linearly to its target."""
     start = await world.fetch_value("SELECT initial_stars FROM repo")
     if start is None:
         raise ValueError("star_waypoint needs the repository, which the preload did not load")
-    rows = await world.fetch_all("SELECT t, stars FROM star_waypoints ORDER BY seq")
-    points = [(r["t"], r["stars"]) for r in rows]
+    points = await star_points(world)
     target = star_target(points, float(start), event)
     for t, stars in ramp_points(points, float(start), event.at, target, float(event.fields.get("ramp_s", 0))):
         await world.db.execute("INSERT INTO star_waypoints (t, stars, origin) VALUES (?, ?, 'event')", (t, stars))
 
 
 def star_target(points: list[tuple[float, float]], start: float, event: Event) -> float:
+    """Where a star_waypoint moves the count: to `stars`, or by `delta` from the value at its time."""
     if "stars" in event.fields:
         return float(event.fields["stars"])
     return value_at(points, event.at, start) + float(event.fields["delta"])
@@ -183,10 +170,8 @@ async def apply_lock_issue(world: World, event: Event) -> None:
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, COLLECTIONS,
                             optional=("initial_stars", "initial_forks", "initial_watchers", "star_waypoints")),
-    "new_issue": EventType(apply=apply_new_issue, refs={"issue_id": "issues"}, inserts=("issue_id",),
-                           required=("issue_id",)),
-    "new_pull_request": EventType(apply=apply_new_pull_request, refs={"pr_id": "pull_requests"},
-                                  inserts=("pr_id",), required=("pr_id",)),
+    "new_issue": arrival("issues", "issue_id"),
+    "new_pull_request": arrival("pull_requests", "pr_id"),
     "star_waypoint": EventType(apply=apply_star_waypoint, optional=("stars", "delta", "ramp_s")),
     "lock_issue": EventType(apply=apply_lock_issue, refs={"issue_id": "issues"}, required=("issue_id",)),
 }
