@@ -18,6 +18,8 @@ MAX_TITLE = 200
 MAX_BODY = 5000
 REPO_NAME = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
 VISIBILITY = ("public", "private")
+FLIPS = {"star": ("starred_by_me", "Starred brightline/atlas-web", "Unstarred brightline/atlas-web"),
+         "watch": ("watching", "You are now watching this repository", "You are no longer watching this repository")}
 STRATEGIES = {"merge": "Merged", "squash": "Squashed and merged", "rebase": "Rebased and merged"}
 
 
@@ -29,32 +31,23 @@ def text(form: Any, name: str, max_len: int) -> str:
     return value
 
 
-async def flip(request: web.Request, column: str, on: str, off: str) -> web.HTTPSeeOther:
-    world = world_of(request)
-    form = await form_of(request)
+@routes.post("/star", "star")
+@routes.post("/watch", "watch")
+async def flip(request: web.Request) -> web.Response:
+    """Star or watch the repository, or undo it: the route's FLIPS column and status lines."""
+    column, on, off = FLIPS[request.match_info.route.name]
+    world, form = world_of(request), await form_of(request)
     async with world.write() as db:
         await db.execute(f"UPDATE repo SET {column} = 1 - {column}")
         value = await world.fetch_value(f"SELECT {column} FROM repo")
     if value is None:
         raise web.HTTPNotFound(text="This repository does not exist.")
-    return done(request, form, on if value else off, url_for(request, "home"))
-
-
-@routes.post("/star", "star")
-async def star(request: web.Request) -> web.Response:
-    raise await flip(request, "starred_by_me", "Starred brightline/atlas-web", "Unstarred brightline/atlas-web")
-
-
-@routes.post("/watch", "watch")
-async def watch(request: web.Request) -> web.Response:
-    raise await flip(request, "watching", "You are now watching this repository",
-                     "You are no longer watching this repository")
+    raise done(request, form, on if value else off, url_for(request, "home"))
 
 
 @routes.post("/fork", "fork")
 async def fork(request: web.Request) -> web.Response:
-    world = world_of(request)
-    form = await form_of(request)
+    world, form = world_of(request), await form_of(request)
     async with world.write() as db:
         forked = await world.fetch_value("SELECT forked FROM repo")
         if forked is None:
@@ -80,8 +73,7 @@ def repo_form(form: Any) -> tuple[dict[str, str], dict[str, str]]:
 
 @routes.post("/settings", "settings_save")
 async def settings_save(request: web.Request) -> web.Response:
-    world = world_of(request)
-    form = await form_of(request)
+    world, form = world_of(request), await form_of(request)
     values, errors = repo_form(form)
     if errors:
         return await render(request, "microhub/settings.html", {"values": values, "errors": errors}, status=400)
@@ -93,8 +85,7 @@ async def settings_save(request: web.Request) -> web.Response:
 
 @routes.post("/new", "repo_create")
 async def repo_create(request: web.Request) -> web.Response:
-    world = world_of(request)
-    form = await form_of(request)
+    world, form = world_of(request), await form_of(request)
     values, errors = repo_form(form)
     if "name" not in errors and await world.fetch_value("SELECT 1 FROM my_repos WHERE name = ?", (values["name"],)):
         errors["name"] = "You already have a repository with this name."
@@ -108,8 +99,7 @@ async def repo_create(request: web.Request) -> web.Response:
 
 @routes.post("/issues/new", "issue_create")
 async def issue_create(request: web.Request) -> web.Response:
-    world = world_of(request)
-    form = await form_of(request)
+    world, form = world_of(request), await form_of(request)
     values = {"title": text(form, "title", MAX_TITLE), "body": text(form, "body", MAX_BODY)}
     if not values["title"]:
         return await render(request, "microhub/issue_new.html",
@@ -122,9 +112,12 @@ async def issue_create(request: web.Request) -> web.Response:
     raise done(request, form, f"Opened issue #{number}", url_for(request, "issue", number=number))
 
 
-async def add_comment(request: web.Request, kind: str) -> web.Response:
-    """A comment by the self user on the issue or pull request (`kind`: issue or pr) the URL numbers."""
+@routes.post(r"/issues/{number:\d+}/comment", "issue_comment")
+@routes.post(r"/pulls/{number:\d+}/comment", "pull_comment")
+async def add_comment(request: web.Request) -> web.Response:
+    """A comment by the self user on the issue or pull request the URL numbers."""
     world = world_of(request)
+    kind = "issue" if request.match_info.route.name == "issue_comment" else "pr"
     table, page = TARGETS[kind]
     row = await numbered(request, table)
     form = await form_of(request)
@@ -138,16 +131,6 @@ async def add_comment(request: web.Request, kind: str) -> web.Response:
                                         "target_id": row["id"], "author_id": world.self_persona["id"], "body": body},
                            origin="self")
     raise done(request, form, f"Comment added to #{row['number']}", url_for(request, page, number=row["number"]))
-
-
-@routes.post(r"/issues/{number:\d+}/comment", "issue_comment")
-async def issue_comment(request: web.Request) -> web.Response:
-    return await add_comment(request, "issue")
-
-
-@routes.post(r"/pulls/{number:\d+}/comment", "pull_comment")
-async def pull_comment(request: web.Request) -> web.Response:
-    return await add_comment(request, "pr")
 
 
 @routes.post(r"/issues/{number:\d+}/state", "issue_state")

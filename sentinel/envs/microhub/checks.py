@@ -11,7 +11,6 @@ from typing import Any
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import Timing, load_config
 from sentinel.core.scenario import Scenario
-from sentinel.core.solution import Step
 from sentinel.core.waypoints import ramp_points
 from sentinel.envs.microhub.events import star_target
 from sentinel.envs.microhub.stars import first_shown_at_least, stars_at
@@ -70,16 +69,10 @@ def star_path(scenario: Scenario, start: float, end: float) -> list[tuple[float,
     return points
 
 
-def watched_step(scenario: Scenario) -> Step | None:
-    for step in scenario.solution:
-        if step.verb == "watch" and step.until is not None and step.until.number is not None:
-            return step if step.open_new is None and HOME.match(step.target) else None
-    return None
-
-
 def _crossing_problems(scenario: Scenario, points: list[tuple[float, float]], start: float, end: float) -> Problems:
-    step = watched_step(scenario)
-    if step is None:
+    step = next((s for s in scenario.solution if s.verb == "watch" and s.until is not None
+                 and s.until.number is not None), None)  # the first numeric watch: a star task's when on the home page
+    if step is None or step.open_new is not None or not HOME.match(step.target):
         return []
     until = step.until
     assert until is not None and until.limit is not None

@@ -16,13 +16,9 @@ EPSILON = 1e-9  # absorbs binary noise such as 1999.9999999 for 2000
 NUMBERS = ("stars", "forks", "watchers", "starred_by_me", "watching", "forked")  # repo_numbers and repo_stats
 
 
-def whole_stars(value: float) -> int:
-    """A raw path value as a page shows it: rounded down to a whole star."""
-    return int(math.floor(value + EPSILON))
-
-
 def stars_at(points: Iterable[Sequence[float]], start: float, t: float) -> int:
-    return whole_stars(value_at(points, t, start))
+    """The count a page shows at t: the path's value rounded down to a whole star."""
+    return int(math.floor(value_at(points, t, start) + EPSILON))
 
 
 def first_shown_at_least(points: Iterable[Sequence[float]], start: float, limit: float, until: float) -> float | None:

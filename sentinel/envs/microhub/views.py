@@ -19,16 +19,13 @@ RUN_STEPS = ("Set up job", "Check out code", "Set up Node 20", "Install dependen
              "Complete job")
 
 
-async def numbered(request: web.Request, table: str) -> Any:
-    """The issue or pull request (`table`) the URL's number names, or a 404."""
-    return await fetch_or_404(request, f"SELECT * FROM {table} WHERE number = ?", (int(request.match_info["number"]),),
-                              GONE[table])
-
-
-async def opened(request: web.Request, table: str) -> Any:
-    """`numbered`, marked viewed by this visit (a live refresh leaves it as it was)."""
-    row = await numbered(request, table)
-    if not row["viewed"] and await mark_seen(request, f"UPDATE {table} SET viewed = 1 WHERE id = ?", (row["id"],)):
+async def numbered(request: web.Request, table: str, seen: bool = False) -> Any:
+    """The issue or pull request (`table`) the URL's number names, or a 404; with `seen`, marked
+    viewed by this visit (a live refresh leaves it as it was)."""
+    row = await fetch_or_404(request, f"SELECT * FROM {table} WHERE number = ?", (int(request.match_info["number"]),),
+                             GONE[table])
+    if seen and not row["viewed"] and await mark_seen(request, f"UPDATE {table} SET viewed = 1 WHERE id = ?",
+                                                      (row["id"],)):
         row = await world_of(request).fetch_one(f"SELECT * FROM {table} WHERE id = ?", (row["id"],))
     return row
 
@@ -50,36 +47,25 @@ async def home(request: web.Request) -> web.Response:
         "contributors": [people.login(r["author_id"]) for r in contributors], "release": release})
 
 
-async def file_row(request: web.Request, kind: str) -> Any:
-    return await fetch_or_404(request, "SELECT * FROM files WHERE path = ? AND kind = ?",
-                              (request.match_info["path"].strip("/"), kind), "This path does not exist on main.")
-
-
 @routes.get("/tree/{path:.+}", "tree")
-async def tree(request: web.Request) -> web.Response:
-    world = world_of(request)
-    folder = await file_row(request, "dir")
-    children = await world.fetch_all("SELECT * FROM files WHERE parent_path = ? ORDER BY kind = 'file', path",
-                                     (folder["path"],))
-    return await render(request, "microhub/tree.html", {"folder": folder, "files": children,
-                                                       "crumbs": crumbs(folder["path"])})
-
-
 @routes.get("/blob/{path:.+}", "blob")
-async def blob(request: web.Request) -> web.Response:
+async def code(request: web.Request) -> web.Response:
+    """A folder's listing (tree) or a file with its last commit (blob), under their path's crumbs."""
     world = world_of(request)
-    file = await file_row(request, "file")
-    people = q.People.of(world)
+    tree = request.match_info.route.name == "tree"
+    row = await fetch_or_404(request, "SELECT * FROM files WHERE path = ? AND kind = ?", (
+        request.match_info["path"].strip("/"), "dir" if tree else "file"), "This path does not exist on main.")
+    parts = row["path"].split("/")
+    crumbs = [(part, "/".join(parts[:n + 1])) for n, part in enumerate(parts)]
+    if tree:
+        children = await world.fetch_all("SELECT * FROM files WHERE parent_path = ? ORDER BY kind = 'file', path",
+                                         (row["path"],))
+        return await render(request, "microhub/tree.html", {"folder": row, "files": children, "crumbs": crumbs})
     last = await world.fetch_one("SELECT * FROM commits WHERE files_json LIKE ? ORDER BY created_at DESC, rowid DESC "
-                                 "LIMIT 1", (f'%"{file["path"]}"%',))
+                                 "LIMIT 1", (f'%"{row["path"]}"%',))
     return await render(request, "microhub/blob.html", {
-        "file": file, "crumbs": crumbs(file["path"]), "lines": file["content"].count("\n") + 1,
-        "last": people.signed(last) if last else None})
-
-
-def crumbs(path: str) -> list[tuple[str, str]]:
-    parts = path.split("/")
-    return [(part, "/".join(parts[:n + 1])) for n, part in enumerate(parts)]
+        "file": row, "crumbs": crumbs, "lines": row["content"].count("\n") + 1,
+        "last": q.People.of(world).signed(last) if last else None})
 
 
 @routes.get("/commits", "commits")
@@ -142,8 +128,10 @@ async def item_page(request: web.Request, kind: str, row: Any, values: dict[str,
 
 
 @routes.get(r"/issues/{number:\d+}", "issue")
-async def issue(request: web.Request) -> web.Response:
-    return await item_page(request, "issue", await opened(request, "issues"))
+@routes.get(r"/pulls/{number:\d+}", "pull")
+async def item(request: web.Request) -> web.Response:
+    kind = "issue" if request.match_info.route.name == "issue" else "pr"
+    return await item_page(request, kind, await numbered(request, TARGETS[kind][0], seen=True))
 
 
 @routes.get("/pulls", "pulls")
@@ -162,11 +150,6 @@ async def pulls(request: web.Request) -> web.Response:
     return await render(request, "microhub/pulls.html", {
         "list": listing, "state": state, "totals": totals,
         "labels": await q.labels_of(world, [r["id"] for r in listing.rows])})
-
-
-@routes.get(r"/pulls/{number:\d+}", "pull")
-async def pull(request: web.Request) -> web.Response:
-    return await item_page(request, "pr", await opened(request, "pull_requests"))
 
 
 @routes.get("/actions", "actions")
