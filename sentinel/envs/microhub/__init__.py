@@ -11,7 +11,6 @@ from sentinel.envs.microhub import actions, views  # noqa: F401  (actions adds i
 from sentinel.envs.microhub.checks import check_scenario
 from sentinel.envs.microhub.events import EVENT_TYPES
 from sentinel.envs.microhub.kinds import KINDS
-from sentinel.envs.microhub.queries import header_counts, repo_header
 from sentinel.envs.microhub.stars import NUMBERS, repo_numbers
 
 if TYPE_CHECKING:
@@ -33,8 +32,11 @@ async def repo_baselines(world: World) -> dict[str, float]:
 
 
 async def header(world: World) -> Header:
-    counts = await header_counts(world)
-    return Header(counts=counts, extra=await repo_header(world))
+    """The nav's open issues and pull requests, and the repo header every page carries (Star, Watch, Fork)."""
+    counts = {key: int(await world.fetch_value(f"SELECT COUNT(*) FROM {table} WHERE state = 'open'") or 0)
+              for key, table in (("issues", "issues"), ("pulls", "pull_requests"))}
+    repo = await world.fetch_one("SELECT owner, name, visibility FROM repo")
+    return Header(counts=counts, extra={"repo": dict(repo) if repo else None, **await repo_numbers(world)})
 
 
 async def finalize(world: World) -> None:

@@ -19,19 +19,23 @@ if TYPE_CHECKING:
 
 FIRST_NUMBER = 381  # the repository's history before the catalog: the first loaded item gets this
 ALL = "*"
-SIDE = {  # catalog collection → (table, columns copied as they are)
-    "labels": ("labels", ("name", "color")),
-    "workflows": ("workflows", ("name", "path", "state")),
-    "workflow_runs": ("workflow_runs", ("workflow_id", "run_number", "title", "status", "conclusion", "branch",
-                                        "actor", "duration_s")),
-    "wiki_pages": ("wiki_pages", ("slug", "title", "body")),
-    "advisories": ("advisories", ("severity", "package", "title", "state")),
-    "scanning_alerts": ("scanning_alerts", ("rule", "severity", "file", "line", "state")),
-    "projects": ("projects", ("name",)),
-    "project_cards": ("project_cards", ("project_id", "column_name", "title")),
+FILES_AGE = 60 * 24 * 40  # minutes: the code on main is 40 days old, whatever the catalog says
+COPIED = {  # catalog collection (and table) → columns copied, JSON columns from catalog fields, loaded oldest first
+    "files": (("path", "parent_path", "kind", "size", "language", "content"), {}, False),
+    "commits": (("sha", "message", "author_id", "additions", "deletions"), {"files_json": "files_changed"}, True),
+    "labels": (("name", "color"), {}, False),
+    "workflows": (("name", "path", "state"), {}, False),
+    "workflow_runs": (("workflow_id", "run_number", "title", "status", "conclusion", "branch", "actor", "duration_s"),
+                      {}, False),
+    "wiki_pages": (("slug", "title", "body"), {}, False),
+    "advisories": (("severity", "package", "title", "state"), {}, False),
+    "scanning_alerts": (("rule", "severity", "file", "line", "state"), {}, False),
+    "projects": (("name",), {}, False),
+    "project_cards": (("project_id", "column_name", "title"), {}, False),
+    "releases": (("tag", "name", "body", "is_latest", "is_prerelease"), {"assets_json": "assets"}, True),
 }
 COLLECTIONS = {name: name for name in ("repo", "files", "commits", "issues", "pull_requests", "comments",
-                                       "releases", *SIDE)}
+                                       "releases", *COPIED)}
 
 
 async def next_number(world: World) -> int:
@@ -85,31 +89,15 @@ async def _load_repo(world: World, event: Event) -> None:
         await world.db.execute("INSERT INTO star_waypoints (t, stars) VALUES (?, ?)", (float(t), float(stars)))
 
 
-async def _load_code(world: World, event: Event) -> None:
+async def _load_copies(world: World, event: Event) -> None:
     catalog = world.catalog
-    for file_id in _listed(world, event, "files"):
-        rec = catalog.get("files", file_id)
-        await world.insert("files", {k: rec[k] for k in ("id", "path", "parent_path", "kind", "size", "language",
-                                                          "content")}, origin="preload", age_minutes=60 * 24 * 40)
-    for commit_id in oldest_first(catalog, "commits", _listed(world, event, "commits")):
-        rec = catalog.get("commits", commit_id)
-        await world.insert("commits", {
-            **{k: rec[k] for k in ("id", "sha", "message", "author_id", "additions", "deletions")},
-            "files_json": json.dumps(rec["files_changed"])}, **_preloaded(event, rec))
-
-
-async def _load_side(world: World, event: Event) -> None:
-    catalog = world.catalog
-    for collection, (table, columns) in SIDE.items():
-        for rid in _listed(world, event, collection):
+    for collection, (columns, encoded, oldest) in COPIED.items():
+        ids = _listed(world, event, collection)
+        for rid in oldest_first(catalog, collection, ids) if oldest else ids:
             rec = catalog.get(collection, rid)
-            await world.insert(table, {"id": rid, **{c: rec.get(c) for c in columns}}, **_preloaded(event, rec))
-    for rid in oldest_first(catalog, "releases", _listed(world, event, "releases")):
-        rec = catalog.get("releases", rid)
-        await world.insert("releases", {
-            "id": rid, "tag": rec["tag"], "name": rec["name"], "body": rec["body"], "is_latest": int(rec["is_latest"]),
-            "is_prerelease": int(rec["is_prerelease"]), "assets_json": json.dumps(rec["assets"])},
-            **_preloaded(event, rec))
+            when = {"origin": "preload", "age_minutes": FILES_AGE} if collection == "files" else _preloaded(event, rec)
+            await world.insert(collection, {"id": rid, **{c: rec.get(c) for c in columns},
+                                            **{c: json.dumps(rec[f]) for c, f in encoded.items()}}, **when)
 
 
 async def _load_conversations(world: World, event: Event) -> None:
@@ -130,8 +118,7 @@ async def _load_conversations(world: World, event: Event) -> None:
 
 async def apply_preload(world: World, event: Event) -> None:
     await _load_repo(world, event)
-    await _load_code(world, event)
-    await _load_side(world, event)
+    await _load_copies(world, event)
     await _load_conversations(world, event)
 
 

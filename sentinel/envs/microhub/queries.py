@@ -7,14 +7,10 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sentinel.envs.microhub.stars import repo_numbers
-
 if TYPE_CHECKING:
     from sentinel.world.state import World
 
-ISSUES_PER_PAGE = 25
-COMMITS_PER_PAGE = 20
-PULLS_PER_PAGE = 25
+ISSUES_PER_PAGE, COMMITS_PER_PAGE, PULLS_PER_PAGE = 25, 20, 25
 REPO_JSON = ("topics", "languages", "traffic", "deployments", "packages")  # the repo's columns stored as JSON
 ISSUE_SORTS = {"newest": "i.created_at DESC, i.rowid DESC", "oldest": "i.created_at ASC, i.rowid ASC",
                "comments": "comment_count DESC, i.created_at DESC, i.rowid DESC"}
@@ -45,18 +41,6 @@ class People:
 async def repo_row(world: World) -> dict[str, Any] | None:
     row = await world.fetch_one("SELECT * FROM repo")
     return None if row is None else decode(row, *(f"{key}_json" for key in REPO_JSON))
-
-
-async def header_counts(world: World) -> dict[str, int]:
-    issues = await world.fetch_value("SELECT COUNT(*) FROM issues WHERE state = 'open'")
-    pulls = await world.fetch_value("SELECT COUNT(*) FROM pull_requests WHERE state = 'open'")
-    return {"issues": int(issues or 0), "pulls": int(pulls or 0)}
-
-
-async def repo_header(world: World) -> dict[str, Any]:
-    """The repo header every page carries: owner/name and the Star, Watch, Fork counts."""
-    repo = await world.fetch_one("SELECT owner, name, visibility FROM repo")
-    return {"repo": dict(repo) if repo else None, **await repo_numbers(world)}
 
 
 async def labels_of(world: World, item_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
@@ -93,7 +77,7 @@ ISSUE_COLUMNS = ("i.id, i.number, i.title, i.state, i.author_id, i.created_at, i
 async def comments_on(world: World, kind: str, target_id: str, people: People) -> list[dict[str, Any]]:
     rows = await world.fetch_all("SELECT * FROM comments WHERE target_kind = ? AND target_id = ? "
                                  "ORDER BY created_at, rowid", (kind, target_id))
-    return [{**dict(r), "login": people.login(r["author_id"])} for r in rows]
+    return [people.signed(r) for r in rows]
 
 
 def decode(row: Any, *keys: str) -> dict[str, Any]:

@@ -107,11 +107,6 @@ async def issues(request: web.Request) -> web.Response:
         "totals": totals, "all_labels": [r["name"] for r in all_labels], "sorts": list(q.ISSUE_SORTS)})
 
 
-@routes.get("/issues/new", "issue_new")
-async def issue_new(request: web.Request) -> web.Response:
-    return await render(request, "microhub/issue_new.html", {"values": {}, "errors": {}})
-
-
 async def item_page(request: web.Request, kind: str, row: Any, values: dict[str, str] | None = None,
                     errors: dict[str, str] | None = None, status: int = 200) -> web.Response:
     """An issue's or a pull request's page (`kind` as comments name it: issue or pr), with its labels and comments."""
@@ -256,7 +251,11 @@ async def user(request: web.Request) -> web.Response:
         "commit_count": commits_by, "followers": 3 + (sum(map(ord, person["id"])) % 140) + int(followed)})
 
 
+@routes.get("/issues/new", "issue_new")
 @routes.get("/new", "repo_new")
-async def repo_new(request: web.Request) -> web.Response:
-    return await render(request, "microhub/repo_new.html", {"values": {"visibility": "public"}, "errors": {}})
+async def new_form(request: web.Request) -> web.Response:
+    """The empty form for a new issue or a new repository (public unless changed)."""
+    name = request.match_info.route.name
+    values = {"visibility": "public"} if name == "repo_new" else {}
+    return await render(request, f"microhub/{name}.html", {"values": values, "errors": {}})
 
