@@ -59,38 +59,29 @@ async def fork(request: web.Request) -> web.Response:
     raise done(request, form, message, url_for(request, "home"))
 
 
-def repo_form(form: Any) -> tuple[dict[str, str], dict[str, str]]:
-    """A repository's name, description and visibility as the form gives them, and what is wrong with them."""
+@routes.post("/settings", "settings_save")
+@routes.post("/new", "repo_create")
+async def save_repo(request: web.Request) -> web.Response:
+    """The repository's settings, or (repo_create) a new repository of the self user's."""
+    world, form = world_of(request), await form_of(request)
+    new = request.match_info.route.name == "repo_create"
     values = {"name": text(form, "name", 100), "description": text(form, "description", 350),
               "visibility": text(form, "visibility", 10) or "public"}
     errors = {}
     if not REPO_NAME.match(values["name"]):
         errors["name"] = "Use letters, digits, '.', '-' or '_' (1 to 100 characters)."
+    elif new and await world.fetch_value("SELECT 1 FROM my_repos WHERE name = ?", (values["name"],)):
+        errors["name"] = "You already have a repository with this name."
     if values["visibility"] not in VISIBILITY:
         errors["visibility"] = "Choose public or private."
-    return values, errors
-
-
-@routes.post("/settings", "settings_save")
-async def settings_save(request: web.Request) -> web.Response:
-    world, form = world_of(request), await form_of(request)
-    values, errors = repo_form(form)
     if errors:
-        return await render(request, "microhub/settings.html", {"values": values, "errors": errors}, status=400)
-    async with world.write() as db:
-        await db.execute("UPDATE repo SET name = ?, description = ?, visibility = ?",
-                         (values["name"], values["description"], values["visibility"]))
-    raise done(request, form, "Settings saved", url_for(request, "settings"))
-
-
-@routes.post("/new", "repo_create")
-async def repo_create(request: web.Request) -> web.Response:
-    world, form = world_of(request), await form_of(request)
-    values, errors = repo_form(form)
-    if "name" not in errors and await world.fetch_value("SELECT 1 FROM my_repos WHERE name = ?", (values["name"],)):
-        errors["name"] = "You already have a repository with this name."
-    if errors:
-        return await render(request, "microhub/repo_new.html", {"values": values, "errors": errors}, status=400)
+        return await render(request, f"microhub/{'repo_new' if new else 'settings'}.html",
+                            {"values": values, "errors": errors}, status=400)
+    if not new:
+        async with world.write() as db:
+            await db.execute("UPDATE repo SET name = ?, description = ?, visibility = ?",
+                             (values["name"], values["description"], values["visibility"]))
+        raise done(request, form, "Settings saved", url_for(request, "settings"))
     async with world.write():
         await world.insert("my_repos", {"id": await world.next_self_id("my_repos"), **values}, origin="self")
     login = q.People.of(world).login(world.self_persona["id"])

@@ -11,9 +11,9 @@ from typing import Any
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import Timing, load_config
 from sentinel.core.scenario import Scenario
-from sentinel.core.waypoints import ramp_points
+from sentinel.core.waypoints import first_crossing, ramp_points
 from sentinel.envs.microhub.events import star_target
-from sentinel.envs.microhub.stars import first_shown_at_least, stars_at
+from sentinel.envs.microhub.stars import EPSILON, stars_at
 
 TOLERANCE_S = 0.5
 VISIBLE_FOR_S = 60.0
@@ -84,7 +84,8 @@ def _crossing_problems(scenario: Scenario, points: list[tuple[float, float]], st
     if until.limit.relative and stars_at(points, start, FIRST_READ_S) != first:
         out.append(("solution", f"the star count moves before {FIRST_READ_S:g} s, so the oracle's first read "
                                 "is not the start value"))
-    crossing = first_shown_at_least(points, start, limit, end)
+    # When the page first shows the limit: the raw path reaches ceil(limit) then (floor(v) ≥ n ⇔ v ≥ n, n whole).
+    crossing = first_crossing(points, start, math.ceil(limit - EPSILON), True, end)
     if scenario.is_noop:
         if crossing is not None:
             out.append(("solution", f"this no-op's condition becomes visible at {crossing:.3f} s"))

@@ -1,9 +1,5 @@
-"""MicroHub's ten scenario kinds (docs/environments.md#microhub): the authored scenarios made into templates.
-
-Issue kinds watch for a word only the target issue's description holds (comment on it), a term two
-descriptions share (open the second) or a count of issues. Star kinds move the count along star_waypoint
-legs that stall just short of the line and reach it at the target time (kit.cross_once).
-"""
+"""MicroHub's ten scenario kinds (docs/environments.md#microhub): issue kinds watch new issues' descriptions
+or count issues; star kinds move the count along legs that stall just short of the line, then cross it."""
 
 from __future__ import annotations
 
@@ -77,13 +73,6 @@ def shared_terms(catalog: Catalog, phrases: bool) -> dict[str, list[str]]:
 
 # --- events and background ---------------------------------------------------------------------------
 
-def preload(issues: Iterable[str], initial: int | None) -> dict[str, Any]:
-    """The issues and pull requests loaded, and the stars: from `initial` (flat until a star kind's
-    own events move them) or, without it, the catalog's count on the authored slow climb."""
-    out: dict[str, Any] = {"issues": list(dict.fromkeys(issues)), "pull_requests": list(PRELOAD_PRS)}
-    return {**out, "initial_stars": initial} if initial is not None else {**out, "star_waypoints": STAR_PATH}
-
-
 def arrive(catalog: Catalog, at: float, item: str, note: str | None = None) -> dict[str, Any]:
     """A new issue, a new pull request or (STAR_CLIMB) a small star climb at `at` (its size and
     ramp follow from the time, so building it draws nothing)."""
@@ -98,9 +87,9 @@ def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dic
             without: str | None = None, issues_after: float = 0, stars: bool = False,
             issues: Iterable[str] = PRELOAD_ISSUES, star_legs: list[Leg] | None = None,
             initial: int | None = None) -> Facts:
-    """The facts `preload` (`star_legs`: a star path of the kind's own instead of the slow climb) and
-    `events`: the events and background at the density knob: new issues that cannot decide the task
-    (none before `issues_after`, none whose description holds `without`), pull requests and, with
+    """The facts `preload` (`issues`, pull requests, and stars from `initial` moved by `star_legs`, else the
+    slow climb) and `events`: these and background at the density knob: new issues that cannot decide the
+    task (none before `issues_after`, none whose description holds `without`), pull requests and, with
     `stars`, small star climbs."""
     used = {*issues, *(e.get("issue_id") for e in events), *(e.get("pr_id") for e in events)}
     pool = [i for i in arrivals(catalog, used) if not without or without not in issue(catalog, i)["body"].lower()]
@@ -110,7 +99,9 @@ def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dic
                          for leg in star_legs or [])]
     picked = kit.mixed_background(rng, knobs.density, [e["at"] for e in events], pool,
                                   lambda it, t: t > issues_after + 2 or it.startswith(("pr", STAR_CLIMB)))
-    return {"preload": preload(issues, initial), "events": [*events, *(arrive(catalog, t, it) for t, it in picked)]}
+    own = {"initial_stars": initial} if initial is not None else {"star_waypoints": STAR_PATH}
+    return {"preload": {"issues": list(dict.fromkeys(issues)), "pull_requests": list(PRELOAD_PRS), **own},
+            "events": [*events, *(arrive(catalog, t, it) for t, it in picked)]}
 
 
 def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, term: str, target: str, exclude: list[str],
@@ -156,6 +147,8 @@ def word_target(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool 
                                                      "longer possible (condition_until)", issue_id=target))
     return {"target": target, "term": word, "at": at, "until": until, "decoys": knobs.decoys,
             "open": " AND state = 'open' AND locked = 0" if locks else "",
+            "then": f"at {until} s its author closes and locks it." if until else "a comment on any other issue "
+                                                                                   "fails the task.",
             **traffic(rng, catalog, knobs, events, without=word)}
 
 
@@ -174,8 +167,7 @@ def title_only(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
 WORD = Recipe(
     "active", "absolute", word_target, start_page=ISSUES, difficulty="medium",
     description="{decoys} look-alike issues arrive first (the word in a title only, or shared words); at {at} s an "
-                "issue whose description (never shown in the list) mentions '{term}'; a comment on any other issue "
-                "fails the task.",
+                "issue whose description (never shown in the list) mentions '{term}'; {then}",
     prompt="On MicroHub, watch the issues of brightline/atlas-web. When a new issue comes in whose description "
            "mentions {term}, leave a comment on it (and on no other issue) saying we will look into it, then let me "
            "know.", distraction="the word in a title only, related issues",
@@ -189,9 +181,6 @@ WORD_KINDS = (
     WORD.kind("comment_on_compliance", 2,
               "decoys: issues with the word in a title only, then issues sharing words (near_miss: how alike)"),
     replace(WORD, setup=partial(word_target, locks=True), distraction="the word in a title, the issue gets locked",
-            description="{decoys} look-alike issues arrive first (the word in a title only, or shared words); at "
-                        "{at} s an issue whose description (never shown in the list) mentions '{term}'; at {until} s "
-                        "its author closes and locks it.",
             prompt="Keep an eye on new issues in brightline/atlas-web on MicroHub. When one comes in whose "
                    "description names {term}, comment on it (only that issue) that the team will pick it up, then "
                    "tell me.").kind("comment_on_totp", 2, "as comment_on_compliance; hold_s: until the author locks "

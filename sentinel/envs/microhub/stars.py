@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sentinel.core.waypoints import first_crossing, value_at
+from sentinel.core.waypoints import value_at
 
 if TYPE_CHECKING:
     from sentinel.world.state import World
@@ -19,12 +19,6 @@ NUMBERS = ("stars", "forks", "watchers", "starred_by_me", "watching", "forked") 
 def stars_at(points: Iterable[Sequence[float]], start: float, t: float) -> int:
     """The count a page shows at t: the path's value rounded down to a whole star."""
     return int(math.floor(value_at(points, t, start) + EPSILON))
-
-
-def first_shown_at_least(points: Iterable[Sequence[float]], start: float, limit: float, until: float) -> float | None:
-    """First sim time in [0, until] at which the shown (rounded-down) count is ≥ limit: the raw
-    path reaches ceil(limit) exactly then, since floor(v) ≥ n ⇔ v ≥ n for a whole n."""
-    return first_crossing(points, start, math.ceil(limit - EPSILON), True, until)
 
 
 async def star_points(world: World) -> list[tuple[float, float]]:
