@@ -11,7 +11,7 @@ from sentinel.envs.microhub import actions, views  # noqa: F401  (actions adds i
 from sentinel.envs.microhub.checks import check_scenario
 from sentinel.envs.microhub.events import EVENT_TYPES
 from sentinel.envs.microhub.kinds import KINDS
-from sentinel.envs.microhub.stars import NUMBERS, repo_numbers
+from sentinel.envs.microhub.queries import NUMBERS, repo_numbers
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog

@@ -13,7 +13,7 @@ from sentinel.core.config import Timing, load_config
 from sentinel.core.scenario import Scenario
 from sentinel.core.waypoints import first_crossing, ramp_points
 from sentinel.envs.microhub.events import star_target
-from sentinel.envs.microhub.stars import EPSILON, stars_at
+from sentinel.envs.microhub.queries import EPSILON, stars_at
 
 TOLERANCE_S = 0.5
 VISIBLE_FOR_S = 60.0

@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 from sentinel.core.environment import EventType
 from sentinel.core.waypoints import ramp_points, value_at
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
-from sentinel.envs.microhub.queries import REPO_JSON
-from sentinel.envs.microhub.stars import star_points
+from sentinel.envs.microhub.queries import REPO_JSON, star_points
 
 if TYPE_CHECKING:
     from sentinel.core.scenario import Event
@@ -44,14 +43,6 @@ async def next_number(world: World) -> int:
     return FIRST_NUMBER if value is None else int(value) + 1
 
 
-async def label_ids(world: World, item_id: str, names: list[str]) -> None:
-    for name in names:
-        label = await world.fetch_value("SELECT id FROM labels WHERE name = ?", (name,))
-        if label is not None:
-            await world.db.execute("INSERT OR IGNORE INTO issue_labels (issue_id, label_id) VALUES (?, ?)",
-                                   (item_id, label))
-
-
 async def insert_item(world: World, collection: str, rec: dict[str, Any], when: dict[str, Any]) -> None:
     """An issue or a pull request (`collection`, also its table) with its labels; an arrival is open."""
     own = {"milestone": rec.get("milestone")} if collection == "issues" else {
@@ -61,7 +52,11 @@ async def insert_item(world: World, collection: str, rec: dict[str, Any], when: 
         "id": rec["id"], "number": await next_number(world), "title": rec["title"], "body": rec["body"],
         "state": rec.get("state", "open") if when["origin"] == "preload" else "open",
         "author_id": rec["author_id"], **own}, **when)
-    await label_ids(world, rec["id"], rec.get("labels", []))
+    for name in rec.get("labels", []):
+        label = await world.fetch_value("SELECT id FROM labels WHERE name = ?", (name,))
+        if label is not None:
+            await world.db.execute("INSERT OR IGNORE INTO issue_labels (issue_id, label_id) VALUES (?, ?)",
+                                   (rec["id"], label))
 
 
 def _preloaded(event: Event, rec: dict[str, Any]) -> dict[str, Any]:

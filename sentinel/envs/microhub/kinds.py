@@ -302,20 +302,18 @@ def star_legs(rng: random.Random, knobs: Knobs, start: int, line: int, at: int, 
             Leg(at + 1, line + rng.randint(40, 200), max(5, 700 - at))]
 
 
-def star_limit(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
-    """A round number of stars (the limit, also the asked `goal`) a little above a drawn start."""
+def star_climb(rng: random.Random, catalog: Catalog, knobs: Knobs, gain: bool = False) -> Facts:
+    """The stars cross a line (the `goal`) a little above a drawn start: a round number (the `limit`),
+    or with `gain`, the start plus a drawn `gain`."""
     start = rng.randint(1200, 4600)
-    limit, at = int(kit.round_line(start + 101, 500 if start < 3000 else 1000)), kit.target_time(rng, knobs, LIMIT_AT)
-    legs = star_legs(rng, knobs, start, limit, at, 42, "the limit")
-    return {"start": start, "limit": limit, "goal": limit, "at": at,
-            **traffic(rng, catalog, knobs, [], initial=start, star_legs=legs)}
-
-
-def star_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
-    start, gain = rng.randint(1200, 4600), kit.choose(rng, (100, 150, 200, 250, 300))
-    at = kit.target_time(rng, knobs, GAIN_AT)
-    legs = star_legs(rng, knobs, start, start + gain, at, 32, f"+{gain} on the start")
-    return {"start": start, "gain": gain, "goal": start + gain, "flat": kit.FLAT_S, "at": at,
+    if gain:
+        n = kit.choose(rng, (100, 150, 200, 250, 300))
+        line, at = start + n, kit.target_time(rng, knobs, GAIN_AT)
+    else:
+        n, line = 0, int(kit.round_line(start + 101, 500 if start < 3000 else 1000))
+        at = kit.target_time(rng, knobs, LIMIT_AT)
+    legs = star_legs(rng, knobs, start, line, at, 32 if gain else 42, f"+{n} on the start" if gain else "the limit")
+    return {"start": start, "limit": line, "gain": n, "goal": line, "flat": kit.FLAT_S, "at": at,
             **traffic(rng, catalog, knobs, [], initial=start, star_legs=legs)}
 
 
@@ -324,14 +322,15 @@ def far_above(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
     return {"goal": facts["limit"] * kit.choose(rng, (10, 20, 50))}
 
 
+GOAL_STARS = "SELECT stars >= {goal} FROM repo_stats"
+GAINED = f"SELECT stars >= {kit.baseline('star_count')} + {{gain}} FROM repo_stats"
 STARS_TARGET = Recipe(
-    "passive", "absolute", star_limit, start_page=HOME, difficulty="easy",
+    "passive", "absolute", star_climb, start_page=HOME, difficulty="easy",
     description="From {start:,} stars the count climbs and stalls just short of {limit:,} (a near miss); it reaches "
                 "{limit:,} at {at} s and goes on.",
     prompt="Tell me when brightline/atlas-web on MicroHub reaches {goal:,} stars.",
-    distraction="a stall just short of the target", condition_sql="SELECT stars >= {goal} FROM repo_stats",
-    eval_sql="SELECT stars >= {goal} FROM repo_stats", watch=HOME, until={"number": STARS, "at_least": "{goal}"},
-    report="The repository has reached {goal:,} stars.")
+    distraction="a stall just short of the target", condition_sql=GOAL_STARS, eval_sql=GOAL_STARS, watch=HOME,
+    until={"number": STARS, "at_least": "{goal}"}, report="The repository has reached {goal:,} stars.")
 STAR_KINDS = (
     replace(STARS_TARGET.kind("stars_target", 0, "near_miss: how close the stall comes to the limit (1: 2 stars "
                                                  "short)"), earliest=LIMIT_AT),
@@ -341,15 +340,13 @@ STAR_KINDS = (
                                   "task's target, the near miss) and tops out far below the {goal:,} asked.",
                       distraction="the source task's {limit:,} stars are reached"),
     replace(Recipe(
-        "passive", "relative", star_gain, start_page=HOME, difficulty="easy",
+        "passive", "relative", partial(star_climb, gain=True), start_page=HOME, difficulty="easy",
         description="The repository starts at {start:,} stars, flat until {flat} s, then climbs to {goal:,} "
                     "(+{gain}, the target) at {at} s and on. The page shows the current count only.",
         prompt="Watch the star count of brightline/atlas-web on MicroHub and tell me once it has grown by {gain} "
                "stars or more from what it is now.", distraction="steady growth, new issues",
-        condition_sql=f"SELECT stars >= {kit.baseline('star_count')} + {{gain}} FROM repo_stats",
-        eval_sql=f"SELECT stars >= {kit.baseline('star_count')} + {{gain}} FROM repo_stats", watch=HOME,
-        until={"number": STARS, "at_least": "first + {gain}"}, report="The repository has gained {gain} stars since "
-                                                                      "you asked.",
+        condition_sql=GAINED, eval_sql=GAINED, watch=HOME, until={"number": STARS, "at_least": "first + {gain}"},
+        report="The repository has gained {gain} stars since you asked.",
     ).kind("stars_gain", 0, "near_miss: how close the last waypoint before the target comes to the gain (1: 2 stars "
                             "short)"), earliest=GAIN_AT),
 )

@@ -1,17 +1,24 @@
-"""Reads shared by MicroHub's pages: people by login, the repository, issue and PR rows. Authors
-are persona ids; pages show the persona's hub login."""
+"""Reads shared by MicroHub's pages, events and checks: people by login (authors are persona ids), the
+repository, issue and PR rows, and the star count: the waypoint path at the moment it is read, rounded
+down (+1 while the self user has starred). Pages, baselines and grading (repo_stats) all read it here."""
 
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from sentinel.core.waypoints import value_at
 
 if TYPE_CHECKING:
     from sentinel.world.state import World
 
 ISSUES_PER_PAGE, COMMITS_PER_PAGE, PULLS_PER_PAGE = 25, 20, 25
 REPO_JSON = ("topics", "languages", "traffic", "deployments", "packages")  # the repo's columns stored as JSON
+EPSILON = 1e-9  # absorbs binary noise such as 1999.9999999 for 2000
+NUMBERS = ("stars", "forks", "watchers", "starred_by_me", "watching", "forked")  # repo_numbers and repo_stats
 ISSUE_SORTS = {"newest": "i.created_at DESC, i.rowid DESC", "oldest": "i.created_at ASC, i.rowid ASC",
                "comments": "comment_count DESC, i.created_at DESC, i.rowid DESC"}
 
@@ -85,3 +92,25 @@ def decode(row: Any, *keys: str) -> dict[str, Any]:
     for key in keys:
         out[key.removesuffix("_json")] = json.loads(out.pop(key))
     return out
+
+
+
+def stars_at(points: Iterable[Sequence[float]], start: float, t: float) -> int:
+    """The count a page shows at t: the path's value rounded down to a whole star."""
+    return int(math.floor(value_at(points, t, start) + EPSILON))
+
+
+async def star_points(world: World) -> list[tuple[float, float]]:
+    rows = await world.fetch_all("SELECT t, stars FROM star_waypoints ORDER BY seq")
+    return [(row["t"], row["stars"]) for row in rows]
+
+
+async def repo_numbers(world: World, t: float | None = None) -> dict[str, Any]:
+    """Stars, forks and watchers as every page shows them at sim t (default now)."""
+    repo = await world.fetch_one("SELECT initial_stars, forks, watchers, starred_by_me, watching, forked FROM repo")
+    if repo is None:
+        return dict.fromkeys(NUMBERS, 0)
+    when = world.now() if t is None else t
+    stars = stars_at(await star_points(world), repo["initial_stars"], when) + repo["starred_by_me"]
+    return {"stars": stars, "forks": repo["forks"] + repo["forked"], "watchers": repo["watchers"] + repo["watching"],
+            "starred_by_me": repo["starred_by_me"], "watching": repo["watching"], "forked": repo["forked"]}
