@@ -10,12 +10,11 @@ from aiohttp import web
 
 from sentinel.envs.microhub import queries as q
 from sentinel.envs.microhub.events import next_number
-from sentinel.envs.microhub.views import TARGETS, item_page, numbered, routes
+from sentinel.envs.microhub.views import item_page, numbered, routes
 from sentinel.web.kit import BadInput, done, form_of, url_for, world_of
 from sentinel.web.render import render
 
-MAX_TITLE = 200
-MAX_BODY = 5000
+MAX_TITLE, MAX_BODY = 200, 5000
 REPO_NAME = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
 VISIBILITY = ("public", "private")
 FLIPS = {"star": ("starred_by_me", "Starred brightline/atlas-web", "Unstarred brightline/atlas-web"),
@@ -108,9 +107,8 @@ async def issue_create(request: web.Request) -> web.Response:
 async def add_comment(request: web.Request) -> web.Response:
     """A comment by the self user on the issue or pull request the URL numbers."""
     world = world_of(request)
-    kind = "issue" if request.match_info.route.name == "issue_comment" else "pr"
-    table, page = TARGETS[kind]
-    row = await numbered(request, table)
+    kind, page = ("issue", "issue") if request.match_info.route.name == "issue_comment" else ("pr", "pull")
+    row = await numbered(request, kind)
     form = await form_of(request)
     body = text(form, "body", MAX_BODY)
     error = "This conversation is locked: only collaborators can comment." if kind == "issue" and row["locked"] \
@@ -127,7 +125,7 @@ async def add_comment(request: web.Request) -> web.Response:
 @routes.post(r"/issues/{number:\d+}/state", "issue_state")
 async def issue_state(request: web.Request) -> web.Response:
     world = world_of(request)
-    row = await numbered(request, "issues")
+    row = await numbered(request, "issue")
     form = await form_of(request)
     wanted = form.get("state")
     if wanted not in ("open", "closed"):
@@ -143,7 +141,7 @@ async def issue_state(request: web.Request) -> web.Response:
 @routes.post(r"/pulls/{number:\d+}/merge", "pull_merge")
 async def pull_merge(request: web.Request) -> web.Response:
     world = world_of(request)
-    row = await numbered(request, "pull_requests")
+    row = await numbered(request, "pr")
     form = await form_of(request)
     strategy = form.get("strategy", "merge")
     if strategy not in STRATEGIES:

@@ -15,9 +15,7 @@ from sentinel.core.waypoints import first_crossing, ramp_points
 from sentinel.envs.microhub.events import star_target
 from sentinel.envs.microhub.queries import EPSILON, stars_at
 
-TOLERANCE_S = 0.5
-VISIBLE_FOR_S = 60.0
-FIRST_READ_S = 10.0
+TOLERANCE_S, VISIBLE_FOR_S, FIRST_READ_S = 0.5, 60.0, 10.0
 HOME = re.compile(r"^/microhub/?$")
 
 Problems = list[tuple[str, str]]

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from sentinel.world.state import World
 
 FIRST_NUMBER = 381  # the repository's history before the catalog: the first loaded item gets this
-ALL = "*"
 FILES_AGE = 60 * 24 * 40  # minutes: the code on main is 40 days old, whatever the catalog says
 COPIED = {  # catalog collection (and table) → columns copied, JSON columns from catalog fields, loaded oldest first
     "files": (("path", "parent_path", "kind", "size", "language", "content"), {}, False),
@@ -65,13 +64,14 @@ def _preloaded(event: Event, rec: dict[str, Any]) -> dict[str, Any]:
 
 def _listed(world: World, event: Event, collection: str) -> list[str]:
     """The ids the preload loads of a collection (all unless the field says otherwise)."""
-    return selected(world.catalog, collection, event.fields.get(collection, ALL))
+    return selected(world.catalog, collection, event.fields.get(collection, "*"))
 
 
-async def _load_repo(world: World, event: Event) -> None:
-    f = event.fields
+async def apply_preload(world: World, event: Event) -> None:
+    """The repository and its star path, the collections copied as they are, then the conversations."""
+    f, catalog = event.fields, world.catalog
     for repo_id in _listed(world, event, "repo"):
-        rec = world.catalog.get("repo", repo_id)
+        rec = catalog.get("repo", repo_id)
         await world.insert("repo", {
             **{k: rec[k] for k in ("id", "owner", "name", "description", "visibility", "default_branch", "license",
                                    "branches", "tags")},
@@ -82,22 +82,14 @@ async def _load_repo(world: World, event: Event) -> None:
             origin="preload", age_minutes=60 * 24 * 700)
     for t, stars in f.get("star_waypoints") or []:
         await world.db.execute("INSERT INTO star_waypoints (t, stars) VALUES (?, ?)", (float(t), float(stars)))
-
-
-async def _load_copies(world: World, event: Event) -> None:
-    catalog = world.catalog
     for collection, (columns, encoded, oldest) in COPIED.items():
         ids = _listed(world, event, collection)
         for rid in oldest_first(catalog, collection, ids) if oldest else ids:
             rec = catalog.get(collection, rid)
             when = {"origin": "preload", "age_minutes": FILES_AGE} if collection == "files" else _preloaded(event, rec)
             await world.insert(collection, {"id": rid, **{c: rec.get(c) for c in columns},
-                                            **{c: json.dumps(rec[f]) for c, f in encoded.items()}}, **when)
-
-
-async def _load_conversations(world: World, event: Event) -> None:
-    """Issues and pull requests oldest first (numbers follow age), then their comments."""
-    catalog = world.catalog
+                                            **{c: json.dumps(rec[k]) for c, k in encoded.items()}}, **when)
+    # Issues and pull requests oldest first (numbers follow age), then their comments.
     items = [(c, rid) for c in ("issues", "pull_requests") for rid in _listed(world, event, c)]
     items.sort(key=lambda item: -float(catalog.raw(item[0])[item[1]].get("age_minutes", 0) or 0))
     for collection, rid in items:
@@ -109,12 +101,6 @@ async def _load_conversations(world: World, event: Event) -> None:
         if rec["target_id"] in loaded:
             await world.insert("comments", {k: rec[k] for k in ("id", "target_kind", "target_id", "author_id", "body")},
                                **_preloaded(event, rec))
-
-
-async def apply_preload(world: World, event: Event) -> None:
-    await _load_repo(world, event)
-    await _load_copies(world, event)
-    await _load_conversations(world, event)
 
 
 def arrival(collection: str, field: str) -> EventType:

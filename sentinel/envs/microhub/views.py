@@ -13,17 +13,19 @@ from sentinel.web.kit import choice_param, fetch_or_404, mark_seen, paged, text_
 from sentinel.web.render import render
 
 routes = Routes()
-GONE = {"issues": "This issue does not exist.", "pull_requests": "This pull request does not exist."}
-TARGETS = {"issue": ("issues", "issue"), "pr": ("pull_requests", "pull")}  # comments' target_kind → table, page
+TARGETS = {  # comments' target_kind → the items' table, their page, the 404's text
+    "issue": ("issues", "issue", "This issue does not exist."),
+    "pr": ("pull_requests", "pull", "This pull request does not exist.")}
 RUN_STEPS = ("Set up job", "Check out code", "Set up Node 20", "Install dependencies", "Lint", "Run tests",
              "Complete job")
 
 
-async def numbered(request: web.Request, table: str, seen: bool = False) -> Any:
-    """The issue or pull request (`table`) the URL's number names, or a 404; with `seen`, marked
-    viewed by this visit (a live refresh leaves it as it was)."""
+async def numbered(request: web.Request, kind: str, seen: bool = False) -> Any:
+    """The issue or pull request (`kind`: issue or pr) the URL's number names, or a 404; with `seen`,
+    marked viewed by this visit (a live refresh leaves it as it was)."""
+    table, _, gone = TARGETS[kind]
     row = await fetch_or_404(request, f"SELECT * FROM {table} WHERE number = ?", (int(request.match_info["number"]),),
-                             GONE[table])
+                             gone)
     if seen and not row["viewed"] and await mark_seen(request, f"UPDATE {table} SET viewed = 1 WHERE id = ?",
                                                       (row["id"],)):
         row = await world_of(request).fetch_one(f"SELECT * FROM {table} WHERE id = ?", (row["id"],))
@@ -126,7 +128,7 @@ async def item_page(request: web.Request, kind: str, row: Any, values: dict[str,
 @routes.get(r"/pulls/{number:\d+}", "pull")
 async def item(request: web.Request) -> web.Response:
     kind = "issue" if request.match_info.route.name == "issue" else "pr"
-    return await item_page(request, kind, await numbered(request, TARGETS[kind][0], seen=True))
+    return await item_page(request, kind, await numbered(request, kind, seen=True))
 
 
 @routes.get("/pulls", "pulls")
