@@ -1,9 +1,6 @@
-"""MicroDin pages (GET): feed, post, network, jobs, applications, job, messaging, thread,
-notifications, profile, company and search. Paths are relative to /microdin.
-
-GET side effects (skipped for live refreshes): opening a thread marks its messages read, and
-following a notification's link marks it read before redirecting to what it is about.
-"""
+"""MicroDin pages (GET) under /microdin. Side effects (not on live refreshes): opening a thread marks its
+messages read; following a notification's link marks it read before redirecting to what it is about.
+The pages a form re-renders with errors (post, job, thread, profile) read their id from the URL."""
 
 from __future__ import annotations
 
@@ -44,20 +41,16 @@ async def feed(request: web.Request) -> web.StreamResponse:
         "errors": {}, "draft": ""})
 
 
-async def post_page(request: web.Request, post_id: str, errors: dict[str, str] | None = None,
-                    draft: str = "", status: int = 200) -> web.Response:
-    world = world_of(request)
+@routes.get("/posts/{id}", "post")
+async def post_page(request: web.Request, errors: dict[str, str] | None = None, draft: str = "",
+                    status: int = 200) -> web.Response:
+    world, post_id = world_of(request), request.match_info["id"]
     post = await fetch_or_404(request, q.POST_ROWS + " WHERE p.id = ?", (post_id,), POST_GONE)
     cols, joins = q.person_join("c.author_id", "author")
     comments = await world.fetch_all(f"SELECT c.*, {cols} FROM post_comments c{joins} WHERE c.post_id = ?"
                                      " ORDER BY c.created_at, c.rowid", (post_id,))
     return await render(request, "microdin/post.html", {"p": post, "comments": comments,
                                                          "errors": errors or {}, "draft": draft}, status=status)
-
-
-@routes.get("/posts/{id}", "post")
-async def post_view(request: web.Request) -> web.StreamResponse:
-    return await post_page(request, request.match_info["id"])
 
 
 @routes.get("/network", "network")
@@ -101,9 +94,10 @@ async def applications(request: web.Request) -> web.StreamResponse:
     return await render(request, "microdin/applications.html", {"list": listing})
 
 
-async def job_page(request: web.Request, job_id: str, errors: dict[str, str] | None = None,
-                   form: dict[str, Any] | None = None, status: int = 200) -> web.Response:
-    world = world_of(request)
+@routes.get("/jobs/{id}", "job")
+async def job_page(request: web.Request, errors: dict[str, str] | None = None, form: dict[str, Any] | None = None,
+                   status: int = 200) -> web.Response:
+    world, job_id = world_of(request), request.match_info["id"]
     job = await fetch_or_404(request, f"{q.JOB_ROWS} WHERE j.id = ?", (job_id,), JOB_GONE)
     application = await world.fetch_one("SELECT * FROM applications WHERE job_id = ?", (job_id,))
     me = world.self_persona
@@ -116,11 +110,6 @@ async def job_page(request: web.Request, job_id: str, errors: dict[str, str] | N
 RESUMES = ("Alex_Morgan_Resume_2024.pdf", "Alex_Morgan_Product_CV.pdf")
 
 
-@routes.get("/jobs/{id}", "job")
-async def job_view(request: web.Request) -> web.StreamResponse:
-    return await job_page(request, request.match_info["id"])
-
-
 @routes.get("/messaging", "messaging")
 async def messaging(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
@@ -131,9 +120,8 @@ async def messaging(request: web.Request) -> web.StreamResponse:
     return await render(request, "microdin/messaging.html", {"conversations": conversations, "contacts": contacts})
 
 
-async def thread_page(request: web.Request, conversation_id: str, errors: dict[str, str] | None = None,
-                      status: int = 200) -> web.Response:
-    world = world_of(request)
+async def thread_page(request: web.Request, errors: dict[str, str] | None = None, status: int = 200) -> web.Response:
+    world, conversation_id = world_of(request), request.match_info["id"]
     conversation = await fetch_or_404(request, q.CONVERSATION_ROWS + " WHERE c.id = ?", (conversation_id,), THREAD_GONE)
     cols, joins = q.person_join("x.sender_id", "sender")
     messages = await world.fetch_all(f"SELECT x.*, {cols} FROM messages x{joins} WHERE x.conversation_id = ?"
@@ -148,7 +136,7 @@ async def thread_view(request: web.Request) -> web.StreamResponse:
     await fetch_or_404(request, "SELECT id FROM conversations WHERE id = ?", (conversation_id,), THREAD_GONE)
     await mark_seen(request, "UPDATE messages SET is_read = 1 WHERE conversation_id = ? AND is_read = 0",
                     (conversation_id,))
-    return await thread_page(request, conversation_id)
+    return await thread_page(request)
 
 
 @routes.get("/notifications", "notifications")
@@ -169,9 +157,10 @@ async def notification_open(request: web.Request) -> web.StreamResponse:
     raise web.HTTPSeeOther(url_for(request, name, None, **parts))
 
 
-async def profile_page(request: web.Request, persona_id: str, errors: dict[str, str] | None = None,
-                       form: dict[str, str] | None = None, status: int = 200) -> web.Response:
-    world = world_of(request)
+@routes.get("/in/{id}", "profile")
+async def profile_page(request: web.Request, errors: dict[str, str] | None = None, form: dict[str, str] | None = None,
+                       status: int = 200) -> web.Response:
+    world, persona_id = world_of(request), request.match_info.get("id", "me")  # adding a section: /in/me/sections
     is_me = persona_id in ("me", self_id(request))
     person = await q.person(world, self_id(request) if is_me else persona_id)
     if person is None:
@@ -187,11 +176,6 @@ async def profile_page(request: web.Request, persona_id: str, errors: dict[str, 
 
 
 SECTION_KINDS = ("experience", "education", "certification", "project", "volunteering", "award")
-
-
-@routes.get("/in/{id}", "profile")
-async def profile_view(request: web.Request) -> web.StreamResponse:
-    return await profile_page(request, request.match_info["id"])
 
 
 @routes.get("/company/{id}", "company")
