@@ -1,9 +1,6 @@
-"""MicroDin: a professional network (docs/environments.md#microdin).
-
-A feed of posts with likes and comments, invitations to accept or ignore, messaging,
-notifications, profiles, company pages and a job board whose postings hide their requirements
-until the detail page, where the Easy Apply form lives.
-"""
+"""MicroDin: a professional network (docs/environments.md#microdin): feed, invitations, messaging,
+notifications, profiles, companies and a job board whose postings show their requirements (and the
+Easy Apply form) only on the detail page."""
 
 from __future__ import annotations
 
@@ -30,32 +27,22 @@ BASELINE_SQL = {
 
 
 async def header(world: World) -> Header:
-    """Unread notifications lead the title; the nav shows the network, messaging and
-    notification counters as text."""
+    """Unread notifications lead the title; the nav shows the network, messaging and notification counters."""
     counts = await q.counts(world)
     return Header(unread=counts.get("notifications", 0), counts=counts)
 
 
 def serve_preload(catalog: Any) -> dict[str, Any]:
-    return {"posts": "*", "invitations": "*", "conversations": "*", "messages": "*", "notifications": "*",
-            "jobs": "*"}
+    return dict.fromkeys(("posts", "invitations", "conversations", "messages", "notifications", "jobs"), "*")
 
 
 ENV = Environment(
-    name="microdin",
-    title="MicroDin",
-    schema=Path(__file__).with_name("schema.sql"),
-    event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    name="microdin", title="MicroDin", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
+    routes=tuple(views.routes), search="search", kinds=KINDS, check_scenario=check_scenario,
     nav=(NavItem("Home", "feed"), NavItem("My Network", "network", count="network"), NavItem("Jobs", "jobs"),
          NavItem("Messaging", "messaging", count="messaging"),
          NavItem("Notifications", "notifications", count="notifications"),
          NavItem("Me", "profile", parts={"id": "me"})),
-    search="search",
-    header=header,
-    baseline_sql=BASELINE_SQL,
-    serve_preload=serve_preload,
-    check_scenario=check_scenario,
+    header=header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
-    kinds=KINDS,
 )

@@ -1,8 +1,5 @@
-"""What MicroDin pages compute: SQL fragments, page sizes and small row shapes.
-
-People are personas joined with their member profile (headline, company); posts, comments,
-invitations and messages name people by persona id.
-"""
+"""What MicroDin pages compute: SQL fragments, page sizes and small row shapes. Rows name people by
+persona id; a person is the persona joined with their member profile (headline, company)."""
 
 from __future__ import annotations
 
@@ -10,11 +7,8 @@ from typing import Any
 
 from sentinel.world.state import World
 
-FEED_PER_PAGE = 10
-JOBS_PER_PAGE = 15
-LIST_PER_PAGE = 20
-PREVIEW_CHARS = 50
-SUGGESTIONS = 6
+FEED_PER_PAGE, JOBS_PER_PAGE, LIST_PER_PAGE = 10, 15, 20
+PREVIEW_CHARS, SUGGESTIONS = 50, 6
 
 def person_join(column: str, prefix: str) -> tuple[str, str]:
     """Columns and joins naming the person in `column` as {prefix}_name, _headline, _color."""
