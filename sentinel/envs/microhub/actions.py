@@ -158,11 +158,11 @@ async def pull_merge(request: web.Request) -> web.Response:
 @routes.post("/users/{login}/follow", "follow")
 async def follow(request: web.Request) -> web.Response:
     world = world_of(request)
-    person = q.People.of(world).by_login(request.match_info["login"])
+    login = request.match_info["login"]
+    person = q.People.of(world).by_login(login)
     if person is None:
         raise web.HTTPNotFound(text="This user does not exist.")
     form = await form_of(request)
-    login = request.match_info["login"]
     async with world.write() as db:
         if await world.fetch_value("SELECT 1 FROM follows WHERE persona_id = ?", (person["id"],)):
             await db.execute("DELETE FROM follows WHERE persona_id = ?", (person["id"],))

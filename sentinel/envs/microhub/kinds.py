@@ -74,8 +74,7 @@ def shared_terms(catalog: Catalog, phrases: bool) -> dict[str, list[str]]:
 # --- events and background ---------------------------------------------------------------------------
 
 def arrive(catalog: Catalog, at: float, item: str, note: str | None = None) -> dict[str, Any]:
-    """A new issue, a new pull request or (STAR_CLIMB) a small star climb at `at` (its size and
-    ramp follow from the time, so building it draws nothing)."""
+    """A new issue, pull request or (STAR_CLIMB) small star climb, sized by `at` (so it draws nothing)."""
     if item.startswith("pr"):
         return kit.event(at, "new_pull_request", note, pr_id=item)
     if item == STAR_CLIMB:
@@ -87,10 +86,9 @@ def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dic
             without: str | None = None, issues_after: float = 0, stars: bool = False,
             issues: Iterable[str] = PRELOAD_ISSUES, star_legs: list[Leg] | None = None,
             initial: int | None = None) -> Facts:
-    """The facts `preload` (`issues`, pull requests, and stars from `initial` moved by `star_legs`, else the
-    slow climb) and `events`: these and background at the density knob: new issues that cannot decide the
-    task (none before `issues_after`, none whose description holds `without`), pull requests and, with
-    `stars`, small star climbs."""
+    """The facts `preload` (stars from `initial` moved by `star_legs`, else the slow climb) and `events`: these
+    and background: issues that cannot decide the task (none before `issues_after`, none whose description
+    holds `without`), pull requests and, with `stars`, small star climbs."""
     used = {*issues, *(e.get("issue_id") for e in events), *(e.get("pr_id") for e in events)}
     pool = [i for i in arrivals(catalog, used) if not without or without not in issue(catalog, i)["body"].lower()]
     pool += [p for p in catalog.raw("pull_requests") if p not in {*PRELOAD_PRS, *used}]
@@ -106,8 +104,8 @@ def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dic
 
 def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, term: str, target: str, exclude: list[str],
                 at: int) -> list[dict[str, Any]]:
-    """knobs.decoys issues without `term` in their description before `at`: those with it in the
-    title first, then those sharing the most words with the target (near_miss: how strictly)."""
+    """knobs.decoys issues before `at` without `term` in the description: first with it in the title, then
+    sharing the most words with the target (near_miss: how strictly)."""
     like = words(f"{issue(catalog, target)['title']} {issue(catalog, target)['body']}")
 
     def score(i: str) -> float:
@@ -135,8 +133,7 @@ def keyword_pick(rng: random.Random, catalog: Catalog) -> tuple[str, str]:
 
 
 def word_target(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool = False) -> Facts:
-    """Look-alike issues, then at the target time the one issue whose description (never shown in
-    the list) holds the word; with `locks`, its author closes and locks it after hold_s."""
+    """Look-alikes, then the one issue whose description holds the word; `locks`: locked after hold_s."""
     target, word = keyword_pick(rng, catalog)
     at = kit.target_time(rng, knobs, 4 + 2 * knobs.decoys)
     until = kit.hold_until(knobs, at) if locks else None
@@ -198,8 +195,7 @@ WORD_KINDS = (
 # --- a term two descriptions share: repro_steps_second, unresponsive_second -------------------------
 
 def second_issue(rng: random.Random, catalog: Catalog, knobs: Knobs, phrases: bool = True) -> Facts:
-    """One issue with the term (a phrase, or a word) in its description is preloaded; look-alikes,
-    then the second one."""
+    """One issue with the term (a phrase, or a word) in its description preloaded; look-alikes; the second."""
     table = shared_terms(catalog, phrases)
     term = kit.choose(rng, sorted(table), "shared term")
     target = kit.choose(rng, [i for i in table[term] if i in set(arrivals(catalog))], "second issue")
@@ -292,8 +288,7 @@ COUNT_KINDS = (
 # --- the star count: stars_target, stars_gain, stars_unreachable_noop ----------------------------------
 
 def star_legs(rng: random.Random, knobs: Knobs, start: int, line: int, at: int, widest: int, what: str) -> list[Leg]:
-    """Flat until the first read, a climb that stalls just short of `line` (near_miss 1: 2 stars
-    short, 0: `widest`), the line reached at `at`, then on up."""
+    """Flat, a climb that stalls just short of `line` (near_miss 1: 2 stars, 0: `widest`), `line` at `at`, on up."""
     short = int(kit.shortfall(knobs.near_miss, 2, widest))
     return [*kit.cross_once(kit.FLAT_S, at, [start + (line - short - start) * rng.randint(30, 80) // 100,
                                              (line - short, f"the stars stall at {line - short:,}: a near miss"),
@@ -303,8 +298,7 @@ def star_legs(rng: random.Random, knobs: Knobs, start: int, line: int, at: int, 
 
 
 def star_climb(rng: random.Random, catalog: Catalog, knobs: Knobs, gain: bool = False) -> Facts:
-    """The stars cross a line (the `goal`) a little above a drawn start: a round number (the `limit`),
-    or with `gain`, the start plus a drawn `gain`."""
+    """The stars cross the `goal` above a drawn start: a round `limit` or, with `gain`, the start + `gain`."""
     start = rng.randint(1200, 4600)
     if gain:
         n = kit.choose(rng, (100, 150, 200, 250, 300))

@@ -53,10 +53,9 @@ async def repo_row(world: World) -> dict[str, Any] | None:
 async def labels_of(world: World, item_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
     if not item_ids:
         return {}
-    marks = ", ".join("?" for _ in item_ids)
-    rows = await world.fetch_all(f"SELECT il.issue_id, l.name, l.color FROM issue_labels il JOIN labels l "
-                                 f"ON l.id = il.label_id WHERE il.issue_id IN ({marks}) ORDER BY l.name",
-                                 tuple(item_ids))
+    rows = await world.fetch_all(f"SELECT il.issue_id, l.name, l.color FROM issue_labels il JOIN labels l ON "
+                                 f"l.id = il.label_id WHERE il.issue_id IN ({', '.join('?' * len(item_ids))}) "
+                                 "ORDER BY l.name", tuple(item_ids))
     out: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         out.setdefault(row["issue_id"], []).append({"name": row["name"], "color": row["color"]})

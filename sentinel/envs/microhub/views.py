@@ -142,8 +142,8 @@ async def pulls(request: web.Request) -> web.Response:
                           rows_sql=f"SELECT p.*, (SELECT COUNT(*) FROM comments c WHERE c.target_kind = 'pr' AND "
                                    f"c.target_id = p.id) AS comment_count FROM pull_requests p WHERE {where} "
                                    "ORDER BY created_at DESC, rowid DESC", row=people.signed)
-    totals = {"open": await world.fetch_value("SELECT COUNT(*) FROM pull_requests WHERE state = 'open'"),
-              "closed": await world.fetch_value("SELECT COUNT(*) FROM pull_requests WHERE state != 'open'")}
+    totals = {s: await world.fetch_value(f"SELECT COUNT(*) FROM pull_requests WHERE state {op} 'open'")
+              for s, op in (("open", "="), ("closed", "!="))}
     return await render(request, "microhub/pulls.html", {
         "list": listing, "state": state, "totals": totals,
         "labels": await q.labels_of(world, [r["id"] for r in listing.rows])})
@@ -230,13 +230,6 @@ async def releases(request: web.Request) -> web.Response:
     return await render(request, "microhub/releases.html", {"releases": [q.decode(r, "assets_json") for r in rows]})
 
 
-@routes.get("/settings", "settings")
-async def settings(request: web.Request) -> web.Response:
-    repo = await q.repo_row(world_of(request))
-    values = {key: repo[key] for key in ("name", "description", "visibility")} if repo else {}
-    return await render(request, "microhub/settings.html", {"values": values, "errors": {}})
-
-
 @routes.get("/users/{login}", "user")
 async def user(request: web.Request) -> web.Response:
     world = world_of(request)
@@ -253,11 +246,14 @@ async def user(request: web.Request) -> web.Response:
         "commit_count": commits_by, "followers": 3 + (sum(map(ord, person["id"])) % 140) + int(followed)})
 
 
+@routes.get("/settings", "settings")
 @routes.get("/issues/new", "issue_new")
 @routes.get("/new", "repo_new")
-async def new_form(request: web.Request) -> web.Response:
-    """The empty form for a new issue or a new repository (public unless changed)."""
+async def form(request: web.Request) -> web.Response:
+    """A form as it opens: the repository's settings, a new issue, or a new repository (public unless changed)."""
     name = request.match_info.route.name
-    values = {"visibility": "public"} if name == "repo_new" else {}
+    values: dict[str, Any] = {"visibility": "public"} if name == "repo_new" else {}
+    if name == "settings" and (repo := await q.repo_row(world_of(request))):
+        values = {key: repo[key] for key in ("name", "description", "visibility")}
     return await render(request, f"microhub/{name}.html", {"values": values, "errors": {}})
 
