@@ -1,6 +1,6 @@
 """MicroDin pages (GET) under /microdin. Side effects (not on live refreshes): opening a thread marks its
 messages read; following a notification's link marks it read before redirecting to what it is about.
-The pages a form re-renders with errors (post, job, thread, profile) read their id from the URL."""
+The pages a form re-renders with errors (post, job, thread, profile) read their id from the form's URL."""
 
 from __future__ import annotations
 
@@ -37,8 +37,7 @@ async def feed(request: web.Request) -> web.StreamResponse:
                           rows_sql=q.POST_ROWS + q.POST_ORDER)
     me = await q.person(world, self_id(request))
     return await render(request, "microdin/feed.html", {
-        "list": listing, "me_card": me, "connections": await q.connection_count(world),
-        "errors": {}, "draft": ""})
+        "list": listing, "me_card": me, "connections": await q.connection_count(world), "errors": {}, "draft": ""})
 
 
 @routes.get("/posts/{id}", "post")
@@ -100,8 +99,7 @@ async def job_page(request: web.Request, errors: dict[str, str] | None = None, f
     world, job_id = world_of(request), request.match_info["id"]
     job = await fetch_or_404(request, f"{q.JOB_ROWS} WHERE j.id = ?", (job_id,), JOB_GONE)
     application = await world.fetch_one("SELECT * FROM applications WHERE job_id = ?", (job_id,))
-    me = world.self_persona
-    values = {"email": me["email"], "phone": "", "resume": RESUMES[0], "note": "", **(form or {})}
+    values = {"email": world.self_persona["email"], "phone": "", "resume": RESUMES[0], "note": "", **(form or {})}
     return await render(request, "microdin/job.html", {
         "job": job, "requirements": q.split_lines(job["requirements"]), "application": application,
         "errors": errors or {}, "values": values, "resumes": RESUMES}, status=status)
@@ -120,23 +118,19 @@ async def messaging(request: web.Request) -> web.StreamResponse:
     return await render(request, "microdin/messaging.html", {"conversations": conversations, "contacts": contacts})
 
 
+@routes.get("/messaging/{id}", "thread")
 async def thread_page(request: web.Request, errors: dict[str, str] | None = None, status: int = 200) -> web.Response:
     world, conversation_id = world_of(request), request.match_info["id"]
+    if request.method == "GET":  # opening the thread marks its messages read (a failed send does not)
+        await fetch_or_404(request, "SELECT id FROM conversations WHERE id = ?", (conversation_id,), THREAD_GONE)
+        await mark_seen(request, "UPDATE messages SET is_read = 1 WHERE conversation_id = ? AND is_read = 0",
+                        (conversation_id,))
     conversation = await fetch_or_404(request, q.CONVERSATION_ROWS + " WHERE c.id = ?", (conversation_id,), THREAD_GONE)
     cols, joins = q.person_join("x.sender_id", "sender")
     messages = await world.fetch_all(f"SELECT x.*, {cols} FROM messages x{joins} WHERE x.conversation_id = ?"
                                      " ORDER BY x.created_at, x.rowid", (conversation_id,))
     return await render(request, "microdin/thread.html", {"c": conversation, "messages": messages,
                                                            "errors": errors or {}}, status=status)
-
-
-@routes.get("/messaging/{id}", "thread")
-async def thread_view(request: web.Request) -> web.StreamResponse:
-    conversation_id = request.match_info["id"]
-    await fetch_or_404(request, "SELECT id FROM conversations WHERE id = ?", (conversation_id,), THREAD_GONE)
-    await mark_seen(request, "UPDATE messages SET is_read = 1 WHERE conversation_id = ? AND is_read = 0",
-                    (conversation_id,))
-    return await thread_page(request)
 
 
 @routes.get("/notifications", "notifications")
