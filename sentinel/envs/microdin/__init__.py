@@ -10,8 +10,7 @@ from typing import Any
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microdin import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microdin import queries as q
-from sentinel.envs.microdin.checks import check_scenario
-from sentinel.envs.microdin.events import EVENT_TYPES
+from sentinel.envs.microdin.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microdin.kinds import KINDS
 from sentinel.world.state import World
 

@@ -1,6 +1,7 @@
 """MicroDin events, run inside the session's write transaction: the preload fills the network, then
 posts, invitations, messages, notifications and job postings arrive; a posting can close. Members and
-companies are always loaded whole by the preload: they are the directory the rest refers to."""
+companies are always loaded whole by the preload: they are the directory the rest refers to. The one
+scenario check MicroDin adds (check_scenario) is about these events."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from sentinel.core.environment import EventType
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.core.scenario import Event
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.config import Timing
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
 READ_AFTER_MINUTES = 24 * 60  # preloaded notifications older than a day were already seen
@@ -124,3 +127,19 @@ EVENT_TYPES = {
     **{f"new_{collection[:-1]}": arrival(collection, insert) for collection, insert in INSERTERS.items()},
     "close_job": EventType(apply=apply_close_job, refs={"job_id": "jobs"}, required=("job_id",)),
 }
+
+
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
+    """A posting closes only after it was posted (validate checks that arrivals come after 0)."""
+    problems: list[tuple[str, str]] = []
+    posted: set[str] = set()
+    for event in scenario.events:
+        where = f"events[{event.index}]"
+        if event.type == "preload":
+            jobs = event.fields.get("jobs")
+            posted |= set(catalog.raw("jobs")) if jobs == "*" else {str(j) for j in jobs or []}
+        elif event.type == "new_job":
+            posted.add(str(event.fields.get("job_id")))
+        elif event.type == "close_job" and str(event.fields.get("job_id")) not in posted:
+            problems.append((f"{where}.job_id", f"{event.fields.get('job_id')} closes before it was posted"))
+    return problems

@@ -1,10 +1,6 @@
-"""MicroDin's ten scenario kinds (docs/environments.md#microdin): the authored scenarios made into templates.
-
-Counting kinds (the job board, pending invitations, unread notifications, feed posts) count against
-numbers known from the preload, so the oracle does not depend on when its first read lands. Apply
-kinds ask for a skill of SKILLS: the targets list it among their requirements (shown on the job page
-only); look-alikes name it in their title or description, or share requirement words with them.
-"""
+"""MicroDin's ten scenario kinds (docs/environments.md#microdin). Counting kinds count against numbers known
+from the preload, so the oracle does not depend on when its first read lands. Apply kinds ask for a skill
+the targets' requirements list (on the job page only); look-alikes name it elsewhere or share requirements."""
 
 from __future__ import annotations
 
@@ -13,15 +9,14 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs
-from sentinel.envs.microdin.events import READ_AFTER_MINUTES
+from sentinel.envs.microdin.events import INSERTERS, READ_AFTER_MINUTES, lines
 from sentinel.generation import kit
 from sentinel.generation.kit import FIRST_READ_S, event
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
 
-COLLECTIONS = {"new_post": "posts", "new_invitation": "invitations", "new_message": "messages",
-               "new_notification": "notifications", "new_job": "jobs"}
+COLLECTIONS = {f"new_{c[:-1]}": c for c in INSERTERS}  # event type → the collection it brings an item of
 PRELOAD_N = {"posts": 20, "invitations": 10, "conversations": 11, "messages": 30, "notifications": 20, "jobs": 10}
 SKILLS = ("Kubernetes", "API documentation", "Python", "React", "Terraform", "Docker", "TypeScript", "Java",
           "SQL", "Excel", "Looker", "Figma", "Salesforce", "Tableau", "Airflow", "Django", "PostgreSQL",
@@ -161,8 +156,7 @@ COUNT_KINDS = (
 # --- the apply kinds ------------------------------------------------------------------------
 
 def requirements(a: Arrivals, jid: str) -> str:
-    req = a.rec[jid]["requirements"]
-    return "\n".join(req) if isinstance(req, list) else str(req)
+    return lines(a.rec[jid]["requirements"])
 
 
 def asks(a: Arrivals, jid: str, skill: str) -> bool:
