@@ -22,8 +22,8 @@ async def create_post(request: web.Request) -> web.StreamResponse:
     if not body:
         raise BadInput("Write something before posting.")
     async with world.write():
-        post_id = await world.next_self_id("posts")
-        await world.insert("posts", {"id": post_id, "author_id": self_id(request), "body": body}, origin="self")
+        await world.insert("posts", {"id": await world.next_self_id("posts"), "author_id": self_id(request),
+                                     "body": body}, origin="self")
     raise done(request, form, "Post shared", url_for(request, "feed"))
 
 
@@ -46,9 +46,8 @@ async def comment(request: web.Request) -> web.StreamResponse:
     if not body:
         return await views.post_page(request, {"body": "Write a comment first."}, status=400)
     async with world.write() as db:
-        comment_id = await world.next_self_id("post_comments")
-        await world.insert("post_comments", {"id": comment_id, "post_id": post["id"], "author_id": self_id(request),
-                                             "body": body}, origin="self")
+        await world.insert("post_comments", {"id": await world.next_self_id("post_comments"), "post_id": post["id"],
+                                             "author_id": self_id(request), "body": body}, origin="self")
         await db.execute("UPDATE posts SET comment_count = comment_count + 1 WHERE id = ?", (post["id"],))
     raise done(request, form, "Comment added", url_for(request, "post", id=post["id"]))
 
@@ -92,8 +91,8 @@ async def apply(request: web.Request) -> web.StreamResponse:
     if errors:
         return await views.job_page(request, errors, values, status=400)
     async with world.write() as db:
-        application_id = await world.next_self_id("applications")
-        await world.insert("applications", {"id": application_id, "job_id": job["id"], **values}, origin="self")
+        await world.insert("applications", {"id": await world.next_self_id("applications"), "job_id": job["id"],
+                                            **values}, origin="self")
         await db.execute("UPDATE jobs SET applied = 1, applied_at = ?, applicant_count = applicant_count + 1"
                          " WHERE id = ? AND applied = 0", (world.created_at(), job["id"]))
     raise done(request, form, f"Application submitted to {job['title']}", url_for(request, "job", id=job["id"]))
@@ -142,6 +141,6 @@ async def add_section(request: web.Request) -> web.StreamResponse:
     if errors:
         return await views.profile_page(request, errors, values, status=400)
     async with world.write():
-        section_id = await world.next_self_id("profile_sections")
-        await world.insert("profile_sections", {"id": section_id, **values}, origin="self")
+        await world.insert("profile_sections", {"id": await world.next_self_id("profile_sections"), **values},
+                           origin="self")
     raise done(request, form, "Section added to your profile", url_for(request, "profile", id="me"))
