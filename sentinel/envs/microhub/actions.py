@@ -106,15 +106,14 @@ async def issue_create(request: web.Request) -> web.Response:
 @routes.post(r"/pulls/{number:\d+}/comment", "pull_comment")
 async def add_comment(request: web.Request) -> web.Response:
     """A comment by the self user on the issue or pull request the URL numbers."""
-    world = world_of(request)
     kind, page = ("issue", "issue") if request.match_info.route.name == "issue_comment" else ("pr", "pull")
-    row = await numbered(request, kind)
+    world, row = world_of(request), await numbered(request, kind)
     form = await form_of(request)
     body = text(form, "body", MAX_BODY)
     error = "This conversation is locked: only collaborators can comment." if kind == "issue" and row["locked"] \
         else ("Write a comment first." if not body else None)
     if error:
-        return await item_page(request, kind, row, {"body": body}, {"body": error}, status=400)
+        return await item_page(request, {"body": body}, {"body": error}, status=400)
     async with world.write():
         await world.insert("comments", {"id": await world.next_self_id("comments"), "target_kind": kind,
                                         "target_id": row["id"], "author_id": world.self_persona["id"], "body": body},
@@ -124,8 +123,7 @@ async def add_comment(request: web.Request) -> web.Response:
 
 @routes.post(r"/issues/{number:\d+}/state", "issue_state")
 async def issue_state(request: web.Request) -> web.Response:
-    world = world_of(request)
-    row = await numbered(request, "issue")
+    world, row = world_of(request), await numbered(request, "issue")
     form = await form_of(request)
     wanted = form.get("state")
     if wanted not in ("open", "closed"):
@@ -140,8 +138,7 @@ async def issue_state(request: web.Request) -> web.Response:
 
 @routes.post(r"/pulls/{number:\d+}/merge", "pull_merge")
 async def pull_merge(request: web.Request) -> web.Response:
-    world = world_of(request)
-    row = await numbered(request, "pr")
+    world, row = world_of(request), await numbered(request, "pr")
     form = await form_of(request)
     strategy = form.get("strategy", "merge")
     if strategy not in STRATEGIES:

@@ -109,10 +109,14 @@ async def issues(request: web.Request) -> web.Response:
         "totals": totals, "all_labels": [r["name"] for r in all_labels], "sorts": list(q.ISSUE_SORTS)})
 
 
-async def item_page(request: web.Request, kind: str, row: Any, values: dict[str, str] | None = None,
-                    errors: dict[str, str] | None = None, status: int = 200) -> web.Response:
-    """An issue's or a pull request's page (`kind` as comments name it: issue or pr), with its labels and comments."""
-    world = world_of(request)
+@routes.get(r"/issues/{number:\d+}", "issue")
+@routes.get(r"/pulls/{number:\d+}", "pull")
+async def item_page(request: web.Request, values: dict[str, str] | None = None, errors: dict[str, str] | None = None,
+                    status: int = 200) -> web.Response:
+    """An issue's or a pull request's page with its labels and comments: opened (a GET, which marks it
+    viewed) or a comment on it refused (`values` and `errors` for the form)."""
+    kind = "pr" if request.match_info.route.name.startswith("pull") else "issue"
+    world, row = world_of(request), await numbered(request, kind, seen=request.method == "GET")
     people = q.People.of(world)
     item = people.signed(q.decode(row, "reviewers_json") if kind == "pr" else row)
     if kind == "pr":
@@ -122,13 +126,6 @@ async def item_page(request: web.Request, kind: str, row: Any, values: dict[str,
         page: item, "labels": (await q.labels_of(world, [row["id"]])).get(row["id"], []),
         "comments": await q.comments_on(world, kind, row["id"], people), "values": values or {},
         "errors": errors or {}}, status=status)
-
-
-@routes.get(r"/issues/{number:\d+}", "issue")
-@routes.get(r"/pulls/{number:\d+}", "pull")
-async def item(request: web.Request) -> web.Response:
-    kind = "issue" if request.match_info.route.name == "issue" else "pr"
-    return await item_page(request, kind, await numbered(request, kind, seen=True))
 
 
 @routes.get("/pulls", "pulls")
