@@ -169,7 +169,11 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
     if problems or not scenario.events or scenario.events[0].type != "preload":
         return problems
     start = float(scenario.events[0].fields.get("initial_stars", catalog.get("repo", "repo")["initial_stars"]))
-    points = star_path(scenario, start, end)
+    points = [(float(t), float(v)) for t, v in scenario.events[0].fields.get("star_waypoints", [])]
+    for event in sorted(scenario.timeline, key=lambda e: (e.at, e.index)):  # the path built as the run builds it
+        if event.type == "star_waypoint" and event.at <= end:
+            target = star_target(points, start, event)
+            points += ramp_points(points, start, event.at, target, float(event.fields.get("ramp_s", 0)))
     return _crossing_problems(scenario, points, start, end)
 
 
@@ -193,16 +197,6 @@ def _star_event_problems(scenario: Scenario, end: float) -> Problems:
             if "ramp_s" in f and not (_number(f["ramp_s"]) and f["ramp_s"] >= 0):
                 out.append((f"{where}.ramp_s", "expected sim seconds ≥ 0"))
     return out
-
-
-def star_path(scenario: Scenario, start: float, end: float) -> list[tuple[float, float]]:
-    """The star path after every event, built as the events build it at run time."""
-    points = [(float(t), float(v)) for t, v in scenario.events[0].fields.get("star_waypoints", [])]
-    for event in sorted(scenario.timeline, key=lambda e: (e.at, e.index)):
-        if event.type == "star_waypoint" and event.at <= end:
-            target = star_target(points, start, event)
-            points += ramp_points(points, start, event.at, target, float(event.fields.get("ramp_s", 0)))
-    return points
 
 
 def _crossing_problems(scenario: Scenario, points: list[tuple[float, float]], start: float, end: float) -> Problems:

@@ -26,11 +26,10 @@ STARS, OPEN, STAR_CLIMB = "★ ([\\d,]+) stars", "([\\d,]+) Open", "+stars"  # S
 LIMIT_AT, GAIN_AT = 60, 50  # the earliest target times of stars_target and stars_gain (room for the climb)
 GLUE = {"a", "an", "the", "to", "of", "in", "on", "for", "and", "or", "is", "it", "at", "by", "as", "be", "we"}
 # Plain words that make poor keywords, and words the issue page shows after the body anyway.
-PLAIN = {"several", "sometimes", "removing", "depending", "reloaded", "building", "returns", "happen", "purpose",
-         "waited", "listed", "removes", "computed", "pasting", "exported", "covers", "alternative", "please",
-         "accept", "passes", "faster", "longer", "missing", "already", "appears", "arrives", "cannot", "actual",
-         "expected", "bottom", "review", "support", "string", "should", "within", "before", "because", "anyone",
-         "comment", "labels", "milestone", "assignees", "issue", "close", "reopen", "nobody"}
+PLAIN = set(("several sometimes removing depending reloaded building returns happen purpose waited listed removes "
+              "computed pasting exported covers alternative please accept passes faster longer missing already "
+              "appears arrives cannot actual expected bottom review support string should within before because "
+              "anyone comment labels milestone assignees issue close reopen nobody").split())
 
 
 # --- catalog views -------------------------------------------------------------------------------
@@ -124,17 +123,13 @@ SEEN = {"watch": ISSUES, "open_new": ISSUE_LINK, "until": {"matches": "(?is)wrot
 
 # --- a word only the target's description holds: comment_on_compliance, comment_on_totp, the no-op
 
-def keyword_pick(rng: random.Random, catalog: Catalog) -> tuple[str, str]:
-    """(issue, word): a keyword only this arriving issue's description holds, and not its title."""
-    fit = keywords(catalog)
-    return kit.choose(rng, [(i, w) for i in arrivals(catalog) for w in sorted(words(issue(catalog, i)["body"]) & fit)
-                            if bodies_with(catalog, w) == [i] and w not in issue(catalog, i)["title"].lower()],
-                      "issue with a word of its own")
-
-
 def word_target(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool = False) -> Facts:
-    """Look-alikes, then the one issue whose description holds the word; `locks`: locked after hold_s."""
-    target, word = keyword_pick(rng, catalog)
+    """Look-alikes, then the one issue whose description holds the word (a keyword only this arriving
+    issue's description holds, and not its title); with `locks`, its author locks it after hold_s."""
+    fit = keywords(catalog)
+    own = [(i, w) for i in arrivals(catalog) for w in sorted(words(issue(catalog, i)["body"]) & fit)
+           if bodies_with(catalog, w) == [i] and w not in issue(catalog, i)["title"].lower()]
+    target, word = kit.choose(rng, own, "issue with a word of its own")
     at = kit.target_time(rng, knobs, 4 + 2 * knobs.decoys)
     until = kit.hold_until(knobs, at) if locks else None
     events = [*look_alikes(rng, catalog, knobs, word, target, [target], at),

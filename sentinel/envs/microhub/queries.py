@@ -80,12 +80,6 @@ ISSUE_COLUMNS = ("i.id, i.number, i.title, i.state, i.author_id, i.created_at, i
                  " AS comment_count")
 
 
-async def comments_on(world: World, kind: str, target_id: str, people: People) -> list[dict[str, Any]]:
-    rows = await world.fetch_all("SELECT * FROM comments WHERE target_kind = ? AND target_id = ? "
-                                 "ORDER BY created_at, rowid", (kind, target_id))
-    return [people.signed(r) for r in rows]
-
-
 def decode(row: Any, *keys: str) -> dict[str, Any]:
     out = dict(row)
     for key in keys:

@@ -121,11 +121,13 @@ async def item_page(request: web.Request, values: dict[str, str] | None = None, 
     item = people.signed(q.decode(row, "reviewers_json") if kind == "pr" else row)
     if kind == "pr":
         item["reviewers"] = [people.login(r) for r in item["reviewers"]]
+    comments = await world.fetch_all("SELECT * FROM comments WHERE target_kind = ? AND target_id = ? "
+                                     "ORDER BY created_at, rowid", (kind, row["id"]))
+    labels = await q.labels_of(world, [row["id"]])
     page = TARGETS[kind][1]
     return await render(request, f"microhub/{page}.html", {
-        page: item, "labels": (await q.labels_of(world, [row["id"]])).get(row["id"], []),
-        "comments": await q.comments_on(world, kind, row["id"], people), "values": values or {},
-        "errors": errors or {}}, status=status)
+        page: item, "labels": labels.get(row["id"], []), "comments": [people.signed(r) for r in comments],
+        "values": values or {}, "errors": errors or {}}, status=status)
 
 
 @routes.get("/pulls", "pulls")
@@ -163,15 +165,12 @@ async def run(request: web.Request) -> web.Response:
     row = await fetch_or_404(request, "SELECT r.*, w.name AS workflow, w.path FROM workflow_runs r JOIN workflows w "
                                       "ON w.id = r.workflow_id WHERE r.id = ?", (request.match_info["id"],),
                              "This workflow run does not exist.")
-    return await render(request, "microhub/run.html", {"run": people.signed(row, "actor"), "jobs": run_jobs(row)})
-
-
-def run_jobs(run_row: Any) -> list[dict[str, Any]]:
-    """A run's jobs and steps, derived from its outcome (a failed run fails at the tests)."""
-    failed = {"Run tests": "failure", "Complete job": "skipped"} if run_row["conclusion"] == "failure" else {}
-    share = max(1, run_row["duration_s"] // len(RUN_STEPS))
+    # Its one job's steps, derived from its outcome (a failed run fails at the tests).
+    failed = {"Run tests": "failure", "Complete job": "skipped"} if row["conclusion"] == "failure" else {}
+    share = max(1, row["duration_s"] // len(RUN_STEPS))
     steps = [{"name": name, "conclusion": failed.get(name, "success"), "seconds": share} for name in RUN_STEPS]
-    return [{"name": "build", "conclusion": run_row["conclusion"], "steps": steps}]
+    return await render(request, "microhub/run.html", {"run": people.signed(row, "actor"), "jobs": [
+        {"name": "build", "conclusion": row["conclusion"], "steps": steps}]})
 
 
 @routes.get("/projects", "projects")
@@ -237,10 +236,10 @@ async def user(request: web.Request) -> web.Response:
     followed = await world.fetch_value("SELECT 1 FROM follows WHERE persona_id = ?", (person["id"],)) is not None
     mine = await world.fetch_all("SELECT * FROM my_repos ORDER BY created_at DESC, rowid DESC") \
         if person.get("is_self") else []
-    commits_by = await world.fetch_value("SELECT COUNT(*) FROM commits WHERE author_id = ?", (person["id"],))
     return await render(request, "microhub/user.html", {
         "person": person, "login": people.login(person["id"]), "followed": followed, "my_repos": mine,
-        "commit_count": commits_by, "followers": 3 + (sum(map(ord, person["id"])) % 140) + int(followed)})
+        "commit_count": await world.fetch_value("SELECT COUNT(*) FROM commits WHERE author_id = ?", (person["id"],)),
+        "followers": 3 + (sum(map(ord, person["id"])) % 140) + int(followed)})
 
 
 @routes.get("/settings", "settings")
