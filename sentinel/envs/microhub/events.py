@@ -1,8 +1,7 @@
-"""MicroHub's event types, run inside the session's write transaction, and the scenario checks only
-MicroHub knows: the star waypoints, and a star task's crossing (condition_at must be when the home page
-first shows the count its solution watches for). Item times use event.at, never the clock, so a replay
-writes the same rows. Issues and pull requests share one number sequence assigned on arrival, so a number
-reveals nothing about the catalog."""
+"""MicroHub's event types, run in the session's write transaction (item times are event.at, never the clock,
+so a replay writes the same rows; issues and pull requests share one number sequence assigned on arrival, so
+a number reveals nothing of the catalog), and the checks only MicroHub knows: the star waypoints and a star
+task's crossing (condition_at must be when the home page first shows the count its solution watches for)."""
 
 from __future__ import annotations
 

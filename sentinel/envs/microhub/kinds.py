@@ -282,18 +282,9 @@ COUNT_KINDS = (
 
 # --- the star count: stars_target, stars_gain, stars_unreachable_noop ----------------------------------
 
-def star_legs(rng: random.Random, knobs: Knobs, start: int, line: int, at: int, widest: int, what: str) -> list[Leg]:
-    """Flat, a climb that stalls just short of `line` (near_miss 1: 2 stars, 0: `widest`), `line` at `at`, on up."""
-    short = int(kit.shortfall(knobs.near_miss, 2, widest))
-    return [*kit.cross_once(kit.FLAT_S, at, [start + (line - short - start) * rng.randint(30, 80) // 100,
-                                             (line - short, f"the stars stall at {line - short:,}: a near miss"),
-                                             line - short],
-                            line, f"the stars reach {line:,} at {at} s, {what} (the target)"),
-            Leg(at + 1, line + rng.randint(40, 200), max(5, 700 - at))]
-
-
 def star_climb(rng: random.Random, catalog: Catalog, knobs: Knobs, gain: bool = False) -> Facts:
-    """The stars cross the `goal` above a drawn start: a round `limit` or, with `gain`, the start + `gain`."""
+    """From a drawn start, flat, the stars climb, stall just short of the `goal` (near_miss 1: 2 stars short),
+    cross it at the target time and go on up. The goal: a round `limit` or, with `gain`, the start + `gain`."""
     start = rng.randint(1200, 4600)
     if gain:
         n = kit.choose(rng, (100, 150, 200, 250, 300))
@@ -301,7 +292,12 @@ def star_climb(rng: random.Random, catalog: Catalog, knobs: Knobs, gain: bool = 
     else:
         n, line = 0, int(kit.round_line(start + 101, 500 if start < 3000 else 1000))
         at = kit.target_time(rng, knobs, LIMIT_AT)
-    legs = star_legs(rng, knobs, start, line, at, 32 if gain else 42, f"+{n} on the start" if gain else "the limit")
+    stall = line - int(kit.shortfall(knobs.near_miss, 2, 32 if gain else 42))
+    what = f"+{n} on the start" if gain else "the limit"
+    legs = [*kit.cross_once(kit.FLAT_S, at, [start + (stall - start) * rng.randint(30, 80) // 100,
+                                             (stall, f"the stars stall at {stall:,}: a near miss"), stall],
+                            line, f"the stars reach {line:,} at {at} s, {what} (the target)"),
+            Leg(at + 1, line + rng.randint(40, 200), max(5, 700 - at))]
     return {"start": start, "limit": line, "gain": n, "goal": line, "flat": kit.FLAT_S, "at": at,
             **traffic(rng, catalog, knobs, [], initial=start, star_legs=legs)}
 
