@@ -9,7 +9,6 @@ from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microdin import actions, views  # noqa: F401  (actions adds its routes to views.routes)
-from sentinel.envs.microdin import queries as q
 from sentinel.envs.microdin.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microdin.kinds import KINDS
 from sentinel.world.state import World
@@ -26,8 +25,13 @@ BASELINE_SQL = {
 
 
 async def header(world: World) -> Header:
-    """Unread notifications lead the title; the nav shows the network, messaging and notification counters."""
-    counts = await q.counts(world)
+    """Unread notifications lead the title; the nav shows pending invitations (network), unread conversations
+    (messaging) and unread notifications."""
+    row = await world.fetch_one(
+        "SELECT (SELECT COUNT(*) FROM invitations WHERE status = 'pending') AS network,"
+        " (SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE is_read = 0) AS messaging,"
+        " (SELECT COUNT(*) FROM notifications WHERE is_read = 0) AS notifications")
+    counts = {key: int(row[key] or 0) for key in ("network", "messaging", "notifications")} if row else {}
     return Header(unread=counts.get("notifications", 0), counts=counts)
 
 

@@ -17,7 +17,6 @@ routes = Routes()
 POST_GONE = "This post no longer exists."
 JOB_GONE = "This job posting no longer exists."
 THREAD_GONE = "This conversation no longer exists."
-PERSON_GONE = "This profile is not available."
 MAX_QUERY = 100
 
 
@@ -147,7 +146,12 @@ async def notification_open(request: web.Request) -> web.StreamResponse:
                              "This notification no longer exists.")
     await mark_seen(request, "UPDATE notifications SET is_read = 1 WHERE id = ?", (row["id"],))
     conversation = await world.fetch_value("SELECT id FROM conversations WHERE counterpart_id = ?", (row["actor_id"],))
-    name, parts = q.notification_target(row, conversation)
+    if row["post_id"] or row["job_id"]:  # where it leads: what it is about, the sender's thread or profile, or mine
+        name, parts = ("post", {"id": row["post_id"]}) if row["post_id"] else ("job", {"id": row["job_id"]})
+    elif row["kind"] == "message":
+        name, parts = ("thread", {"id": conversation}) if conversation else ("messaging", {})
+    else:
+        name, parts = "profile", {"id": row["actor_id"] if row["kind"] in ("connection", "profile_view") else "me"}
     raise web.HTTPSeeOther(url_for(request, name, None, **parts))
 
 
@@ -158,7 +162,7 @@ async def profile_page(request: web.Request, errors: dict[str, str] | None = Non
     is_me = persona_id in ("me", self_id(request))
     person = await q.person(world, self_id(request) if is_me else persona_id)
     if person is None:
-        raise web.HTTPNotFound(text=PERSON_GONE)
+        raise web.HTTPNotFound(text="This profile is not available.")
     sections = await world.fetch_all("SELECT * FROM profile_sections ORDER BY created_at, rowid") if is_me else []
     invitation = await world.fetch_one("SELECT * FROM invitations WHERE persona_id = ?", (person["id"],))
     posts = await world.fetch_all(q.POST_ROWS + " WHERE p.author_id = ?" + q.POST_ORDER + " LIMIT 3", (person["id"],))
