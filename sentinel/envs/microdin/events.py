@@ -31,7 +31,8 @@ def lines(values: list[str] | str | None) -> str:
     return "\n".join(values) if isinstance(values, list) else values or ""
 
 
-async def insert_directory(world: World) -> None:
+async def apply_preload(world: World, event: Event) -> None:
+    """The directory, then each listed collection oldest first."""
     for c in world.catalog.records("companies").values():
         await world.insert("companies", {k: c[k] for k in ("id", "name", "industry", "size", "location", "about")},
                            origin="preload")
@@ -41,6 +42,11 @@ async def insert_directory(world: World) -> None:
             "connected": int(bool(m.get("connected"))), "about": m.get("about", ""),
             "experience": lines(m.get("experience")), "education": lines(m.get("education")),
             "skills": lines(m.get("skills"))}, origin="preload")
+    for conversation_id in selected(world.catalog, "conversations", event.fields.get("conversations")):
+        await ensure_conversation(world, event, conversation_id)
+    for field, insert in INSERTERS.items():
+        for item_id in oldest_first(world.catalog, field, selected(world.catalog, field, event.fields.get(field))):
+            await insert(world, event, world.catalog.get(field, item_id))
 
 
 async def insert_post(world: World, event: Event, record: dict[str, Any]) -> None:
@@ -97,16 +103,6 @@ async def insert_job(world: World, event: Event, record: dict[str, Any]) -> None
 # collection → its inserter; each also arrives by itself: new_post (post_id), new_invitation, ...
 INSERTERS = {"posts": insert_post, "invitations": insert_invitation, "messages": insert_message,
              "notifications": insert_notification, "jobs": insert_job}
-
-
-async def apply_preload(world: World, event: Event) -> None:
-    """The directory, then each listed collection oldest first."""
-    await insert_directory(world)
-    for conversation_id in selected(world.catalog, "conversations", event.fields.get("conversations")):
-        await ensure_conversation(world, event, conversation_id)
-    for field, insert in INSERTERS.items():
-        for item_id in oldest_first(world.catalog, field, selected(world.catalog, field, event.fields.get(field))):
-            await insert(world, event, world.catalog.get(field, item_id))
 
 
 def arrival(collection: str, insert: Any) -> EventType:

@@ -63,10 +63,10 @@ class Arrivals(kit.Arrivals):
 
 # --- the job board, pending invitations, unread notifications, feed posts --------------------
 
-def board(noop: bool) -> kit.Setup:
+def board_kind(name: str, activity: str, noop: bool, notes: str, **texts: Any) -> Kind:
     """k preloaded postings, closings (the decoys knob) and arrivals so the board reaches k + n at the
     target, then two to four more; as the no-op, the asked number lies above the peak (near_miss)."""
-    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    def board(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         k, n, more = rng.randint(3, 6), rng.randint(3, 6), rng.randint(2, 4)
         a = Arrivals(catalog, jobs=k)
         at, key, used = kit.rise_with_drops(rng, knobs, a.of("new_job"), a.load["jobs"], n, a.make, a.close,
@@ -79,12 +79,8 @@ def board(noop: bool) -> kit.Setup:
         others = [i for i in a.items if a.type[i] != "new_job" and i not in used]
         return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, others), "at": at, "k": k,
                 "goal": asked, "peak": k + n + more, "last": key[-1]["at"]}
-    return setup
-
-
-def board_kind(name: str, activity: str, noop: bool, notes: str, **texts: Any) -> Kind:
     return kit.declare(
-        name, activity, "absolute", board(noop), Knobs(decoys=1), notes, difficulty="easy", start_page=JOBS,
+        name, activity, "absolute", board, Knobs(decoys=1), notes, difficulty="easy", start_page=JOBS,
         prompt="Watch the MicroDin job board. When it lists at least {goal} open positions, tell me.",
         condition_sql=kit.count_reaches(OPEN_JOBS, "{goal}"),
         solution=kit.watch_number(JOBS, "([0-9]+) results", "{goal}", "The job board now lists {goal} openings."),
