@@ -1,9 +1,6 @@
-"""MicroDin: a professional network (docs/environments.md#microdin).
-
-A feed of posts with likes and comments, invitations to accept or ignore, messaging,
-notifications, profiles, company pages and a job board whose postings hide their requirements
-until the detail page, where the Easy Apply form lives.
-"""
+"""MicroDin: a professional network (docs/environments.md#microdin): feed, invitations, messaging,
+notifications, profiles, companies and a job board whose postings show their requirements (and the
+Easy Apply form) only on the detail page."""
 
 from __future__ import annotations
 
@@ -12,9 +9,7 @@ from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microdin import actions, views  # noqa: F401  (actions adds its routes to views.routes)
-from sentinel.envs.microdin import queries as q
-from sentinel.envs.microdin.checks import check_scenario
-from sentinel.envs.microdin.events import EVENT_TYPES
+from sentinel.envs.microdin.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microdin.kinds import KINDS
 from sentinel.world.state import World
 
@@ -30,32 +25,27 @@ BASELINE_SQL = {
 
 
 async def header(world: World) -> Header:
-    """Unread notifications lead the title; the nav shows the network, messaging and
-    notification counters as text."""
-    counts = await q.counts(world)
+    """Unread notifications lead the title; the nav shows pending invitations (network), unread conversations
+    (messaging) and unread notifications."""
+    row = await world.fetch_one(
+        "SELECT (SELECT COUNT(*) FROM invitations WHERE status = 'pending') AS network,"
+        " (SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE is_read = 0) AS messaging,"
+        " (SELECT COUNT(*) FROM notifications WHERE is_read = 0) AS notifications")
+    counts = {key: int(row[key] or 0) for key in ("network", "messaging", "notifications")} if row else {}
     return Header(unread=counts.get("notifications", 0), counts=counts)
 
 
 def serve_preload(catalog: Any) -> dict[str, Any]:
-    return {"posts": "*", "invitations": "*", "conversations": "*", "messages": "*", "notifications": "*",
-            "jobs": "*"}
+    return dict.fromkeys(("posts", "invitations", "conversations", "messages", "notifications", "jobs"), "*")
 
 
 ENV = Environment(
-    name="microdin",
-    title="MicroDin",
-    schema=Path(__file__).with_name("schema.sql"),
-    event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    name="microdin", title="MicroDin", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
+    routes=tuple(views.routes), search="search", kinds=KINDS, check_scenario=check_scenario,
     nav=(NavItem("Home", "feed"), NavItem("My Network", "network", count="network"), NavItem("Jobs", "jobs"),
          NavItem("Messaging", "messaging", count="messaging"),
          NavItem("Notifications", "notifications", count="notifications"),
          NavItem("Me", "profile", parts={"id": "me"})),
-    search="search",
-    header=header,
-    baseline_sql=BASELINE_SQL,
-    serve_preload=serve_preload,
-    check_scenario=check_scenario,
+    header=header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
-    kinds=KINDS,
 )

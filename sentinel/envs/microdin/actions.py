@@ -1,9 +1,5 @@
-"""MicroDin actions (POST): post, like, comment, accept or ignore an invitation, apply to a job,
-send a message, start a conversation, add a profile section.
-
-Each answers 303 to the form's `next` page with a one-line status; invalid input re-renders the
-form with status 400 and the error beside the field.
-"""
+"""MicroDin actions (POST). Each answers 303 to the form's `next` page with a one-line status; invalid
+input re-renders the form with status 400 and the error beside the field."""
 
 from __future__ import annotations
 
@@ -11,24 +7,11 @@ import re
 
 from aiohttp import web
 
-from sentinel.envs.microdin.views import (
-    JOB_GONE,
-    POST_GONE,
-    RESUMES,
-    SECTION_KINDS,
-    THREAD_GONE,
-    job_page,
-    post_page,
-    profile_page,
-    routes,
-    self_id,
-    thread_page,
-)
+from sentinel.envs.microdin import views
+from sentinel.envs.microdin.views import POST_GONE, routes, self_id
 from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
 
-MAX_POST = 1300
-MAX_COMMENT = 1000
-MAX_MESSAGE = 2000
+MAX_POST, MAX_COMMENT, MAX_MESSAGE = 1300, 1000, 2000
 PHONE = re.compile(r"^\+?[0-9 ()\-]{7,20}$")
 
 
@@ -39,8 +22,8 @@ async def create_post(request: web.Request) -> web.StreamResponse:
     if not body:
         raise BadInput("Write something before posting.")
     async with world.write():
-        post_id = await world.next_self_id("posts")
-        await world.insert("posts", {"id": post_id, "author_id": self_id(request), "body": body}, origin="self")
+        await world.insert("posts", {"id": await world.next_self_id("posts"), "author_id": self_id(request),
+                                     "body": body}, origin="self")
     raise done(request, form, "Post shared", url_for(request, "feed"))
 
 
@@ -61,17 +44,19 @@ async def comment(request: web.Request) -> web.StreamResponse:
     post = await fetch_or_404(request, "SELECT id FROM posts WHERE id = ?", (request.match_info["id"],), POST_GONE)
     body = text_param(form, "body", max_len=MAX_COMMENT, label="Your comment")
     if not body:
-        return await post_page(request, post["id"], {"body": "Write a comment first."}, status=400)
+        return await views.post_page(request, {"body": "Write a comment first."}, status=400)
     async with world.write() as db:
-        comment_id = await world.next_self_id("post_comments")
-        await world.insert("post_comments", {"id": comment_id, "post_id": post["id"], "author_id": self_id(request),
-                                             "body": body}, origin="self")
+        await world.insert("post_comments", {"id": await world.next_self_id("post_comments"), "post_id": post["id"],
+                                             "author_id": self_id(request), "body": body}, origin="self")
         await db.execute("UPDATE posts SET comment_count = comment_count + 1 WHERE id = ?", (post["id"],))
     raise done(request, form, "Comment added", url_for(request, "post", id=post["id"]))
 
 
-async def answer_invitation(request: web.Request, status: str) -> web.StreamResponse:
+@routes.post("/invitations/{id}/accept", "accept")
+@routes.post("/invitations/{id}/ignore", "ignore")
+async def answer_invitation(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
+    status = "accepted" if request.match_info.route.name == "accept" else "ignored"
     invitation = await fetch_or_404(
         request, "SELECT i.*, pe.name FROM invitations i JOIN personas pe ON pe.id = i.persona_id WHERE i.id = ?",
         (request.match_info["id"],), "This invitation no longer exists.")
@@ -86,20 +71,10 @@ async def answer_invitation(request: web.Request, status: str) -> web.StreamResp
     raise done(request, form, line, url_for(request, "network"))
 
 
-@routes.post("/invitations/{id}/accept", "accept")
-async def accept(request: web.Request) -> web.StreamResponse:
-    return await answer_invitation(request, "accepted")
-
-
-@routes.post("/invitations/{id}/ignore", "ignore")
-async def ignore(request: web.Request) -> web.StreamResponse:
-    return await answer_invitation(request, "ignored")
-
-
 @routes.post("/jobs/{id}/apply", "apply")
 async def apply(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    job = await fetch_or_404(request, "SELECT * FROM jobs WHERE id = ?", (request.match_info["id"],), JOB_GONE)
+    job = await fetch_or_404(request, "SELECT * FROM jobs WHERE id = ?", (request.match_info["id"],), views.JOB_GONE)
     if job["applied"]:
         raise BadInput("You already applied to this job.")
     if job["closed"]:
@@ -111,13 +86,13 @@ async def apply(request: web.Request) -> web.StreamResponse:
         errors["email"] = "Enter the email address employers should use."
     if not PHONE.match(values["phone"]):
         errors["phone"] = "Enter a phone number (7 to 20 digits, spaces, +, - or brackets)."
-    if values["resume"] not in RESUMES:
+    if values["resume"] not in views.RESUMES:
         errors["resume"] = "Choose one of your uploaded résumés."
     if errors:
-        return await job_page(request, job["id"], errors, values, status=400)
+        return await views.job_page(request, errors, values, status=400)
     async with world.write() as db:
-        application_id = await world.next_self_id("applications")
-        await world.insert("applications", {"id": application_id, "job_id": job["id"], **values}, origin="self")
+        await world.insert("applications", {"id": await world.next_self_id("applications"), "job_id": job["id"],
+                                            **values}, origin="self")
         await db.execute("UPDATE jobs SET applied = 1, applied_at = ?, applicant_count = applicant_count + 1"
                          " WHERE id = ? AND applied = 0", (world.created_at(), job["id"]))
     raise done(request, form, f"Application submitted to {job['title']}", url_for(request, "job", id=job["id"]))
@@ -142,10 +117,10 @@ async def new_conversation(request: web.Request) -> web.StreamResponse:
 async def send(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
     conversation = await fetch_or_404(request, "SELECT id FROM conversations WHERE id = ?",
-                                      (request.match_info["id"],), THREAD_GONE)
+                                      (request.match_info["id"],), views.THREAD_GONE)
     body = text_param(form, "body", max_len=MAX_MESSAGE, label="Your message")
     if not body:
-        return await thread_page(request, conversation["id"], {"body": "Write a message first."}, status=400)
+        return await views.thread_page(request, {"body": "Write a message first."}, status=400)
     async with world.write():
         message_id = await world.next_self_id("messages")
         await world.insert("messages", {"id": message_id, "conversation_id": conversation["id"],
@@ -159,13 +134,13 @@ async def add_section(request: web.Request) -> web.StreamResponse:
     values = {"kind": text_param(form, "kind", max_len=40), "title": text_param(form, "title", max_len=120),
               "subtitle": text_param(form, "subtitle", max_len=120), "body": text_param(form, "body", max_len=2000)}
     errors = {}
-    if values["kind"] not in SECTION_KINDS:
+    if values["kind"] not in views.SECTION_KINDS:
         errors["kind"] = "Choose what kind of section to add."
     if not values["title"]:
         errors["title"] = "Give the section a title."
     if errors:
-        return await profile_page(request, "me", errors, values, status=400)
+        return await views.profile_page(request, errors, values, status=400)
     async with world.write():
-        section_id = await world.next_self_id("profile_sections")
-        await world.insert("profile_sections", {"id": section_id, **values}, origin="self")
+        await world.insert("profile_sections", {"id": await world.next_self_id("profile_sections"), **values},
+                           origin="self")
     raise done(request, form, "Section added to your profile", url_for(request, "profile", id="me"))

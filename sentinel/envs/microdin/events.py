@@ -1,10 +1,7 @@
-"""MicroDin events: the preload fills the network, then posts, invitations, messages,
-notifications and job postings arrive; a posting can close (it stops accepting applications).
-
-Every apply runs inside the session's write transaction, so it only executes statements.
-Members (one profile per persona) and companies are always loaded whole by the preload: they
-are the directory the rest refers to.
-"""
+"""MicroDin events, run inside the session's write transaction: the preload fills the network, then
+posts, invitations, messages, notifications and job postings arrive; a posting can close. Members and
+companies are always loaded whole by the preload: they are the directory the rest refers to. The one
+scenario check MicroDin adds (check_scenario) is about these events."""
 
 from __future__ import annotations
 
@@ -14,12 +11,13 @@ from sentinel.core.environment import EventType
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.core.scenario import Event
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.config import Timing
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
 READ_AFTER_MINUTES = 24 * 60  # preloaded notifications older than a day were already seen
-COLLECTIONS = {"posts": "posts", "invitations": "invitations", "conversations": "conversations",
-               "messages": "messages", "notifications": "notifications", "jobs": "jobs"}
+COLLECTIONS = {c: c for c in ("posts", "invitations", "conversations", "messages", "notifications", "jobs")}
 
 
 def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
@@ -30,12 +28,11 @@ def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
 
 
 def lines(values: list[str] | str | None) -> str:
-    if isinstance(values, list):
-        return "\n".join(values)
-    return values or ""
+    return "\n".join(values) if isinstance(values, list) else values or ""
 
 
-async def insert_directory(world: World) -> None:
+async def apply_preload(world: World, event: Event) -> None:
+    """The directory, then each listed collection oldest first."""
     for c in world.catalog.records("companies").values():
         await world.insert("companies", {k: c[k] for k in ("id", "name", "industry", "size", "location", "about")},
                            origin="preload")
@@ -45,27 +42,29 @@ async def insert_directory(world: World) -> None:
             "connected": int(bool(m.get("connected"))), "about": m.get("about", ""),
             "experience": lines(m.get("experience")), "education": lines(m.get("education")),
             "skills": lines(m.get("skills"))}, origin="preload")
+    for conversation_id in selected(world.catalog, "conversations", event.fields.get("conversations")):
+        await ensure_conversation(world, event, conversation_id)
+    for field, insert in INSERTERS.items():
+        for item_id in oldest_first(world.catalog, field, selected(world.catalog, field, event.fields.get(field))):
+            await insert(world, event, world.catalog.get(field, item_id))
 
 
-async def insert_post(world: World, event: Event, post_id: str) -> None:
-    record = world.catalog.get("posts", post_id)
-    comments = [c for c in world.catalog.records("post_comments").values() if c["post_id"] == post_id]
+async def insert_post(world: World, event: Event, record: dict[str, Any]) -> None:
+    comments = [c for c in world.catalog.records("post_comments").values() if c["post_id"] == record["id"]]
     if event.type != "preload":
         comments = []  # a post that arrives now has no comments yet
     await world.insert("posts", {
-        "id": post_id, "author_id": record["author_id"], "body": record["body"], "image": record.get("image"),
+        "id": record["id"], "author_id": record["author_id"], "body": record["body"], "image": record.get("image"),
         "image_alt": record.get("image_alt"), "like_count": int(record.get("like_count", 0)),
         "comment_count": len(comments), "share_count": int(record.get("share_count", 0))}, **when(event, record))
     age = preloaded_age(event, record)
     for n, comment in enumerate(comments):
-        await world.insert("post_comments", {"id": comment["id"], "post_id": post_id, "author_id": comment["author_id"],
-                                             "body": comment["body"]},
+        await world.insert("post_comments", {k: comment[k] for k in ("id", "post_id", "author_id", "body")},
                            origin="preload", age_minutes=max(0.0, age - 11 * (n + 1)))
 
 
-async def insert_invitation(world: World, event: Event, invitation_id: str) -> None:
-    record = world.catalog.get("invitations", invitation_id)
-    await world.insert("invitations", {"id": invitation_id, "persona_id": record["persona_id"],
+async def insert_invitation(world: World, event: Event, record: dict[str, Any]) -> None:
+    await world.insert("invitations", {"id": record["id"], "persona_id": record["persona_id"],
                                        "mutual_count": int(record.get("mutual_count", 0)),
                                        "note": record.get("note", "")}, **when(event, record))
 
@@ -78,52 +77,40 @@ async def ensure_conversation(world: World, event: Event, conversation_id: str) 
                            **when(event, record))
 
 
-async def insert_message(world: World, event: Event, message_id: str) -> None:
-    record = world.catalog.get("messages", message_id)
+async def insert_message(world: World, event: Event, record: dict[str, Any]) -> None:
     await ensure_conversation(world, event, record["conversation_id"])
     is_read = int(bool(record.get("is_read"))) if event.type == "preload" else 0
-    await world.insert("messages", {"id": message_id, "conversation_id": record["conversation_id"],
+    await world.insert("messages", {"id": record["id"], "conversation_id": record["conversation_id"],
                                     "sender_id": record["sender_id"], "body": record["body"], "is_read": is_read},
                        **when(event, record))
 
 
-async def insert_notification(world: World, event: Event, notification_id: str) -> None:
-    record = world.catalog.get("notifications", notification_id)
+async def insert_notification(world: World, event: Event, record: dict[str, Any]) -> None:
     seen = event.type == "preload" and preloaded_age(event, record) > READ_AFTER_MINUTES
     await world.insert("notifications", {
-        "id": notification_id, "kind": record["kind"], "actor_id": record["actor_id"], "text": record["text"],
+        "id": record["id"], "kind": record["kind"], "actor_id": record["actor_id"], "text": record["text"],
         "post_id": record.get("post_id"), "job_id": record.get("job_id"), "is_read": int(seen)},
         **when(event, record))
 
 
-async def insert_job(world: World, event: Event, job_id: str) -> None:
-    record = world.catalog.get("jobs", job_id)
+async def insert_job(world: World, event: Event, record: dict[str, Any]) -> None:
     await world.insert("jobs", {
-        "id": job_id, "title": record["title"], "company_id": record["company_id"], "location": record["location"],
-        "employment_type": record["employment_type"], "description": record["description"],
+        **{k: record[k] for k in ("id", "title", "company_id", "location", "employment_type", "description")},
         "requirements": lines(record["requirements"]), "applicant_count": int(record.get("applicant_count", 0))},
         **when(event, record))
 
 
+# collection → its inserter; each also arrives by itself: new_post (post_id), new_invitation, ...
 INSERTERS = {"posts": insert_post, "invitations": insert_invitation, "messages": insert_message,
              "notifications": insert_notification, "jobs": insert_job}
 
 
-async def apply_preload(world: World, event: Event) -> None:
-    """The directory, then each listed collection oldest first."""
-    await insert_directory(world)
-    for conversation_id in selected(world.catalog, "conversations", event.fields.get("conversations")):
-        await ensure_conversation(world, event, conversation_id)
-    for field, insert in INSERTERS.items():
-        for item_id in oldest_first(world.catalog, field, selected(world.catalog, field, event.fields.get(field))):
-            await insert(world, event, item_id)
+def arrival(collection: str, insert: Any) -> EventType:
+    field = f"{collection[:-1]}_id"
 
-
-def arrival(field: str, insert: Any) -> EventType:
     async def apply(world: World, event: Event) -> None:
-        await insert(world, event, str(event.fields[field]))
-    return EventType(apply=apply, refs={field: COLLECTIONS[field.removesuffix("_id") + "s"]},
-                     inserts=(field,), required=(field,))
+        await insert(world, event, world.catalog.get(collection, str(event.fields[field])))
+    return EventType(apply=apply, refs={field: collection}, inserts=(field,), required=(field,))
 
 
 async def apply_close_job(world: World, event: Event) -> None:
@@ -133,10 +120,22 @@ async def apply_close_job(world: World, event: Event) -> None:
 
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, COLLECTIONS),
-    "new_post": arrival("post_id", insert_post),
-    "new_invitation": arrival("invitation_id", insert_invitation),
-    "new_message": arrival("message_id", insert_message),
-    "new_notification": arrival("notification_id", insert_notification),
-    "new_job": arrival("job_id", insert_job),
+    **{f"new_{collection[:-1]}": arrival(collection, insert) for collection, insert in INSERTERS.items()},
     "close_job": EventType(apply=apply_close_job, refs={"job_id": "jobs"}, required=("job_id",)),
 }
+
+
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
+    """A posting closes only after it was posted (validate checks that arrivals come after 0)."""
+    problems: list[tuple[str, str]] = []
+    posted: set[str] = set()
+    for event in scenario.events:
+        where = f"events[{event.index}]"
+        if event.type == "preload":
+            jobs = event.fields.get("jobs")
+            posted |= set(catalog.raw("jobs")) if jobs == "*" else {str(j) for j in jobs or []}
+        elif event.type == "new_job":
+            posted.add(str(event.fields.get("job_id")))
+        elif event.type == "close_job" and str(event.fields.get("job_id")) not in posted:
+            problems.append((f"{where}.job_id", f"{event.fields.get('job_id')} closes before it was posted"))
+    return problems

@@ -1,10 +1,6 @@
-"""MicroDin's ten scenario kinds (docs/environments.md#microdin): the authored scenarios made into templates.
-
-Counting kinds (the job board, pending invitations, unread notifications, feed posts) count against
-numbers known from the preload, so the oracle does not depend on when its first read lands. Apply
-kinds ask for a skill of SKILLS: the targets list it among their requirements (shown on the job page
-only); look-alikes name it in their title or description, or share requirement words with them.
-"""
+"""MicroDin's ten scenario kinds (docs/environments.md#microdin). Counting kinds count against numbers known
+from the preload, so the oracle does not depend on when its first read lands. Apply kinds ask for a skill
+the targets' requirements list (on the job page only); look-alikes name it elsewhere or share requirements."""
 
 from __future__ import annotations
 
@@ -13,15 +9,14 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs
-from sentinel.envs.microdin.events import READ_AFTER_MINUTES
+from sentinel.envs.microdin.events import INSERTERS, READ_AFTER_MINUTES, lines
 from sentinel.generation import kit
 from sentinel.generation.kit import FIRST_READ_S, event
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
 
-COLLECTIONS = {"new_post": "posts", "new_invitation": "invitations", "new_message": "messages",
-               "new_notification": "notifications", "new_job": "jobs"}
+COLLECTIONS = {f"new_{c[:-1]}": c for c in INSERTERS}  # event type → the collection it brings an item of
 PRELOAD_N = {"posts": 20, "invitations": 10, "conversations": 11, "messages": 30, "notifications": 20, "jobs": 10}
 SKILLS = ("Kubernetes", "API documentation", "Python", "React", "Terraform", "Docker", "TypeScript", "Java",
           "SQL", "Excel", "Looker", "Figma", "Salesforce", "Tableau", "Airflow", "Django", "PostgreSQL",
@@ -68,10 +63,10 @@ class Arrivals(kit.Arrivals):
 
 # --- the job board, pending invitations, unread notifications, feed posts --------------------
 
-def board(noop: bool) -> kit.Setup:
+def board_kind(name: str, activity: str, noop: bool, notes: str, **texts: Any) -> Kind:
     """k preloaded postings, closings (the decoys knob) and arrivals so the board reaches k + n at the
     target, then two to four more; as the no-op, the asked number lies above the peak (near_miss)."""
-    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    def board(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         k, n, more = rng.randint(3, 6), rng.randint(3, 6), rng.randint(2, 4)
         a = Arrivals(catalog, jobs=k)
         at, key, used = kit.rise_with_drops(rng, knobs, a.of("new_job"), a.load["jobs"], n, a.make, a.close,
@@ -84,12 +79,8 @@ def board(noop: bool) -> kit.Setup:
         others = [i for i in a.items if a.type[i] != "new_job" and i not in used]
         return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, others), "at": at, "k": k,
                 "goal": asked, "peak": k + n + more, "last": key[-1]["at"]}
-    return setup
-
-
-def board_kind(name: str, activity: str, noop: bool, notes: str, **texts: Any) -> Kind:
     return kit.declare(
-        name, activity, "absolute", board(noop), Knobs(decoys=1), notes, difficulty="easy", start_page=JOBS,
+        name, activity, "absolute", board, Knobs(decoys=1), notes, difficulty="easy", start_page=JOBS,
         prompt="Watch the MicroDin job board. When it lists at least {goal} open positions, tell me.",
         condition_sql=kit.count_reaches(OPEN_JOBS, "{goal}"),
         solution=kit.watch_number(JOBS, "([0-9]+) results", "{goal}", "The job board now lists {goal} openings."),
@@ -161,8 +152,7 @@ COUNT_KINDS = (
 # --- the apply kinds ------------------------------------------------------------------------
 
 def requirements(a: Arrivals, jid: str) -> str:
-    req = a.rec[jid]["requirements"]
-    return "\n".join(req) if isinstance(req, list) else str(req)
+    return lines(a.rec[jid]["requirements"])
 
 
 def asks(a: Arrivals, jid: str, skill: str) -> bool:

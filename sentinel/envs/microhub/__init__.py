@@ -1,11 +1,5 @@
-"""MicroHub: code hosting for one repository, brightline/atlas-web (docs/environments.md#microhub), modelled
-on GitHub.
-
-Code (files, README, commits), issues with comments, pull requests with checks and merging,
-actions runs, projects, wiki, security, insights, releases, settings and user pages. Every page
-carries the repo header with Star, Watch and Fork. The star count moves along authored
-waypoints and is read (rounded down) at the moment of each request (stars.py).
-"""
+"""MicroHub: code hosting for one repository, brightline/atlas-web, modelled on GitHub
+(docs/environments.md#microhub). Every page carries the repo header with Star, Watch and Fork."""
 
 from __future__ import annotations
 
@@ -14,11 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microhub import actions, views  # noqa: F401  (actions adds its routes to views.routes)
-from sentinel.envs.microhub.checks import check_scenario
-from sentinel.envs.microhub.events import EVENT_TYPES
+from sentinel.envs.microhub.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microhub.kinds import KINDS
-from sentinel.envs.microhub.queries import header_counts, repo_header
-from sentinel.envs.microhub.stars import repo_numbers
+from sentinel.envs.microhub.queries import NUMBERS, repo_numbers
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -39,17 +31,19 @@ async def repo_baselines(world: World) -> dict[str, float]:
 
 
 async def header(world: World) -> Header:
-    counts = await header_counts(world)
-    return Header(counts=counts, extra=await repo_header(world))
+    """The nav's open issues and pull requests, and the repo header every page carries (Star, Watch, Fork)."""
+    counts = {key: int(await world.fetch_value(f"SELECT COUNT(*) FROM {table} WHERE state = 'open'") or 0)
+              for key, table in (("issues", "issues"), ("pulls", "pull_requests"))}
+    repo = await world.fetch_one("SELECT owner, name, visibility FROM repo")
+    return Header(counts=counts, extra={"repo": dict(repo) if repo else None, **await repo_numbers(world)})
 
 
 async def finalize(world: World) -> None:
     """Grading time: freeze the star, fork and watcher counts into repo_stats."""
     numbers = await repo_numbers(world)
     await world.db.execute("DELETE FROM repo_stats")
-    await world.db.execute("INSERT INTO repo_stats (stars, forks, watchers, starred_by_me, watching, forked) "
-                           "VALUES (?, ?, ?, ?, ?, ?)", tuple(numbers[k] for k in (
-                               "stars", "forks", "watchers", "starred_by_me", "watching", "forked")))
+    await world.db.execute(f"INSERT INTO repo_stats ({', '.join(NUMBERS)}) VALUES ({', '.join('?' * len(NUMBERS))})",
+                           tuple(numbers[k] for k in NUMBERS))
 
 
 def serve_preload(catalog: Catalog) -> dict[str, Any]:
@@ -60,21 +54,12 @@ def serve_preload(catalog: Catalog) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microhub",
-    title="MicroHub",
-    schema=Path(__file__).with_name("schema.sql"),
-    event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    name="microhub", title="MicroHub", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
+    routes=tuple(views.routes), search="issues", kinds=KINDS, check_scenario=check_scenario,
     nav=(NavItem("Code", "home"), NavItem("Issues", "issues", count="issues"),
          NavItem("Pull requests", "pulls", count="pulls"), NavItem("Actions", "actions"),
          NavItem("Projects", "projects"), NavItem("Wiki", "wiki"), NavItem("Security", "security"),
          NavItem("Insights", "insights"), NavItem("Settings", "settings")),
-    search="issues",
-    header=header,
-    baseline_sql=BASELINE_SQL,
-    baselines_extra=repo_baselines,
-    serve_preload=serve_preload,
+    header=header, baseline_sql=BASELINE_SQL, baselines_extra=repo_baselines, serve_preload=serve_preload,
     finalize=finalize,
-    check_scenario=check_scenario,
-    kinds=KINDS,
 )

@@ -1,9 +1,5 @@
-"""MicroHub's actions (POST under /microhub/): star, watch, fork, settings, new repository, new
-issue, comments on issues and pull requests, close/reopen, merge and follow.
-
-Each answers 303 to the form's `next` page with a one-line status; bad input re-renders the
-form with status 400 and the message beside the field. Comments are always authored by SELF.
-"""
+"""MicroHub's actions (POST under /microhub/). Each answers 303 to the form's `next` page with a
+one-line status; bad input re-renders the form with status 400 and the message beside the field."""
 
 from __future__ import annotations
 
@@ -14,14 +10,15 @@ from aiohttp import web
 
 from sentinel.envs.microhub import queries as q
 from sentinel.envs.microhub.events import next_number
-from sentinel.envs.microhub.views import NO_ISSUE, NO_PULL, issue_context, number_of, pull_context, routes
-from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, url_for, world_of
+from sentinel.envs.microhub.views import item_page, numbered, routes
+from sentinel.web.kit import BadInput, done, form_of, url_for, world_of
 from sentinel.web.render import render
 
-MAX_TITLE = 200
-MAX_BODY = 5000
+MAX_TITLE, MAX_BODY = 200, 5000
 REPO_NAME = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
 VISIBILITY = ("public", "private")
+FLIPS = {"star": ("starred_by_me", "Starred brightline/atlas-web", "Unstarred brightline/atlas-web"),
+         "watch": ("watching", "You are now watching this repository", "You are no longer watching this repository")}
 STRATEGIES = {"merge": "Merged", "squash": "Squashed and merged", "rebase": "Rebased and merged"}
 
 
@@ -33,32 +30,23 @@ def text(form: Any, name: str, max_len: int) -> str:
     return value
 
 
-async def flip(request: web.Request, column: str, on: str, off: str) -> web.HTTPSeeOther:
-    world = world_of(request)
-    form = await form_of(request)
+@routes.post("/star", "star")
+@routes.post("/watch", "watch")
+async def flip(request: web.Request) -> web.Response:
+    """Star or watch the repository, or undo it: the route's FLIPS column and status lines."""
+    column, on, off = FLIPS[request.match_info.route.name]
+    world, form = world_of(request), await form_of(request)
     async with world.write() as db:
         await db.execute(f"UPDATE repo SET {column} = 1 - {column}")
         value = await world.fetch_value(f"SELECT {column} FROM repo")
     if value is None:
         raise web.HTTPNotFound(text="This repository does not exist.")
-    return done(request, form, on if value else off, url_for(request, "home"))
-
-
-@routes.post("/star", "star")
-async def star(request: web.Request) -> web.Response:
-    raise await flip(request, "starred_by_me", "Starred brightline/atlas-web", "Unstarred brightline/atlas-web")
-
-
-@routes.post("/watch", "watch")
-async def watch(request: web.Request) -> web.Response:
-    raise await flip(request, "watching", "You are now watching this repository",
-                     "You are no longer watching this repository")
+    raise done(request, form, on if value else off, url_for(request, "home"))
 
 
 @routes.post("/fork", "fork")
 async def fork(request: web.Request) -> web.Response:
-    world = world_of(request)
-    form = await form_of(request)
+    world, form = world_of(request), await form_of(request)
     async with world.write() as db:
         forked = await world.fetch_value("SELECT forked FROM repo")
         if forked is None:
@@ -71,39 +59,28 @@ async def fork(request: web.Request) -> web.Response:
 
 
 @routes.post("/settings", "settings_save")
-async def settings_save(request: web.Request) -> web.Response:
-    world = world_of(request)
-    form = await form_of(request)
-    values = {"name": text(form, "name", 100), "description": text(form, "description", 350),
-              "visibility": text(form, "visibility", 10) or "public"}
-    errors = {}
-    if not REPO_NAME.match(values["name"]):
-        errors["name"] = "Use letters, digits, '.', '-' or '_' (1 to 100 characters)."
-    if values["visibility"] not in VISIBILITY:
-        errors["visibility"] = "Choose public or private."
-    if errors:
-        return await render(request, "microhub/settings.html", {"values": values, "errors": errors}, status=400)
-    async with world.write() as db:
-        await db.execute("UPDATE repo SET name = ?, description = ?, visibility = ?",
-                         (values["name"], values["description"], values["visibility"]))
-    raise done(request, form, "Settings saved", url_for(request, "settings"))
-
-
 @routes.post("/new", "repo_create")
-async def repo_create(request: web.Request) -> web.Response:
-    world = world_of(request)
-    form = await form_of(request)
+async def save_repo(request: web.Request) -> web.Response:
+    """The repository's settings, or (repo_create) a new repository of the self user's."""
+    world, form = world_of(request), await form_of(request)
+    new = request.match_info.route.name == "repo_create"
     values = {"name": text(form, "name", 100), "description": text(form, "description", 350),
               "visibility": text(form, "visibility", 10) or "public"}
     errors = {}
     if not REPO_NAME.match(values["name"]):
         errors["name"] = "Use letters, digits, '.', '-' or '_' (1 to 100 characters)."
-    elif await world.fetch_value("SELECT 1 FROM my_repos WHERE name = ?", (values["name"],)):
+    elif new and await world.fetch_value("SELECT 1 FROM my_repos WHERE name = ?", (values["name"],)):
         errors["name"] = "You already have a repository with this name."
     if values["visibility"] not in VISIBILITY:
         errors["visibility"] = "Choose public or private."
     if errors:
-        return await render(request, "microhub/repo_new.html", {"values": values, "errors": errors}, status=400)
+        return await render(request, f"microhub/{'repo_new' if new else 'settings'}.html",
+                            {"values": values, "errors": errors}, status=400)
+    if not new:
+        async with world.write() as db:
+            await db.execute("UPDATE repo SET name = ?, description = ?, visibility = ?",
+                             (values["name"], values["description"], values["visibility"]))
+        raise done(request, form, "Settings saved", url_for(request, "settings"))
     async with world.write():
         await world.insert("my_repos", {"id": await world.next_self_id("my_repos"), **values}, origin="self")
     login = q.People.of(world).login(world.self_persona["id"])
@@ -112,8 +89,7 @@ async def repo_create(request: web.Request) -> web.Response:
 
 @routes.post("/issues/new", "issue_create")
 async def issue_create(request: web.Request) -> web.Response:
-    world = world_of(request)
-    form = await form_of(request)
+    world, form = world_of(request), await form_of(request)
     values = {"title": text(form, "title", MAX_TITLE), "body": text(form, "body", MAX_BODY)}
     if not values["title"]:
         return await render(request, "microhub/issue_new.html",
@@ -126,40 +102,28 @@ async def issue_create(request: web.Request) -> web.Response:
     raise done(request, form, f"Opened issue #{number}", url_for(request, "issue", number=number))
 
 
-async def add_comment(request: web.Request, kind: str, row: Any, again: Any) -> web.Response:
-    world = world_of(request)
+@routes.post(r"/issues/{number:\d+}/comment", "issue_comment")
+@routes.post(r"/pulls/{number:\d+}/comment", "pull_comment")
+async def add_comment(request: web.Request) -> web.Response:
+    """A comment by the self user on the issue or pull request the URL numbers."""
+    kind, page = ("issue", "issue") if request.match_info.route.name == "issue_comment" else ("pr", "pull")
+    world, row = world_of(request), await numbered(request, kind)
     form = await form_of(request)
     body = text(form, "body", MAX_BODY)
     error = "This conversation is locked: only collaborators can comment." if kind == "issue" and row["locked"] \
         else ("Write a comment first." if not body else None)
     if error:
-        context = await again(request, row)
-        context.update(values={"body": body}, errors={"body": error})
-        return await render(request, f"microhub/{'issue' if kind == 'issue' else 'pull'}.html", context, status=400)
+        return await item_page(request, {"body": body}, {"body": error}, status=400)
     async with world.write():
         await world.insert("comments", {"id": await world.next_self_id("comments"), "target_kind": kind,
                                         "target_id": row["id"], "author_id": world.self_persona["id"], "body": body},
                            origin="self")
-    name = "issue" if kind == "issue" else "pull"
-    raise done(request, form, f"Comment added to #{row['number']}", url_for(request, name, number=row["number"]))
-
-
-@routes.post(r"/issues/{number:\d+}/comment", "issue_comment")
-async def issue_comment(request: web.Request) -> web.Response:
-    row = await fetch_or_404(request, "SELECT * FROM issues WHERE number = ?", (number_of(request),), NO_ISSUE)
-    return await add_comment(request, "issue", row, issue_context)
-
-
-@routes.post(r"/pulls/{number:\d+}/comment", "pull_comment")
-async def pull_comment(request: web.Request) -> web.Response:
-    row = await fetch_or_404(request, "SELECT * FROM pull_requests WHERE number = ?", (number_of(request),), NO_PULL)
-    return await add_comment(request, "pr", row, pull_context)
+    raise done(request, form, f"Comment added to #{row['number']}", url_for(request, page, number=row["number"]))
 
 
 @routes.post(r"/issues/{number:\d+}/state", "issue_state")
 async def issue_state(request: web.Request) -> web.Response:
-    world = world_of(request)
-    row = await fetch_or_404(request, "SELECT * FROM issues WHERE number = ?", (number_of(request),), NO_ISSUE)
+    world, row = world_of(request), await numbered(request, "issue")
     form = await form_of(request)
     wanted = form.get("state")
     if wanted not in ("open", "closed"):
@@ -174,8 +138,7 @@ async def issue_state(request: web.Request) -> web.Response:
 
 @routes.post(r"/pulls/{number:\d+}/merge", "pull_merge")
 async def pull_merge(request: web.Request) -> web.Response:
-    world = world_of(request)
-    row = await fetch_or_404(request, "SELECT * FROM pull_requests WHERE number = ?", (number_of(request),), NO_PULL)
+    world, row = world_of(request), await numbered(request, "pr")
     form = await form_of(request)
     strategy = form.get("strategy", "merge")
     if strategy not in STRATEGIES:
@@ -192,11 +155,11 @@ async def pull_merge(request: web.Request) -> web.Response:
 @routes.post("/users/{login}/follow", "follow")
 async def follow(request: web.Request) -> web.Response:
     world = world_of(request)
-    person = q.People.of(world).by_login(request.match_info["login"])
+    login = request.match_info["login"]
+    person = q.People.of(world).by_login(login)
     if person is None:
         raise web.HTTPNotFound(text="This user does not exist.")
     form = await form_of(request)
-    login = request.match_info["login"]
     async with world.write() as db:
         if await world.fetch_value("SELECT 1 FROM follows WHERE persona_id = ?", (person["id"],)):
             await db.execute("DELETE FROM follows WHERE persona_id = ?", (person["id"],))

@@ -1,38 +1,44 @@
-"""MicroHub's event types: preload, new_issue, new_pull_request, star_waypoint and lock_issue.
-
-They run inside the session's write transaction (never call world.write() here). Item times use
-event.at, never the clock, so a replay writes the same rows. Issues and pull requests share one
-number sequence assigned on arrival, so a number reveals nothing about the catalog.
-"""
+"""MicroHub's event types, run in the session's write transaction (item times are event.at, never the clock,
+so a replay writes the same rows; issues and pull requests share one number sequence assigned on arrival, so
+a number reveals nothing of the catalog), and the checks only MicroHub knows: the star waypoints and a star
+task's crossing (condition_at must be when the home page first shows the count its solution watches for)."""
 
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import TYPE_CHECKING, Any
 
+from sentinel.core.config import Timing, load_config
 from sentinel.core.environment import EventType
-from sentinel.core.waypoints import ramp_points, value_at
+from sentinel.core.waypoints import first_crossing, ramp_points, value_at
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.microhub.queries import EPSILON, REPO_JSON, star_points, stars_at
 
 if TYPE_CHECKING:
-    from sentinel.core.scenario import Event
+    from sentinel.core.catalog import Catalog
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
 FIRST_NUMBER = 381  # the repository's history before the catalog: the first loaded item gets this
-ALL = "*"
-SIDE = {  # catalog collection → (table, columns copied as they are)
-    "labels": ("labels", ("name", "color")),
-    "workflows": ("workflows", ("name", "path", "state")),
-    "workflow_runs": ("workflow_runs", ("workflow_id", "run_number", "title", "status", "conclusion", "branch",
-                                        "actor", "duration_s")),
-    "wiki_pages": ("wiki_pages", ("slug", "title", "body")),
-    "advisories": ("advisories", ("severity", "package", "title", "state")),
-    "scanning_alerts": ("scanning_alerts", ("rule", "severity", "file", "line", "state")),
-    "projects": ("projects", ("name",)),
-    "project_cards": ("project_cards", ("project_id", "column_name", "title")),
+FILES_AGE = 60 * 24 * 40  # minutes: the code on main is 40 days old, whatever the catalog says
+COPIED = {  # catalog collection (and table) → columns copied, JSON columns from catalog fields, loaded oldest first
+    "files": (("path", "parent_path", "kind", "size", "language", "content"), {}, False),
+    "commits": (("sha", "message", "author_id", "additions", "deletions"), {"files_json": "files_changed"}, True),
+    "labels": (("name", "color"), {}, False),
+    "workflows": (("name", "path", "state"), {}, False),
+    "workflow_runs": (("workflow_id", "run_number", "title", "status", "conclusion", "branch", "actor", "duration_s"),
+                      {}, False),
+    "wiki_pages": (("slug", "title", "body"), {}, False),
+    "advisories": (("severity", "package", "title", "state"), {}, False),
+    "scanning_alerts": (("rule", "severity", "file", "line", "state"), {}, False),
+    "projects": (("name",), {}, False),
+    "project_cards": (("project_id", "column_name", "title"), {}, False),
+    "releases": (("tag", "name", "body", "is_latest", "is_prerelease"), {"assets_json": "assets"}, True),
 }
 COLLECTIONS = {name: name for name in ("repo", "files", "commits", "issues", "pull_requests", "comments",
-                                       "releases", *SIDE)}
+                                       "releases", *COPIED)}
 
 
 async def next_number(world: World) -> int:
@@ -41,134 +47,88 @@ async def next_number(world: World) -> int:
     return FIRST_NUMBER if value is None else int(value) + 1
 
 
-async def label_ids(world: World, item_id: str, names: list[str]) -> None:
-    for name in names:
+async def insert_item(world: World, collection: str, rec: dict[str, Any], when: dict[str, Any]) -> None:
+    """An issue or a pull request (`collection`, also its table) with its labels; an arrival is open."""
+    own = {"milestone": rec.get("milestone")} if collection == "issues" else {
+        "source_branch": rec["source_branch"], "target_branch": rec["target_branch"],
+        "checks_status": rec["checks_status"], "reviewers_json": json.dumps(rec.get("reviewers", []))}
+    await world.insert(collection, {
+        "id": rec["id"], "number": await next_number(world), "title": rec["title"], "body": rec["body"],
+        "state": rec.get("state", "open") if when["origin"] == "preload" else "open",
+        "author_id": rec["author_id"], **own}, **when)
+    for name in rec.get("labels", []):
         label = await world.fetch_value("SELECT id FROM labels WHERE name = ?", (name,))
         if label is not None:
             await world.db.execute("INSERT OR IGNORE INTO issue_labels (issue_id, label_id) VALUES (?, ?)",
-                                   (item_id, label))
-
-
-async def insert_issue(world: World, rec: dict[str, Any], when: dict[str, Any]) -> None:
-    await world.insert("issues", {
-        "id": rec["id"], "number": await next_number(world), "title": rec["title"], "body": rec["body"],
-        "state": rec.get("state", "open") if when["origin"] == "preload" else "open",
-        "author_id": rec["author_id"], "milestone": rec.get("milestone")}, **when)
-    await label_ids(world, rec["id"], rec.get("labels", []))
-
-
-async def insert_pull(world: World, rec: dict[str, Any], when: dict[str, Any]) -> None:
-    await world.insert("pull_requests", {
-        "id": rec["id"], "number": await next_number(world), "title": rec["title"], "body": rec["body"],
-        "state": rec.get("state", "open") if when["origin"] == "preload" else "open",
-        "author_id": rec["author_id"], "source_branch": rec["source_branch"], "target_branch": rec["target_branch"],
-        "checks_status": rec["checks_status"], "reviewers_json": json.dumps(rec.get("reviewers", []))}, **when)
-    await label_ids(world, rec["id"], rec.get("labels", []))
+                                   (rec["id"], label))
 
 
 def _preloaded(event: Event, rec: dict[str, Any]) -> dict[str, Any]:
     return {"origin": "preload", "age_minutes": preloaded_age(event, rec)}
 
 
-async def _load_repo(world: World, event: Event) -> None:
-    f = event.fields
-    for repo_id in selected(world.catalog, "repo", f.get("repo", ALL)):
-        rec = world.catalog.get("repo", repo_id)
+def _listed(world: World, event: Event, collection: str) -> list[str]:
+    """The ids the preload loads of a collection (all unless the field says otherwise)."""
+    return selected(world.catalog, collection, event.fields.get(collection, "*"))
+
+
+async def apply_preload(world: World, event: Event) -> None:
+    """The repository and its star path, the collections copied as they are, then the conversations."""
+    f, catalog = event.fields, world.catalog
+    for repo_id in _listed(world, event, "repo"):
+        rec = catalog.get("repo", repo_id)
         await world.insert("repo", {
-            "id": rec["id"], "owner": rec["owner"], "name": rec["name"], "description": rec["description"],
-            "visibility": rec["visibility"], "default_branch": rec["default_branch"], "license": rec["license"],
-            "homepage": rec.get("homepage"), "topics_json": json.dumps(rec["topics"]),
-            "languages_json": json.dumps(rec["languages"]), "traffic_json": json.dumps(rec["traffic"]),
-            "deployments_json": json.dumps(rec["deployments"]), "packages_json": json.dumps(rec["packages"]),
-            "branches": rec["branches"], "tags": rec["tags"],
+            **{k: rec[k] for k in ("id", "owner", "name", "description", "visibility", "default_branch", "license",
+                                   "branches", "tags")},
+            "homepage": rec.get("homepage"), **{f"{k}_json": json.dumps(rec[k]) for k in REPO_JSON},
             "initial_stars": int(f.get("initial_stars", rec["initial_stars"])),
             "forks": int(f.get("initial_forks", rec["initial_forks"])),
             "watchers": int(f.get("initial_watchers", rec["initial_watchers"]))},
             origin="preload", age_minutes=60 * 24 * 700)
     for t, stars in f.get("star_waypoints") or []:
         await world.db.execute("INSERT INTO star_waypoints (t, stars) VALUES (?, ?)", (float(t), float(stars)))
-
-
-async def _load_code(world: World, event: Event) -> None:
-    catalog = world.catalog
-    for file_id in selected(catalog, "files", event.fields.get("files", ALL)):
-        rec = catalog.get("files", file_id)
-        await world.insert("files", {k: rec[k] for k in ("id", "path", "parent_path", "kind", "size", "language",
-                                                          "content")}, origin="preload", age_minutes=60 * 24 * 40)
-    ids = oldest_first(catalog, "commits", selected(catalog, "commits", event.fields.get("commits", ALL)))
-    for commit_id in ids:
-        rec = catalog.get("commits", commit_id)
-        await world.insert("commits", {
-            "id": rec["id"], "sha": rec["sha"], "message": rec["message"], "author_id": rec["author_id"],
-            "additions": rec["additions"], "deletions": rec["deletions"],
-            "files_json": json.dumps(rec["files_changed"])}, **_preloaded(event, rec))
-
-
-async def _load_side(world: World, event: Event) -> None:
-    catalog = world.catalog
-    for collection, (table, columns) in SIDE.items():
-        for rid in selected(catalog, collection, event.fields.get(collection, ALL)):
+    for collection, (columns, encoded, oldest) in COPIED.items():
+        ids = _listed(world, event, collection)
+        for rid in oldest_first(catalog, collection, ids) if oldest else ids:
             rec = catalog.get(collection, rid)
-            await world.insert(table, {"id": rid, **{c: rec.get(c) for c in columns}}, **_preloaded(event, rec))
-    for rid in oldest_first(catalog, "releases", selected(catalog, "releases", event.fields.get("releases", ALL))):
-        rec = catalog.get("releases", rid)
-        await world.insert("releases", {
-            "id": rid, "tag": rec["tag"], "name": rec["name"], "body": rec["body"], "is_latest": int(rec["is_latest"]),
-            "is_prerelease": int(rec["is_prerelease"]), "assets_json": json.dumps(rec["assets"])},
-            **_preloaded(event, rec))
-
-
-async def _load_conversations(world: World, event: Event) -> None:
-    """Issues and pull requests oldest first (numbers follow age), then their comments."""
-    catalog = world.catalog
-    items = [("issues", i) for i in selected(catalog, "issues", event.fields.get("issues", ALL))]
-    items += [("pull_requests", i) for i in selected(catalog, "pull_requests", event.fields.get("pull_requests", ALL))]
+            when = {"origin": "preload", "age_minutes": FILES_AGE} if collection == "files" else _preloaded(event, rec)
+            await world.insert(collection, {"id": rid, **{c: rec.get(c) for c in columns},
+                                            **{c: json.dumps(rec[k]) for c, k in encoded.items()}}, **when)
+    # Issues and pull requests oldest first (numbers follow age), then their comments.
+    items = [(c, rid) for c in ("issues", "pull_requests") for rid in _listed(world, event, c)]
     items.sort(key=lambda item: -float(catalog.raw(item[0])[item[1]].get("age_minutes", 0) or 0))
-    loaded = set()
     for collection, rid in items:
         rec = catalog.get(collection, rid)
-        insert = insert_issue if collection == "issues" else insert_pull
-        await insert(world, rec, _preloaded(event, rec))
-        loaded.add(rid)
-    comment_ids = oldest_first(catalog, "comments", selected(catalog, "comments", event.fields.get("comments", ALL)))
-    for rid in comment_ids:
+        await insert_item(world, collection, rec, _preloaded(event, rec))
+    loaded = {rid for _, rid in items}
+    for rid in oldest_first(catalog, "comments", _listed(world, event, "comments")):
         rec = catalog.get("comments", rid)
         if rec["target_id"] in loaded:
             await world.insert("comments", {k: rec[k] for k in ("id", "target_kind", "target_id", "author_id", "body")},
                                **_preloaded(event, rec))
 
 
-async def apply_preload(world: World, event: Event) -> None:
-    await _load_repo(world, event)
-    await _load_code(world, event)
-    await _load_side(world, event)
-    await _load_conversations(world, event)
-
-
-async def apply_new_issue(world: World, event: Event) -> None:
-    rec = world.catalog.get("issues", str(event.fields["issue_id"]))
-    await insert_issue(world, rec, {"origin": "event", "at": event.at})
-
-
-async def apply_new_pull_request(world: World, event: Event) -> None:
-    rec = world.catalog.get("pull_requests", str(event.fields["pr_id"]))
-    await insert_pull(world, rec, {"origin": "event", "at": event.at})
+def arrival(collection: str, field: str) -> EventType:
+    """A new issue or pull request: the catalog item `field` names."""
+    async def apply(world: World, event: Event) -> None:
+        rec = world.catalog.get(collection, str(event.fields[field]))
+        await insert_item(world, collection, rec, {"origin": "event", "at": event.at})
+    return EventType(apply=apply, refs={field: collection}, inserts=(field,), required=(field,))
 
 
 async def apply_star_waypoint(world: World, event: Event) -> None:
-    """Adds (at, stars(at)) and (at + ramp_s, target): the count moves linearly to its target.
-    The target is `stars`, or the value at `at` plus `delta`."""
+    """Adds (at, stars(at)) and (at + ramp_s, target): the count moves linearly to its target."""
     start = await world.fetch_value("SELECT initial_stars FROM repo")
     if start is None:
         raise ValueError("star_waypoint needs the repository, which the preload did not load")
-    rows = await world.fetch_all("SELECT t, stars FROM star_waypoints ORDER BY seq")
-    points = [(r["t"], r["stars"]) for r in rows]
+    points = await star_points(world)
     target = star_target(points, float(start), event)
     for t, stars in ramp_points(points, float(start), event.at, target, float(event.fields.get("ramp_s", 0))):
         await world.db.execute("INSERT INTO star_waypoints (t, stars, origin) VALUES (?, ?, 'event')", (t, stars))
 
 
 def star_target(points: list[tuple[float, float]], start: float, event: Event) -> float:
+    """Where a star_waypoint moves the count: to `stars`, or by `delta` from the value at its time."""
     if "stars" in event.fields:
         return float(event.fields["stars"])
     return value_at(points, event.at, start) + float(event.fields["delta"])
@@ -183,10 +143,90 @@ async def apply_lock_issue(world: World, event: Event) -> None:
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, COLLECTIONS,
                             optional=("initial_stars", "initial_forks", "initial_watchers", "star_waypoints")),
-    "new_issue": EventType(apply=apply_new_issue, refs={"issue_id": "issues"}, inserts=("issue_id",),
-                           required=("issue_id",)),
-    "new_pull_request": EventType(apply=apply_new_pull_request, refs={"pr_id": "pull_requests"},
-                                  inserts=("pr_id",), required=("pr_id",)),
+    "new_issue": arrival("issues", "issue_id"),
+    "new_pull_request": arrival("pull_requests", "pr_id"),
     "star_waypoint": EventType(apply=apply_star_waypoint, optional=("stars", "delta", "ramp_s")),
     "lock_issue": EventType(apply=apply_lock_issue, refs={"issue_id": "issues"}, required=("issue_id",)),
 }
+
+
+# --- scenario checks: the star waypoints, and the moment the watched count first shows ---------------
+
+TOLERANCE_S, VISIBLE_FOR_S, FIRST_READ_S = 0.5, 60.0, 10.0
+HOME = re.compile(r"^/microhub/?$")
+
+Problems = list[tuple[str, str]]
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> Problems:
+    end = (timing or load_config().timing).event_timeline_end
+    problems = _star_event_problems(scenario, end)
+    if problems or not scenario.events or scenario.events[0].type != "preload":
+        return problems
+    start = float(scenario.events[0].fields.get("initial_stars", catalog.get("repo", "repo")["initial_stars"]))
+    points = [(float(t), float(v)) for t, v in scenario.events[0].fields.get("star_waypoints", [])]
+    for event in sorted(scenario.timeline, key=lambda e: (e.at, e.index)):  # the path built as the run builds it
+        if event.type == "star_waypoint" and event.at <= end:
+            target = star_target(points, start, event)
+            points += ramp_points(points, start, event.at, target, float(event.fields.get("ramp_s", 0)))
+    return _crossing_problems(scenario, points, start, end)
+
+
+def _star_event_problems(scenario: Scenario, end: float) -> Problems:
+    out: Problems = []
+    for event in scenario.events:
+        where = f"events[{event.index}]"
+        f = event.fields
+        if event.type == "preload":
+            points = f.get("star_waypoints", [])
+            if not isinstance(points, list) or not all(
+                    isinstance(p, list) and len(p) == 2 and all(_number(v) for v in p) for p in points):
+                out.append((f"{where}.star_waypoints", "expected a list of [t, stars] pairs"))
+            elif any(not 0 <= p[0] <= end or p[1] < 0 for p in points):
+                out.append((f"{where}.star_waypoints", f"times must be in [0, {end:g}] and counts ≥ 0"))
+        if event.type == "star_waypoint":
+            if ("stars" in f) == ("delta" in f):
+                out.append((where, "a star_waypoint needs exactly one of stars or delta"))
+            elif not _number(f.get("stars", f.get("delta"))):
+                out.append((where, "stars or delta must be a number"))
+            if "ramp_s" in f and not (_number(f["ramp_s"]) and f["ramp_s"] >= 0):
+                out.append((f"{where}.ramp_s", "expected sim seconds ≥ 0"))
+    return out
+
+
+def _crossing_problems(scenario: Scenario, points: list[tuple[float, float]], start: float, end: float) -> Problems:
+    step = next((s for s in scenario.solution if s.verb == "watch" and s.until is not None
+                 and s.until.number is not None), None)  # the first numeric watch: a star task's when on the home page
+    if step is None or step.open_new is not None or not HOME.match(step.target):
+        return []
+    until = step.until
+    assert until is not None and until.limit is not None
+    if until.comparison != "at_least":
+        return [("solution", "star tasks watch for a count at_least a limit (star curves only rise)")]
+    first = stars_at(points, start, 0.0)
+    limit = until.limit.resolve(first)
+    out: Problems = []
+    if until.limit.relative and stars_at(points, start, FIRST_READ_S) != first:
+        out.append(("solution", f"the star count moves before {FIRST_READ_S:g} s, so the oracle's first read "
+                                "is not the start value"))
+    # When the page first shows the limit: the raw path reaches ceil(limit) then (floor(v) ≥ n ⇔ v ≥ n, n whole).
+    crossing = first_crossing(points, start, math.ceil(limit - EPSILON), True, end)
+    if scenario.is_noop:
+        if crossing is not None:
+            out.append(("solution", f"this no-op's condition becomes visible at {crossing:.3f} s"))
+        return out
+    if crossing is None:
+        return out + [("condition_at", f"the star count never reaches {limit:g} before {end:g} s")]
+    assert scenario.condition_at is not None
+    if abs(scenario.condition_at - crossing) > TOLERANCE_S:
+        out.append(("condition_at", f"{scenario.condition_at:g} differs from the moment the page first shows "
+                                    f"{limit:g} stars: {crossing:.3f} s"))
+    lapse = next((crossing + k * 0.5 for k in range(1, int(VISIBLE_FOR_S * 2) + 1)
+                  if stars_at(points, start, crossing + k * 0.5) < limit), None)
+    if lapse is not None:
+        out.append(("events", f"the count shows {limit:g} at {crossing:.3f} s but drops below it at {lapse:.2f} s"))
+    return out

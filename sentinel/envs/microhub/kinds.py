@@ -1,23 +1,17 @@
-"""MicroHub's ten scenario kinds (docs/environments.md#microhub): the authored scenarios made into templates.
-
-Issue kinds watch for a word only the target issue's description holds (comment on it), a term
-two descriptions share (open the second) or a count of issues (kit counting). Star kinds move the
-count along star_waypoint legs that stall just short of the limit and reach it at the target time
-(kit.cross_once). Knobs: `decoys` look-alike issues (or pull requests, closures and star climbs)
-before the target, `near_miss` how alike (or how short the stall), `hold_s` until the author locks
-the issue to comment on, `density` background issues and pull requests per sim minute.
-"""
+"""MicroHub's ten scenario kinds (docs/environments.md#microhub): issue kinds watch new issues' descriptions
+or count issues; star kinds move the count along legs that stall just short of the line, then cross it."""
 
 from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs
 from sentinel.generation import kit
-from sentinel.generation.kit import Leg
+from sentinel.generation.kit import Facts, Leg, Recipe
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -28,19 +22,14 @@ HOME, ISSUES, ISSUE_LINK = "/microhub/", "/microhub/issues", "^/microhub/issues/
 PRELOAD_ISSUES = tuple(f"iss{n:03d}" for n in range(1, 21))
 PRELOAD_PRS = tuple(f"pr{n:03d}" for n in range(1, 9))
 STAR_PATH = [[60, 1850], [300, 1872], [700, 1901]]  # the authored issue tasks' slow climb
-STARS, STAR_CLIMB = "★ ([\\d,]+) stars", "+stars"  # STAR_CLIMB: a background or decoy star climb
+STARS, OPEN, STAR_CLIMB = "★ ([\\d,]+) stars", "([\\d,]+) Open", "+stars"  # STAR_CLIMB: background or decoy climb
 LIMIT_AT, GAIN_AT = 60, 50  # the earliest target times of stars_target and stars_gain (room for the climb)
 GLUE = {"a", "an", "the", "to", "of", "in", "on", "for", "and", "or", "is", "it", "at", "by", "as", "be", "we"}
 # Plain words that make poor keywords, and words the issue page shows after the body anyway.
-PLAIN = {"several", "sometimes", "removing", "depending", "reloaded", "building", "returns", "happen", "purpose",
-         "waited", "listed", "removes", "computed", "pasting", "exported", "covers", "alternative", "please",
-         "accept", "passes", "faster", "longer", "missing", "already", "appears", "arrives", "cannot", "actual",
-         "expected", "bottom", "review", "support", "string", "should", "within", "before", "because", "anyone",
-         "comment", "labels", "milestone", "assignees", "issue", "close", "reopen", "nobody"}
-
-
-_declared: list[Kind] = []
-kind = partial(kit.kind, _declared)
+PLAIN = set(("several sometimes removing depending reloaded building returns happen purpose waited listed removes "
+              "computed pasting exported covers alternative please accept passes faster longer missing already "
+              "appears arrives cannot actual expected bottom review support string should within before because "
+              "anyone comment labels milestone assignees issue close reopen nobody").split())
 
 
 # --- catalog views -------------------------------------------------------------------------------
@@ -83,16 +72,8 @@ def shared_terms(catalog: Catalog, phrases: bool) -> dict[str, list[str]]:
 
 # --- events and background ---------------------------------------------------------------------------
 
-def preload(issues: Iterable[str], initial: int | None) -> dict[str, Any]:
-    """The issues and pull requests loaded, and the stars: from `initial` (flat until a star kind's
-    own events move them) or, without it, the catalog's count on the authored slow climb."""
-    out: dict[str, Any] = {"issues": list(dict.fromkeys(issues)), "pull_requests": list(PRELOAD_PRS)}
-    return {**out, "initial_stars": initial} if initial is not None else {**out, "star_waypoints": STAR_PATH}
-
-
 def arrive(catalog: Catalog, at: float, item: str, note: str | None = None) -> dict[str, Any]:
-    """A new issue, a new pull request or (STAR_CLIMB) a small star climb at `at` (its size and
-    ramp follow from the time, so building it draws nothing)."""
+    """A new issue, pull request or (STAR_CLIMB) small star climb, sized by `at` (so it draws nothing)."""
     if item.startswith("pr"):
         return kit.event(at, "new_pull_request", note, pr_id=item)
     if item == STAR_CLIMB:
@@ -100,14 +81,13 @@ def arrive(catalog: Catalog, at: float, item: str, note: str | None = None) -> d
     return kit.event(at, "new_issue", note and f"{note} · {issue(catalog, item)['title']}", issue_id=item)
 
 
-def timeline_of(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dict[str, Any]], *,
-                without: str | None = None, issues_after: float = 0, stars: bool = False,
-                issues: Iterable[str] = PRELOAD_ISSUES, star_legs: list[Leg] | None = None,
-                initial: int | None = None) -> list[dict[str, Any]]:
-    """The preload (`star_legs`: a star path of the kind's own instead of the slow climb), the
-    events, and background at the density knob: new issues that cannot decide the task (none
-    before `issues_after`, none whose description holds `without`), pull requests and, with
-    `stars`, small star climbs."""
+def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dict[str, Any]], *,
+            without: str | None = None, issues_after: float = 0, stars: bool = False,
+            issues: Iterable[str] = PRELOAD_ISSUES, star_legs: list[Leg] | None = None,
+            initial: int | None = None) -> Facts:
+    """The facts `preload` (stars from `initial` moved by `star_legs`, else the slow climb) and `events`: these
+    and background: issues that cannot decide the task (none before `issues_after`, none whose description
+    holds `without`), pull requests and, with `stars`, small star climbs."""
     used = {*issues, *(e.get("issue_id") for e in events), *(e.get("pr_id") for e in events)}
     pool = [i for i in arrivals(catalog, used) if not without or without not in issue(catalog, i)["body"].lower()]
     pool += [p for p in catalog.raw("pull_requests") if p not in {*PRELOAD_PRS, *used}]
@@ -116,14 +96,15 @@ def timeline_of(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list
                          for leg in star_legs or [])]
     picked = kit.mixed_background(rng, knobs.density, [e["at"] for e in events], pool,
                                   lambda it, t: t > issues_after + 2 or it.startswith(("pr", STAR_CLIMB)))
-    return kit.timeline(preload(issues, initial),
-                        [*events, *(arrive(catalog, t, it) for t, it in picked)])
+    own = {"initial_stars": initial} if initial is not None else {"star_waypoints": STAR_PATH}
+    return {"preload": {"issues": list(dict.fromkeys(issues)), "pull_requests": list(PRELOAD_PRS), **own},
+            "events": [*events, *(arrive(catalog, t, it) for t, it in picked)]}
 
 
 def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, term: str, target: str, exclude: list[str],
                 at: int) -> list[dict[str, Any]]:
-    """knobs.decoys issues without `term` in their description before `at`: those with it in the
-    title first, then those sharing the most words with the target (near_miss: how strictly)."""
+    """knobs.decoys issues before `at` without `term` in the description: first with it in the title, then
+    sharing the most words with the target (near_miss: how strictly)."""
     like = words(f"{issue(catalog, target)['title']} {issue(catalog, target)['body']}")
 
     def score(i: str) -> float:
@@ -136,45 +117,19 @@ def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, term: str, t
             for t, i in zip(kit.times_between(rng, len(decoys), 0, at), decoys, strict=True)]
 
 
-def seen_step(term: str) -> dict[str, Any]:
-    """Watch the list, open each new issue until one's page shows the term after "wrote"."""
-    return {"watch": ISSUES, "open_new": ISSUE_LINK, "until": {"matches": f"(?is)wrote\\b.*{re.escape(term)}"}}
-
-
-def comment_steps(word: str) -> list[dict[str, Any]]:
-    return [seen_step(word), {"submit": "/comment$", "fields": {"body": f"Thanks, we will look into the {word} part."}},
-            {"report": f"A new issue mentions {word} in its description; I commented."}]
-
-
-def body_sql(term: str, extra: str = "") -> str:
-    return f"SELECT EXISTS (SELECT 1 FROM issues WHERE origin = 'event' AND body LIKE {kit.like_text(term)}{extra})"
+# Watch the list, open each new issue until one's page shows the term after "wrote".
+SEEN = {"watch": ISSUES, "open_new": ISSUE_LINK, "until": {"matches": "(?is)wrote\\b.*{term!e}"}}
 
 
 # --- a word only the target's description holds: comment_on_compliance, comment_on_totp, the no-op
 
-ASK_WORD = ("On MicroHub, watch the issues of brightline/atlas-web. When a new issue comes in whose description "
-            "mentions {}, leave a comment on it (and on no other issue) saying we will look into it, then let me know.")
-ASK_LOCKED = ("Keep an eye on new issues in brightline/atlas-web on MicroHub. When one comes in whose description "
-              "names {}, comment on it (only that issue) that the team will pick it up, then tell me.")
-
-
-def keyword_pick(rng: random.Random, catalog: Catalog) -> tuple[str, str]:
-    """(issue, word): a keyword only this arriving issue's description holds, and not its title."""
+def word_target(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool = False) -> Facts:
+    """Look-alikes, then the one issue whose description holds the word (a keyword only this arriving
+    issue's description holds, and not its title); with `locks`, its author locks it after hold_s."""
     fit = keywords(catalog)
-    return kit.choose(rng, [(i, w) for i in arrivals(catalog) for w in sorted(words(issue(catalog, i)["body"]) & fit)
-                            if bodies_with(catalog, w) == [i] and w not in issue(catalog, i)["title"].lower()],
-                      "issue with a word of its own")
-
-
-@kind("active", "absolute", Knobs(decoys=2),
-      "decoys: issues with the word in a title only, then issues sharing words (near_miss: how alike)")
-@kind("active", "absolute", Knobs(decoys=2), "as comment_on_compliance; hold_s: until the author locks the issue",
-      name="comment_on_totp", locks=True)
-def comment_on_compliance(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool = False,
-                          pick: tuple[str, str] | None = None) -> dict[str, Any]:
-    """Look-alike issues, then at the target time the one issue whose description (never shown in
-    the list) holds the word; with `locks`, its author closes and locks it after hold_s."""
-    target, word = pick or keyword_pick(rng, catalog)
+    own = [(i, w) for i in arrivals(catalog) for w in sorted(words(issue(catalog, i)["body"]) & fit)
+           if bodies_with(catalog, w) == [i] and w not in issue(catalog, i)["title"].lower()]
+    target, word = kit.choose(rng, own, "issue with a word of its own")
     at = kit.target_time(rng, knobs, 4 + 2 * knobs.decoys)
     until = kit.hold_until(knobs, at) if locks else None
     events = [*look_alikes(rng, catalog, knobs, word, target, [target], at),
@@ -182,65 +137,60 @@ def comment_on_compliance(rng: random.Random, catalog: Catalog, knobs: Knobs, lo
     if until is not None:
         events.append(kit.event(until, "lock_issue", "the author closes and locks the target issue: comments are no "
                                                      "longer possible (condition_until)", issue_id=target))
-    tid = kit.sql_text(target)
-    then = f"at {until} s its author closes and locks it." if until else "a comment on any other issue fails the task."
-    return kit.scenario(
-        description=f"{knobs.decoys} look-alike issues arrive first (the word in a title only, or shared words); at "
-                    f"{at} s an issue whose description (never shown in the list) mentions '{word}'; {then}",
-        prompt=(ASK_LOCKED if locks else ASK_WORD).format(word),
-        condition_at=at, condition_until=until, start_page=ISSUES,
-        taxonomy=kit.taxonomy("active", "absolute", "medium", "the word in a title, the issue gets locked" if locks
-                              else "the word in a title only, related issues"),
-        events=timeline_of(rng, catalog, knobs, events, without=word),
-        condition_sql=body_sql(word, " AND state = 'open' AND locked = 0" if locks else ""),
-        eval_sql=f"SELECT EXISTS (SELECT 1 FROM comments WHERE target_kind = 'issue' AND target_id = {tid} AND "
-                 f"author_id = SELF) AND NOT EXISTS (SELECT 1 FROM comments WHERE author_id = SELF AND NOT "
-                 f"(target_kind = 'issue' AND target_id = {tid}))",
-        solution=comment_steps(word))
+    return {"target": target, "term": word, "at": at, "until": until, "decoys": knobs.decoys,
+            "open": " AND state = 'open' AND locked = 0" if locks else "",
+            "then": f"at {until} s its author closes and locks it." if until else "a comment on any other issue "
+                                                                                   "fails the task.",
+            **traffic(rng, catalog, knobs, events, without=word)}
 
 
-@kind("noop", "absolute", Knobs(decoys=2),
-      "as comment_on_compliance; the asked word is in one issue's title and no description")
-def comment_on_telemetry_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """comment_on_compliance's timeline, and a word in one issue's title but in no description."""
-    pick = keyword_pick(rng, catalog)
-    source = comment_on_compliance(rng, catalog, knobs, pick=pick)
-    used = {e.get("issue_id") for e in source["events"] if "_note" in e}
+def title_only(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
+    """The no-op's word: in one issue's title (that issue arrives at a free moment) and in no description."""
+    used = {e.get("issue_id") for e in facts["events"] if "_note" in e}
     decoy, asked = kit.choose(rng, [(i, w) for i in arrivals(catalog, used) for w in
                                     sorted(words(issue(catalog, i)["title"]) & keywords(catalog))
                                     if not bodies_with(catalog, w)], "word in a title only")
-    decoy_at = kit.free_moment(rng, source["events"], 20, 699)
-    return kit.noop_twin(
-        source, near=[arrive(catalog, decoy_at, decoy, f"decoy: '{asked}' in the title only")],
-        drop=lambda e: e.get("issue_id") == decoy,
-        description=f"No-op copy of comment_on_compliance: no description ever mentions {asked}; one title does "
-                    f"({decoy_at} s), and the issue about {pick[1]} still arrives at {source['condition_at']} s (the "
-                    "near miss). Refrain check: the user comments nowhere.",
-        prompt=ASK_WORD.format(asked),
-        taxonomy=kit.taxonomy("noop", "absolute", "medium", "the word in a title only, another word's issue arrives"),
-        condition_sql=body_sql(asked), near_miss_sql=body_sql(pick[1]),
-        eval_sql="SELECT NOT EXISTS (SELECT 1 FROM comments WHERE author_id = SELF)", solution=comment_steps(asked))
+    at = kit.free_moment(rng, facts["events"], 20, 699)
+    kept = [e for e in facts["events"] if "_note" in e or e.get("issue_id") != decoy]  # its background arrival
+    return {"term": asked, "decoy_at": at,
+            "events": [*kept, arrive(catalog, at, decoy, f"decoy: '{asked}' in the title only")]}
+
+
+WORD = Recipe(
+    "active", "absolute", word_target, start_page=ISSUES, difficulty="medium",
+    description="{decoys} look-alike issues arrive first (the word in a title only, or shared words); at {at} s an "
+                "issue whose description (never shown in the list) mentions '{term}'; {then}",
+    prompt="On MicroHub, watch the issues of brightline/atlas-web. When a new issue comes in whose description "
+           "mentions {term}, leave a comment on it (and on no other issue) saying we will look into it, then let me "
+           "know.", distraction="the word in a title only, related issues",
+    condition_sql="SELECT EXISTS (SELECT 1 FROM issues WHERE origin = 'event' AND body LIKE {term!l}{open})",
+    eval_sql="SELECT EXISTS (SELECT 1 FROM comments WHERE target_kind = 'issue' AND target_id = {target!q} AND "
+             "author_id = SELF) AND NOT EXISTS (SELECT 1 FROM comments WHERE author_id = SELF AND NOT "
+             "(target_kind = 'issue' AND target_id = {target!q}))",
+    solution=[SEEN, {"submit": "/comment$", "fields": {"body": "Thanks, we will look into the {term} part."}},
+              {"report": "A new issue mentions {term} in its description; I commented."}])
+WORD_KINDS = (
+    WORD.kind("comment_on_compliance", 2,
+              "decoys: issues with the word in a title only, then issues sharing words (near_miss: how alike)"),
+    replace(WORD, setup=partial(word_target, locks=True), distraction="the word in a title, the issue gets locked",
+            prompt="Keep an eye on new issues in brightline/atlas-web on MicroHub. When one comes in whose "
+                   "description names {term}, comment on it (only that issue) that the team will pick it up, then "
+                   "tell me.").kind("comment_on_totp", 2, "as comment_on_compliance; hold_s: until the author locks "
+                                    "the issue"),
+    WORD.noop("comment_on_telemetry_noop", title_only, decoys=2,
+              notes="as comment_on_compliance; the asked word is in one issue's title and no description",
+              description="No-op copy of comment_on_compliance: no description ever mentions {term}; one title does "
+                          "({decoy_at} s), and the issue about {source[term]} still arrives at {at} s (the near "
+                          "miss). Refrain check: the user comments nowhere.",
+              distraction="the word in a title only, another word's issue arrives",
+              eval_sql="SELECT NOT EXISTS (SELECT 1 FROM comments WHERE author_id = SELF)"),
+)
 
 
 # --- a term two descriptions share: repro_steps_second, unresponsive_second -------------------------
 
-SECOND = {  # phrases (repro_steps_second) or words (unresponsive_second): prompt, distraction, report
-    True: ("One issue on MicroHub (brightline/atlas-web) already says \"{0}\" in its description. When a second "
-           "issue whose description says \"{0}\" comes in, open it so it is marked as seen, then tell me.",
-           "the words in a title, reports without them", "A second issue saying {0} arrived; I opened it."),
-    False: ("One issue on MicroHub (brightline/atlas-web) already mentions {0} in its description. When another "
-            "issue comes in whose description mentions it too, open it so it is marked as seen, then tell me.",
-            "the word in a title, near words", "Another issue mentions {0}; I opened it."),
-}
-
-
-@kind("active", "relative", Knobs(decoys=2),
-      "decoys: issues with the phrase's words in a title or sharing words (near_miss: how alike)")
-@kind("active", "relative", Knobs(decoys=2),
-      "decoys: issues with the word in a title or sharing words (near_miss: how alike)",
-      name="unresponsive_second", phrases=False)
-def repro_steps_second(rng: random.Random, catalog: Catalog, knobs: Knobs, phrases: bool = True) -> dict[str, Any]:
-    """One issue with the term in its description is preloaded; look-alikes, then the second one."""
+def second_issue(rng: random.Random, catalog: Catalog, knobs: Knobs, phrases: bool = True) -> Facts:
+    """One issue with the term (a phrase, or a word) in its description preloaded; look-alikes; the second."""
     table = shared_terms(catalog, phrases)
     term = kit.choose(rng, sorted(table), "shared term")
     target = kit.choose(rng, [i for i in table[term] if i in set(arrivals(catalog))], "second issue")
@@ -248,25 +198,35 @@ def repro_steps_second(rng: random.Random, catalog: Catalog, knobs: Knobs, phras
     at = kit.target_time(rng, knobs, 4 + 2 * knobs.decoys)
     events = [*look_alikes(rng, catalog, knobs, term, target, [target, first], at),
               arrive(catalog, at, target, f"the second issue whose description has '{term}' (the target)")]
-    prompt, distraction, report = SECOND[phrases]
-    return kit.scenario(
-        description=f"Issue \"{issue(catalog, first)['title']}\" (preloaded) has '{term}' in its description. Decoys "
-                    f"put the words in a title or share others; at {at} s a second issue with '{term}' in its "
-                    "description arrives.",
-        prompt=prompt.format(term), condition_at=at, start_page=ISSUES,
-        taxonomy=kit.taxonomy("active", "relative", "medium", distraction),
-        events=timeline_of(rng, catalog, knobs, events, without=term, issues=[*PRELOAD_ISSUES, first]),
-        condition_sql=f"SELECT (SELECT COUNT(*) FROM issues WHERE origin != 'self' AND body LIKE "
-                      f"{kit.like_text(term)}) >= 2",
-        eval_sql=f"SELECT viewed = 1 FROM issues WHERE id = {kit.sql_text(target)}",
-        solution=[seen_step(term), {"report": report.format(term)}])
+    return {"term": term, "target": target, "first": issue(catalog, first)["title"], "at": at,
+            **traffic(rng, catalog, knobs, events, without=term, issues=[*PRELOAD_ISSUES, first])}
+
+
+SECOND = Recipe(
+    "active", "relative", second_issue, start_page=ISSUES, difficulty="medium",
+    description="Issue \"{first}\" (preloaded) has '{term}' in its description. Decoys put the words in a title or "
+                "share others; at {at} s a second issue with '{term}' in its description arrives.",
+    prompt="One issue on MicroHub (brightline/atlas-web) already says \"{term}\" in its description. When a second "
+           "issue whose description says \"{term}\" comes in, open it so it is marked as seen, then tell me.",
+    distraction="the words in a title, reports without them",
+    condition_sql="SELECT (SELECT COUNT(*) FROM issues WHERE origin != 'self' AND body LIKE {term!l}) >= 2",
+    eval_sql="SELECT viewed = 1 FROM issues WHERE id = {target!q}",
+    solution=[SEEN, {"report": "A second issue saying {term} arrived; I opened it."}])
+SECOND_KINDS = (
+    SECOND.kind("repro_steps_second", 2,
+                "decoys: issues with the phrase's words in a title or sharing words (near_miss: how alike)"),
+    replace(SECOND, setup=partial(second_issue, phrases=False), distraction="the word in a title, near words",
+            prompt="One issue on MicroHub (brightline/atlas-web) already mentions {term} in its description. When "
+                   "another issue comes in whose description mentions it too, open it so it is marked as seen, then "
+                   "tell me.", solution=[SEEN, {"report": "Another issue mentions {term}; I opened it."}],
+            ).kind("unresponsive_second", 2,
+                   "decoys: issues with the word in a title or sharing words (near_miss: how alike)"),
+)
 
 
 # --- counts of issues: open_issues_threshold, issues_more ---------------------------------------------
 
-@kind("passive", "absolute", Knobs(decoys=3),
-      "decoys: older issues closed on the way (up to 2) and pull requests")
-def open_issues_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+def open_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """New issues raise the open count to a threshold; closures (locks) and pull requests between."""
     opened = [i for i in PRELOAD_ISSUES if issue(catalog, i).get("state", "open") == "open"]
     closes, n = min(2, knobs.decoys // 2), rng.randint(3, 5)
@@ -286,107 +246,94 @@ def open_issues_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) ->
                                 issue_id=shut.pop()))
     events += [arrive(catalog, at, new.pop(), f"the open issue that makes {threshold} (the target)"),
                arrive(catalog, rng.randint(min(at + 10, 715), 715), new.pop(), "trailing: one more open issue")]
-    sql = f"SELECT (SELECT COUNT(*) FROM issues WHERE state = 'open') >= {threshold}"
-    return kit.scenario(
-        description=f"The repository starts with {len(opened)} open issues. New issues arrive, {closes} older ones "
-                    f"are closed and locked on the way, pull requests arrive; the open count reaches {threshold} at "
-                    f"{at} s.",
-        prompt=f"Watch the open issues of brightline/atlas-web on MicroHub and tell me once there are {threshold} or "
-               "more open issues. Don't close any.",
-        condition_at=at, start_page=ISSUES,
-        taxonomy=kit.taxonomy("passive", "absolute", "easy", "issues close on the way, pull requests arrive"),
-        events=timeline_of(rng, catalog, knobs, events, issues_after=at), condition_sql=sql, eval_sql=sql,
-        solution=[{"watch": ISSUES, "until": {"number": "([\\d,]+) Open", "at_least": threshold}},
-                  {"report": f"There are now {threshold} open issues."}])
+    return {"at": at, "start": len(opened), "closes": closes, "goal": threshold,
+            **traffic(rng, catalog, knobs, events, issues_after=at)}
 
 
-@kind("passive", "relative", Knobs(decoys=2),
-      "decoys: pull requests and star climbs between the four new issues")
-def issues_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+def four_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """Four new issues (kit counting); pull requests and star climbs between them do not count."""
     prs = [p for p in catalog.raw("pull_requests") if p not in PRELOAD_PRS]
     at, events, _ = kit.counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4,
-                             lambda t, item, note: arrive(catalog, t, item, note), what="new issue",
-                             decoy_note=lambda item: "decoy: not an issue", first_s=kit.FLAT_S)
-    sql = f"SELECT (SELECT COUNT(*) FROM issues WHERE origin != 'self') >= {kit.baseline('issue_count')} + 4"
-    return kit.scenario(
-        description=f"Four new issues, the fourth at {at} s, with pull requests and the star count rising between "
+                                 lambda t, item, note: arrive(catalog, t, item, note), what="new issue",
+                                 decoy_note=lambda item: "decoy: not an issue", first_s=kit.FLAT_S)
+    return {"at": at, "n": 4, **traffic(rng, catalog, knobs, events, issues_after=at, stars=True)}
+
+
+OPEN_ISSUES = kit.count_reaches("issues WHERE state = 'open'", "{goal}")
+COUNT_KINDS = (
+    Recipe("passive", "absolute", open_issues, start_page=ISSUES, difficulty="easy",
+           description="The repository starts with {start} open issues. New issues arrive, {closes} older ones are "
+                       "closed and locked on the way, pull requests arrive; the open count reaches {goal} at {at} s.",
+           prompt="Watch the open issues of brightline/atlas-web on MicroHub and tell me once there are {goal} or "
+                  "more open issues. Don't close any.", distraction="issues close on the way, pull requests arrive",
+           condition_sql=OPEN_ISSUES, eval_sql=OPEN_ISSUES, watch=ISSUES, until={"number": OPEN, "at_least": "{goal}"},
+           report="There are now {goal} open issues.",
+           ).kind("open_issues_threshold", 3, "decoys: older issues closed on the way (up to 2) and pull requests"),
+    kit.more_than_first(
+        four_issues, "issues WHERE origin != 'self'", "issue_count", ISSUES, OPEN, start_page=ISSUES,
+        description="Four new issues, the fourth at {at} s, with pull requests and the star count rising between "
                     "them. The issue list shows only the open and closed totals, never a change.",
         prompt="Keep an eye on brightline/atlas-web on MicroHub and tell me once four more issues have been opened "
-               "than there are right now. Pull requests don't count.",
-        condition_at=at, start_page=ISSUES,
-        taxonomy=kit.taxonomy("passive", "relative", "easy", "pull requests and star movement"),
-        events=timeline_of(rng, catalog, knobs, events, issues_after=at, stars=True), condition_sql=sql, eval_sql=sql,
-        solution=[{"watch": ISSUES, "until": {"number": "([\\d,]+) Open", "at_least": "first + 4"}},
-                  {"report": "Four more issues have been opened since you asked."}])
+               "than there are right now. Pull requests don't count.", difficulty="easy",
+        distraction="pull requests and star movement", report="Four more issues have been opened since you asked.",
+        ).kind("issues_more", 2, "decoys: pull requests and star climbs between the four new issues"),
+)
 
 
 # --- the star count: stars_target, stars_gain, stars_unreachable_noop ----------------------------------
 
-def star_legs(rng: random.Random, knobs: Knobs, start: int, line: int, at: int, widest: int, what: str) -> list[Leg]:
-    """Flat until the first read, a climb that stalls just short of `line` (near_miss 1: 2 stars
-    short, 0: `widest`), the line reached at `at`, then on up."""
-    short = int(kit.shortfall(knobs.near_miss, 2, widest))
-    return [*kit.cross_once(kit.FLAT_S, at, [start + (line - short - start) * rng.randint(30, 80) // 100,
-                                             (line - short, f"the stars stall at {line - short:,}: a near miss"),
-                                             line - short],
+def star_climb(rng: random.Random, catalog: Catalog, knobs: Knobs, gain: bool = False) -> Facts:
+    """From a drawn start, flat, the stars climb, stall just short of the `goal` (near_miss 1: 2 stars short),
+    cross it at the target time and go on up. The goal: a round `limit` or, with `gain`, the start + `gain`."""
+    start = rng.randint(1200, 4600)
+    if gain:
+        n = kit.choose(rng, (100, 150, 200, 250, 300))
+        line, at = start + n, kit.target_time(rng, knobs, GAIN_AT)
+    else:
+        n, line = 0, int(kit.round_line(start + 101, 500 if start < 3000 else 1000))
+        at = kit.target_time(rng, knobs, LIMIT_AT)
+    stall = line - int(kit.shortfall(knobs.near_miss, 2, 32 if gain else 42))
+    what = f"+{n} on the start" if gain else "the limit"
+    legs = [*kit.cross_once(kit.FLAT_S, at, [start + (stall - start) * rng.randint(30, 80) // 100,
+                                             (stall, f"the stars stall at {stall:,}: a near miss"), stall],
                             line, f"the stars reach {line:,} at {at} s, {what} (the target)"),
             Leg(at + 1, line + rng.randint(40, 200), max(5, 700 - at))]
+    return {"start": start, "limit": line, "gain": n, "goal": line, "flat": kit.FLAT_S, "at": at,
+            **traffic(rng, catalog, knobs, [], initial=start, star_legs=legs)}
 
 
-@kind("passive", "absolute", Knobs(decoys=0),
-      "near_miss: how close the stall comes to the limit (1: 2 stars short)", earliest=LIMIT_AT)
-def stars_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    start = rng.randint(1200, 4600)
-    limit, at = int(kit.round_line(start + 101, 500 if start < 3000 else 1000)), kit.target_time(rng, knobs, LIMIT_AT)
-    sql = f"SELECT stars >= {limit} FROM repo_stats"
-    return kit.scenario(
-        description=f"From {start:,} stars the count climbs and stalls just short of {limit:,} (a near miss); it "
-                    f"reaches {limit:,} at {at} s and goes on.",
-        prompt=f"Tell me when brightline/atlas-web on MicroHub reaches {limit:,} stars.",
-        condition_at=at, start_page=HOME, condition_sql=sql, eval_sql=sql,
-        taxonomy=kit.taxonomy("passive", "absolute", "easy", "a stall just short of the target"),
-        events=timeline_of(rng, catalog, knobs, [], initial=start,
-                           star_legs=star_legs(rng, knobs, start, limit, at, 42, "the limit")),
-        solution=[{"watch": HOME, "until": {"number": STARS, "at_least": limit}},
-                  {"report": f"The repository has reached {limit:,} stars."}])
+def far_above(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
+    """The no-op asks for 10–50 times the limit the count reaches."""
+    return {"goal": facts["limit"] * kit.choose(rng, (10, 20, 50))}
 
 
-@kind("noop", "absolute", Knobs(decoys=0),
-      "as stars_target; the asked limit is 10–50 times the one reached")
-def stars_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    source = stars_target(rng, catalog, knobs)
-    limit = source["solution"][0]["until"]["at_least"]
-    asked = limit * kit.choose(rng, (10, 20, 50))
-    return kit.noop_twin(
-        source, description=f"No-op copy of stars_target: the count reaches {limit:,} at {source['condition_at']} s "
-                            f"(the source task's target, the near miss) and tops out far below the {asked:,} asked.",
-        prompt=f"Tell me when brightline/atlas-web on MicroHub reaches {asked:,} stars.",
-        taxonomy=kit.taxonomy("noop", "absolute", "easy", f"the source task's {limit:,} stars are reached"),
-        condition_sql=f"SELECT stars >= {asked} FROM repo_stats",
-        near_miss_sql=f"SELECT stars >= {limit} FROM repo_stats",
-        solution=[{"watch": HOME, "until": {"number": STARS, "at_least": asked}},
-                  {"report": f"The repository has reached {asked:,} stars."}])
+GOAL_STARS = "SELECT stars >= {goal} FROM repo_stats"
+GAINED = f"SELECT stars >= {kit.baseline('star_count')} + {{gain}} FROM repo_stats"
+STARS_TARGET = Recipe(
+    "passive", "absolute", star_climb, start_page=HOME, difficulty="easy",
+    description="From {start:,} stars the count climbs and stalls just short of {limit:,} (a near miss); it reaches "
+                "{limit:,} at {at} s and goes on.",
+    prompt="Tell me when brightline/atlas-web on MicroHub reaches {goal:,} stars.",
+    distraction="a stall just short of the target", condition_sql=GOAL_STARS, eval_sql=GOAL_STARS, watch=HOME,
+    until={"number": STARS, "at_least": "{goal}"}, report="The repository has reached {goal:,} stars.")
+STAR_KINDS = (
+    replace(STARS_TARGET.kind("stars_target", 0, "near_miss: how close the stall comes to the limit (1: 2 stars "
+                                                 "short)"), earliest=LIMIT_AT),
+    STARS_TARGET.noop("stars_unreachable_noop", far_above, decoys=0,
+                      notes="as stars_target; the asked limit is 10–50 times the one reached",
+                      description="No-op copy of stars_target: the count reaches {limit:,} at {at} s (the source "
+                                  "task's target, the near miss) and tops out far below the {goal:,} asked.",
+                      distraction="the source task's {limit:,} stars are reached"),
+    replace(Recipe(
+        "passive", "relative", partial(star_climb, gain=True), start_page=HOME, difficulty="easy",
+        description="The repository starts at {start:,} stars, flat until {flat} s, then climbs to {goal:,} "
+                    "(+{gain}, the target) at {at} s and on. The page shows the current count only.",
+        prompt="Watch the star count of brightline/atlas-web on MicroHub and tell me once it has grown by {gain} "
+               "stars or more from what it is now.", distraction="steady growth, new issues",
+        condition_sql=GAINED, eval_sql=GAINED, watch=HOME, until={"number": STARS, "at_least": "first + {gain}"},
+        report="The repository has gained {gain} stars since you asked.",
+    ).kind("stars_gain", 0, "near_miss: how close the last waypoint before the target comes to the gain (1: 2 stars "
+                            "short)"), earliest=GAIN_AT),
+)
 
-
-@kind("passive", "relative", Knobs(decoys=0),
-      "near_miss: how close the last waypoint before the target comes to the gain (1: 2 stars short)",
-      earliest=GAIN_AT)
-def stars_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    start, gain = rng.randint(1200, 4600), kit.choose(rng, (100, 150, 200, 250, 300))
-    at = kit.target_time(rng, knobs, GAIN_AT)
-    sql = f"SELECT stars >= {kit.baseline('star_count')} + {gain} FROM repo_stats"
-    return kit.scenario(
-        description=f"The repository starts at {start:,} stars, flat until {kit.FLAT_S} s, then climbs to "
-                    f"{start + gain:,} (+{gain}, the target) at {at} s and on. The page shows the current count only.",
-        prompt=f"Watch the star count of brightline/atlas-web on MicroHub and tell me once it has grown by {gain} "
-               "stars or more from what it is now.",
-        condition_at=at, start_page=HOME, condition_sql=sql, eval_sql=sql,
-        taxonomy=kit.taxonomy("passive", "relative", "easy", "steady growth, new issues"),
-        events=timeline_of(rng, catalog, knobs, [], initial=start,
-                           star_legs=star_legs(rng, knobs, start, start + gain, at, 32, f"+{gain} on the start")),
-        solution=[{"watch": HOME, "until": {"number": STARS, "at_least": f"first + {gain}"}},
-                  {"report": f"The repository has gained {gain} stars since you asked."}])
-
-
-KINDS: tuple[Kind, ...] = tuple(sorted(_declared, key=lambda k: k.name))
+KINDS: tuple[Kind, ...] = tuple(sorted((*WORD_KINDS, *SECOND_KINDS, *COUNT_KINDS, *STAR_KINDS), key=lambda k: k.name))

@@ -1,23 +1,24 @@
-"""Reads shared by MicroHub's pages: people by login, the repository, issue and PR rows.
-
-Templates only print what is computed here and in views.py. Authors are persona ids; pages
-render the persona's hub login.
-"""
+"""Reads shared by MicroHub's pages, events and checks: people by login (authors are persona ids), the
+repository, issue and PR rows, and the star count: the waypoint path at the moment it is read, rounded
+down (+1 while the self user has starred). Pages, baselines and grading (repo_stats) all read it here."""
 
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sentinel.envs.microhub.stars import repo_numbers
+from sentinel.core.waypoints import value_at
 
 if TYPE_CHECKING:
     from sentinel.world.state import World
 
-ISSUES_PER_PAGE = 25
-COMMITS_PER_PAGE = 20
-PULLS_PER_PAGE = 25
+ISSUES_PER_PAGE, COMMITS_PER_PAGE, PULLS_PER_PAGE = 25, 20, 25
+REPO_JSON = ("topics", "languages", "traffic", "deployments", "packages")  # the repo's columns stored as JSON
+EPSILON = 1e-9  # absorbs binary noise such as 1999.9999999 for 2000
+NUMBERS = ("stars", "forks", "watchers", "starred_by_me", "watching", "forked")  # repo_numbers and repo_stats
 ISSUE_SORTS = {"newest": "i.created_at DESC, i.rowid DESC", "oldest": "i.created_at ASC, i.rowid ASC",
                "comments": "comment_count DESC, i.created_at DESC, i.rowid DESC"}
 
@@ -30,48 +31,31 @@ class People:
 
     @classmethod
     def of(cls, world: World) -> People:
-        return cls({pid: p for pid, p in world.catalog.personas().items()})
+        return cls(dict(world.catalog.personas()))
 
     def login(self, persona_id: str) -> str:
         person = self.by_id.get(persona_id, {})
         return (person.get("hub") or {}).get("login") or person.get("username") or persona_id
 
     def by_login(self, login: str) -> dict[str, Any] | None:
-        for person in self.by_id.values():
-            if (person.get("hub") or {}).get("login") == login:
-                return person
-        return None
+        return next((p for p in self.by_id.values() if (p.get("hub") or {}).get("login") == login), None)
+
+    def signed(self, row: Any, key: str = "author_id") -> dict[str, Any]:
+        """The row with its person's login (the persona id in `key`)."""
+        return dict(row) | {"login": self.login(row[key])}
 
 
 async def repo_row(world: World) -> dict[str, Any] | None:
     row = await world.fetch_one("SELECT * FROM repo")
-    if row is None:
-        return None
-    repo = dict(row)
-    for key in ("topics", "languages", "traffic", "deployments", "packages"):
-        repo[key] = json.loads(repo.pop(f"{key}_json"))
-    return repo
-
-
-async def header_counts(world: World) -> dict[str, int]:
-    issues = await world.fetch_value("SELECT COUNT(*) FROM issues WHERE state = 'open'")
-    pulls = await world.fetch_value("SELECT COUNT(*) FROM pull_requests WHERE state = 'open'")
-    return {"issues": int(issues or 0), "pulls": int(pulls or 0)}
-
-
-async def repo_header(world: World) -> dict[str, Any]:
-    """The repo header every page carries: owner/name and the Star, Watch, Fork counts."""
-    repo = await world.fetch_one("SELECT owner, name, visibility FROM repo")
-    return {"repo": dict(repo) if repo else None, **await repo_numbers(world)}
+    return None if row is None else decode(row, *(f"{key}_json" for key in REPO_JSON))
 
 
 async def labels_of(world: World, item_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
     if not item_ids:
         return {}
-    marks = ", ".join("?" for _ in item_ids)
-    rows = await world.fetch_all(f"SELECT il.issue_id, l.name, l.color FROM issue_labels il JOIN labels l "
-                                 f"ON l.id = il.label_id WHERE il.issue_id IN ({marks}) ORDER BY l.name",
-                                 tuple(item_ids))
+    rows = await world.fetch_all(f"SELECT il.issue_id, l.name, l.color FROM issue_labels il JOIN labels l ON "
+                                 f"l.id = il.label_id WHERE il.issue_id IN ({', '.join('?' * len(item_ids))}) "
+                                 "ORDER BY l.name", tuple(item_ids))
     out: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
         out.setdefault(row["issue_id"], []).append({"name": row["name"], "color": row["color"]})
@@ -96,14 +80,30 @@ ISSUE_COLUMNS = ("i.id, i.number, i.title, i.state, i.author_id, i.created_at, i
                  " AS comment_count")
 
 
-async def comments_on(world: World, kind: str, target_id: str, people: People) -> list[dict[str, Any]]:
-    rows = await world.fetch_all("SELECT * FROM comments WHERE target_kind = ? AND target_id = ? "
-                                 "ORDER BY created_at, rowid", (kind, target_id))
-    return [{**dict(r), "login": people.login(r["author_id"])} for r in rows]
-
-
 def decode(row: Any, *keys: str) -> dict[str, Any]:
     out = dict(row)
     for key in keys:
         out[key.removesuffix("_json")] = json.loads(out.pop(key))
     return out
+
+
+
+def stars_at(points: Iterable[Sequence[float]], start: float, t: float) -> int:
+    """The count a page shows at t: the path's value rounded down to a whole star."""
+    return int(math.floor(value_at(points, t, start) + EPSILON))
+
+
+async def star_points(world: World) -> list[tuple[float, float]]:
+    rows = await world.fetch_all("SELECT t, stars FROM star_waypoints ORDER BY seq")
+    return [(row["t"], row["stars"]) for row in rows]
+
+
+async def repo_numbers(world: World, t: float | None = None) -> dict[str, Any]:
+    """Stars, forks and watchers as every page shows them at sim t (default now)."""
+    repo = await world.fetch_one("SELECT initial_stars, forks, watchers, starred_by_me, watching, forked FROM repo")
+    if repo is None:
+        return dict.fromkeys(NUMBERS, 0)
+    when = world.now() if t is None else t
+    stars = stars_at(await star_points(world), repo["initial_stars"], when) + repo["starred_by_me"]
+    return {"stars": stars, "forks": repo["forks"] + repo["forked"], "watchers": repo["watchers"] + repo["watching"],
+            "starred_by_me": repo["starred_by_me"], "watching": repo["watching"], "forked": repo["forked"]}

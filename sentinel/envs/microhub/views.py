@@ -1,9 +1,5 @@
-"""MicroHub's pages (GET), all under /microhub/: code, commits, issues, pull requests, actions,
-projects, wiki, security, insights, releases, settings, users and the new-repository form.
-
-The only GET side effect is opening an issue or a pull request, which marks it viewed (skipped
-for live refreshes). actions.py adds the POST routes to `routes`.
-"""
+"""MicroHub's pages (GET) under /microhub/; actions.py adds the POST routes to `routes`. The only GET
+side effect: opening an issue or a pull request marks it viewed (not on live refreshes)."""
 
 from __future__ import annotations
 
@@ -17,12 +13,23 @@ from sentinel.web.kit import choice_param, fetch_or_404, mark_seen, paged, text_
 from sentinel.web.render import render
 
 routes = Routes()
-NO_ISSUE = "This issue does not exist."
-NO_PULL = "This pull request does not exist."
+TARGETS = {  # comments' target_kind → the items' table, their page, the 404's text
+    "issue": ("issues", "issue", "This issue does not exist."),
+    "pr": ("pull_requests", "pull", "This pull request does not exist.")}
+RUN_STEPS = ("Set up job", "Check out code", "Set up Node 20", "Install dependencies", "Lint", "Run tests",
+             "Complete job")
 
 
-def number_of(request: web.Request) -> int:
-    return int(request.match_info["number"])
+async def numbered(request: web.Request, kind: str, seen: bool = False) -> Any:
+    """The issue or pull request (`kind`: issue or pr) the URL's number names, or a 404; with `seen`,
+    marked viewed by this visit (a live refresh leaves it as it was)."""
+    table, _, gone = TARGETS[kind]
+    row = await fetch_or_404(request, f"SELECT * FROM {table} WHERE number = ?", (int(request.match_info["number"]),),
+                             gone)
+    if seen and not row["viewed"] and await mark_seen(request, f"UPDATE {table} SET viewed = 1 WHERE id = ?",
+                                                      (row["id"],)):
+        row = await world_of(request).fetch_one(f"SELECT * FROM {table} WHERE id = ?", (row["id"],))
+    return row
 
 
 @routes.get("/", "home")
@@ -34,55 +41,40 @@ async def home(request: web.Request) -> web.Response:
     latest = await world.fetch_one("SELECT * FROM commits ORDER BY created_at DESC, rowid DESC LIMIT 1")
     contributors = await world.fetch_all("SELECT author_id, COUNT(*) AS n FROM commits GROUP BY author_id "
                                          "ORDER BY n DESC, author_id LIMIT 12")
-    counts = {
-        "commits": await world.fetch_value("SELECT COUNT(*) FROM commits"),
-        "releases": await world.fetch_value("SELECT COUNT(*) FROM releases"),
-    }
+    counts = {table: await world.fetch_value(f"SELECT COUNT(*) FROM {table}") for table in ("commits", "releases")}
     release = await world.fetch_one("SELECT * FROM releases WHERE is_latest = 1")
     return await render(request, "microhub/home.html", {
         "about": await q.repo_row(world), "files": files, "readme": readme, "counts": counts,
-        "latest": dict(latest) | {"login": people.login(latest["author_id"])} if latest else None,
+        "latest": people.signed(latest) if latest else None,
         "contributors": [people.login(r["author_id"]) for r in contributors], "release": release})
 
 
-async def file_row(request: web.Request, kind: str) -> Any:
-    return await fetch_or_404(request, "SELECT * FROM files WHERE path = ? AND kind = ?",
-                              (request.match_info["path"].strip("/"), kind), "This path does not exist on main.")
-
-
 @routes.get("/tree/{path:.+}", "tree")
-async def tree(request: web.Request) -> web.Response:
-    world = world_of(request)
-    folder = await file_row(request, "dir")
-    children = await world.fetch_all("SELECT * FROM files WHERE parent_path = ? ORDER BY kind = 'file', path",
-                                     (folder["path"],))
-    return await render(request, "microhub/tree.html", {"folder": folder, "files": children,
-                                                       "crumbs": crumbs(folder["path"])})
-
-
 @routes.get("/blob/{path:.+}", "blob")
-async def blob(request: web.Request) -> web.Response:
+async def code(request: web.Request) -> web.Response:
+    """A folder's listing (tree) or a file with its last commit (blob), under their path's crumbs."""
     world = world_of(request)
-    file = await file_row(request, "file")
-    people = q.People.of(world)
+    tree = request.match_info.route.name == "tree"
+    row = await fetch_or_404(request, "SELECT * FROM files WHERE path = ? AND kind = ?", (
+        request.match_info["path"].strip("/"), "dir" if tree else "file"), "This path does not exist on main.")
+    parts = row["path"].split("/")
+    crumbs = [(part, "/".join(parts[:n + 1])) for n, part in enumerate(parts)]
+    if tree:
+        children = await world.fetch_all("SELECT * FROM files WHERE parent_path = ? ORDER BY kind = 'file', path",
+                                         (row["path"],))
+        return await render(request, "microhub/tree.html", {"folder": row, "files": children, "crumbs": crumbs})
     last = await world.fetch_one("SELECT * FROM commits WHERE files_json LIKE ? ORDER BY created_at DESC, rowid DESC "
-                                 "LIMIT 1", (f'%"{file["path"]}"%',))
+                                 "LIMIT 1", (f'%"{row["path"]}"%',))
     return await render(request, "microhub/blob.html", {
-        "file": file, "crumbs": crumbs(file["path"]), "lines": file["content"].count("\n") + 1,
-        "last": dict(last) | {"login": people.login(last["author_id"])} if last else None})
-
-
-def crumbs(path: str) -> list[tuple[str, str]]:
-    parts = path.split("/")
-    return [(part, "/".join(parts[:n + 1])) for n, part in enumerate(parts)]
+        "file": row, "crumbs": crumbs, "lines": row["content"].count("\n") + 1,
+        "last": q.People.of(world).signed(last) if last else None})
 
 
 @routes.get("/commits", "commits")
 async def commits(request: web.Request) -> web.Response:
     people = q.People.of(world_of(request))
     listing = await paged(request, per_page=q.COMMITS_PER_PAGE, count_sql="SELECT COUNT(*) FROM commits",
-                          rows_sql="SELECT * FROM commits ORDER BY created_at DESC, rowid DESC",
-                          row=lambda r: dict(r) | {"login": people.login(r["author_id"])})
+                          rows_sql="SELECT * FROM commits ORDER BY created_at DESC, rowid DESC", row=people.signed)
     return await render(request, "microhub/commits.html", {"list": listing})
 
 
@@ -91,8 +83,7 @@ async def commit(request: web.Request) -> web.Response:
     people = q.People.of(world_of(request))
     row = await fetch_or_404(request, "SELECT * FROM commits WHERE sha = ? OR substr(sha, 1, 7) = ?",
                              (request.match_info["sha"], request.match_info["sha"]), "This commit does not exist.")
-    return await render(request, "microhub/commit.html", {
-        "c": q.decode(row, "files_json") | {"login": people.login(row["author_id"])}})
+    return await render(request, "microhub/commit.html", {"c": people.signed(q.decode(row, "files_json"))})
 
 
 @routes.get("/issues", "issues")
@@ -108,8 +99,7 @@ async def issues(request: web.Request) -> web.Response:
     listing = await paged(request, per_page=q.ISSUES_PER_PAGE, params=params,
                           count_sql=f"SELECT COUNT(*) FROM issues i WHERE {where}",
                           rows_sql=f"SELECT {q.ISSUE_COLUMNS} FROM issues i WHERE {where} "
-                                   f"ORDER BY {q.ISSUE_SORTS[sort]}",
-                          row=lambda r: dict(r) | {"login": people.login(r["author_id"])})
+                                   f"ORDER BY {q.ISSUE_SORTS[sort]}", row=people.signed)
     labels = await q.labels_of(world, [r["id"] for r in listing.rows])
     totals = {s: await world.fetch_value(f"SELECT COUNT(*) FROM issues i WHERE {w}", tuple(p))
               for s in ("open", "closed") for w, p in [q.issue_filter(s, label, query)]}
@@ -119,26 +109,25 @@ async def issues(request: web.Request) -> web.Response:
         "totals": totals, "all_labels": [r["name"] for r in all_labels], "sorts": list(q.ISSUE_SORTS)})
 
 
-@routes.get("/issues/new", "issue_new")
-async def issue_new(request: web.Request) -> web.Response:
-    return await render(request, "microhub/issue_new.html", {"values": {}, "errors": {}})
-
-
-async def issue_context(request: web.Request, row: Any) -> dict[str, Any]:
-    world = world_of(request)
-    people = q.People.of(world)
-    labels = await q.labels_of(world, [row["id"]])
-    return {"issue": dict(row) | {"login": people.login(row["author_id"])}, "labels": labels.get(row["id"], []),
-            "comments": await q.comments_on(world, "issue", row["id"], people), "values": {}, "errors": {}}
-
-
 @routes.get(r"/issues/{number:\d+}", "issue")
-async def issue(request: web.Request) -> web.Response:
-    world = world_of(request)
-    row = await fetch_or_404(request, "SELECT * FROM issues WHERE number = ?", (number_of(request),), NO_ISSUE)
-    if not row["viewed"] and await mark_seen(request, "UPDATE issues SET viewed = 1 WHERE id = ?", (row["id"],)):
-        row = await world.fetch_one("SELECT * FROM issues WHERE id = ?", (row["id"],))
-    return await render(request, "microhub/issue.html", await issue_context(request, row))
+@routes.get(r"/pulls/{number:\d+}", "pull")
+async def item_page(request: web.Request, values: dict[str, str] | None = None, errors: dict[str, str] | None = None,
+                    status: int = 200) -> web.Response:
+    """An issue's or a pull request's page with its labels and comments: opened (a GET, which marks it
+    viewed) or a comment on it refused (`values` and `errors` for the form)."""
+    kind = "pr" if request.match_info.route.name.startswith("pull") else "issue"
+    world, row = world_of(request), await numbered(request, kind, seen=request.method == "GET")
+    people = q.People.of(world)
+    item = people.signed(q.decode(row, "reviewers_json") if kind == "pr" else row)
+    if kind == "pr":
+        item["reviewers"] = [people.login(r) for r in item["reviewers"]]
+    comments = await world.fetch_all("SELECT * FROM comments WHERE target_kind = ? AND target_id = ? "
+                                     "ORDER BY created_at, rowid", (kind, row["id"]))
+    labels = await q.labels_of(world, [row["id"]])
+    page = TARGETS[kind][1]
+    return await render(request, f"microhub/{page}.html", {
+        page: item, "labels": labels.get(row["id"], []), "comments": [people.signed(r) for r in comments],
+        "values": values or {}, "errors": errors or {}}, status=status)
 
 
 @routes.get("/pulls", "pulls")
@@ -151,31 +140,12 @@ async def pulls(request: web.Request) -> web.Response:
                           count_sql=f"SELECT COUNT(*) FROM pull_requests WHERE {where}",
                           rows_sql=f"SELECT p.*, (SELECT COUNT(*) FROM comments c WHERE c.target_kind = 'pr' AND "
                                    f"c.target_id = p.id) AS comment_count FROM pull_requests p WHERE {where} "
-                                   "ORDER BY created_at DESC, rowid DESC",
-                          row=lambda r: dict(r) | {"login": people.login(r["author_id"])})
-    totals = {"open": await world.fetch_value("SELECT COUNT(*) FROM pull_requests WHERE state = 'open'"),
-              "closed": await world.fetch_value("SELECT COUNT(*) FROM pull_requests WHERE state != 'open'")}
+                                   "ORDER BY created_at DESC, rowid DESC", row=people.signed)
+    totals = {s: await world.fetch_value(f"SELECT COUNT(*) FROM pull_requests WHERE state {op} 'open'")
+              for s, op in (("open", "="), ("closed", "!="))}
     return await render(request, "microhub/pulls.html", {
         "list": listing, "state": state, "totals": totals,
         "labels": await q.labels_of(world, [r["id"] for r in listing.rows])})
-
-
-async def pull_context(request: web.Request, row: Any) -> dict[str, Any]:
-    world = world_of(request)
-    people = q.People.of(world)
-    pull = q.decode(row, "reviewers_json") | {"login": people.login(row["author_id"])}
-    pull["reviewers"] = [people.login(r) for r in pull["reviewers"]]
-    return {"pull": pull, "labels": (await q.labels_of(world, [row["id"]])).get(row["id"], []),
-            "comments": await q.comments_on(world, "pr", row["id"], people), "values": {}, "errors": {}}
-
-
-@routes.get(r"/pulls/{number:\d+}", "pull")
-async def pull(request: web.Request) -> web.Response:
-    world = world_of(request)
-    row = await fetch_or_404(request, "SELECT * FROM pull_requests WHERE number = ?", (number_of(request),), NO_PULL)
-    if not row["viewed"] and await mark_seen(request, "UPDATE pull_requests SET viewed = 1 WHERE id = ?", (row["id"],)):
-        row = await world.fetch_one("SELECT * FROM pull_requests WHERE id = ?", (row["id"],))
-    return await render(request, "microhub/pull.html", await pull_context(request, row))
 
 
 @routes.get("/actions", "actions")
@@ -186,7 +156,7 @@ async def actions(request: web.Request) -> web.Response:
     runs = await world.fetch_all("SELECT r.*, w.name AS workflow FROM workflow_runs r JOIN workflows w "
                                  "ON w.id = r.workflow_id ORDER BY r.created_at DESC, r.rowid DESC")
     return await render(request, "microhub/actions.html", {
-        "workflows": workflows, "runs": [dict(r) | {"login": people.login(r["actor"])} for r in runs]})
+        "workflows": workflows, "runs": [people.signed(r, "actor") for r in runs]})
 
 
 @routes.get("/actions/runs/{id}", "run")
@@ -195,22 +165,12 @@ async def run(request: web.Request) -> web.Response:
     row = await fetch_or_404(request, "SELECT r.*, w.name AS workflow, w.path FROM workflow_runs r JOIN workflows w "
                                       "ON w.id = r.workflow_id WHERE r.id = ?", (request.match_info["id"],),
                              "This workflow run does not exist.")
-    return await render(request, "microhub/run.html", {"run": dict(row) | {"login": people.login(row["actor"])},
-                                                      "jobs": run_jobs(dict(row))})
-
-
-def run_jobs(run_row: dict[str, Any]) -> list[dict[str, Any]]:
-    """A run's jobs and steps, derived from its workflow and outcome (the failing step is the tests)."""
-    failed = run_row["conclusion"] == "failure"
-    names = ["Set up job", "Check out code", "Set up Node 20", "Install dependencies", "Lint", "Run tests",
-             "Complete job"]
-    share = max(1, run_row["duration_s"] // len(names))
-    steps = []
-    for name in names:
-        outcome = "failure" if failed and name == "Run tests" else ("skipped" if failed and name == "Complete job"
-                                                                     else "success")
-        steps.append({"name": name, "conclusion": outcome, "seconds": share})
-    return [{"name": "build", "conclusion": run_row["conclusion"], "steps": steps}]
+    # Its one job's steps, derived from its outcome (a failed run fails at the tests).
+    failed = {"Run tests": "failure", "Complete job": "skipped"} if row["conclusion"] == "failure" else {}
+    share = max(1, row["duration_s"] // len(RUN_STEPS))
+    steps = [{"name": name, "conclusion": failed.get(name, "success"), "seconds": share} for name in RUN_STEPS]
+    return await render(request, "microhub/run.html", {"run": people.signed(row, "actor"), "jobs": [
+        {"name": "build", "conclusion": row["conclusion"], "steps": steps}]})
 
 
 @routes.get("/projects", "projects")
@@ -218,25 +178,20 @@ async def projects(request: web.Request) -> web.Response:
     world = world_of(request)
     boards = []
     for project in await world.fetch_all("SELECT * FROM projects ORDER BY rowid"):
-        cards = await world.fetch_all("SELECT * FROM project_cards WHERE project_id = ? ORDER BY rowid",
-                                      (project["id"],))
         columns: dict[str, list[str]] = {}
-        for card in cards:
+        for card in await world.fetch_all("SELECT * FROM project_cards WHERE project_id = ? ORDER BY rowid",
+                                          (project["id"],)):
             columns.setdefault(card["column_name"], []).append(card["title"])
         boards.append({"name": project["name"], "columns": columns})
     return await render(request, "microhub/projects.html", {"boards": boards})
 
 
 @routes.get("/wiki", "wiki")
-async def wiki(request: web.Request) -> web.Response:
-    pages = await world_of(request).fetch_all("SELECT slug, title FROM wiki_pages ORDER BY rowid")
-    return await render(request, "microhub/wiki.html", {"pages": pages, "page": None})
-
-
 @routes.get("/wiki/{slug}", "wiki_page")
-async def wiki_page(request: web.Request) -> web.Response:
-    page = await fetch_or_404(request, "SELECT * FROM wiki_pages WHERE slug = ?", (request.match_info["slug"],),
-                              "This wiki page does not exist.")
+async def wiki(request: web.Request) -> web.Response:
+    slug = request.match_info.get("slug")
+    page = None if slug is None else await fetch_or_404(request, "SELECT * FROM wiki_pages WHERE slug = ?", (slug,),
+                                                        "This wiki page does not exist.")
     pages = await world_of(request).fetch_all("SELECT slug, title FROM wiki_pages ORDER BY rowid")
     return await render(request, "microhub/wiki.html", {"pages": pages, "page": page})
 
@@ -260,7 +215,7 @@ async def insights(request: web.Request) -> web.Response:
     activity = {r["week"]: r["n"] for r in weeks}
     repo = await q.repo_row(world)
     return await render(request, "microhub/insights.html", {
-        "contributors": [dict(r) | {"login": people.login(r["author_id"])} for r in rows],
+        "contributors": [people.signed(r) for r in rows],
         "weeks": [{"label": "this week" if w == 0 else f"{w} weeks ago", "n": activity.get(w, 0)} for w in range(8)],
         "peak": max(activity.values(), default=1), "traffic": repo["traffic"] if repo else None})
 
@@ -269,13 +224,6 @@ async def insights(request: web.Request) -> web.Response:
 async def releases(request: web.Request) -> web.Response:
     rows = await world_of(request).fetch_all("SELECT * FROM releases ORDER BY created_at DESC, rowid DESC")
     return await render(request, "microhub/releases.html", {"releases": [q.decode(r, "assets_json") for r in rows]})
-
-
-@routes.get("/settings", "settings")
-async def settings(request: web.Request) -> web.Response:
-    repo = await q.repo_row(world_of(request))
-    values = {key: repo[key] for key in ("name", "description", "visibility")} if repo else {}
-    return await render(request, "microhub/settings.html", {"values": values, "errors": {}})
 
 
 @routes.get("/users/{login}", "user")
@@ -288,13 +236,20 @@ async def user(request: web.Request) -> web.Response:
     followed = await world.fetch_value("SELECT 1 FROM follows WHERE persona_id = ?", (person["id"],)) is not None
     mine = await world.fetch_all("SELECT * FROM my_repos ORDER BY created_at DESC, rowid DESC") \
         if person.get("is_self") else []
-    commits_by = await world.fetch_value("SELECT COUNT(*) FROM commits WHERE author_id = ?", (person["id"],))
     return await render(request, "microhub/user.html", {
         "person": person, "login": people.login(person["id"]), "followed": followed, "my_repos": mine,
-        "commit_count": commits_by, "followers": 3 + (sum(map(ord, person["id"])) % 140) + int(followed)})
+        "commit_count": await world.fetch_value("SELECT COUNT(*) FROM commits WHERE author_id = ?", (person["id"],)),
+        "followers": 3 + (sum(map(ord, person["id"])) % 140) + int(followed)})
 
 
+@routes.get("/settings", "settings")
+@routes.get("/issues/new", "issue_new")
 @routes.get("/new", "repo_new")
-async def repo_new(request: web.Request) -> web.Response:
-    return await render(request, "microhub/repo_new.html", {"values": {"visibility": "public"}, "errors": {}})
+async def form(request: web.Request) -> web.Response:
+    """A form as it opens: the repository's settings, a new issue, or a new repository (public unless changed)."""
+    name = request.match_info.route.name
+    values: dict[str, Any] = {"visibility": "public"} if name == "repo_new" else {}
+    if name == "settings" and (repo := await q.repo_row(world_of(request))):
+        values = {key: repo[key] for key in ("name", "description", "visibility")}
+    return await render(request, f"microhub/{name}.html", {"values": values, "errors": {}})
 
