@@ -50,9 +50,8 @@ async def apply_preload(world: World, event: Event) -> None:
 
 
 async def insert_post(world: World, event: Event, record: dict[str, Any]) -> None:
-    comments = [c for c in world.catalog.records("post_comments").values() if c["post_id"] == record["id"]]
-    if event.type != "preload":
-        comments = []  # a post that arrives now has no comments yet
+    comments = [c for c in world.catalog.records("post_comments").values()  # a post that arrives has none yet
+                if c["post_id"] == record["id"]] if event.type == "preload" else []
     await world.insert("posts", {
         "id": record["id"], "author_id": record["author_id"], "body": record["body"], "image": record.get("image"),
         "image_alt": record.get("image_alt"), "like_count": int(record.get("like_count", 0)),

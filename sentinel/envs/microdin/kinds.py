@@ -30,9 +30,8 @@ OPEN_JOBS = "jobs WHERE closed = 0"
 
 
 class Arrivals(kit.Arrivals):
-    """One draw's start (the first N of each collection; a kind may change a size) and what can arrive
-    after it: posts by others, invitations, the new conversation's messages, jobs, and notifications
-    whose post or job is there."""
+    """One draw's start (the first N of each collection; a kind may change a size) and what can arrive after
+    it: posts by others, invitations, the new conversation's messages, jobs, notifications on what is there."""
 
     fields = {etype: f"{c[:-1]}_id" for etype, c in COLLECTIONS.items()}
 

@@ -53,6 +53,12 @@ CONVERSATION_ROWS = (
 
 ACTOR_COLS, ACTOR_JOIN = person_join("n.actor_id", "actor")
 NOTIFICATION_ROWS = f"SELECT n.*, {ACTOR_COLS} FROM notifications n{ACTOR_JOIN}"
+SEARCHES = {  # the search page's lists: people by name or headline, companies, open jobs by title
+    "people": "SELECT pe.id, pe.name, pe.avatar_color, m.headline, m.connected FROM personas pe JOIN members m ON "
+              "m.id = pe.id WHERE pe.is_self = 0 AND (pe.name LIKE ? OR m.headline LIKE ?) ORDER BY pe.name LIMIT 20",
+    "companies": "SELECT * FROM companies WHERE name LIKE ? OR industry LIKE ? ORDER BY name LIMIT 10",
+    "found_jobs": f"{JOB_ROWS} WHERE j.closed = 0 AND j.title LIKE ?{JOB_ORDER} LIMIT 20",
+}
 
 
 def preview(text: str | None, limit: int = PREVIEW_CHARS) -> str:
@@ -111,14 +117,11 @@ async def post_page(request: web.Request, errors: dict[str, str] | None = None, 
 async def network(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     invitations = await world.fetch_all(PENDING + " ORDER BY i.created_at DESC, i.rowid DESC")
-    listing = await paged(request, per_page=LIST_PER_PAGE,
-                          count_sql="SELECT COUNT(*) FROM members WHERE connected = 1",
-                          rows_sql="SELECT m.*, pe.name, pe.avatar_color FROM members m"
-                                   " JOIN personas pe ON pe.id = m.id WHERE m.connected = 1 ORDER BY pe.name, m.id")
-    suggestions = await world.fetch_all(
-        "SELECT m.*, pe.name, pe.avatar_color FROM members m JOIN personas pe ON pe.id = m.id"
-        " WHERE m.connected = 0 AND pe.is_self = 0 AND m.id NOT IN (SELECT persona_id FROM invitations)"
-        " ORDER BY m.id LIMIT ?", (SUGGESTIONS,))
+    members = "SELECT m.*, pe.name, pe.avatar_color FROM members m JOIN personas pe ON pe.id = m.id"
+    listing = await paged(request, per_page=LIST_PER_PAGE, count_sql="SELECT COUNT(*) FROM members WHERE connected = 1",
+                          rows_sql=f"{members} WHERE m.connected = 1 ORDER BY pe.name, m.id")
+    suggestions = await world.fetch_all(f"{members} WHERE m.connected = 0 AND pe.is_self = 0 AND m.id NOT IN "
+                                        "(SELECT persona_id FROM invitations) ORDER BY m.id LIMIT ?", (SUGGESTIONS,))
     return await render(request, "microdin/network.html", {
         "invitations": invitations, "list": listing, "suggestions": suggestions})
 
@@ -246,18 +249,9 @@ async def company_view(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/search", "search")
 async def search(request: web.Request) -> web.StreamResponse:
+    """People, companies and open jobs matching the query (SEARCHES; each ? is the LIKE pattern)."""
     world = world_of(request)
     query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
-    people, companies, found_jobs = [], [], []
-    if query:
-        like = f"%{query}%"
-        people = await world.fetch_all(
-            "SELECT pe.id, pe.name, pe.avatar_color, m.headline, m.connected FROM personas pe JOIN members m"
-            " ON m.id = pe.id WHERE pe.is_self = 0 AND (pe.name LIKE ? OR m.headline LIKE ?) ORDER BY pe.name LIMIT 20",
-            (like, like))
-        companies = await world.fetch_all("SELECT * FROM companies WHERE name LIKE ? OR industry LIKE ?"
-                                          " ORDER BY name LIMIT 10", (like, like))
-        found_jobs = await world.fetch_all(f"{JOB_ROWS} WHERE j.closed = 0 AND j.title LIKE ?{JOB_ORDER} LIMIT 20",
-                                           (like,))
-    return await render(request, "microdin/search.html", {"people": people, "companies": companies,
-                                                           "found_jobs": found_jobs})
+    return await render(request, "microdin/search.html", {
+        key: await world.fetch_all(sql, (f"%{query}%",) * sql.count("?")) if query else []
+        for key, sql in SEARCHES.items()})
