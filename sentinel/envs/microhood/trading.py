@@ -52,14 +52,21 @@ def form_values(form: Mapping[str, str]) -> dict[str, str]:
             for key in ("side", "order_type", "shares", "limit_price")}
 
 
+def choice_errors(values: dict[str, str]) -> dict[str, str]:
+    """Lower-cases the side and the order type in `values`; the errors of the two choices."""
+    values["side"], values["order_type"] = values["side"].lower(), values["order_type"].lower()
+    errors = {}
+    if values["side"] not in SIDES:
+        errors["side"] = "Choose Buy or Sell."
+    if values["order_type"] not in ORDER_TYPES:
+        errors["order_type"] = "Choose Market or Limit."
+    return errors
+
+
 def parse_ticket(form: Mapping[str, str]) -> tuple[Ticket | None, dict[str, str]]:
     values = form_values(form)
-    errors: dict[str, str] = {}
-    side, order_type = values["side"].lower(), values["order_type"].lower()
-    if side not in SIDES:
-        errors["side"] = "Choose Buy or Sell."
-    if order_type not in ORDER_TYPES:
-        errors["order_type"] = "Choose Market or Limit."
+    errors = choice_errors(values)
+    side, order_type = values["side"], values["order_type"]
     shares = whole_number(values["shares"])
     if shares is None:
         errors["shares"] = "Enter a whole number of shares, 1 or more."

@@ -29,13 +29,6 @@ async def load_stock(request: web.Request) -> dict[str, Any]:
     return dict(row)
 
 
-def returns(price: float, shares: int, avg_cost: float) -> tuple[float, float, float]:
-    """A holding at the current price: (market value, $ return, % return against its average cost)."""
-    value = round(price * shares, 2)
-    cost = shares * avg_cost
-    return value, round(value - cost, 2), (value - cost) / cost * 100 if cost else 0.0
-
-
 def quote(book: PriceBook, symbol: str) -> dict[str, Any]:
     delta, pct = book.change(symbol)
     return {"price": book.price(symbol), "change": delta, "change_pct": pct}
@@ -45,6 +38,14 @@ def quote(book: PriceBook, symbol: str) -> dict[str, Any]:
 NewsItem = namedtuple("NewsItem", "source created_at headline symbol href")
 HoldingRow = namedtuple("HoldingRow", "symbol name href shares avg_cost price value gain gain_pct")
 QuoteRow = namedtuple("QuoteRow", "symbol name href price change change_pct")
+
+
+def holding(symbol: str, name: str, href: str, shares: int, avg_cost: float, price: float) -> HoldingRow:
+    """A holding at the current price: its market value and $ and % return against its average cost."""
+    value = round(price * shares, 2)
+    cost = shares * avg_cost
+    gain_pct = (value - cost) / cost * 100 if cost else 0.0
+    return HoldingRow(symbol, name, href, shares, avg_cost, price, value, round(value - cost, 2), gain_pct)
 
 
 def news_items(request: web.Request, rows: list) -> list[NewsItem]:
@@ -62,20 +63,15 @@ async def dashboard(request: web.Request) -> web.Response:
     watch = await world.fetch_all(queries.WATCHLIST)
     book = await PriceBook.load(world, starts={row[0]: row[2] for rows in (held, watch) for row in rows})
     cash, start_value = await queries.cash_and_baseline(world)
-    holdings = []
-    for symbol, name, _, shares, avg_cost in held:
-        price = book.price(symbol)
-        holdings.append(HoldingRow(symbol, name, url("stock", symbol=symbol), shares, avg_cost, price,
-                                   *returns(price, shares, avg_cost)))
+    holdings = [holding(symbol, name, url("stock", symbol=symbol), shares, avg_cost, book.price(symbol))
+                for symbol, name, _, shares, avg_cost in held]
     numbers = portfolio_totals(cash, [(h.shares, h.price) for h in holdings])
     if start_value is None:  # before the session stored its baseline: the same holdings at sim 0
         opening = book.at(0.0)
         start_value = portfolio_totals(cash, [(h.shares, opening.price(h.symbol)) for h in holdings])["portfolio_value"]
     delta, pct = change(numbers["portfolio_value"], start_value)
-    watchlist = []
-    for symbol, name, start in watch:
-        price = book.price(symbol)
-        watchlist.append(QuoteRow(symbol, name, url("stock", symbol=symbol), price, *change(price, start)))
+    watchlist = [QuoteRow(symbol, name, url("stock", symbol=symbol), **quote(book, symbol))
+                 for symbol, name, _ in watch]
     headlines = await world.fetch_all(queries.LATEST_NEWS, (DASHBOARD_NEWS,))
     return await render(request, "microhood/dashboard.html", {
         **numbers, "change": delta, "change_pct": pct, "holdings": holdings,
@@ -91,10 +87,8 @@ async def stock_page(request: web.Request) -> web.Response:
     book = await PriceBook.load(world)
     high, low = book.high_low(symbol)
     held = await world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = ?", (symbol,))
-    mine = None
-    if held is not None:  # the position box shows a dashboard row's figures
-        price, shares, avg_cost = book.price(symbol), held["shares"], held["avg_cost"]
-        mine = HoldingRow(symbol, stock["name"], "", shares, avg_cost, price, *returns(price, shares, avg_cost))
+    mine = None if held is None else holding(symbol, stock["name"], "", held["shares"], held["avg_cost"],
+                                             book.price(symbol))  # the position box: a dashboard row's figures
     watched = await world.fetch_value("SELECT 1 FROM watchlist WHERE symbol = ?", (symbol,)) is not None
     stock_news = news_items(request, await world.fetch_all(queries.STOCK_NEWS, (symbol,)))
     return await render(request, "microhood/stock.html", {
@@ -128,25 +122,19 @@ async def order_ticket(request: web.Request) -> web.Response:
     values = trading.form_values({
         "side": query.get("side", "buy"), "order_type": query.get("order_type", query.get("type", "market")),
         "shares": query.get("shares", ""), "limit_price": query.get("limit_price", "")})
-    values["side"], values["order_type"] = values["side"].lower(), values["order_type"].lower()
-    errors = {}
-    if values["side"] not in trading.SIDES:
-        errors["side"] = "Choose Buy or Sell."
-    if values["order_type"] not in trading.ORDER_TYPES:
-        errors["order_type"] = "Choose Market or Limit."
+    errors = trading.choice_errors(values)
     return await ticket_page(request, stock, values, errors)
 
 
 @routes.post("/stock/{symbol}/order/review", "order_review")
 async def order_review(request: web.Request) -> web.Response:
     """Validate the ticket and show what Confirm would do; nothing changes."""
-    world = world_of(request)
     stock = await load_stock(request)
     form = await form_of(request)
     ticket, errors = trading.parse_ticket(form)
     if ticket is None:
         return await ticket_page(request, stock, trading.form_values(form), errors)
-    context = await order_context(world, stock)
+    context = await order_context(world_of(request), stock)
     return await render(request, "microhood/review.html", {
         **context, "ticket": ticket, "fields": ticket.fields(), "total": round(context["price"] * ticket.shares, 2),
         "edit_href": url_for(request, "ticket", symbol=stock["symbol"], query=ticket.fields())})
