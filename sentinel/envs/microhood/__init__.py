@@ -34,7 +34,7 @@ async def finalize(world: World) -> None:
     book = await PriceBook.load(world)
     await world.db.execute("DELETE FROM current_prices")
     await world.db.executemany("INSERT INTO current_prices (symbol, price) VALUES (?, ?)",
-                               [(symbol, book.price(symbol)) for symbol in book.symbols])
+                               [(symbol, book.price(symbol)) for symbol in book.starts])
 
 
 def serve_preload(catalog: Catalog) -> dict[str, Any]:

@@ -1,9 +1,5 @@
-"""Scenario checks only MicroHood knows: preload shape, price events, and the price crossing.
-
-`condition_at` must be the moment the watched page first shows the condition. The threshold is
-read from the solution's first `watch` step (a stock page: its price; the dashboard: the
-portfolio value), so the check sees exactly what the oracle will, on the displayed (cent) values.
-"""
+"""Scenario checks only MicroHood knows: preload shape, price events, and that condition_at is when the
+page the solution first watches (a price, or the portfolio value) shows the condition, in displayed cents."""
 
 from __future__ import annotations
 

@@ -86,11 +86,11 @@ def moves(symbol: str, legs: list[Leg]) -> list[dict[str, Any]]:
     return [move(leg.at, symbol, leg.value, leg.ramp_s, leg.note) for leg in legs]
 
 
-def decoy_moves(rng: random.Random, catalog: Catalog, decoys: list[str], symbol: str, level: float,
-                rising: bool, before: int) -> list[dict[str, Any]]:
-    """Each look-alike moves before the target, so a watcher of the wrong ticker sees its condition
+def decoy_moves(rng: random.Random, catalog: Catalog, knobs: Knobs, symbol: str, level: float,
+                rising: bool, before: int) -> tuple[list[str], list[dict[str, Any]]]:
+    """The `lookalikes` and their moves before the target, so a watcher of the wrong ticker sees its condition
     first: rising, past the target's level (if priced near it) or by the same share; falling, 11-14%."""
-    out = []
+    decoys, out = lookalikes(rng, catalog, knobs, symbol), []
     for t, ramp, d in kit.ahead(decoys, before):
         start = start_of(catalog, d)
         near = rising and 0.75 <= start / level <= 1.25
@@ -102,7 +102,7 @@ def decoy_moves(rng: random.Random, catalog: Catalog, decoys: list[str], symbol:
             price = max(start * 1.01, start * level / start_of(catalog, symbol) * rng.uniform(1, 1.02))
         how = f"crosses {money(level)}" if near else f"moves {price / start - 1:+.1%}"
         out.append(move(t, d, price, ramp, f"decoy: {d}, a look-alike of {symbol}, {how} first (not {symbol})"))
-    return out
+    return decoys, out
 
 
 def timeline_of(rng: random.Random, catalog: Catalog, knobs: Knobs, key: list[dict[str, Any]], *,
@@ -182,9 +182,8 @@ def crossing(rng: random.Random, catalog: Catalog, knobs: Knobs, pool: list[str]
         level * rng.uniform(1.006, 1.025), f"{sym} steps to its first price at or above {money(level)} (the target)",
         until=until, back=level * rng.uniform(0.97, 0.99),
         back_note=f"{sym} falls back under {money(level)} and stays there: the chance is gone (condition_until)")
-    decoys = lookalikes(rng, catalog, knobs, sym)
-    events = timeline_of(rng, catalog, knobs, [*decoy_moves(rng, catalog, decoys, sym, level, True, at),
-                                               *moves(sym, legs)])
+    decoys, key = decoy_moves(rng, catalog, knobs, sym, level, True, at)
+    events = timeline_of(rng, catalog, knobs, [*key, *moves(sym, legs)])
     story = (f"{sym} (open {money(start)}) climbs to a near miss, eases, then steps past {money(level)} at {at} s; "
              f"look-alikes ({', '.join(decoys) or 'none'}) move first.")
     return SimpleNamespace(sym=sym, level=level, at=at, until=until, story=story, title=title(catalog, sym),
@@ -207,7 +206,6 @@ def price_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
 @kind("noop", "relative", Knobs(decoys=2),
       "as price_target; the asked stock peaks between 1 point and 1 cent (near_miss 1) short of +8-15%")
 def price_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """price_target's timeline, and another stock rising just short of the share asked for."""
     source, pct = price_target(rng, catalog, knobs), rng.randint(8, 15)
     other, line, extra = near_peak(rng, catalog, knobs, source, list(stocks(catalog)),
                                    lambda start: (start * (1 + (pct - 1) / 100) + 0.01, start * (1 + pct / 100)))
@@ -251,7 +249,6 @@ def buy_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict
 @kind("noop", "absolute", Knobs(decoys=2),
       "as buy_at_threshold; the asked stock peaks 1 cent (near_miss 1) to 0.1% short of its line")
 def buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """buy_at_threshold's timeline, and another stock peaking just short of the price asked for."""
     source, n = buy_at_threshold(rng, catalog, knobs), rng.randint(2, 5)
 
     def band(start: float) -> tuple[float, float]:  # near_miss_sql: within 0.1% of the line
@@ -314,7 +311,7 @@ def buy_the_dip(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str,
         back_note=f"{sym} jumps back above {money(line)}: the dip is over (condition_until)")
     if until + 40 < 700:
         legs.append(Leg(until + rng.randint(10, 30), high * rng.uniform(0.95, 0.985), rng.randint(30, 90)))
-    decoys = lookalikes(rng, catalog, knobs, sym)
+    decoys, key = decoy_moves(rng, catalog, knobs, sym, high, False, at)
     q = kit.sql_text(sym)
     ref = (f"(SELECT MAX(s.start_price, COALESCE((SELECT MAX(price) FROM price_waypoints WHERE symbol = {q}), 0)) "
            f"FROM stocks s WHERE s.symbol = {q})")
@@ -329,8 +326,7 @@ def buy_the_dip(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str,
                "else.",
         condition_at=at, condition_until=until,
         taxonomy=kit.taxonomy("active", "relative", "hard", "look-alike ticker, near miss, transient window"),
-        events=timeline_of(rng, catalog, knobs, [*decoy_moves(rng, catalog, decoys, sym, high, False, at),
-                                                 *moves(sym, legs)]),
+        events=timeline_of(rng, catalog, knobs, [*key, *moves(sym, legs)]),
         condition_sql=f"SELECT price <= 0.90 * {ref} FROM current_prices WHERE symbol = {q}",
         eval_sql=order_sql(sym, "buy", n, f"<= 0.90 * {ref}"),
         solution=[watch(sym, "at_most", kit.floor_to(line)),
@@ -360,8 +356,8 @@ def take_profit(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str,
                 line * rng.uniform(1.006, 1.02), f"{sym} steps {pct}% or more above the {money(ref)} reference "
                                                  "(the target)", until=until, back=line * rng.uniform(0.97, 0.99),
                 back_note=f"{sym} falls back under {money(line)}: the chance is gone (condition_until)")]
-    decoys = lookalikes(rng, catalog, knobs, sym)
-    key = [*decoy_moves(rng, catalog, decoys, sym, line, True, t_news), *moves(sym, legs),
+    decoys, key = decoy_moves(rng, catalog, knobs, sym, line, True, t_news)
+    key = [*key, *moves(sym, legs),
            kit.event(t_news, "new_news", f"the awaited article: {sym} is at {money(ref)} now, the reference "
                                          f"({pct}% above is {money(line)})", news_id=news_id)]
     q, factor = kit.sql_text(sym), f"{1 + pct / 100:.2f}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from sentinel.core.waypoints import in_time_order, interpolate
@@ -52,15 +52,13 @@ class Path:
         return out
 
 
+@dataclass
 class PriceBook:
     """Prices at time t. A Path is built only for the symbols read (a page reads a dozen of 50)."""
-
-    def __init__(self, starts: dict[str, float], points: dict[str, list[Point]], t: float,
-                 paths: dict[str, Path] | None = None):
-        self.starts = starts
-        self.points = points
-        self.t = t
-        self._paths = {} if paths is None else paths  # shared with books of the same moment's paths
+    starts: dict[str, float]
+    points: dict[str, list[Point]]
+    t: float
+    paths: dict[str, Path] = field(default_factory=dict)  # shared with the books `at` makes of the same paths
 
     @classmethod
     async def load(cls, world: World, t: float | None = None, starts: dict[str, float] | None = None) -> PriceBook:
@@ -75,16 +73,12 @@ class PriceBook:
 
     def at(self, t: float) -> PriceBook:
         """The same paths read at another time."""
-        return PriceBook(self.starts, self.points, t, self._paths)
-
-    @property
-    def symbols(self) -> list[str]:
-        return list(self.starts)
+        return PriceBook(self.starts, self.points, t, self.paths)
 
     def path(self, symbol: str) -> Path:
-        path = self._paths.get(symbol)
+        path = self.paths.get(symbol)
         if path is None:
-            path = self._paths[symbol] = Path(self.starts[symbol], tuple(self.points.get(symbol, ())))
+            path = self.paths[symbol] = Path(self.starts[symbol], tuple(self.points.get(symbol, ())))
         return path
 
     def price(self, symbol: str) -> float:

@@ -24,9 +24,8 @@ routes = Routes()
 
 async def load_stock(request: web.Request) -> dict[str, Any]:
     """The stock named in the URL (symbols are case-insensitive), or a 404."""
-    row = await fetch_or_404(request, "SELECT symbol, name, sector, start_price FROM stocks WHERE symbol = ?",
-                             (request.match_info["symbol"].upper(),), "There is no stock with that symbol.")
-    return dict(row)
+    return dict(await fetch_or_404(request, "SELECT symbol, name, sector, start_price FROM stocks WHERE symbol = ?",
+                                   (request.match_info["symbol"].upper(),), "There is no stock with that symbol."))
 
 
 def quote(book: PriceBook, symbol: str) -> dict[str, Any]:
