@@ -10,14 +10,12 @@ from sentinel.core.environment import EventType
 from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
-    from sentinel.core.catalog import Catalog
     from sentinel.core.scenario import Event
     from sentinel.world.state import World
 
 # The accounts the self user follows in `sentinel serve` (scenarios list theirs in the preload's `followed`)
-SERVE_FOLLOWED = ["p001", "p002", "p003", "p004", "p006", "p011", "p012", "p017", "p018", "p021", "p024", "p029",
-                  "p033", "p041", "p042", "p045", "p061", "p066", "p072", "p077", "p084", "p086", "p088", "p094",
-                  "p097"]
+SERVE_FOLLOWED = [f"p{n:03d}" for n in (1, 2, 3, 4, 6, 11, 12, 17, 18, 21, 24, 29, 33, 41, 42, 45, 61, 66, 72, 77, 84,
+                                        86, 88, 94, 97)]
 
 
 def timing(event: Event, record: dict[str, Any], minus_minutes: float = 0.0) -> dict[str, Any]:
@@ -27,27 +25,30 @@ def timing(event: Event, record: dict[str, Any], minus_minutes: float = 0.0) -> 
     return {"origin": "event", "at": event.at}
 
 
-def comments_of(catalog: Catalog, post_id: str) -> list[dict[str, Any]]:
-    return [c for c in catalog.records("post_comments").values() if c["post_id"] == post_id]
+def listed(world: World, event: Event, field: str, collection: str, rid: str) -> bool:
+    """Whether the preload lists the item under `field` (liked, saved, viewed_stories); an arrival lists none."""
+    return rid in selected(world.catalog, collection, event.fields.get(field))
 
 
-async def insert_post(world: World, event: Event, post_id: str, liked: bool = False, saved: bool = False) -> None:
+async def insert_post(world: World, event: Event, post_id: str) -> None:
     record = world.catalog.get("posts", post_id)
+    liked, saved = (listed(world, event, field, "posts", post_id) for field in ("liked", "saved"))
     await world.insert("posts", {
         "id": post_id, "author_id": record["author_id"], "image_alt": record["image_alt"],
         "caption": record["caption"], "location": record.get("location", ""),
         "like_count": int(record.get("like_count", 0)) + int(liked), "liked": int(liked), "saved": int(saved),
         "viewed": 0}, **timing(event, record))
-    for comment in comments_of(world.catalog, post_id):
+    for comment in [c for c in world.catalog.records("post_comments").values() if c["post_id"] == post_id]:
         await world.insert("post_comments", {"id": comment["id"], "post_id": post_id, "author_id": comment["author_id"],
                                              "body": comment["body"]},
                            **timing(event, record, float(comment.get("after_minutes", 0))))
 
 
-async def insert_story(world: World, event: Event, story_id: str, viewed: bool = False) -> None:
+async def insert_story(world: World, event: Event, story_id: str) -> None:
     record = world.catalog.get("stories", story_id)
     await world.insert("stories", {"id": story_id, "author_id": record["author_id"], "image_alt": record["image_alt"],
-                                   "viewed": int(viewed)}, **timing(event, record))
+                                   "viewed": int(listed(world, event, "viewed_stories", "stories", story_id))},
+                       **timing(event, record))
 
 
 async def insert_message(world: World, event: Event, message_id: str) -> None:
@@ -68,25 +69,22 @@ async def insert_activity(world: World, event: Event, activity_id: str) -> None:
                                     "post_id": record.get("post_id"), "text": record["text"]}, **timing(event, record))
 
 
-async def apply_preload(world: World, event: Event) -> None:
-    """Fill the world: posts (liked/saved as listed), stories (viewed as listed), messages,
-    activity, and the accounts followed."""
-    catalog, fields = world.catalog, event.fields
+ITEMS = (  # preload field, catalog collection, arrival event type and its id field, insert
+    ("posts", "posts", "new_post", "post_id", insert_post),
+    ("stories", "stories", "new_story", "story_id", insert_story),
+    ("dms", "dm_messages", "new_dm", "message_id", insert_message),
+    ("activity", "activity", "new_activity", "activity_id", insert_activity),
+)
 
-    def preloaded(field: str, collection: str) -> list[str]:
-        return oldest_first(catalog, collection, selected(catalog, collection, fields.get(field)))
-    liked = set(selected(catalog, "posts", fields.get("liked")))
-    saved = set(selected(catalog, "posts", fields.get("saved")))
-    viewed = set(selected(catalog, "stories", fields.get("viewed_stories")))
-    for post_id in preloaded("posts", "posts"):
-        await insert_post(world, event, post_id, post_id in liked, post_id in saved)
-    for story_id in preloaded("stories", "stories"):
-        await insert_story(world, event, story_id, story_id in viewed)
-    for message_id in preloaded("dms", "dm_messages"):
-        await insert_message(world, event, message_id)
-    for activity_id in preloaded("activity", "activity"):
-        await insert_activity(world, event, activity_id)
-    for persona_id in selected(catalog, "personas", fields.get("followed")):
+
+async def apply_preload(world: World, event: Event) -> None:
+    """Fill the world: posts (liked/saved as listed), stories (viewed as listed), messages and
+    activity, each oldest first, then the accounts followed."""
+    catalog = world.catalog
+    for field, collection, _, _, insert in ITEMS:
+        for rid in oldest_first(catalog, collection, selected(catalog, collection, event.fields.get(field))):
+            await insert(world, event, rid)
+    for persona_id in selected(catalog, "personas", event.fields.get("followed")):
         await world.insert("follows", {"persona_id": persona_id}, origin="preload", age_minutes=60 * 24 * 30)
 
 
@@ -109,13 +107,9 @@ async def apply_unsend_dm(world: World, event: Event) -> None:
 
 
 EVENT_TYPES = {
-    "preload": preload_type(apply_preload, {"posts": "posts", "stories": "stories", "dms": "dm_messages",
-                                            "activity": "activity"},
+    "preload": preload_type(apply_preload, {field: collection for field, collection, *_ in ITEMS},
                             refs={"liked": "posts", "saved": "posts", "viewed_stories": "stories",
                                   "followed": "personas"}),
-    "new_post": arrival(insert_post, "post_id", "posts"),
-    "new_story": arrival(insert_story, "story_id", "stories"),
-    "new_dm": arrival(insert_message, "message_id", "dm_messages"),
-    "new_activity": arrival(insert_activity, "activity_id", "activity"),
+    **{etype: arrival(insert, field, collection) for _, collection, etype, field, insert in ITEMS},
     "unsend_dm": EventType(apply_unsend_dm, refs={"message_id": "dm_messages"}, required=("message_id",)),
 }

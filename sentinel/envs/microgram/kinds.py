@@ -10,7 +10,7 @@ from typing import Any
 
 from sentinel.core.catalog import Catalog
 from sentinel.core.kinds import Kind, Knobs
-from sentinel.envs.microgram.events import SERVE_FOLLOWED
+from sentinel.envs.microgram.events import ITEMS, SERVE_FOLLOWED
 from sentinel.generation import kit
 
 FEED, DIRECT, ACTIVITY = "/microgram/", "/microgram/direct", "/microgram/activity"
@@ -34,10 +34,8 @@ class Gram(kit.ArrivalView):
     def __init__(self, catalog: Catalog) -> None:
         self.posts, self.stories, self.msgs = catalog.raw("posts"), catalog.raw("stories"), catalog.raw("dm_messages")
         self.activity, self.people = catalog.raw("activity"), catalog.raw("personas")
-        loaded = {*PRELOAD["posts"], *PRELOAD["stories"], *PRELOAD["dms"], *PRELOAD["activity"]}
-        fields = {"new_post": "post_id", "new_story": "story_id", "new_dm": "message_id", "new_activity": "activity_id"}
-        super().__init__({etype: [r for r in records if r not in loaded] for etype, records in zip(
-            fields, (self.posts, self.stories, self.msgs, self.activity), strict=True)}, fields, PRELOAD, FEED)
+        super().__init__({etype: [r for r in catalog.raw(collection) if r not in PRELOAD[field]]
+                          for field, collection, etype, *_ in ITEMS}, {e: f for _, _, e, f, _ in ITEMS}, PRELOAD, FEED)
         self.commenters: dict[str, list[str]] = {}
         for c in catalog.raw("post_comments").values():
             self.commenters.setdefault(c["post_id"], []).append(c["author_id"])
