@@ -26,11 +26,8 @@ def snippet(abstract: str) -> str:
 
 async def authors_of(world: World, paper_ids: list[str]) -> dict[str, dict[str, str]]:
     """paper id → {author name: persona id} for the authors of those papers who have a profile."""
-    if not paper_ids:
-        return {}
-    marks = ", ".join("?" for _ in paper_ids)
-    rows = await world.fetch_all(f"SELECT paper_id, persona_id FROM paper_authors WHERE paper_id IN ({marks})",
-                                 tuple(paper_ids))
+    rows = await world.fetch_all("SELECT paper_id, persona_id FROM paper_authors WHERE paper_id IN"
+                                 f" ({','.join('?' * len(paper_ids))})", tuple(paper_ids))
     personas = world.catalog.personas()
     out: dict[str, dict[str, str]] = {}
     for row in rows:
@@ -54,8 +51,7 @@ async def as_results(world: World, listing: Paged) -> Paged:
 
 
 async def indexed_papers(world: World) -> list[dict[str, Any]]:
-    rows = await world.fetch_all(f"SELECT {PAPER_COLUMNS} FROM papers WHERE {INDEXED}")
-    return [dict(r) for r in rows]
+    return [dict(r) for r in await world.fetch_all(f"SELECT {PAPER_COLUMNS} FROM papers WHERE {INDEXED}")]
 
 
 async def paper_detail(world: World, paper: Any) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from sentinel.web.kit import BadInput, choice_param, fetch_or_404, paged, paged_
 from sentinel.web.render import render
 
 GONE = "This paper is not in the index."
-NO_PROFILE = "This scholar profile does not exist."
 SEARCH_FIELDS = ("q", "phrase", "any", "without", "author", "venue", "since", "ylo", "yhi")
 LABELS = {"": "All saved", "cited": "Cited by me"}
 YEARS = [("", "Any time"), ("2024", "Since 2024"), ("2023", "Since 2023"), ("2020", "Since 2020")]  # the Time filter
@@ -98,10 +97,9 @@ async def library(request: web.Request) -> web.StreamResponse:
                           rows_sql=f"SELECT {q.PAPER_COLUMNS} FROM papers WHERE {where}"
                                    f" ORDER BY saved_at DESC, {q.NEWEST}")
     listing = await q.as_results(world, listing)
-    counts = await world.fetch_one("SELECT COUNT(*), SUM(cited) FROM papers WHERE saved = 1")
-    assert counts is not None
-    tabs = [(f"{LABELS[key]} ({counts[0] if key == '' else counts[1] or 0})", url_for(request, "library",
-             {"label": key}), key == label) for key in LABELS]
+    counts = await world.fetch_one("SELECT COUNT(*), COALESCE(SUM(cited), 0) FROM papers WHERE saved = 1") or (0, 0)
+    tabs = [(f"{LABELS[key]} ({n})", url_for(request, "library", {"label": key}), key == label)
+            for key, n in zip(LABELS, counts, strict=True)]
     return await render(request, "microscholar/library.html", {"list": listing, "tabs": tabs})
 
 
@@ -111,10 +109,9 @@ async def alerts(request: web.Request) -> web.StreamResponse:
     listing = await paged(request, per_page=20, count_sql="SELECT COUNT(*) FROM alerts",
                           rows_sql=f"SELECT * FROM alerts ORDER BY {q.NEWEST}")
     unread = int(await world.fetch_value("SELECT COUNT(*) FROM alerts WHERE is_read = 0") or 0)
-    mine = await world.fetch_all(f"SELECT * FROM alert_queries ORDER BY {q.NEWEST}")
     papers = await q.indexed_papers(world)
-    created = [{"id": a["id"], "query": a["query"], "created_at": a["created_at"],
-                "count": len(search(papers, parse_query({"q": a["query"]}), "date"))} for a in mine]
+    created = [{**dict(a), "count": len(search(papers, parse_query({"q": a["query"]}), "date"))}
+               for a in await world.fetch_all(f"SELECT * FROM alert_queries ORDER BY {q.NEWEST}")]
     return await render(request, "microscholar/alerts.html", {"list": listing, "unread": unread, "created": created})
 
 
@@ -135,7 +132,7 @@ async def profile_view(request: web.Request) -> web.StreamResponse:
     persona = request.match_info["persona"]
     persona = world.self_persona["id"] if persona == "me" else persona
     if "scholar" not in world.catalog.personas().get(persona, {}):
-        raise web.HTTPNotFound(text=NO_PROFILE)
+        raise web.HTTPNotFound(text="This scholar profile does not exist.")
     sort = choice_param(request.query, "sort", ("cited", "year"), "cited", "Sort by cited or year.")
     return await render(request, "microscholar/profile.html", {"s": await q.profile(world, persona, sort),
                                                               "sort": sort})
