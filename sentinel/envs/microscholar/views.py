@@ -175,10 +175,8 @@ async def as_results(world: World, listing: Paged) -> Paged:
     """The same page of a list, its paper rows turned into result rows (snippets, linked authors)."""
     linked = await authors_of(world, [p["id"] for p in listing.rows])
     return dataclasses.replace(listing, rows=[{
-        "id": p["id"], "title": p["title"], "authors": author_list(p["authors"], linked.get(p["id"], {})),
-        "venue": p["venue"], "year": p["year"], "snippet": snippet(p["abstract"]), "cited_by": p["cited_by_count"],
-        "versions": p["versions"], "is_book": bool(p["is_book"]), "saved": bool(p["saved"]),
-        "created_at": p["created_at"]} for p in listing.rows])
+        **p, "authors": author_list(p["authors"], linked.get(p["id"], {})), "snippet": snippet(p["abstract"]),
+        "cited_by": p["cited_by_count"]} for p in listing.rows])
 
 
 async def indexed_papers(world: World) -> list[dict[str, Any]]:
@@ -253,13 +251,11 @@ async def profile(world: World, persona_id: str, sort: str) -> dict[str, Any]:
         f" JOIN paper_authors a ON a.paper_id = p.id WHERE a.persona_id = ? AND p.withdrawn = 0 ORDER BY {order}",
         (persona_id,))]
     counts = [p["cited_by_count"] for p in papers]
-    coauthors = []
-    for row in await world.fetch_all("SELECT persona_b, shared_count FROM coauthors WHERE persona_a = ?"
-                                     " ORDER BY shared_count DESC, persona_b", (persona_id,)):
-        person = personas[row["persona_b"]]
-        coauthors.append({"persona_id": row["persona_b"], "name": person["name"], "linked": "scholar" in person,
-                          "affiliation": person["scholar"]["affiliation"] if "scholar" in person else "",
-                          "shared": row["shared_count"]})
+    rows = await world.fetch_all("SELECT persona_b, shared_count FROM coauthors WHERE persona_a = ?"
+                                 " ORDER BY shared_count DESC, persona_b", (persona_id,))
+    coauthors = [{"persona_id": r["persona_b"], "name": p["name"], "linked": "scholar" in p,
+                  "affiliation": p["scholar"]["affiliation"] if "scholar" in p else "", "shared": r["shared_count"]}
+                 for r in rows for p in [personas[r["persona_b"]]]]
     block = personas[persona_id]["scholar"]
     return {"id": persona_id, "name": personas[persona_id]["name"], "affiliation": block["affiliation"],
             "interests": block["interests"], "papers": papers, "coauthors": coauthors,
