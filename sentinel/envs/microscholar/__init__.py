@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sentinel.core.environment import Environment, Header, NavItem
-from sentinel.envs.microscholar import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microscholar import views
 from sentinel.envs.microscholar.events import EVENT_TYPES
 from sentinel.envs.microscholar.kinds import KINDS
 from sentinel.world.state import World

@@ -1,5 +1,5 @@
-"""MicroScholar pages (GET): home, search, paper, cite, library, alerts and profiles, and what they compute
-(result rows, citation strings, profiles). No GET changes state: the POSTs are in actions.py."""
+"""MicroScholar pages (GET): home, search, paper, cite, library, alerts and profiles; the actions (POST):
+save, cite, mark alerts read, create and delete alerts; and what the pages compute (citation strings, profiles)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from aiohttp import web
 
 from sentinel.core.environment import Routes
 from sentinel.envs.microscholar.search import SORTS, Query, QueryError, parse_query, search
-from sentinel.web.kit import BadInput, choice_param, fetch_or_404, paged, paged_list, text_param, url_for, world_of
+from sentinel.web import kit
+from sentinel.web.kit import BadInput, choice_param, done, fetch_or_404, form_of, paged, text_param, url_for, world_of
 from sentinel.web.render import render
 
 if TYPE_CHECKING:
-    from sentinel.web.kit import Paged
     from sentinel.world.state import World
 
 SNIPPET_CHARS = 160
@@ -29,6 +29,10 @@ GONE = "This paper is not in the index."
 SEARCH_FIELDS = ("q", "phrase", "any", "without", "author", "venue", "since", "ylo", "yhi")
 LABELS = {"": "All saved", "cited": "Cited by me"}
 YEARS = [("", "Any time"), ("2024", "Since 2024"), ("2023", "Since 2023"), ("2020", "Since 2020")]  # the Time filter
+WITHDRAWN = "This paper was withdrawn by its authors; it can no longer be saved or cited."
+MAX_ALERTS = 50
+ALERT_CHANGES = {"read": ("alerts", "UPDATE alerts SET is_read = 1 WHERE id = ?", "Alert marked as read"),
+                 "delete": ("alert_queries", "DELETE FROM alert_queries WHERE id = ?", "Alert deleted")}
 routes = Routes()
 
 
@@ -65,7 +69,7 @@ async def search_view(request: web.Request) -> web.StreamResponse:
     sort = choice_param(request.query, "sort", SORTS, "relevance", "Sort by relevance, date or citations.")
     query, listing = parsed(params), None
     if not query.empty:
-        found = paged_list(request, search(await indexed_papers(world), query, sort), per_page=PER_PAGE)
+        found = kit.paged_list(request, search(await indexed_papers(world), query, sort), per_page=PER_PAGE)
         listing = await as_results(world, found)
     keep = {k: v for k, v in params.items() if v}
     sorts = [(s, s.capitalize() if s != "date" else "Date added", url_for(request, "search", {**keep, "sort": s}))
@@ -104,8 +108,7 @@ async def library(request: web.Request) -> web.StreamResponse:
     label = choice_param(request.query, "label", tuple(LABELS), "", "Unknown label: choose All saved or Cited by me.")
     where = "saved = 1" + (" AND cited = 1" if label == "cited" else "")
     listing = await paged(request, per_page=20, count_sql=f"SELECT COUNT(*) FROM papers WHERE {where}",
-                          rows_sql=f"SELECT {PAPER_COLUMNS} FROM papers WHERE {where}"
-                                   f" ORDER BY saved_at DESC, {NEWEST}")
+                          rows_sql=f"SELECT {PAPER_COLUMNS} FROM papers WHERE {where} ORDER BY saved_at DESC, {NEWEST}")
     listing = await as_results(world, listing)
     counts = await world.fetch_one("SELECT COUNT(*), COALESCE(SUM(cited), 0) FROM papers WHERE saved = 1") or (0, 0)
     tabs = [(f"{LABELS[key]} ({n})", url_for(request, "library", {"label": key}), key == label)
@@ -131,7 +134,7 @@ async def alert_matches(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     words, query = alert_query(request.query)
     mine = await world.fetch_one("SELECT * FROM alert_queries WHERE query = ? ORDER BY rowid LIMIT 1", (words,))
-    listing = paged_list(request, search(await indexed_papers(world), query, "date"), per_page=PER_PAGE)
+    listing = kit.paged_list(request, search(await indexed_papers(world), query, "date"), per_page=PER_PAGE)
     return await render(request, "microscholar/alert_matches.html", {
         "alert_query": words, "alert": dict(mine) if mine else None, "list": await as_results(world, listing)})
 
@@ -145,6 +148,69 @@ async def profile_view(request: web.Request) -> web.StreamResponse:
         raise web.HTTPNotFound(text="This scholar profile does not exist.")
     sort = choice_param(request.query, "sort", ("cited", "year"), "cited", "Sort by cited or year.")
     return await render(request, "microscholar/profile.html", {"s": await profile(world, persona, sort), "sort": sort})
+
+
+# --- actions (POST): each answers 303 to the form's `next` page with a one-line status; bad input 400
+
+@routes.post("/paper/{id}/save", "save")
+async def save(request: web.Request) -> web.StreamResponse:
+    world, form = world_of(request), await form_of(request)
+    paper = await paper_row(request)
+    if paper["withdrawn"] and not paper["saved"]:
+        raise BadInput(WITHDRAWN)
+    async with world.write() as db:
+        await db.execute("UPDATE papers SET saved = 1 - saved, saved_at = CASE WHEN saved = 0 THEN ? ELSE saved_at END"
+                         " WHERE id = ?", (world.now(), paper["id"]))
+    status = "Removed from your library" if paper["saved"] else "Saved to your library"
+    raise done(request, form, status, url_for(request, "paper", id=paper["id"]))
+
+
+@routes.post("/paper/{id}/cite", "cite")
+async def cite(request: web.Request) -> web.StreamResponse:
+    world = world_of(request)
+    await form_of(request)
+    paper = await paper_row(request)
+    if paper["withdrawn"]:
+        raise BadInput(WITHDRAWN)
+    async with world.write() as db:
+        await db.execute("UPDATE papers SET cited = 1 WHERE id = ?", (paper["id"],))
+    world.flash = "Citation formats below"
+    raise web.HTTPSeeOther(url_for(request, "cite_page", id=paper["id"]))
+
+
+@routes.post("/alerts/mine/{id}/delete", "alert_delete")
+@routes.post("/alerts/{id}/read", "alert_read")
+async def alert_change(request: web.Request) -> web.StreamResponse:
+    """Mark an alert read, or delete an alert the user created."""
+    table, sql, status = ALERT_CHANGES[request.path.rsplit("/", 1)[1]]
+    world, form = world_of(request), await form_of(request)
+    row = await fetch_or_404(request, f"SELECT id FROM {table} WHERE id = ?", (request.match_info["id"],),
+                             "This alert no longer exists.")
+    async with world.write() as db:
+        await db.execute(sql, (row["id"],))
+    raise done(request, form, status, url_for(request, "alerts"))
+
+
+@routes.post("/alerts/read_all", "alerts_read_all")
+async def alerts_read_all(request: web.Request) -> web.StreamResponse:
+    world, form = world_of(request), await form_of(request)
+    async with world.write() as db:
+        changed = (await db.execute("UPDATE alerts SET is_read = 1 WHERE is_read = 0")).rowcount
+    raise done(request, form, f"Marked {changed} alert{'s' * (changed != 1)} as read", url_for(request, "alerts"))
+
+
+@routes.post("/alerts/create", "alert_create")
+async def alert_create(request: web.Request) -> web.StreamResponse:
+    world, form = world_of(request), await form_of(request)
+    query = alert_query(form)[0]
+    if int(await world.fetch_value("SELECT COUNT(*) FROM alert_queries") or 0) >= MAX_ALERTS:
+        raise BadInput(f"You can keep at most {MAX_ALERTS} alerts; delete one first.")
+    if await world.fetch_value("SELECT 1 FROM alert_queries WHERE query = ?", (query,)):
+        raise BadInput("You already have an alert for exactly these words.")
+    async with world.write():
+        alert_id = await world.next_self_id("alert_queries")
+        await world.insert("alert_queries", {"id": alert_id, "query": query}, origin="self")
+    raise done(request, form, "Alert created", url_for(request, "alert_matches", {"query": query}))
 
 
 # --- result rows and paper details ---------------------------------------------------------------
@@ -171,7 +237,7 @@ def author_list(text: str, linked: dict[str, str]) -> list[dict[str, str | None]
     return [{"name": name, "persona_id": linked.get(name)} for name in text.split(", ") if name]
 
 
-async def as_results(world: World, listing: Paged) -> Paged:
+async def as_results(world: World, listing: kit.Paged) -> kit.Paged:
     """The same page of a list, its paper rows turned into result rows (snippets, linked authors)."""
     linked = await authors_of(world, [p["id"] for p in listing.rows])
     return dataclasses.replace(listing, rows=[{
