@@ -4,7 +4,6 @@ and channels whose thread shows what lists hide, reactions, favourites, mute, a 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microchat import actions, views  # noqa: F401  (actions adds its routes to views.routes)
@@ -32,15 +31,11 @@ async def header(world: World) -> Header:
     return Header(unread=unread, counts={"unread": unread})
 
 
-def serve_preload(catalog: Any) -> dict[str, Any]:
-    return {"messages": "*", "calls": "*"}
-
-
 ENV = Environment(
     name="microchat", title="MicroChat", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
     routes=tuple(views.routes), search="search", header=header, baseline_sql=BASELINE_SQL,
     nav=(NavItem("Chat", "chats", count="unread"), NavItem("Teams", "teams"), NavItem("Calls", "calls"),
          NavItem("New chat", "new")),
-    serve_preload=serve_preload, check_scenario=check_scenario, kinds=KINDS,
+    serve_preload=lambda catalog: {"messages": "*", "calls": "*"}, check_scenario=check_scenario, kinds=KINDS,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
 )
