@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sentinel.core.environment import Environment, Header, NavItem
-from sentinel.envs.microchat import actions, views  # noqa: F401  (actions adds its routes to views.routes)
-from sentinel.envs.microchat import queries as q
+from sentinel.envs.microchat import views
 from sentinel.envs.microchat.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microchat.kinds import KINDS
 from sentinel.world.state import World
@@ -27,7 +26,7 @@ BASELINE_SQL = {
 
 async def header(world: World) -> Header:
     """Unread messages over every conversation: the title's "(N) " and the nav's "Chat (N)"."""
-    unread = await q.unread_total(world)
+    unread = await views.unread_total(world)
     return Header(unread=unread, counts={"unread": unread})
 
 
