@@ -151,8 +151,7 @@ async def search_view(request: web.Request) -> web.StreamResponse:
     query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
     if not query:
         return await render(request, "microchat/search.html", {"search": "", "people": [], "convs": [], "list": None})
-    people = await People.load(world)
-    pattern = like(query)
+    people, pattern = await People.load(world), like(query)
     persons = await world.fetch_all(
         "SELECT id, name, title FROM personas WHERE is_self = 0"
         " AND (name LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\') ORDER BY name LIMIT 10", (pattern, pattern))
@@ -211,8 +210,7 @@ async def react_action(request: web.Request) -> web.StreamResponse:
 async def toggle_action(request: web.Request) -> web.StreamResponse:
     """Favourite (pin) or mute a conversation, or undo it."""
     column, on, off = TOGGLES[request.path.rsplit("/", 1)[1]]
-    form = await form_of(request)
-    conv = await conversation_of(request)
+    form, conv = await form_of(request), await conversation_of(request)
     now_on = await kit.toggle(request, "conversations", column, conv["id"])
     raise done(request, form, on if now_on else off, url_for(request, "chat", id=conv["id"]))
 
@@ -226,9 +224,8 @@ async def start_action(request: web.Request) -> web.StreamResponse:
                                    (persona_id if isinstance(persona_id, str) else "",))
     if person is None:
         raise BadInput("Choose a person to chat with.")
-    existing = await world.fetch_value(
-        "SELECT id FROM conversations WHERE kind = 'direct' AND counterpart_id = ? ORDER BY rowid LIMIT 1",
-        (person["id"],))
+    existing = await world.fetch_value("SELECT id FROM conversations WHERE kind = 'direct' AND counterpart_id = ?"
+                                       " ORDER BY rowid LIMIT 1", (person["id"],))
     if existing:
         raise web.HTTPSeeOther(url_for(request, "chat", id=existing))
     async with world.write() as db:
@@ -312,12 +309,11 @@ async def thread(world: World, conv_id: str, people: People, query: str) -> list
     rows = await world.fetch_all(f"SELECT * FROM messages WHERE {where} ORDER BY created_at, rowid", tuple(params))
     ids = [r["id"] for r in rows]
     reactions: dict[str, list[dict[str, Any]]] = {}
-    if ids:
-        for r in await world.fetch_all(
-                f"SELECT message_id, emoji, COUNT(*) AS n, MAX(persona_id = ?) AS mine FROM reactions"
-                f" WHERE message_id IN ({','.join('?' * len(ids))}) GROUP BY message_id, emoji ORDER BY MIN(rowid)",
-                (people.self_id, *ids)):
-            reactions.setdefault(r["message_id"], []).append(dict(r))
+    for r in await world.fetch_all(
+            f"SELECT message_id, emoji, COUNT(*) AS n, MAX(persona_id = ?) AS mine FROM reactions"
+            f" WHERE message_id IN ({','.join('?' * len(ids))}) GROUP BY message_id, emoji ORDER BY MIN(rowid)",
+            (people.self_id, *ids)):
+        reactions.setdefault(r["message_id"], []).append(dict(r))
     quoted = await quotes(world, [r["reply_to_id"] for r in rows if r["reply_to_id"]], people)
     return [{**dict(r), "sender": people.name(r["sender_id"]), "own": r["sender_id"] == people.self_id,
              "parts": body_parts(r["body"], people), "reactions": reactions.get(r["id"], []),
@@ -325,8 +321,6 @@ async def thread(world: World, conv_id: str, people: People, query: str) -> list
 
 
 async def quotes(world: World, ids: list[str], people: People) -> dict[str, str]:
-    if not ids:
-        return {}
     rows = await world.fetch_all(
         f"SELECT id, sender_id, body, is_deleted FROM messages WHERE id IN ({','.join('?' * len(ids))})", tuple(ids))
     return {r["id"]: f"{people.name(r['sender_id'])}: "
@@ -334,8 +328,7 @@ async def quotes(world: World, ids: list[str], people: People) -> dict[str, str]
 
 
 def like(query: str) -> str:
-    escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
+    return "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"  # LIKE ... ESCAPE '\\'
 
 
 def snippet(body: str, query: str) -> str:
