@@ -87,11 +87,10 @@ async def apply_delete_message(world: World, event: Event) -> None:
 
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, {"messages": "messages", "calls": "calls"}),
-    "new_message": EventType(apply=insert_message, refs={"message_id": "messages"}, inserts=("message_id",),
+    "new_message": EventType(insert_message, refs={"message_id": "messages"}, inserts=("message_id",),
                              required=("message_id",)),
-    "new_call": EventType(apply=insert_call, refs={"call_id": "calls"}, inserts=("call_id",), required=("call_id",)),
-    "delete_message": EventType(apply=apply_delete_message, refs={"message_id": "messages"},
-                                required=("message_id",)),
+    "new_call": EventType(insert_call, refs={"call_id": "calls"}, inserts=("call_id",), required=("call_id",)),
+    "delete_message": EventType(apply_delete_message, refs={"message_id": "messages"}, required=("message_id",)),
 }
 
 
