@@ -305,10 +305,6 @@ def bibtex(paper: Any) -> str:
 
 # --- profiles ------------------------------------------------------------------------------------
 
-def h_index(counts: list[int]) -> int:
-    return sum(1 for i, c in enumerate(sorted(counts, reverse=True), start=1) if c >= i)
-
-
 async def profile(world: World, persona_id: str, sort: str) -> dict[str, Any]:
     personas = world.catalog.personas()
     order = "p.year DESC, p.cited_by_count DESC" if sort == "year" else "p.cited_by_count DESC, p.year DESC"
@@ -325,6 +321,6 @@ async def profile(world: World, persona_id: str, sort: str) -> dict[str, Any]:
     block = personas[persona_id]["scholar"]
     return {"id": persona_id, "name": personas[persona_id]["name"], "affiliation": block["affiliation"],
             "interests": block["interests"], "papers": papers, "coauthors": coauthors,
-            "metrics": {"citations": sum(counts), "h_index": h_index(counts),
-                        "i10_index": sum(1 for c in counts if c >= 10)},
+            "metrics": {"citations": sum(counts), "i10_index": sum(1 for c in counts if c >= 10),
+                        "h_index": sum(1 for i, c in enumerate(sorted(counts, reverse=True), 1) if c >= i)},
             "is_self": persona_id == world.self_persona["id"]}
