@@ -56,11 +56,10 @@ async def chat_list(request: web.Request) -> web.StreamResponse:
     key = kit.choice_param(request.query, "filter", tuple(FILTERS), "all",
                            "Unknown filter: choose All, Unread, Chats or Meetings.")
     people = await People.load(world)
-    condition = FILTERS[key][1]
-    listing = await paged(request, per_page=PER_PAGE,
-                          count_sql=f"SELECT COUNT(*) FROM conversations c WHERE {LISTED}{condition}",
-                          rows_sql=f"{ROW_SQL}{condition}{ORDER}", row=lambda r: conversation_row(r, people))
-    counts = await filter_counts(world)
+    counts = {k: int(await world.fetch_value(f"SELECT COUNT(*) FROM conversations c WHERE {LISTED}{cond}") or 0)
+              for k, (_, cond) in FILTERS.items()}  # how many conversations each filter shows
+    listing = await paged(request, per_page=PER_PAGE, total=counts[key], rows_sql=f"{ROW_SQL}{FILTERS[key][1]}{ORDER}",
+                          row=lambda r: conversation_row(r, people))
     filters = [(f"{label} ({counts[k]})", k, k == key) for k, (label, _) in FILTERS.items()]
     return await render(request, "microchat/chats.html", {
         "list": listing, "filters": filters, "unread_total": await unread_total(world),
@@ -100,8 +99,7 @@ async def message_link(request: web.Request) -> web.StreamResponse:
 async def new_chat(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     people = await world.fetch_all("SELECT id, name, title FROM personas WHERE is_self = 0 ORDER BY name")
-    return await render(request, "microchat/new.html", {"people": people, "chosen": request.query.get("persona", ""),
-                                                        "error": None})
+    return await render(request, "microchat/new.html", {"people": people, "chosen": request.query.get("persona", "")})
 
 
 @routes.get("/teams", "teams")
@@ -281,12 +279,6 @@ def conversation_row(row: Any, people: People) -> dict[str, Any]:
 
 async def unread_total(world: World) -> int:
     return int(await world.fetch_value("SELECT COUNT(*) FROM messages WHERE is_read = 0") or 0)
-
-
-async def filter_counts(world: World) -> dict[str, int]:
-    """How many conversations each filter of the list shows."""
-    return {key: int(await world.fetch_value(f"SELECT COUNT(*) FROM conversations c WHERE {LISTED}{cond}") or 0)
-            for key, (_, cond) in FILTERS.items()}
 
 
 def body_parts(body: str, people: People) -> list[tuple[str, str]]:
