@@ -4,11 +4,9 @@ and channels whose thread shows what lists hide, reactions, favourites, mute, a 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
-from sentinel.envs.microchat import actions, views  # noqa: F401  (actions adds its routes to views.routes)
-from sentinel.envs.microchat import queries as q
+from sentinel.envs.microchat import views
 from sentinel.envs.microchat.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microchat.kinds import KINDS
 from sentinel.world.state import World
@@ -28,12 +26,8 @@ BASELINE_SQL = {
 
 async def header(world: World) -> Header:
     """Unread messages over every conversation: the title's "(N) " and the nav's "Chat (N)"."""
-    unread = await q.unread_total(world)
+    unread = await views.unread_total(world)
     return Header(unread=unread, counts={"unread": unread})
-
-
-def serve_preload(catalog: Any) -> dict[str, Any]:
-    return {"messages": "*", "calls": "*"}
 
 
 ENV = Environment(
@@ -41,6 +35,6 @@ ENV = Environment(
     routes=tuple(views.routes), search="search", header=header, baseline_sql=BASELINE_SQL,
     nav=(NavItem("Chat", "chats", count="unread"), NavItem("Teams", "teams"), NavItem("Calls", "calls"),
          NavItem("New chat", "new")),
-    serve_preload=serve_preload, check_scenario=check_scenario, kinds=KINDS,
+    serve_preload=lambda catalog: {"messages": "*", "calls": "*"}, check_scenario=check_scenario, kinds=KINDS,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
 )

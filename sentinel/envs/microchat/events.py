@@ -43,9 +43,9 @@ async def insert_workspace(world: World) -> None:
                                    [(conv["id"], person) for person in conv["members"]])
 
 
-async def insert_message(world: World, event: Event, message_id: str) -> None:
-    """One catalog message: a preloaded one keeps its read state, an arrival is unread unless the self user sent it."""
-    record = world.catalog.get("messages", message_id)
+async def insert_message(world: World, event: Event, message_id: str = "") -> None:
+    """One catalog message, preloaded (its read state kept) or the event's (unread unless the self user sent it)."""
+    record = world.catalog.get("messages", message_id or str(event.fields["message_id"]))
     own = record["sender_id"] == world.self_persona["id"]
     is_read = int(bool(record.get("is_read"))) if event.type == "preload" else int(own)
     await world.insert("messages", {
@@ -60,8 +60,8 @@ async def insert_message(world: World, event: Event, message_id: str) -> None:
                                 for emoji, people in (record.get("reactions") or {}).items() for person in people])
 
 
-async def insert_call(world: World, event: Event, call_id: str) -> None:
-    record = world.catalog.get("calls", call_id)
+async def insert_call(world: World, event: Event, call_id: str = "") -> None:
+    record = world.catalog.get("calls", call_id or str(event.fields["call_id"]))
     await world.insert("calls", {"id": record["id"], "persona_id": record["persona_id"],
                                  "direction": record["direction"], "missed": int(bool(record.get("missed"))),
                                  "duration_s": int(record.get("duration_s", 0))}, **timing(event, record))
@@ -73,14 +73,6 @@ async def apply_preload(world: World, event: Event) -> None:
         ids = oldest_first(world.catalog, collection, selected(world.catalog, collection, event.fields.get(collection)))
         for item_id in ids:
             await insert(world, event, item_id)
-
-
-async def apply_new_message(world: World, event: Event) -> None:
-    await insert_message(world, event, str(event.fields["message_id"]))
-
-
-async def apply_new_call(world: World, event: Event) -> None:
-    await insert_call(world, event, str(event.fields["call_id"]))
 
 
 async def apply_delete_message(world: World, event: Event) -> None:
@@ -95,11 +87,10 @@ async def apply_delete_message(world: World, event: Event) -> None:
 
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, {"messages": "messages", "calls": "calls"}),
-    "new_message": EventType(apply=apply_new_message, refs={"message_id": "messages"}, inserts=("message_id",),
+    "new_message": EventType(insert_message, refs={"message_id": "messages"}, inserts=("message_id",),
                              required=("message_id",)),
-    "new_call": EventType(apply=apply_new_call, refs={"call_id": "calls"}, inserts=("call_id",), required=("call_id",)),
-    "delete_message": EventType(apply=apply_delete_message, refs={"message_id": "messages"},
-                                required=("message_id",)),
+    "new_call": EventType(insert_call, refs={"call_id": "calls"}, inserts=("call_id",), required=("call_id",)),
+    "delete_message": EventType(apply_delete_message, refs={"message_id": "messages"}, required=("message_id",)),
 }
 
 

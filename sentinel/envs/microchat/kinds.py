@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs, NoDraw
@@ -24,6 +25,9 @@ FILE_WORDS = {"file", "files", "spreadsheet", "pdf", "deck", "notes", "slides", 
               "send", "sheet", "screenshot", "attached", "upload", "version", "model", "plan"}
 MENTION = re.compile(r"@[A-Z][a-z]+ [A-Z]")
 TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+chat_kind = partial(kit.declare, start_page=LIST)
 
 
 # --- catalog views and the scenario's frame -------------------------------------------------
@@ -85,10 +89,6 @@ def facts(catalog: Catalog, at: int, events: list[dict[str, Any]], keep_calls=la
     return {"at": at, "events": events, "preload": preload, **more}
 
 
-def chat_kind(*args: Any, **fields: Any) -> Kind:
-    return kit.declare(*args, start_page=LIST, **fields)
-
-
 def reacted(emoji: str) -> str:
     return (f"EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = messages.id AND r.emoji = "
             f"{kit.sql_text(emoji)} AND r.persona_id = SELF)")
@@ -120,8 +120,7 @@ def file_message(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
     talk first), the sender deleting it when the hold ends. The first look-alike's sender is the
     colleague the no-op awaits; background holds no file and nothing from them."""
     m = catalog.raw("messages")
-    target = kit.choose(rng, where(catalog, lambda r: bool(r.get("attachment_name")) and others_write(r)),
-                        "file message")
+    target = kit.choose(rng, where(catalog, lambda r: r.get("attachment_name") and others_write(r)), "file message")
     sender, file = m[target]["sender_id"], m[target]["attachment_name"]
     pool = where(catalog, lambda r: not r.get("attachment_name") and others_write(r) and r["sender_id"] != sender)
     decoys = kit.nearest(rng, pool, knobs.decoys + 1, lambda rid: len(kit.words(m[rid]["body"]) & FILE_WORDS) / 3,
@@ -133,8 +132,7 @@ def file_message(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
     events.append(kit.event(until, "delete_message", f"{name(catalog, sender)} deletes the message: the file is "
                             "gone, so it can no longer be acknowledged (condition_until)", message_id=target))
     promiser = m[decoys[0]]["sender_id"]
-    events = traffic(rng, catalog, knobs, events, lambda r: bool(r.get("attachment_name"))
-                     or r["sender_id"] == promiser)
+    events = traffic(rng, catalog, knobs, events, lambda r: r.get("attachment_name") or r["sender_id"] == promiser)
     who = name(catalog, promiser)
     return facts(catalog, at, events, until=until, target=target, file=file, sender=name(catalog, sender),
                  promiser=promiser, who=who, first=who.split()[0], looks=len(decoys))
@@ -147,11 +145,8 @@ def unique_phrase(rng: random.Random, catalog: Catalog, rid: str) -> str:
     body = catalog.raw("messages")[rid]["body"]
     toks = [(t.start(), t.group()) for t in TOKEN.finditer(body)]
     others = [r["body"].lower() for k, r in catalog.raw("messages").items() if k != rid]
-    found = []
-    for i in range(len(toks) - 3):
-        text = " ".join(t for _, t in toks[i:i + 4])
-        if text in body and not any(text.lower() in o for o in others):
-            found.append((toks[i][0] >= 60, text))
+    grams = [(start >= 60, " ".join(t for _, t in toks[i:i + 4])) for i, (start, _) in enumerate(toks[:-3])]
+    found = [(hidden, text) for hidden, text in grams if text in body and not any(text.lower() in o for o in others)]
     if not found:
         raise NoDraw("the message has no phrase of its own")
     return kit.choose(rng, [t for hidden, t in found if hidden] or [t for _, t in found])
@@ -295,8 +290,7 @@ KINDS: tuple[Kind, ...] = (
     chat_kind(
         "file_shared", "active", "absolute", file_message, Knobs(decoys=4), difficulty="medium",
         notes="decoys: file-less messages before the file (near_miss: how much they talk about files); hold_s: until "
-              "the sender deletes the message",
-        distraction="file talk without files, deletion",
+              "the sender deletes the message", distraction="file talk without files, deletion",
         description="{looks} file-less messages come first (file talk first); at {at} s {sender} shares {file}. Files "
                     "show only inside the thread. The message is deleted at {until} s. A 👍 on any other new message "
                     "fails the task.",
@@ -314,8 +308,7 @@ KINDS: tuple[Kind, ...] = (
         prompt="{who} promised to send me a file. When a message from {first} with a file attached arrives in "
                "MicroChat, react 👍 to it (only that one) and tell me.",
         condition_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1 AND sender_id = {{promiser!q}}"),
-        near_miss_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1"),
-        eval_sql=none_reacted("👍"),
+        near_miss_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1"), eval_sql=none_reacted("👍"),
         solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^📎]*Attachment: "}},
                   {"submit": "/react$", "fields": {"emoji": "👍"}}, {"report": "{who} sent the file; I reacted 👍."}]),
     chat_kind(
@@ -337,8 +330,7 @@ KINDS: tuple[Kind, ...] = (
         prompt="{who} said they'd loop me in. React 👀 to each new message in which {first} @mentions me, and tell me "
                "once they have mentioned me three times in MicroChat.",
         condition_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1 AND sender_id = {{pid!q}}", 3),
-        near_miss_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1", 3),
-        eval_sql=none_reacted("👀"),
+        near_miss_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1", 3), eval_sql=none_reacted("👀"),
         solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^@]*" + ME}, "count": 3},
                   {"report": "{who} mentioned me three times."}]),
     chat_kind(

@@ -4,10 +4,9 @@ and profiles (docs/environments.md#microscholar)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
-from sentinel.envs.microscholar import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microscholar import views
 from sentinel.envs.microscholar.events import EVENT_TYPES
 from sentinel.envs.microscholar.kinds import KINDS
 from sentinel.world.state import World
@@ -27,15 +26,11 @@ async def header(world: World) -> Header:
     return Header(unread=unread, counts={"alerts": unread})
 
 
-def serve_preload(catalog: Any) -> dict[str, Any]:
-    return {"papers": "*", "alerts": "*"}
-
-
 ENV = Environment(
     name="microscholar", title="MicroScholar", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
     routes=tuple(views.routes), search="search", header=header, baseline_sql=BASELINE_SQL,
     nav=(NavItem("Home", "home"), NavItem("My library", "library"), NavItem("Alerts", "alerts", count="alerts"),
          NavItem("My profile", "profile", parts={"persona": "me"}), NavItem("Advanced search", "advanced")),
-    serve_preload=serve_preload, kinds=KINDS,
+    serve_preload=lambda catalog: {"papers": "*", "alerts": "*"}, kinds=KINDS,  # every catalog item
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
 )

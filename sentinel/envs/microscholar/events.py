@@ -19,7 +19,9 @@ def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
     return {"origin": "event", "at": event.at}
 
 
-async def insert_paper(world: World, event: Event, paper_id: str, saved: bool = False) -> None:
+async def insert_paper(world: World, event: Event, paper_id: str = "", saved: bool = False) -> None:
+    """One catalog paper: one the preload names, or the new_paper event's."""
+    paper_id = paper_id or str(event.fields["paper_id"])
     record = world.catalog.get("papers", paper_id)
     authors = record["authors"]
     await world.insert("papers", {
@@ -28,15 +30,14 @@ async def insert_paper(world: World, event: Event, paper_id: str, saved: bool = 
         "cited_by_count": int(record.get("cited_by", 0)), "versions": int(record.get("versions", 1)),
         "is_book": int(bool(record.get("is_book"))), "saved": int(saved), "saved_at": 0.0 if saved else None,
     }, **when(event, record))
-    for position, person in enumerate(authors, start=1):
-        if person.get("persona_id"):
-            await world.db.execute(
-                "INSERT OR IGNORE INTO paper_authors (paper_id, persona_id, position) VALUES (?, ?, ?)",
-                (paper_id, person["persona_id"], position))
+    await world.db.executemany(
+        "INSERT OR IGNORE INTO paper_authors (paper_id, persona_id, position) VALUES (?, ?, ?)",
+        [(paper_id, a["persona_id"], i) for i, a in enumerate(authors, 1) if a.get("persona_id")])
 
 
-async def insert_alert(world: World, event: Event, alert_id: str) -> None:
-    """One catalog alert, read as the event's `read` says (a preload has none), else as the catalog says."""
+async def insert_alert(world: World, event: Event, alert_id: str = "") -> None:
+    """One catalog alert (the preload's or the new_alert event's), read as the event's `read` says, else the catalog."""
+    alert_id = alert_id or str(event.fields["alert_id"])
     record = world.catalog.get("alerts", alert_id)
     is_read = bool(record.get("read") if event.fields.get("read") is None else event.fields["read"])
     await world.insert("alerts", {
@@ -54,14 +55,6 @@ async def apply_preload(world: World, event: Event) -> None:
         await insert_alert(world, event, alert_id)
 
 
-async def apply_new_paper(world: World, event: Event) -> None:
-    await insert_paper(world, event, str(event.fields["paper_id"]))
-
-
-async def apply_new_alert(world: World, event: Event) -> None:
-    await insert_alert(world, event, str(event.fields["alert_id"]))
-
-
 async def apply_citations(world: World, event: Event) -> None:
     """The paper's cited-by count becomes `cited_by` (a paper not indexed yet is left alone)."""
     await world.db.execute("UPDATE papers SET cited_by_count = ? WHERE id = ?",
@@ -75,9 +68,8 @@ async def apply_withdraw(world: World, event: Event) -> None:
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, {"papers": "papers", "alerts": "alerts"}, required=("papers",),
                             refs={"saved": "papers"}),
-    "new_paper": EventType(apply_new_paper, refs={"paper_id": "papers"}, inserts=("paper_id",),
-                           required=("paper_id",)),
-    "new_alert": EventType(apply_new_alert, refs={"alert_id": "alerts"}, inserts=("alert_id",),
+    "new_paper": EventType(insert_paper, refs={"paper_id": "papers"}, inserts=("paper_id",), required=("paper_id",)),
+    "new_alert": EventType(insert_alert, refs={"alert_id": "alerts"}, inserts=("alert_id",),
                            required=("alert_id",), optional=("read",)),
     "citations": EventType(apply_citations, refs={"paper_id": "papers"}, required=("paper_id", "cited_by")),
     "withdraw_paper": EventType(apply_withdraw, refs={"paper_id": "papers"}, required=("paper_id",)),

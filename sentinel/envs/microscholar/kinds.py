@@ -75,8 +75,7 @@ def maker(rng: random.Random, catalog: Catalog, read: Callable[[str], bool | Non
 
 def finish(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, key: list[dict[str, Any]],
            harmless: Callable[[str], bool] = lambda rid: True, make=None, first: str | None = None) -> Facts:
-    """The facts a draw ends with: the key events and background (new papers, alerts and citation
-    changes; before `at` only those `harmless` passes) on the standard preload, `first` saved too."""
+    """A draw's facts: key events, background (before `at` only what `harmless` passes), the preload + `first` saved."""
     used = {e.get("paper_id") or e.get("alert_id") for e in key}
     pool = [x for x in [*arrivals(catalog), *arrivals(catalog, alerts=True), *PRELOAD] if x not in used]
     events = key + fill(rng, knobs, key, at, [x for x in pool if harmless(x)], pool, make or maker(rng, catalog))
@@ -114,7 +113,7 @@ def titled(rng: random.Random, catalog: Catalog, knobs: Knobs, withdraw: bool = 
     if withdraw:
         key.append(kit.event(until, "withdraw_paper", "the authors withdraw the target: it can no longer be cited "
                              f"(condition_until) · {title[target]}", paper_id=target))
-    query = max((w for w in words(title[target]) if w not in STOP), key=len)
+    query = max((w for w in words(title[target]) if w not in STOP), key=len)  # the title's longest content word
     return {**finish(rng, catalog, knobs, at, key), "until": until, "target": target, "title": title[target],
             "search": search(query), "decoys": len(decoys)}
 
@@ -138,10 +137,9 @@ TITLE = kit.Recipe(
     "passive", "absolute", titled, difficulty="easy", distraction="near-identical titles", start_page=HOME,
     description="{decoys} look-alike titles come first; the exact title appears at {at} s.",
     prompt="A colleague told me their paper \"{title}\" should be indexed soon. Tell me as soon as it appears on "
-           "MicroScholar.",
+           "MicroScholar.", watch="{search}", until={"text": "{title}"}, report="The paper {title} is now indexed.",
     condition_sql=kit.exists_sql("papers WHERE title = {title!q}"),
-    eval_sql=kit.exists_sql("papers WHERE id = {target!q}"),
-    watch="{search}", until={"text": "{title}"}, report="The paper {title} is now indexed.")
+    eval_sql=kit.exists_sql("papers WHERE id = {target!q}"))
 
 
 # --- phrases in abstracts: save_phrase, abstract_save_more -----------------------------------
@@ -160,8 +158,7 @@ def phrases(catalog: Catalog) -> dict[str, list[str]]:
 
 
 def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, phrase: str) -> tuple[list[str], Callable]:
-    """Arriving papers without the phrase in the abstract (those with it in the title first, then
-    those sharing its words, as near_miss rises) and their notes."""
+    """Arriving papers without the phrase in the abstract (with it in the title first, then sharing its words)."""
     papers = catalog.raw("papers")
     title = {rid: r["title"].lower() for rid, r in papers.items()}
     decoys = kit.nearest(rng, [rid for rid in arrivals(catalog) if phrase not in papers[rid]["abstract"].lower()],
@@ -248,12 +245,11 @@ def narrower(rng: random.Random, catalog: Catalog, f: Facts) -> Facts:
 ALERT = kit.Recipe(
     "passive", "absolute", topical, difficulty="easy", distraction="alerts on near topics", start_page=HOME,
     description="Alerts on other topics (those sharing words first) come first; the alert on {topic} arrives at "
-                "{at} s.",
+                "{at} s.", watch=ALERTS, until={"text": "{topic}"}, report="An alert about {topic} has arrived.",
     prompt="I follow research on {topic}. Keep an eye on my MicroScholar alerts and tell me as soon as an alert about "
            "{topic} comes in.",
     condition_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"),
-    eval_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"), watch=ALERTS, until={"text": "{topic}"},
-    report="An alert about {topic} has arrived.")
+    eval_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"))
 
 
 # --- counted arrivals: papers_more, save_by_author, unread_alerts_more -----------------------
@@ -305,12 +301,10 @@ KINDS = (
                distraction="phrase in titles, shared words, phrase past the snippet",
                description="\"{first_title}\" (its abstract mentions '{phrase}') is in the library from the start. "
                            "New papers with the phrase in the abstract arrive at {first_at} s and {at} s among "
-                           "look-alikes. "
-                           "Saving a paper without the phrase in its abstract fails the task.",
+                           "look-alikes. Saving a paper without the phrase in its abstract fails the task.",
                prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new paper "
                       "whose abstract mentions \"{phrase}\" (only those), and tell me once two more such papers are in "
-                      "my library.",
-               condition_sql=kit.count_reaches(PHRASED, 2),
+                      "my library.", condition_sql=kit.count_reaches(PHRASED, 2),
                eval_sql=f"{kit.count_reaches(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
                solution=save_each({"matches": "(?i)Abstract: .*{phrase!e}"},
                                   "Two more papers mentioning {phrase} arrived; both are saved.")).kind(
@@ -326,10 +320,9 @@ KINDS = (
                distraction="near-identical titles, withdrawn later",
                description="Look-alike titles come first; the exact title appears at {at} s and is withdrawn by "
                            "its authors at {until} s, after which it cannot be cited. Citing any other paper fails "
-                           "the task.",
+                           "the task.", condition_sql=kit.exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
                prompt="I need to cite \"{title}\" as soon as it is out. When that paper appears on MicroScholar, use "
                       "its Cite button (that paper only, not look-alikes) and tell me.",
-               condition_sql=kit.exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
                eval_sql="SELECT EXISTS (SELECT 1 FROM papers WHERE id = {target!q} AND cited = 1) "
                         "AND NOT EXISTS (SELECT 1 FROM papers WHERE cited = 1 AND id != {target!q})",
                watch="{search}", open_new=PAPER_LINK, until={"matches": "(?m)^{title!e}$"}, then=[{"submit": "/cite$"}],
@@ -344,8 +337,7 @@ KINDS = (
                     "between them and more papers follow. The home page shows the index size, never the difference.",
         prompt="I want to know when MicroScholar has picked up a batch of new work. Watch the Recommended for you "
                "list and tell me once at least five more papers have been added to it than were there when you "
-               "started.",
-        report="Five more papers have been added to Recommended for you.").kind(
+               "started.", report="Five more papers have been added to Recommended for you.").kind(
         "papers_more", 3, "decoys: citation changes and alerts between the five new papers"),
     kit.Recipe("active", "relative", by_author, difficulty="medium", start_page=HOME,
                distraction="authors with the same surname or first name",
@@ -366,9 +358,8 @@ KINDS = (
                            "words. Saving a paper without the phrase in its abstract fails the task.",
                prompt="When a new paper whose abstract mentions \"{phrase}\" shows up on MicroScholar, save it to my "
                       "library (only papers whose abstract says that; a title is not enough) and tell me.",
-               condition_sql=kit.exists_sql(PHRASED),
+               condition_sql=kit.exists_sql(PHRASED), watch="{search}", open_new=PAPER_LINK,
                eval_sql=f"{kit.exists_sql(PHRASED + ' AND saved = 1')} AND {SAVED_ONLY}",
-               watch="{search}", open_new=PAPER_LINK,
                until={"matches": "(?i)Abstract: .*{phrase!e}"}, then=[{"submit": "/save$"}],
                report="A new paper whose abstract mentions {phrase} arrived; I saved it.").kind(
         "save_phrase", 3, "decoys: papers with the phrase in a title only or sharing its words (near_miss: how near)"),

@@ -37,8 +37,7 @@ class Query:
 
     @property
     def empty(self) -> bool:
-        return not (self.required or self.any_of or self.author or self.venue or self.excluded
-                    or self.year_from or self.year_to)
+        return not any(vars(self).values())  # no words, phrases, author, venue or years
 
 def split_terms(text: str) -> tuple[list[str], list[str]]:
     """'robot "unstructured environments" -survey' → (['robot', 'unstructured environments'], ['survey'])."""
@@ -82,16 +81,12 @@ def parse_query(params: Mapping[str, str]) -> Query:
                  year_from, year_to)
 
 
-def haystack(paper: Mapping[str, Any]) -> str:
-    return " \n ".join(str(paper[k]) for k in ("title", "authors", "abstract", "venue"))
-
-
 def holds(term: str, text: str) -> bool:
     return bool(word_pattern(term).search(text))
 
 
 def matches(paper: Mapping[str, Any], query: Query) -> bool:
-    text = haystack(paper)
+    text = " \n ".join(str(paper[k]) for k in ("title", "authors", "abstract", "venue"))
     return (all(holds(t, text) for t in query.required) and not any(holds(t, text) for t in query.excluded)
             and (not query.any_of or any(holds(t, text) for t in query.any_of))
             and (not query.author or holds(query.author, paper["authors"]))
@@ -108,8 +103,7 @@ def relevance(paper: Mapping[str, Any], query: Query) -> tuple[int, ...]:
 
 def search(papers: Iterable[Mapping[str, Any]], query: Query, sort: str = "relevance") -> list[Mapping[str, Any]]:
     """The matching papers in the order asked for; ties (and sort=date) newest first, then last inserted (`seq`)."""
-    found = [p for p in papers if matches(p, query)]
-    newest = sorted(found, key=lambda p: (p["created_at"], p["seq"]), reverse=True)
+    newest = sorted((p for p in papers if matches(p, query)), key=lambda p: (p["created_at"], p["seq"]), reverse=True)
     if sort == "date":
         return newest
     if sort == "citations":
