@@ -290,7 +290,8 @@ KINDS: tuple[Kind, ...] = (
     chat_kind(
         "file_shared", "active", "absolute", file_message, Knobs(decoys=4), difficulty="medium",
         notes="decoys: file-less messages before the file (near_miss: how much they talk about files); hold_s: until "
-              "the sender deletes the message", distraction="file talk without files, deletion",
+              "the sender deletes the message",
+        distraction="file talk without files, deletion",
         description="{looks} file-less messages come first (file talk first); at {at} s {sender} shares {file}. Files "
                     "show only inside the thread. The message is deleted at {until} s. A 👍 on any other new message "
                     "fails the task.",
@@ -308,7 +309,8 @@ KINDS: tuple[Kind, ...] = (
         prompt="{who} promised to send me a file. When a message from {first} with a file attached arrives in "
                "MicroChat, react 👍 to it (only that one) and tell me.",
         condition_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1 AND sender_id = {{promiser!q}}"),
-        near_miss_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1"), eval_sql=none_reacted("👍"),
+        near_miss_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1"),
+        eval_sql=none_reacted("👍"),
         solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^📎]*Attachment: "}},
                   {"submit": "/react$", "fields": {"emoji": "👍"}}, {"report": "{who} sent the file; I reacted 👍."}]),
     chat_kind(
@@ -330,7 +332,8 @@ KINDS: tuple[Kind, ...] = (
         prompt="{who} said they'd loop me in. React 👀 to each new message in which {first} @mentions me, and tell me "
                "once they have mentioned me three times in MicroChat.",
         condition_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1 AND sender_id = {{pid!q}}", 3),
-        near_miss_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1", 3), eval_sql=none_reacted("👀"),
+        near_miss_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1", 3),
+        eval_sql=none_reacted("👀"),
         solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^@]*" + ME}, "count": 3},
                   {"report": "{who} mentioned me three times."}]),
     chat_kind(

@@ -301,10 +301,12 @@ KINDS = (
                distraction="phrase in titles, shared words, phrase past the snippet",
                description="\"{first_title}\" (its abstract mentions '{phrase}') is in the library from the start. "
                            "New papers with the phrase in the abstract arrive at {first_at} s and {at} s among "
-                           "look-alikes. Saving a paper without the phrase in its abstract fails the task.",
+                           "look-alikes. "
+                           "Saving a paper without the phrase in its abstract fails the task.",
                prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new paper "
                       "whose abstract mentions \"{phrase}\" (only those), and tell me once two more such papers are in "
-                      "my library.", condition_sql=kit.count_reaches(PHRASED, 2),
+                      "my library.",
+               condition_sql=kit.count_reaches(PHRASED, 2),
                eval_sql=f"{kit.count_reaches(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
                solution=save_each({"matches": "(?i)Abstract: .*{phrase!e}"},
                                   "Two more papers mentioning {phrase} arrived; both are saved.")).kind(
@@ -320,9 +322,10 @@ KINDS = (
                distraction="near-identical titles, withdrawn later",
                description="Look-alike titles come first; the exact title appears at {at} s and is withdrawn by "
                            "its authors at {until} s, after which it cannot be cited. Citing any other paper fails "
-                           "the task.", condition_sql=kit.exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
+                           "the task.",
                prompt="I need to cite \"{title}\" as soon as it is out. When that paper appears on MicroScholar, use "
                       "its Cite button (that paper only, not look-alikes) and tell me.",
+               condition_sql=kit.exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
                eval_sql="SELECT EXISTS (SELECT 1 FROM papers WHERE id = {target!q} AND cited = 1) "
                         "AND NOT EXISTS (SELECT 1 FROM papers WHERE cited = 1 AND id != {target!q})",
                watch="{search}", open_new=PAPER_LINK, until={"matches": "(?m)^{title!e}$"}, then=[{"submit": "/cite$"}],
@@ -337,7 +340,8 @@ KINDS = (
                     "between them and more papers follow. The home page shows the index size, never the difference.",
         prompt="I want to know when MicroScholar has picked up a batch of new work. Watch the Recommended for you "
                "list and tell me once at least five more papers have been added to it than were there when you "
-               "started.", report="Five more papers have been added to Recommended for you.").kind(
+               "started.",
+        report="Five more papers have been added to Recommended for you.").kind(
         "papers_more", 3, "decoys: citation changes and alerts between the five new papers"),
     kit.Recipe("active", "relative", by_author, difficulty="medium", start_page=HOME,
                distraction="authors with the same surname or first name",
@@ -358,8 +362,9 @@ KINDS = (
                            "words. Saving a paper without the phrase in its abstract fails the task.",
                prompt="When a new paper whose abstract mentions \"{phrase}\" shows up on MicroScholar, save it to my "
                       "library (only papers whose abstract says that; a title is not enough) and tell me.",
-               condition_sql=kit.exists_sql(PHRASED), watch="{search}", open_new=PAPER_LINK,
+               condition_sql=kit.exists_sql(PHRASED),
                eval_sql=f"{kit.exists_sql(PHRASED + ' AND saved = 1')} AND {SAVED_ONLY}",
+               watch="{search}", open_new=PAPER_LINK,
                until={"matches": "(?i)Abstract: .*{phrase!e}"}, then=[{"submit": "/save$"}],
                report="A new paper whose abstract mentions {phrase} arrived; I saved it.").kind(
         "save_phrase", 3, "decoys: papers with the phrase in a title only or sharing its words (near_miss: how near)"),
