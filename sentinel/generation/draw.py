@@ -1,14 +1,11 @@
 """Seeded scenario generation: an environment's scenario kinds as templates (issue 23).
 
-A *kind* is one authored scenario made into a template (`attachment_name`, `buy_the_dip`):
-its `draw(rng, catalog, knobs)` picks the target, look-alikes, near misses, target time and
-trailing events from the catalog with the given random generator and returns the scenario
-mapping without `id` and `environment`. `draw_set` keeps a draw only when the injected
-`check` (sentinel validate's per-scenario checks, replay included) finds no problem, and steers
-target times so a whole set keeps the suite's spread (docs/environments.md#validity-rules);
-the suite rules then run on the set. Everything is deterministic: each attempt's generator is seeded from the string
-"env|kind|seed|index|attempt", and the YAML is dumped with a fixed key order.
-
+A *kind* is one authored scenario made into a template (`attachment_name`, `buy_the_dip`): its
+`draw(rng, catalog, knobs)` returns the scenario mapping without `id` and `environment`. `draw_set`
+keeps a draw only when the injected `check` (sentinel validate's per-scenario checks, replay
+included) finds no problem, steers target times so a set keeps the suite's spread
+(docs/environments.md#validity-rules), then runs the suite rules on the set. Deterministic: each
+attempt's generator is seeded from "env|kind|seed|index|attempt"; the YAML has a fixed key order.
 Pure core: no aiohttp, Textual or database; the check is injected by sentinel.api.
 """
 
@@ -56,10 +53,6 @@ class GeneratedScenario:
     def dump(self) -> str:
         return dump_yaml(self.data)
 
-    @property
-    def condition_at(self) -> float | None:
-        return self.data.get("condition_at")
-
 
 @dataclass(frozen=True)
 class Generation:
@@ -72,9 +65,6 @@ class Generation:
 
     def __iter__(self) -> Iterator[GeneratedScenario]:
         return iter(self.scenarios)
-
-    def __len__(self) -> int:
-        return len(self.scenarios)
 
     def __getitem__(self, i: int) -> GeneratedScenario:
         return self.scenarios[i]
@@ -122,12 +112,12 @@ def spread_windows(env: str, seed: int, plan: Sequence[Kind]) -> dict[int, tuple
     edges = _strata(n)
     order = list(range(n))
     random.Random(f"{env}|strata|{seed}|{n}").shuffle(order)
-    fits = [lambda stratum, k=plan[index]: stratum[1] >= k.earliest for index in normal]
+    earliest = [plan[index].earliest for index in normal]
     for j in range(n):  # a kind that cannot serve its stratum trades it with one that can
-        if fits[j](edges[order[j]]):
+        if edges[order[j]][1] >= earliest[j]:
             continue
         for q in range(n):
-            if fits[j](edges[order[q]]) and fits[q](edges[order[j]]):
+            if edges[order[q]][1] >= earliest[j] and edges[order[j]][1] >= earliest[q]:
                 order[j], order[q] = order[q], order[j]
                 break
     return {index: edges[order[j]] for j, index in enumerate(normal)}
@@ -190,8 +180,7 @@ async def draw_set(env: str, kinds: Sequence[Kind], catalog: Catalog, seed: int,
         knobs = replace(chosen.knobs, **overrides)
         if index in windows and "earliest" not in overrides and "latest" not in overrides:
             knobs = replace(knobs, earliest=windows[index][0], latest=windows[index][1])
-        made = await _draw_one(env, chosen, catalog, seed, index, knobs, check, tally[chosen.name])
-        out.append(made)
+        out.append(await _draw_one(env, chosen, catalog, seed, index, knobs, check, tally[chosen.name]))
     if set_check is not None:
         problems = await set_check(out)
         if problems:

@@ -5,8 +5,7 @@ default knobs, notes saying what each knob means for it, and a draw: (rng, catal
 scenario mapping. The sections below follow the order in which a kind is written:
 
 1. Timing. TIMELINE_END and LAST_S bound every timeline; GAP_S keeps background off the events that
-   decide the task; FIRST_READ_S (counted arrivals start after the agent's first read) and FLAT_S
-   (a moving value stays flat at the start) are the two start delays.
+   decide the task; FIRST_READ_S and FLAT_S are the two start delays.
 2. Declaring a kind. `kind` is the decorator for a kind written as a draw function
    (kind = partial(kit.kind, _declared); KINDS come from that list). `declare` and `Recipe` declare
    a kind from a setup that draws the facts (preload, events, at, until, ...) and texts that are
@@ -42,6 +41,7 @@ import re
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sentinel.core.kinds import MAX_AT, MIN_AT, Kind, Knobs, NoDraw
@@ -55,12 +55,8 @@ if TYPE_CHECKING:
 TIMELINE_END = 720
 LAST_S = TIMELINE_END - 5
 GAP_S = 2  # background events keep this far from the events that decide the task
-# Two different delays at the start. FIRST_READ_S: when counted arrivals may begin, after the agent's
-# first read of the page (a relative task's count starts from that read). FLAT_S: how long a moving
-# value (a price, a star count) stays flat at the start: the checks want 10 s of a steady value, and
-# the first read comes a few seconds in, so the first move waits for both.
-FIRST_READ_S = 8
-FLAT_S = 14
+FIRST_READ_S = 8  # counted arrivals begin after the agent's first read (a relative count starts from it)
+FLAT_S = 14  # a moving value (price, star count) first moves after the first read and 10 s of steady value
 
 Make = Callable[[float, str, str | None], dict[str, Any]]  # make(at, item id, note) builds one arrival event
 Facts = dict[str, Any]
@@ -299,10 +295,8 @@ def times_between(rng: random.Random, n: int, start: float, stop: float) -> list
     if hi - lo + 1 < n:
         raise NoDraw(f"no room for {n} events between {start:g} and {stop:g} s")
     step = (hi - lo + 1) / n
-    out = []
-    for j in range(n):
-        a, b = lo + int(j * step), lo + int((j + 1) * step) - 1
-        out.append(rng.randint(a, max(a, b)))
+    strata = [(lo + int(j * step), lo + int((j + 1) * step) - 1) for j in range(n)]
+    out = [rng.randint(a, max(a, b)) for a, b in strata]
     return sorted(set(out)) if len(set(out)) == n else list(range(lo, lo + n))
 
 
@@ -313,12 +307,8 @@ def spaced(rng: random.Random, n: int, start: float, stop: float, gap: float) ->
     width = (stop - start) / n
     if width < gap:
         raise NoDraw(f"no room for {n} events {gap:g} s apart between {start:g} and {stop:g} s")
-    out = []
-    for j in range(n):
-        lo = start + j * width + gap / 2
-        hi = start + (j + 1) * width - gap / 2
-        out.append(int(round(rng.uniform(lo, max(lo, hi)))))
-    return out
+    strata = [(start + j * width + gap / 2, start + (j + 1) * width - gap / 2) for j in range(n)]
+    return [int(round(rng.uniform(lo, max(lo, hi)))) for lo, hi in strata]
 
 
 def free_times(rng: random.Random, k: int, start: float, stop: float, taken: Sequence[float],
@@ -379,26 +369,20 @@ def scenario(*, prompt: str, description: str, condition_at: float | None, taxon
              events: list[dict[str, Any]], condition_sql: str, solution: list[dict[str, Any]],
              eval_sql: str | None = None, start_page: str | None = None,
              condition_until: float | None = None, near_miss_sql: str | None = None) -> dict[str, Any]:
-    """The mapping a kind's draw returns (id, environment and generated are added by generate)."""
-    out: dict[str, Any] = {"description": description, "prompt": prompt,
-                           "condition_at": _num(condition_at) if condition_at is not None else None}
-    if condition_until is not None:
-        out["condition_until"] = _num(condition_until)
-    if start_page:
-        out["start_page"] = start_page
-    out["taxonomy"] = dict(taxonomy)
-    out["events"] = events
-    out["condition_sql"] = condition_sql
-    if near_miss_sql is not None:
-        out["near_miss_sql"] = near_miss_sql
-    if eval_sql is not None:
-        out["eval_sql"] = eval_sql
-    out["solution"] = solution
-    return out
+    """The mapping a kind's draw returns (id, environment and generated are added by generate);
+    condition_until, start_page, near_miss_sql and eval_sql only when given."""
+    out = {"description": description, "prompt": prompt, "condition_at": _num(condition_at),
+           "condition_until": _num(condition_until), "start_page": start_page or None, "taxonomy": dict(taxonomy),
+           "events": events, "condition_sql": condition_sql, "near_miss_sql": near_miss_sql, "eval_sql": eval_sql,
+           "solution": solution}
+    return {key: value for key, value in out.items() if value is not None or key not in _OPTIONAL}
 
 
-def _num(value: float) -> float | int:
-    return int(value) if float(value).is_integer() else round(float(value), 3)
+_OPTIONAL = ("condition_until", "start_page", "near_miss_sql", "eval_sql")
+
+
+def _num(value: float | None) -> Any:
+    return None if value is None else (int(value) if float(value).is_integer() else round(float(value), 3))
 
 
 # --- An environment's arrivals view: its catalog as one draw reads it -----------------------------
@@ -500,8 +484,7 @@ class ArrivalView:
         sql = f"SELECT {count_sql} >= {baseline(metric)} + {n}"
         return self.scenario(at, events, "easy", distraction, prompt=prompt, condition_sql=sql, eval_sql=sql,
                              description=description.format(at=at, decoys=knobs.decoys),
-                             solution=[{"watch": page, "until": {"number": number, "at_least": f"first + {n}"}},
-                                       {"report": report}])
+                             solution=watch_number(page, number, f"first + {n}", report))
 
     def scenario(self, at: float | None, events: Iterable[dict[str, Any]], difficulty: str, distraction: str, *,
                  preload: Mapping[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
@@ -611,11 +594,7 @@ def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> l
     for _ in range(tries):
         seq = ["add"] * (n + removals - 1) + ["remove"] * removals
         rng.shuffle(seq)
-        level, ok = 0, True
-        for step in seq:
-            level += 1 if step == "add" else -1
-            ok = ok and level < n
-        if ok:
+        if all(level < n for level in accumulate(1 if step == "add" else -1 for step in seq)):
             return seq
     raise NoDraw(f"no order of {n + removals - 1} additions and {removals} removals stays under {n}")
 
@@ -652,8 +631,7 @@ def background_times(rng: random.Random, density: float, taken: Iterable[float],
     free = [t for t in range(int(start), int(stop) + 1) if all(abs(t - b) > GAP_S for b in busy)]
     if n <= 0 or not free:
         return []
-    picked = rng.sample(free, min(n, len(free)))
-    return sorted(picked)
+    return sorted(rng.sample(free, min(n, len(free))))
 
 
 def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
