@@ -7,7 +7,6 @@ from aiohttp import web
 
 from sentinel.core.environment import Routes
 from sentinel.envs.micromail import queries as q
-from sentinel.envs.micromail.compose import MODES, Draft, prefill
 from sentinel.web.kit import BadInput, choice_param, fetch_or_404, mark_seen, paged, text_param, url_for, world_of
 from sentinel.web.render import make_url, render
 
@@ -88,22 +87,22 @@ async def compose_view(request: web.Request) -> web.StreamResponse:
         row = await q.get_email(world, draft_id)
         if row is None or row["folder"] != "drafts":
             raise web.HTTPNotFound(text="This draft no longer exists.")
-        draft = Draft(to=row["to_list"], cc=row["cc_list"], bcc=row["bcc_list"], subject=row["subject"],
+        draft = q.Draft(to=row["to_list"], cc=row["cc_list"], bcc=row["bcc_list"], subject=row["subject"],
                       body=row["body"], mode=row["ref_mode"] or "", of=row["ref_id"] or "", draft_id=row["id"])
     elif mode or of:
-        if mode not in MODES or not of:
+        if mode not in q.MODES or not of:
             raise BadInput("To reply or forward, open compose from a message.")
         row = await q.get_email(world, of)
         if row is None or row["folder"] == "drafts":
             raise web.HTTPNotFound(text=GONE)
         files = [a["file_name"] for a in await q.get_attachments(world, of)]
-        draft = prefill(mode, row, world.self_persona["email"], files)
+        draft = q.prefill(mode, row, world.self_persona["email"], files)
     else:
-        draft = Draft()
+        draft = q.Draft()
     return await compose_page(request, draft)
 
 
-async def compose_page(request: web.Request, draft: Draft, status: int = 200) -> web.Response:
+async def compose_page(request: web.Request, draft: q.Draft, status: int = 200) -> web.Response:
     files = await q.get_attachments(world_of(request), draft.of) if draft.mode == "forward" and draft.of else []
     heading = {"reply": "Reply", "reply_all": "Reply all", "forward": "Forward"}.get(draft.mode, "New message")
     return await render(request, "micromail/compose.html", {
