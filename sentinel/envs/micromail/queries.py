@@ -133,16 +133,6 @@ def list_row(row: Any, book: AddressBook | None, url: Callable[..., str]) -> Lis
                    bool(is_read), _MARKER_SETS[mask], FOLDER_LABELS[folder])
 
 
-SEARCH_COLUMNS = ("subject", "body", "sender_name", "sender_email", "to_list", "cc_list")
-
-
-def search_where(query: str) -> tuple[str, tuple[str, ...]]:
-    """A WHERE clause and its parameters: the query in the subject, body, sender or recipients."""
-    where = " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in SEARCH_COLUMNS)
-    like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    return f"({where})", (like,) * len(SEARCH_COLUMNS)
-
-
 async def get_email(world: World, email_id: str) -> Any:
     return await world.fetch_one("SELECT * FROM emails WHERE id = ?", (email_id,))
 

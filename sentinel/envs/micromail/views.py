@@ -12,6 +12,8 @@ from sentinel.web.render import make_url, render
 
 GONE = "This message no longer exists."
 MAX_QUERY = 200
+SEARCH_COLUMNS = ("subject", "body", "sender_name", "sender_email", "to_list", "cc_list")
+SEARCH = "(" + " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in SEARCH_COLUMNS) + ")"  # one ? per column
 BULK_OPS = {  # op → (menu label, status after it, what it sets; trash deletes instead)
     "read": ("Mark as read", "marked as read", "is_read = 1"),
     "unread": ("Mark as unread", "marked as unread", "is_read = 0"),
@@ -81,14 +83,13 @@ async def attachment_view(request: web.Request) -> web.StreamResponse:
 @routes.get("/compose", "compose")
 async def compose_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
-    mode, of = request.query.get("mode", ""), request.query.get("of", "")
-    draft_id = request.query.get("draft", "")
+    mode, of, draft_id = (request.query.get(key, "") for key in ("mode", "of", "draft"))
     if draft_id:
         row = await q.get_email(world, draft_id)
         if row is None or row["folder"] != "drafts":
             raise web.HTTPNotFound(text="This draft no longer exists.")
         draft = q.Draft(to=row["to_list"], cc=row["cc_list"], bcc=row["bcc_list"], subject=row["subject"],
-                      body=row["body"], mode=row["ref_mode"] or "", of=row["ref_id"] or "", draft_id=row["id"])
+                        body=row["body"], mode=row["ref_mode"] or "", of=row["ref_id"] or "", draft_id=row["id"])
     elif mode or of:
         if mode not in q.MODES or not of:
             raise BadInput("To reply or forward, open compose from a message.")
@@ -117,10 +118,10 @@ async def search_view(request: web.Request) -> web.StreamResponse:
     if query:
         book = await q.AddressBook.load(world)
         url = make_url(request)
-        where, params = q.search_where(query)
-        listing = await paged(request, per_page=q.PER_PAGE, params=params,
-                              count_sql=f"SELECT COUNT(*) FROM emails WHERE {where}",
-                              rows_sql=f"SELECT {q.ROW_COLUMNS} FROM emails WHERE {where}"
+        like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"  # the query as typed
+        listing = await paged(request, per_page=q.PER_PAGE, params=(like,) * len(SEARCH_COLUMNS),
+                              count_sql=f"SELECT COUNT(*) FROM emails WHERE {SEARCH}",
+                              rows_sql=f"SELECT {q.ROW_COLUMNS} FROM emails WHERE {SEARCH}"
                                        " ORDER BY created_at DESC, rowid DESC",
                               row=lambda r: q.list_row(r, book, url))
     return await render(request, "micromail/search.html", {"query": query, "list": listing})
