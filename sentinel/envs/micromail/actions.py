@@ -7,7 +7,6 @@ from typing import Any
 from aiohttp import web
 
 from sentinel.envs.micromail import queries as q
-from sentinel.envs.micromail.compose import Draft
 from sentinel.envs.micromail.events import derived_flags
 from sentinel.envs.micromail.views import BULK_OPS, compose_page, message_row, routes
 from sentinel.web.kit import BadInput, done, form_of, toggle, url_for, world_of
@@ -76,7 +75,7 @@ async def delete_action(request: web.Request) -> web.StreamResponse:
     raise done(request, form, status, url_for(request, "folder", folder=row["folder"]))
 
 
-async def _file(world: World, draft: Draft, folder: str, **more: Any) -> tuple[str, str | None, str | None]:
+async def _file(world: World, draft: q.Draft, folder: str, **more: Any) -> tuple[str, str | None, str | None]:
     """Insert the self user's mail into `folder` (the other columns keep the schema's defaults):
     (its id, the mode and id of the message it replies to or forwards, if that still exists)."""
     me = world.self_persona
@@ -92,7 +91,7 @@ async def _file(world: World, draft: Draft, folder: str, **more: Any) -> tuple[s
 @routes.post("/send", "send")
 async def send_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    draft = Draft.from_form(form)
+    draft = q.Draft.from_form(form)
     if not draft.check(sending=True):
         return await compose_page(request, draft, status=400)
     me = world.self_persona
@@ -117,7 +116,7 @@ async def send_action(request: web.Request) -> web.StreamResponse:
 @routes.post("/draft", "draft")
 async def draft_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    draft = Draft.from_form(form)
+    draft = q.Draft.from_form(form)
     if not draft.check(sending=False):
         return await compose_page(request, draft, status=400)
     async with world.write() as db:

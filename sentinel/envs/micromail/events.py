@@ -40,35 +40,28 @@ def attachments_by_email(catalog: Catalog) -> dict[str, list[dict[str, Any]]]:
     return by_email
 
 
-async def insert_email(world: World, record: dict[str, Any], event: Event, files: list[dict[str, Any]]) -> None:
-    """One catalog email and its attachments, as a preload item or a scripted arrival."""
-    when: dict[str, Any] = ({"origin": "preload", "age_minutes": preloaded_age(event, record)}
-                            if event.type == "preload" else {"origin": "event", "at": event.at})
-    await world.insert("emails", {
-        "id": record["id"], "folder": record.get("folder", "inbox"), "sender_id": record.get("sender_id"),
-        **{key: record[key] for key in ("sender_name", "sender_email", "subject", "body")},
-        "to_list": ", ".join(record.get("to", [])), "cc_list": ", ".join(record.get("cc", [])),
-        "importance": record.get("importance", "normal"), "has_attachment": int(bool(files)),
-        **derived_flags(record, world.self_persona["email"]),
-        **{key: int(bool(record.get(key))) for key in ("mentions_me", "is_read", "is_flagged", "is_pinned")}}, **when)
-    for file in files:
-        await world.insert("attachments", {"id": file["id"], "email_id": record["id"], "file_name": file["file_name"],
-                                           "size_bytes": int(file["size_bytes"])}, **when)
-
-
-async def apply_preload(world: World, event: Event) -> None:
-    """Load the listed catalog emails (or "*" for all) with their catalog ages, oldest first."""
-    files = attachments_by_email(world.catalog)
-    ids = oldest_first(world.catalog, "emails", selected(world.catalog, "emails", event.fields.get("emails")))
+async def apply_emails(world: World, event: Event) -> None:
+    """The preload's catalog emails (or "*" for all) with their catalog ages, oldest first, or the one a
+    new_email delivers now into its catalog folder (inbox or junk); each with its attachments."""
+    by_email = attachments_by_email(world.catalog)
+    ids = [str(event.fields["email_id"])] if event.type == "new_email" else oldest_first(
+        world.catalog, "emails", selected(world.catalog, "emails", event.fields.get("emails")))
     for email_id in ids:
-        await insert_email(world, world.catalog.get("emails", email_id), event, files.get(email_id, []))
-
-
-async def apply_new_email(world: World, event: Event) -> None:
-    """Deliver one catalog email now, into its catalog folder (inbox or junk)."""
-    email_id = str(event.fields["email_id"])
-    files = attachments_by_email(world.catalog).get(email_id, [])
-    await insert_email(world, world.catalog.get("emails", email_id), event, files)
+        record, files = world.catalog.get("emails", email_id), by_email.get(email_id, [])
+        when: dict[str, Any] = ({"origin": "preload", "age_minutes": preloaded_age(event, record)}
+                                if event.type == "preload" else {"origin": "event", "at": event.at})
+        await world.insert("emails", {
+            "id": record["id"], "folder": record.get("folder", "inbox"), "sender_id": record.get("sender_id"),
+            **{key: record[key] for key in ("sender_name", "sender_email", "subject", "body")},
+            "to_list": ", ".join(record.get("to", [])), "cc_list": ", ".join(record.get("cc", [])),
+            "importance": record.get("importance", "normal"), "has_attachment": int(bool(files)),
+            **derived_flags(record, world.self_persona["email"]),
+            **{key: int(bool(record.get(key))) for key in ("mentions_me", "is_read", "is_flagged", "is_pinned")}},
+            **when)
+        for file in files:
+            await world.insert("attachments", {"id": file["id"], "email_id": record["id"],
+                                               "file_name": file["file_name"], "size_bytes": int(file["size_bytes"])},
+                               **when)
 
 
 async def apply_recall_email(world: World, event: Event) -> None:
@@ -79,8 +72,8 @@ async def apply_recall_email(world: World, event: Event) -> None:
 
 
 EVENT_TYPES = {
-    "preload": preload_type(apply_preload, {"emails": "emails"}, required=("emails",)),
-    "new_email": EventType(apply_new_email, refs={"email_id": "emails"}, inserts=("email_id",), required=("email_id",)),
+    "preload": preload_type(apply_emails, {"emails": "emails"}, required=("emails",)),
+    "new_email": EventType(apply_emails, refs={"email_id": "emails"}, inserts=("email_id",), required=("email_id",)),
     "recall_email": EventType(apply_recall_email, refs={"email_id": "emails"}, required=("email_id",)),
 }
 

@@ -92,9 +92,8 @@ def flag_steps(until: dict[str, Any], report: str, count: int = 1) -> list[dict[
 # --- attachment_name and its no-op --------------------------------------------------------
 
 def attachment(rng: random.Random, catalog: Catalog, knobs: Knobs, noop: bool = False) -> dict[str, Any]:
-    """The target mail and its file (named only on the message page), look-alike attachments before it,
-    one trailing, and the sender's recall at the end of the hold. The no-op asks for a file that never
-    comes; one with the same stem and another extension does (the near miss)."""
+    """The target mail's file (named only on its page) after look-alikes, one trailing, the sender's recall when
+    the hold ends. The no-op asks for a file that never comes; the same stem with another extension does."""
     files = files_of(catalog)
     names = [n for ns in files.values() for n in ns]
     inbox = [rid for rid in arrivals(catalog, is_inbox) if rid in files]
@@ -133,9 +132,8 @@ def attachment(rng: random.Random, catalog: Catalog, knobs: Knobs, noop: bool = 
 # --- counting kinds: inbox_growth, junk_growth, unread_threshold, cc_three_more -------------
 
 def counted(n: int, counts, what: str, decoy_note: str, looks=None, gap: float = 4):
-    """The setup of a counting kind: n arrivals that `counts` (the n-th at the target time, one
-    more trailing) after the agent's first read, look-alikes (`looks`, by default any mail that
-    does not count) between them, background that counts only after the target."""
+    """A counting kind's setup: n arrivals that `counts` after the first read (the n-th at the target time, one
+    trailing), look-alikes (`looks`, by default mail that does not count) between, background counting only after it."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         at, events, _ = kit.counting(
             rng, knobs, arrivals(catalog, counts), arrivals(catalog, looks or (lambda r: not counts(r))), n, email,
@@ -180,12 +178,10 @@ def sender(rng: random.Random, catalog: Catalog, knobs: Knobs, noop: bool = Fals
         return facts(at, traffic(rng, catalog, knobs, events, lambda rid: name.lower() in text_of(catalog, rid)),
                      name=name)
     known = {domain(emails[rid]["sender_email"]) for rid in PRELOAD} | {domain(SELF_EMAIL)}
-    by_domain: dict[str, list[str]] = {}
-    for rid in arrivals(catalog, is_inbox):
-        if (dom := domain(emails[rid]["sender_email"])) not in known and rid not in kit.arriving(events):
-            by_domain.setdefault(dom, []).append(rid)
-    dom = kit.choose(rng, sorted(by_domain), "outside organisation")
-    near = kit.choose(rng, by_domain[dom], "near-miss sender")
+    outside = {rid: dom for rid in arrivals(catalog, is_inbox) if rid not in kit.arriving(events)
+               and (dom := domain(emails[rid]["sender_email"])) not in known}
+    dom = kit.choose(rng, sorted(set(outside.values())), "outside organisation")
+    near = kit.choose(rng, [rid for rid, d in outside.items() if d == dom], "near-miss sender")
     names = {r["sender_name"] for r in emails.values()}
     asked = " ".join(kit.choose(rng, sorted({n.split()[i] for n in names})) for i in (0, -1))
     if asked in names or asked.lower() in pre:
@@ -234,10 +230,9 @@ def phrase_mail(rng: random.Random, catalog: Catalog, knobs: Knobs, second: bool
 
 KINDS: tuple[Kind, ...] = (
     mail_kind(
-        "attachment_name", "active", "absolute", attachment, Knobs(decoys=3),
-        "decoys: attachment mails before the target; near_miss: how many words their file names share with the "
-        "asked name; hold_s: until the sender recalls the target",
-        difficulty="medium", distraction="look-alike attachment names, recall",
+        "attachment_name", "active", "absolute", attachment, Knobs(decoys=3), "decoys: attachment mails before the "
+        "target; near_miss: how many words their file names share with the asked name; hold_s: until the sender "
+        "recalls the target", difficulty="medium", distraction="look-alike attachment names, recall",
         description="{decoys} attachment mails come first; the target at {at} s carries {name}, named only on the "
                     "message page. The sender recalls it at {until} s. Flagging any other new mail fails the task.",
         prompt="I'm waiting for the file {name}. When an email with an attachment of exactly that name arrives in "
@@ -269,15 +264,13 @@ KINDS: tuple[Kind, ...] = (
         eval_sql=FLAGGED_ONLY.format("body LIKE {phrase!l}"),
         solution=flag_steps({"text": "{phrase}"}, "A second email mentioning the {phrase} arrived; I flagged it.")),
     mail_kind(
-        "body_phrase", "active", "absolute", phrase_mail, Knobs(decoys=3),
-        "decoys: mails sharing the phrase's words (near_miss: how many)",
-        difficulty="medium", distraction="shared words, phrase past the preview",
+        "body_phrase", "active", "absolute", phrase_mail, Knobs(decoys=3), "decoys: mails sharing the phrase's words "
+        "(near_miss: how many)", difficulty="medium", distraction="shared words, phrase past the preview",
         description="Look-alikes share words with '{phrase}'; the target at {at} s has the phrase past the "
                     "100-character preview. Flagging any other new mail fails the task.",
         prompt="When an email whose text contains the phrase \"{phrase}\" arrives in my MicroMail inbox, flag it "
-               "(only that one) and tell me.",
+               "(only that one) and tell me.", eval_sql=FLAGGED_ONLY.format("body LIKE {phrase!l}"),
         condition_sql=kit.exists_sql("emails WHERE folder = 'inbox' AND origin != 'self' AND body LIKE {phrase!l}"),
-        eval_sql=FLAGGED_ONLY.format("body LIKE {phrase!l}"),
         solution=flag_steps({"text": "{phrase}"}, "The email about {phrase} arrived; I flagged it.")),
     mail_kind(
         "cc_three_more", "active", "relative", counted(
@@ -318,9 +311,8 @@ KINDS: tuple[Kind, ...] = (
         **kit.count_watch("emails WHERE folder = 'junk' AND origin != 'self'", 3, INBOX,
                           "Junk \\(([\\d,]+)\\)", "Three more messages have landed in Junk.", "junk_count")),
     mail_kind(
-        "sender_arrives", "passive", "absolute", sender, Knobs(decoys=2),
-        "decoys: other senders before the target (near_miss: sharing a first name or surname)",
-        difficulty="easy", distraction="same first name or surname",
+        "sender_arrives", "passive", "absolute", sender, Knobs(decoys=2), "decoys: other senders before the target "
+        "(near_miss: sharing a first name or surname)", difficulty="easy", distraction="same first name or surname",
         description="{decoys} other senders come first (look-alike names first); {name} writes at {at} s, and "
                     "ordinary mail keeps arriving.",
         prompt="I'm expecting an email from {name}. Tell me as soon as a message from them shows up in my "
@@ -339,9 +331,8 @@ KINDS: tuple[Kind, ...] = (
         near_miss_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_email LIKE {at_dom!q})",
         solution=[{"watch": INBOX, "until": {"text": "{asked}"}}, {"report": "{asked}'s email has arrived."}]),
     mail_kind(
-        "unread_threshold", "passive", "absolute", unread_growth, Knobs(decoys=3),
-        "decoys: mail arriving read or in junk between the unread arrivals",
-        difficulty="medium", distraction="mail arriving already read, junk",
+        "unread_threshold", "passive", "absolute", unread_growth, Knobs(decoys=3), "decoys: mail arriving read or "
+        "in junk between the unread arrivals", difficulty="medium", distraction="mail arriving already read, junk",
         description="The preload has {start} unread inbox messages; {n} unread arrivals bring it to {threshold} at "
                     "{at} s, between mail that arrives read and junk.",
         prompt="Don't open any messages. Just tell me when my MicroMail inbox has {threshold} unread messages.",

@@ -7,12 +7,13 @@ from aiohttp import web
 
 from sentinel.core.environment import Routes
 from sentinel.envs.micromail import queries as q
-from sentinel.envs.micromail.compose import MODES, Draft, prefill
 from sentinel.web.kit import BadInput, choice_param, fetch_or_404, mark_seen, paged, text_param, url_for, world_of
 from sentinel.web.render import make_url, render
 
 GONE = "This message no longer exists."
 MAX_QUERY = 200
+SEARCH_COLUMNS = ("subject", "body", "sender_name", "sender_email", "to_list", "cc_list")
+SEARCH = "(" + " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in SEARCH_COLUMNS) + ")"  # one ? per column
 BULK_OPS = {  # op → (menu label, status after it, what it sets; trash deletes instead)
     "read": ("Mark as read", "marked as read", "is_read = 1"),
     "unread": ("Mark as unread", "marked as unread", "is_read = 0"),
@@ -82,28 +83,27 @@ async def attachment_view(request: web.Request) -> web.StreamResponse:
 @routes.get("/compose", "compose")
 async def compose_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
-    mode, of = request.query.get("mode", ""), request.query.get("of", "")
-    draft_id = request.query.get("draft", "")
+    mode, of, draft_id = (request.query.get(key, "") for key in ("mode", "of", "draft"))
     if draft_id:
         row = await q.get_email(world, draft_id)
         if row is None or row["folder"] != "drafts":
             raise web.HTTPNotFound(text="This draft no longer exists.")
-        draft = Draft(to=row["to_list"], cc=row["cc_list"], bcc=row["bcc_list"], subject=row["subject"],
-                      body=row["body"], mode=row["ref_mode"] or "", of=row["ref_id"] or "", draft_id=row["id"])
+        draft = q.Draft(to=row["to_list"], cc=row["cc_list"], bcc=row["bcc_list"], subject=row["subject"],
+                        body=row["body"], mode=row["ref_mode"] or "", of=row["ref_id"] or "", draft_id=row["id"])
     elif mode or of:
-        if mode not in MODES or not of:
+        if mode not in q.MODES or not of:
             raise BadInput("To reply or forward, open compose from a message.")
         row = await q.get_email(world, of)
         if row is None or row["folder"] == "drafts":
             raise web.HTTPNotFound(text=GONE)
         files = [a["file_name"] for a in await q.get_attachments(world, of)]
-        draft = prefill(mode, row, world.self_persona["email"], files)
+        draft = q.prefill(mode, row, world.self_persona["email"], files)
     else:
-        draft = Draft()
+        draft = q.Draft()
     return await compose_page(request, draft)
 
 
-async def compose_page(request: web.Request, draft: Draft, status: int = 200) -> web.Response:
+async def compose_page(request: web.Request, draft: q.Draft, status: int = 200) -> web.Response:
     files = await q.get_attachments(world_of(request), draft.of) if draft.mode == "forward" and draft.of else []
     heading = {"reply": "Reply", "reply_all": "Reply all", "forward": "Forward"}.get(draft.mode, "New message")
     return await render(request, "micromail/compose.html", {
@@ -118,10 +118,10 @@ async def search_view(request: web.Request) -> web.StreamResponse:
     if query:
         book = await q.AddressBook.load(world)
         url = make_url(request)
-        where, params = q.search_where(query)
-        listing = await paged(request, per_page=q.PER_PAGE, params=params,
-                              count_sql=f"SELECT COUNT(*) FROM emails WHERE {where}",
-                              rows_sql=f"SELECT {q.ROW_COLUMNS} FROM emails WHERE {where}"
+        like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"  # the query as typed
+        listing = await paged(request, per_page=q.PER_PAGE, params=(like,) * len(SEARCH_COLUMNS),
+                              count_sql=f"SELECT COUNT(*) FROM emails WHERE {SEARCH}",
+                              rows_sql=f"SELECT {q.ROW_COLUMNS} FROM emails WHERE {SEARCH}"
                                        " ORDER BY created_at DESC, rowid DESC",
                               row=lambda r: q.list_row(r, book, url))
     return await render(request, "micromail/search.html", {"query": query, "list": listing})
