@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sentinel.core.environment import Environment, Header, NavItem
+from sentinel.core.environment import Environment, NavItem
 from sentinel.envs.microfy import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microfy.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microfy.kinds import KINDS
-from sentinel.envs.microfy.queries import sidebar
-from sentinel.world.state import World
+from sentinel.envs.microfy.queries import header
 
 BASELINE_SQL = {
     "track_count": "SELECT COUNT(*) FROM tracks WHERE origin != 'self'",
@@ -21,11 +20,6 @@ BASELINE_SQL = {
     "my_playlist_count": "SELECT COUNT(*) FROM playlists WHERE is_mine = 1",
     "followed_artist_count": "SELECT COUNT(*) FROM artists WHERE followed = 1",
 }
-
-
-async def header(world: World) -> Header:
-    """No unread count; the header's extra carries the library sidebar."""
-    return Header(extra={"sidebar": await sidebar(world)})
 
 
 ENV = Environment(

@@ -3,8 +3,6 @@ playlists. Each answers 303 to the form's `next` page with a one-line status; ba
 
 from __future__ import annotations
 
-from typing import Any
-
 from aiohttp import web
 
 from sentinel.envs.microfy.views import TRACK_GONE, library_context, routes
@@ -68,35 +66,26 @@ async def create_playlist(request: web.Request) -> web.StreamResponse:
     raise done(request, form, f"Created playlist {name}", url_for(request, "playlist", id=new_id))
 
 
-async def playlist_change(request: web.Request) -> tuple[Any, dict, dict]:
-    """The form, the user's own playlist the URL names (400 for someone else's) and the form's track."""
-    form = await form_of(request)
-    row = await fetch_or_404(request, "SELECT id, name, is_mine FROM playlists WHERE id = ?",
-                             (request.match_info["id"],), "This playlist no longer exists.")
-    if not row["is_mine"]:
+@routes.post("/playlist/{id}/remove", "playlist_remove")
+@routes.post("/playlist/{id}/add", "playlist_add")
+async def playlist_edit(request: web.Request) -> web.StreamResponse:
+    """Add the form's track to the end of one of the user's own playlists (400 for someone else's), or remove it."""
+    world, form = world_of(request), await form_of(request)
+    playlist = await fetch_or_404(request, "SELECT id, name, is_mine FROM playlists WHERE id = ?",
+                                  (request.match_info["id"],), "This playlist no longer exists.")
+    if not playlist["is_mine"]:
         raise BadInput("You can only change your own playlists.")
     track_id = form.get("track_id")
     if not isinstance(track_id, str) or not track_id:
         raise BadInput("Choose a track.")
-    return form, dict(row), await track_of(request, track_id)
-
-
-@routes.post("/playlist/{id}/add", "playlist_add")
-async def playlist_add(request: web.Request) -> web.StreamResponse:
-    world, (form, playlist, track) = world_of(request), await playlist_change(request)
+    track, adding = await track_of(request, track_id), request.match_info.route.name == "playlist_add"
     async with world.write() as db:
-        await db.execute("INSERT OR IGNORE INTO playlist_tracks (playlist_id, track_id, position)"
-                         " SELECT ?, ?, COALESCE(MAX(position), 0) + 1 FROM playlist_tracks WHERE playlist_id = ?",
-                         (playlist["id"], track["id"], playlist["id"]))
-    raise done(request, form, f"Added {track['title']} to {playlist['name']}",
-               url_for(request, "playlist", id=playlist["id"]))
-
-
-@routes.post("/playlist/{id}/remove", "playlist_remove")
-async def playlist_remove(request: web.Request) -> web.StreamResponse:
-    world, (form, playlist, track) = world_of(request), await playlist_change(request)
-    async with world.write() as db:
-        await db.execute("DELETE FROM playlist_tracks WHERE playlist_id = ? AND track_id = ?",
-                         (playlist["id"], track["id"]))
-    raise done(request, form, f"Removed {track['title']} from {playlist['name']}",
-               url_for(request, "playlist", id=playlist["id"]))
+        if adding:
+            await db.execute("INSERT OR IGNORE INTO playlist_tracks (playlist_id, track_id, position)"
+                             " SELECT ?, ?, COALESCE(MAX(position), 0) + 1 FROM playlist_tracks WHERE playlist_id = ?",
+                             (playlist["id"], track["id"], playlist["id"]))
+        else:
+            await db.execute("DELETE FROM playlist_tracks WHERE playlist_id = ? AND track_id = ?",
+                             (playlist["id"], track["id"]))
+    change = f"Added {track['title']} to" if adding else f"Removed {track['title']} from"
+    raise done(request, form, f"{change} {playlist['name']}", url_for(request, "playlist", id=playlist["id"]))

@@ -99,10 +99,8 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
                 problems.append((f"events[{event.index}]",
                                  f"{track_id}'s artist {record['artist_id']} is not in the preload's artists"))
     if preload is not None:
-        for track_id in selected(catalog, "tracks", preload.fields.get("liked")):
-            if track_id not in preloaded:
-                problems.append((f"events[{preload.index}].liked", f"{track_id} is liked but not preloaded"))
-        for artist_id in selected(catalog, "artists", preload.fields.get("followed_artists")):
-            if artist_id not in artists:
-                problems.append((f"events[{preload.index}].followed_artists", f"{artist_id} is not preloaded"))
+        for field, collection, loaded, why in (("liked", "tracks", preloaded, "is liked but not preloaded"),
+                                               ("followed_artists", "artists", artists, "is not preloaded")):
+            problems += [(f"events[{preload.index}].{field}", f"{rid} {why}")
+                         for rid in selected(catalog, collection, preload.fields.get(field)) if rid not in loaded]
     return problems

@@ -61,7 +61,6 @@ act_on = partial(kit.act_on, HOME)
       past="played")
 def next_tracks(rng: random.Random, fy: Fy, knobs: Knobs, n: int, press: str, action: str, done: str,
                 past: str) -> dict[str, Any]:
-    """The first n tracks to arrive are the targets to `press` on; `decoys` later tracks trail them."""
     at, targets, events = fy.counted(rng, knobs, [t for t in fy.new if t in fy.unique], fy.new, n, what="target",
                                      decoy_note="trailing: a later arrival", trailing=False, after=True)
     ids, titles, count = kit.sql_list(targets), [fy.title[t] for t in targets], {3: "three", 4: "four"}[n]
@@ -80,7 +79,6 @@ def next_tracks(rng: random.Random, fy: Fy, knobs: Knobs, n: int, press: str, ac
 
 @kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks by artists not followed (following them fails)")
 def follow_new_artists(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    """The next four tracks, by four artists nobody follows yet; later tracks by other artists trail."""
     fresh = [t for t in fy.new if t in fy.unique and fy.artist[t] not in PRELOAD["followed_artists"]]
     one_each = list({fy.artist[t]: t for t in rng.sample(fresh, len(fresh))}.values())
     artists = {fy.artist[t] for t in kit.sample(rng, one_each, 4, "artists not followed with a new track")}
@@ -105,7 +103,6 @@ def follow_new_artists(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, An
 @kind("noop", "absolute", Knobs(decoys=2), "as follow_new_artists; the near miss is an artist sharing a word of the "
       "asked artist's name")
 def follow_named_artist_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    """An artist with no track on the timeline is asked for; one sharing a word of their name trends."""
     source = follow_new_artists(rng, fy, knobs)
     present = {fy.artist[e["track_id"]] for e in source["events"] if "track_id" in e}
     named = {a: {w for w in kit.words(r["name"]) if len(w) >= 4} for a, r in fy.artists.items()}
@@ -209,8 +206,7 @@ def _act(fy: Fy, tid: str | None, word: str, action: str) -> list[dict[str, Any]
 @kind("active", "relative", Knobs(decoys=3, hold_s=120), "as lyric_like; one liked preloaded song already holds the "
       "word", name="lyric_like_second", second=True)
 def lyric_like(rng: random.Random, fy: Fy, knobs: Knobs, second: bool = False) -> tuple[str, dict[str, Any]]:
-    """The target's lyrics mention a word (with `second`, one liked preloaded song already does); it
-    is withdrawn hold_s after it arrives. Returns (the word, the scenario)."""
+    """Returns (the word, the scenario): lyric_absent_noop asks for another word on the same timeline."""
     fams = {w: f for w, f in families(fy).items() if len(f[0]) == int(second) and (second or len(f[1]) == 1)}
     word = kit.choose(rng, sorted(fams), "lyric word")
     (pre, new), like, k = fams[word], kit.like_text(word), 1 + second
@@ -237,7 +233,6 @@ def lyric_like(rng: random.Random, fy: Fy, knobs: Knobs, second: bool = False) -
 @kind("noop", "absolute", Knobs(decoys=3), "as lyric_like; the near miss carries the asked word in its title, never "
       "in lyrics")
 def lyric_absent_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    """A word of a new track's title that no lyrics hold is asked for; that track is the near miss."""
     word, source = lyric_like(rng, fy, knobs)
     every, used = " ".join(fy.lyrics.values()), {e.get("track_id") for e in source["events"]}
     options = [(t, w) for t in fy.new if t not in used and word not in fy.lyrics[t]
@@ -259,7 +254,6 @@ def lyric_absent_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any
 @kind("active", "relative", Knobs(decoys=3), "decoys as lyric_like before the two targets; the first mention is "
       "preloaded")
 def lyric_play_more(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    """One or two preloaded songs hold the word; two more arrive (the second at the target)."""
     fams = {w: f for w, f in families(fy).items() if 1 <= len(f[0]) <= 2 and len(f[1]) >= 2
             and all(t in fy.unique for t in f[0])}
     word = kit.choose(rng, sorted(fams), "lyric word with two new songs")

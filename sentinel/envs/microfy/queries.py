@@ -1,9 +1,10 @@
-"""What MicroFy's pages compute: track rows with their artist, Trending's order, the sidebar."""
+"""What MicroFy's pages compute: track rows with their artist, Trending's order, the header's sidebar."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from sentinel.core.environment import Header
 from sentinel.world.state import World
 
 HIT_PLAYS = 2_000_000  # the HIT tag: over 2M global plays
@@ -42,13 +43,13 @@ async def my_playlists(world: World) -> list[dict[str, Any]]:
     return [dict(r) for r in rows]
 
 
-async def sidebar(world: World) -> dict[str, Any]:
-    """The library sidebar every page shows: Liked Songs (N), the user's playlists, the public
-    playlists (with their count as text) and the last track played."""
+async def header(world: World) -> Header:
+    """No unread count; the header's extra carries the library sidebar every page shows: Liked Songs
+    (N), the user's playlists, the public playlists (with their count as text) and the last track played."""
     liked = int(await world.fetch_value("SELECT COUNT(*) FROM tracks WHERE liked = 1") or 0)
     public = [dict(r) for r in await world.fetch_all(
         "SELECT id, name FROM playlists WHERE is_mine = 0 ORDER BY created_at DESC, rowid DESC")]
     playing = await world.fetch_one(f"SELECT {TRACK_COLUMNS} {TRACK_FROM} WHERE t.last_played_at IS NOT NULL"
                                     " ORDER BY t.last_played_at DESC, t.rowid DESC LIMIT 1")
-    return {"liked": liked, "mine": await my_playlists(world), "public": public,
-            "playing": track_row(playing) if playing else None}
+    return Header(extra={"sidebar": {"liked": liked, "mine": await my_playlists(world), "public": public,
+                                     "playing": track_row(playing) if playing else None}})

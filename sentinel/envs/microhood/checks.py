@@ -137,7 +137,7 @@ def _crossing_problems(scenario: Scenario, paths: dict[str, Path], stocks: dict[
         return compare(shown(t), limit)
 
     out: Problems = []
-    if until.limit.relative and any(shown(t) != first for t in _steps(0.0, FIRST_READ_S, 0.5)):
+    if until.limit.relative and any(shown(k * 0.5) != first for k in range(int(FIRST_READ_S * 2) + 1)):
         out.append(("solution", f"the watched value moves before {FIRST_READ_S:g} s, so the oracle's "
                                 "first read (its 'first') is not the start value"))
     if stock:
@@ -155,13 +155,9 @@ def _crossing_problems(scenario: Scenario, paths: dict[str, Path], stocks: dict[
     if abs(scenario.condition_at - crossing) > TOLERANCE_S:
         out.append(("condition_at", f"{scenario.condition_at:g} differs from the moment the page first "
                                     f"shows {until.comparison} {limit:g}: {crossing:.3f} s"))
-    lapse = next((t for t in _steps(crossing + 0.01, crossing + VISIBLE_FOR_S, 0.5) if not holds(t)), None)
+    later = (crossing + 0.01 + k * 0.5 for k in range(int(VISIBLE_FOR_S * 2) + 1))  # each half second, a minute
+    lapse = next((t for t in later if not holds(t)), None)
     if lapse is not None:
         out.append(("events", f"the condition shows at {crossing:.3f} s but is gone again at {lapse:.2f} s; "
                               f"it must stay visible for {VISIBLE_FOR_S:g} s"))
     return out
-
-
-def _steps(start: float, stop: float, step: float) -> list[float]:
-    count = int(round((stop - start) / step))
-    return [start + i * step for i in range(count + 1)]

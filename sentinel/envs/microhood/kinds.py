@@ -467,7 +467,6 @@ def portfolio_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[s
 @kind("passive", "relative", Knobs(decoys=3),
       "decoys: price moves between the new articles; the preload holds 12-20 articles, 2-5 more are asked")
 def news_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """N more articles than at the start (kit counting); before the target only price moves distract."""
     ids, symbols, n = list(catalog.raw("news")), list(stocks(catalog)), rng.randint(2, 5)
     loaded = sorted(kit.sample(rng, ids, rng.randint(12, 20), "articles"))
 

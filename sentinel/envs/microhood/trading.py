@@ -21,7 +21,6 @@ MAX_SHARES = 1_000_000
 MAX_PRICE = 1_000_000.0
 DIGITS_RE = re.compile(r"^[0-9]+$")
 PRICE_RE = re.compile(r"^[0-9]{1,9}(\.[0-9]{1,2})?$")
-LIMIT_NOT_REACHED = "Limit not reached; resting orders are not supported"
 
 
 @dataclass(frozen=True)
@@ -100,7 +99,7 @@ async def fill(world: World, symbol: str, ticket: Ticket) -> tuple[Fill | None, 
     if ticket.limit_price is not None:
         marketable = price <= ticket.limit_price if ticket.side == "buy" else price >= ticket.limit_price
         if not marketable:
-            return None, {"limit_price": LIMIT_NOT_REACHED}
+            return None, {"limit_price": "Limit not reached; resting orders are not supported"}
     total = round(price * ticket.shares, 2)
     cash = await buying_power(world)
     held = await world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = ?", (symbol,))
