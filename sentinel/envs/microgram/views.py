@@ -19,25 +19,29 @@ NOT_FOLLOWED = "p.author_id NOT IN (SELECT persona_id FROM follows) AND p.author
 routes = Routes()
 
 
+async def post_grid(request: web.Request, people: q.People, per_page: int, where: str = "", params: tuple = ()):
+    """A page of post cards, newest first: all posts, or those `where` keeps."""
+    where = f" WHERE {where}" if where else ""
+    return await paged(request, per_page=per_page, params=params, row=lambda r: q.card(r, people),
+                       count_sql=f"SELECT COUNT(*) FROM posts p{where}",
+                       rows_sql=f"SELECT {q.POST_COLUMNS} FROM posts p{where} ORDER BY {q.POST_ORDER}")
+
+
 @routes.get("/", "home")
 async def feed(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     people = await q.People.load(world)
-    listing = await paged(request, per_page=q.FEED_PAGE, count_sql="SELECT COUNT(*) FROM posts",
-                          rows_sql=f"SELECT {q.POST_COLUMNS} FROM posts p ORDER BY {q.POST_ORDER}",
-                          row=lambda r: q.card(r, people))
     return await render(request, "microgram/feed.html", {"stories": await q.story_bar(world, people),
-                                                          "list": listing})
+                                                          "list": await post_grid(request, people, q.FEED_PAGE)})
 
 
 @routes.get("/p/{id}", "post")
 async def post_page(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     post_id = request.match_info["id"]
-    await fetch_or_404(request, "SELECT id FROM posts WHERE id = ?", (post_id,), GONE_POST)
-    await mark_seen(request, "UPDATE posts SET viewed = 1 WHERE id = ?", (post_id,))
-    people = await q.People.load(world)
     row = await fetch_or_404(request, f"SELECT {q.POST_COLUMNS} FROM posts p WHERE p.id = ?", (post_id,), GONE_POST)
+    await mark_seen(request, "UPDATE posts SET viewed = 1 WHERE id = ?", (post_id,))  # not a column the page shows
+    people = await q.People.load(world)
     comments = await world.fetch_all("SELECT id, author_id, body, created_at FROM post_comments WHERE post_id = ?"
                                      " ORDER BY created_at, rowid", (post_id,))
     return await render(request, "microgram/post.html", {
@@ -62,12 +66,8 @@ async def story_page(request: web.Request) -> web.StreamResponse:
 @routes.get("/explore", "explore")
 async def explore(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
-    people = await q.People.load(world)
-    me = world.self_persona["id"]
-    listing = await paged(request, per_page=q.GRID_PAGE, params=(me,),
-                          count_sql=f"SELECT COUNT(*) FROM posts p WHERE {NOT_FOLLOWED}",
-                          rows_sql=f"SELECT {q.POST_COLUMNS} FROM posts p WHERE {NOT_FOLLOWED} ORDER BY {q.POST_ORDER}",
-                          row=lambda r: q.card(r, people))
+    listing = await post_grid(request, await q.People.load(world), q.GRID_PAGE, NOT_FOLLOWED,
+                              (world.self_persona["id"],))
     return await render(request, "microgram/explore.html", {"list": listing})
 
 
@@ -128,10 +128,7 @@ async def profile(request: web.Request) -> web.StreamResponse:
     tab = choice_param(request.query, "tab", ("posts", "saved") if person.is_self else ("posts",), "posts",
                        "Unknown tab: choose posts (or saved, on your own profile).")
     where, params = ("p.saved = 1", ()) if tab == "saved" else ("p.author_id = ?", (pid,))
-    listing = await paged(request, per_page=q.GRID_PAGE, params=params,
-                          count_sql=f"SELECT COUNT(*) FROM posts p WHERE {where}",
-                          rows_sql=f"SELECT {q.POST_COLUMNS} FROM posts p WHERE {where} ORDER BY {q.POST_ORDER}",
-                          row=lambda r: q.card(r, people))
+    listing = await post_grid(request, people, q.GRID_PAGE, where, params)
     post_count = await world.fetch_value("SELECT COUNT(*) FROM posts WHERE author_id = ?", (pid,))
     return await render(request, "microgram/profile.html", {
         "person": person, "post_count": int(post_count or 0), "tab": tab, "list": listing,
