@@ -8,7 +8,6 @@ from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microgram import actions, views  # noqa: F401  (actions adds its routes to views.routes)
-from sentinel.envs.microgram import queries as q
 from sentinel.envs.microgram.events import EVENT_TYPES, SERVE_FOLLOWED
 from sentinel.envs.microgram.kinds import KINDS
 from sentinel.world.state import World
@@ -29,7 +28,7 @@ BASELINE_SQL = {
 
 async def header(world: World) -> Header:
     """Unread direct threads (also the title's "(N) ") and the activity page's "New" entries."""
-    counts = await q.counts(world)
+    counts = await views.counts(world)
     return Header(unread=counts["direct"], counts=counts)
 
 

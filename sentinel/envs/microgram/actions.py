@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from sentinel.envs.microgram import queries as q
-from sentinel.envs.microgram.views import GONE_POST, GONE_THREAD, GONE_USER, routes
+from sentinel.envs.microgram.views import GONE_POST, GONE_THREAD, GONE_USER, People, routes
 from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
 
 MAX_TEXT = 1000
@@ -58,7 +57,7 @@ async def comment(request: web.Request) -> web.StreamResponse:
 @routes.post("/u/{id}/follow", "follow")
 async def follow(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    people = await q.People.load(world)
+    people = await People.load(world)
     person = people.get(request.match_info["id"])
     if person is None:
         raise web.HTTPNotFound(text=GONE_USER)
