@@ -10,7 +10,7 @@ from typing import Any
 
 from aiohttp import web
 
-from sentinel.core.environment import Routes
+from sentinel.core.environment import Header, Routes
 from sentinel.web.kit import choice_param, fetch_or_404, mark_seen, paged, paged_list, text_param, url_for, world_of
 from sentinel.web.render import render
 from sentinel.world.state import World, iso
@@ -100,31 +100,16 @@ async def story_bar(world: World, people: People) -> list[dict[str, Any]]:
     return [{**dict(r), "author": people.must(r["author_id"])} for r in rows]
 
 
-async def threads(world: World, people: People) -> list[dict[str, Any]]:
-    """Threads, latest message first: counterpart, the last message cut to 40 characters, unread count."""
-    rows = await world.fetch_all(
-        "SELECT t.id, t.counterpart_id, m.body, m.sender_id, m.created_at,"
-        " (SELECT COUNT(*) FROM dm_messages u WHERE u.thread_id = t.id AND u.is_read = 0) AS unread"
-        " FROM dm_threads t JOIN dm_messages m ON m.id = (SELECT id FROM dm_messages x WHERE x.thread_id = t.id"
-        " ORDER BY x.created_at DESC, x.rowid DESC LIMIT 1) ORDER BY m.created_at DESC, m.rowid DESC")
-    out = []
-    for r in rows:
-        body = r["body"]
-        preview = body if len(body) <= PREVIEW_CHARS else body[:PREVIEW_CHARS].rstrip() + "…"
-        out.append({**dict(r), "counterpart": people.must(r["counterpart_id"]), "preview": preview,
-                    "mine": r["sender_id"] == world.self_persona["id"]})
-    return out
-
-
 def new_since(world: World) -> str:
     """Activity newer than this is in the "New" section."""
     return iso(world.now_dt() - timedelta(minutes=NEW_ACTIVITY_MINUTES))
 
 
-async def counts(world: World) -> dict[str, int]:
-    unread = await world.fetch_value("SELECT COUNT(DISTINCT thread_id) FROM dm_messages WHERE is_read = 0")
+async def header(world: World) -> Header:
+    """Unread direct threads (also the title's "(N) ") and the activity page's "New" entries."""
+    unread = int(await world.fetch_value("SELECT COUNT(DISTINCT thread_id) FROM dm_messages WHERE is_read = 0") or 0)
     recent = await world.fetch_value("SELECT COUNT(*) FROM activity WHERE created_at > ?", (new_since(world),))
-    return {"direct": int(unread or 0), "activity": int(recent or 0)}
+    return Header(unread=unread, counts={"direct": unread, "activity": int(recent or 0)})
 
 
 GONE_POST = "This post isn't available anymore."
@@ -200,9 +185,20 @@ async def search(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/direct", "direct")
 async def direct(request: web.Request) -> web.StreamResponse:
+    """Threads, latest message first: counterpart, the last message cut to 40 characters, unread count."""
     world = world_of(request)
-    return await render(request, "microgram/direct.html",
-                        {"threads": await threads(world, await People.load(world))})
+    people = await People.load(world)
+    rows = await world.fetch_all(
+        "SELECT t.id, t.counterpart_id, m.body, m.sender_id, m.created_at,"
+        " (SELECT COUNT(*) FROM dm_messages u WHERE u.thread_id = t.id AND u.is_read = 0) AS unread"
+        " FROM dm_threads t JOIN dm_messages m ON m.id = (SELECT id FROM dm_messages x WHERE x.thread_id = t.id"
+        " ORDER BY x.created_at DESC, x.rowid DESC LIMIT 1) ORDER BY m.created_at DESC, m.rowid DESC")
+
+    def preview(body: str) -> str:
+        return body if len(body) <= PREVIEW_CHARS else body[:PREVIEW_CHARS].rstrip() + "…"
+    return await render(request, "microgram/direct.html", {"threads": [
+        {**dict(r), "counterpart": people.must(r["counterpart_id"]), "preview": preview(r["body"]),
+         "mine": r["sender_id"] == world.self_persona["id"]} for r in rows]})
 
 
 @routes.get("/direct/{id}", "thread")
