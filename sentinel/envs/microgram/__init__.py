@@ -30,17 +30,11 @@ def serve_preload(catalog: Any) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microgram",
-    title="MicroGram",
-    schema=Path(__file__).with_name("schema.sql"),
-    event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    name="microgram", title="MicroGram",
+    schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES, routes=tuple(views.routes),
     nav=(NavItem("Home", "home"), NavItem("Explore", "explore"), NavItem("Direct", "direct", count="direct"),
          NavItem("Activity", "activity", count="activity"), NavItem("Profile", "profile", parts={"id": "me"})),
-    search="search",
-    header=views.header,
-    baseline_sql=BASELINE_SQL,
-    serve_preload=serve_preload,
+    search="search", header=views.header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
     page_time_step_s=1.0,  # time shows as "N min ago" and a "new" window of whole-second timestamps
     kinds=KINDS,
 )
