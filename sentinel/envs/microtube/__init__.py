@@ -6,12 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sentinel.core.environment import Environment, Header, NavItem
+from sentinel.core.environment import Environment, NavItem
 from sentinel.envs.microtube import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microtube.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microtube.kinds import KINDS
-from sentinel.envs.microtube.queries import OPEN_NOTIFICATIONS, open_notification_count
-from sentinel.world.state import World
+from sentinel.envs.microtube.views import OPEN_NOTIFICATIONS
 
 BASELINE_SQL = {
     "video_count": "SELECT COUNT(*) FROM videos WHERE origin != 'self'",
@@ -26,12 +25,6 @@ BASELINE_SQL = {
 SERVE_SUBSCRIBED = ("chn01", "chn02", "chn03", "chn04", "chn05", "chn06", "chn10", "chn14")  # as in the scenarios
 
 
-async def header(world: World) -> Header:
-    """The bell: notifications not dismissed ("Notifications (N)", and the title's "(N) ")."""
-    waiting = await open_notification_count(world)
-    return Header(unread=waiting, counts={"notifications": waiting})
-
-
 def serve_preload(catalog: Any) -> dict[str, Any]:
     """Everything: all channels (the usual ones subscribed), videos, comments and notifications."""
     return {"channels": "*", "videos": "*", "comments": "*", "notifications": "*", "playlists": "*",
@@ -44,7 +37,7 @@ ENV = Environment(
     nav=(NavItem("Home", "home"), NavItem("Shorts", "shorts"), NavItem("Subscriptions", "subscriptions"),
          NavItem("Library", "library"), NavItem("History", "history"),
          NavItem("Notifications", "notifications", count="notifications")),
-    search="results", header=header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
+    search="results", header=views.header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
     check_scenario=check_scenario,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
     kinds=KINDS,
