@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
 PRELOAD_COLLECTIONS = {"channels": "channels", "videos": "videos", "comments": "video_comments",
                        "notifications": "notifications", "playlists": "playlists"}
+ARRIVALS = {"new_video": ("video_id", "videos"), "new_comment": ("comment_id", "video_comments"),
+            "new_notification": ("notification_id", "notifications")}  # event type → its id field, collection
 
 
 def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
@@ -93,9 +95,7 @@ async def apply_remove_video(world: World, event: Event) -> None:
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, PRELOAD_COLLECTIONS, required=("channels", "videos"),
                             refs={"subscribed": "channels", "watched": "videos"}),
-    "new_video": arrival("video_id", "videos"),
-    "new_comment": arrival("comment_id", "video_comments"),
-    "new_notification": arrival("notification_id", "notifications"),
+    **{etype: arrival(field, collection) for etype, (field, collection) in ARRIVALS.items()},
     "remove_video": EventType(apply_remove_video, refs={"video_id": "videos"}, required=("video_id",)),
 }
 
@@ -119,14 +119,11 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
                 video = catalog.raw("video_comments").get(comment_id, {}).get("video_id")
                 if video is not None and video not in preloaded:
                     problems.append((f"{where}.comments", f"{comment_id} is on {video}, which the preload lacks"))
-            continue
-        field, collection = {"new_comment": ("comment_id", "video_comments"),
-                             "new_notification": ("notification_id", "notifications")}.get(event.type, (None, None))
-        if field is None or collection is None:
-            continue
-        record = catalog.raw(collection).get(str(event.fields.get(field)), {})
-        video = record.get("video_id")
-        if video and not present(video, event.at):
-            problems.append((f"{where}.{field}", f"{record['id']} points at {video}, which is not on the site "
-                                                 f"at {event.at:g} s"))
+        elif event.type in ("new_comment", "new_notification"):  # the arrivals that point at a video
+            field, collection = ARRIVALS[event.type]
+            record = catalog.raw(collection).get(str(event.fields.get(field)), {})
+            video = record.get("video_id")
+            if video and not present(video, event.at):
+                problems.append((f"{where}.{field}", f"{record['id']} points at {video}, which is not on the site "
+                                                     f"at {event.at:g} s"))
     return problems
