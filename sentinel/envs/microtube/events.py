@@ -40,19 +40,16 @@ COLUMNS: dict[str, tuple[tuple[str, ...], dict[str, Any], tuple[str, ...], tuple
 }
 
 
-def columns(record: dict[str, Any], table: str) -> dict[str, Any]:
-    copied, optional, counts, flags = COLUMNS[table]
-    return {**{k: record[k] for k in copied}, **{k: record.get(k, d) for k, d in optional.items()},
-            **{k: int(record.get(k, 0)) for k in counts}, **{k: int(bool(record.get(k))) for k in flags}}
-
-
 async def insert(world: World, event: Event, table: str, record: dict[str, Any]) -> None:
     """One catalog record as a row: a comment whose video was taken down is dropped; a playlist (the self
     user's) gets those of its videos that are on the site."""
     if table == "video_comments" and await world.fetch_value("SELECT 1 FROM videos WHERE id = ?",
                                                              (record["video_id"],)) is None:
         return
-    await world.insert(table, columns(record, table), **when(event, record))
+    copied, optional, counts, flags = COLUMNS[table]
+    values = {**{k: record[k] for k in copied}, **{k: record.get(k, d) for k, d in optional.items()},
+              **{k: int(record.get(k, 0)) for k in counts}, **{k: int(bool(record.get(k))) for k in flags}}
+    await world.insert(table, values, **when(event, record))
     for position, video_id in enumerate(record.get("video_ids", []), 1):
         await world.db.execute("INSERT INTO playlist_videos (playlist_id, video_id, position) "
                                "SELECT ?, id, ? FROM videos WHERE id = ?", (record["id"], position, video_id))
