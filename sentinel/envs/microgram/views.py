@@ -1,6 +1,5 @@
-"""MicroGram pages (GET) and what they compute: people, post cards, the story bar, threads, activity;
-actions.py adds the POSTs. Opening a post, a story or a thread marks it viewed or read (not on live
-refreshes); lists never mark anything."""
+"""MicroGram pages (GET) and what they compute; actions.py adds the POSTs. Opening a post, a story or a
+thread marks it viewed or read (not on live refreshes); lists never mark anything."""
 
 from __future__ import annotations
 

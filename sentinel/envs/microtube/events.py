@@ -56,8 +56,7 @@ async def insert(world: World, event: Event, table: str, record: dict[str, Any])
 
 
 async def apply_preload(world: World, event: Event) -> None:
-    """Channels (the `subscribed` ones marked), then videos, comments, notifications and playlists
-    oldest first with their catalog ages; then the `watched` videos get a first and latest watch time."""
+    """Channels, then the other items oldest first; the `watched` videos get a first and latest watch time."""
     catalog, fields = world.catalog, event.fields
     subscribed = set(selected(catalog, "channels", fields.get("subscribed")))
     for channel_id in selected(catalog, "channels", fields.get("channels")):

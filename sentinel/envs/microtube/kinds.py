@@ -293,8 +293,7 @@ def channel_pattern(a: Arrivals, topic: str) -> str:
 
 
 def like(noop: bool) -> kit.Setup:
-    """A subscribed channel's upload on the drawn topic, taken down hold_s later; as the no-op, a subscribed
-    topic that uploads nothing is asked for."""
+    """A subscribed channel's upload, taken down hold_s later; as the no-op, a topic uploading nothing is asked."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a = Arrivals(catalog)
         mine = [v for v in a.of("new_video") if a.is_sub(v)]
