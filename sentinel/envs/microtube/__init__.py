@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from sentinel.core.environment import Environment, NavItem
-from sentinel.envs.microtube import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microtube import views
 from sentinel.envs.microtube.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microtube.kinds import KINDS
-from sentinel.envs.microtube.views import OPEN_NOTIFICATIONS
 
 BASELINE_SQL = {
     "video_count": "SELECT COUNT(*) FROM videos WHERE origin != 'self'",
@@ -18,8 +17,8 @@ BASELINE_SQL = {
     "watched_count": "SELECT COUNT(*) FROM videos WHERE watched_at IS NOT NULL",
     "liked_count": "SELECT COUNT(*) FROM videos WHERE liked = 1",
     "comment_count": "SELECT COUNT(*) FROM video_comments WHERE origin != 'self'",
-    "notification_count": f"SELECT COUNT(*) {OPEN_NOTIFICATIONS} AND origin != 'self'",
-    "unread_notification_count": f"SELECT COUNT(*) {OPEN_NOTIFICATIONS} AND is_read = 0 AND origin != 'self'",
+    "notification_count": f"SELECT COUNT(*) {views.OPEN_NOTIFICATIONS} AND origin != 'self'",
+    "unread_notification_count": f"SELECT COUNT(*) {views.OPEN_NOTIFICATIONS} AND is_read = 0 AND origin != 'self'",
     "playlist_count": "SELECT COUNT(*) FROM playlists WHERE origin != 'self'",
 }
 SERVE_SUBSCRIBED = ("chn01", "chn02", "chn03", "chn04", "chn05", "chn06", "chn10", "chn14")  # as in the scenarios
