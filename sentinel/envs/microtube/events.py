@@ -20,13 +20,6 @@ ARRIVALS = {"new_video": ("video_id", "videos"), "new_comment": ("comment_id", "
             "new_notification": ("notification_id", "notifications")}  # event type → its id field, collection
 
 
-def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
-    """world.insert's keyword arguments: a preload item's age, or an arrival's event time."""
-    if event.type == "preload":
-        return {"origin": "preload", "age_minutes": preloaded_age(event, record)}
-    return {"origin": "event", "at": event.at}
-
-
 # What a catalog record gives each table: columns as authored, optional ones (their default when absent),
 # counts (0 when absent) and 0/1 flags.
 COLUMNS: dict[str, tuple[tuple[str, ...], dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
@@ -49,7 +42,9 @@ async def insert(world: World, event: Event, table: str, record: dict[str, Any])
     copied, optional, counts, flags = COLUMNS[table]
     values = {**{k: record[k] for k in copied}, **{k: record.get(k, d) for k, d in optional.items()},
               **{k: int(record.get(k, 0)) for k in counts}, **{k: int(bool(record.get(k))) for k in flags}}
-    await world.insert(table, values, **when(event, record))
+    when = ({"origin": "preload", "age_minutes": preloaded_age(event, record)} if event.type == "preload"
+            else {"origin": "event", "at": event.at})  # a preload item's age, or an arrival's event time
+    await world.insert(table, values, **when)
     for position, video_id in enumerate(record.get("video_ids", []), 1):
         await world.db.execute("INSERT INTO playlist_videos (playlist_id, video_id, position) "
                                "SELECT ?, id, ? FROM videos WHERE id = ?", (record["id"], position, video_id))
