@@ -231,9 +231,7 @@ async def activity(request: web.Request) -> web.StreamResponse:
 async def profile(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     people = await People.load(world)
-    pid = request.match_info["id"]
-    if pid == "me":
-        pid = world.self_persona["id"]
+    pid = world.self_persona["id"] if request.match_info["id"] == "me" else request.match_info["id"]
     person = people.get(pid)
     if person is None:
         raise web.HTTPNotFound(text=GONE_USER)
