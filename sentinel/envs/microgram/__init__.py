@@ -6,12 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sentinel.core.environment import Environment, Header, NavItem
+from sentinel.core.environment import Environment, NavItem
 from sentinel.envs.microgram import actions, views  # noqa: F401  (actions adds its routes to views.routes)
-from sentinel.envs.microgram import queries as q
 from sentinel.envs.microgram.events import EVENT_TYPES, SERVE_FOLLOWED
 from sentinel.envs.microgram.kinds import KINDS
-from sentinel.world.state import World
 
 NOT_SELF = "origin != 'self'"
 BASELINE_SQL = {
@@ -27,28 +25,16 @@ BASELINE_SQL = {
 }
 
 
-async def header(world: World) -> Header:
-    """Unread direct threads (also the title's "(N) ") and the activity page's "New" entries."""
-    counts = await q.counts(world)
-    return Header(unread=counts["direct"], counts=counts)
-
-
 def serve_preload(catalog: Any) -> dict[str, Any]:
     return {"posts": "*", "stories": "*", "dms": "*", "activity": "*", "followed": SERVE_FOLLOWED}
 
 
 ENV = Environment(
-    name="microgram",
-    title="MicroGram",
-    schema=Path(__file__).with_name("schema.sql"),
-    event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    name="microgram", title="MicroGram",
+    schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES, routes=tuple(views.routes),
     nav=(NavItem("Home", "home"), NavItem("Explore", "explore"), NavItem("Direct", "direct", count="direct"),
          NavItem("Activity", "activity", count="activity"), NavItem("Profile", "profile", parts={"id": "me"})),
-    search="search",
-    header=header,
-    baseline_sql=BASELINE_SQL,
-    serve_preload=serve_preload,
+    search="search", header=views.header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
     page_time_step_s=1.0,  # time shows as "N min ago" and a "new" window of whole-second timestamps
     kinds=KINDS,
 )

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from sentinel.envs.microgram import queries as q
-from sentinel.envs.microgram.views import GONE_POST, GONE_THREAD, GONE_USER, routes
+from sentinel.envs.microgram.views import GONE_POST, GONE_THREAD, GONE_USER, People, routes
 from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
+from sentinel.world.state import World
 
 MAX_TEXT = 1000
 
@@ -36,29 +36,27 @@ async def save(request: web.Request) -> web.StreamResponse:
                url_for(request, "post", id=post["id"]))
 
 
-def required_text(form, name: str, label: str) -> str:
-    text = text_param(form, name, max_len=MAX_TEXT, label=label)
-    if not text:
+async def write_own(world: World, form, table: str, label: str, **values: object) -> None:
+    """The self user's comment or message: the form's `body` (never empty) as a row under the next self id."""
+    body = text_param(form, "body", max_len=MAX_TEXT, label=label)
+    if not body:
         raise BadInput(f"{label} cannot be empty.")
-    return text
+    async with world.write():
+        await world.insert(table, {"id": await world.next_self_id(table), **values, "body": body}, origin="self")
 
 
 @routes.post("/p/{id}/comment", "comment")
 async def comment(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
     post = await post_row(request)
-    body = required_text(form, "body", "A comment")
-    async with world.write():
-        comment_id = await world.next_self_id("post_comments")
-        await world.insert("post_comments", {"id": comment_id, "post_id": post["id"],
-                                             "author_id": world.self_persona["id"], "body": body}, origin="self")
+    await write_own(world, form, "post_comments", "A comment", post_id=post["id"], author_id=world.self_persona["id"])
     raise done(request, form, "Comment posted", url_for(request, "post", id=post["id"]))
 
 
 @routes.post("/u/{id}/follow", "follow")
 async def follow(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    people = await q.People.load(world)
+    people = await People.load(world)
     person = people.get(request.match_info["id"])
     if person is None:
         raise web.HTTPNotFound(text=GONE_USER)
@@ -78,10 +76,6 @@ async def send(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
     thread = await fetch_or_404(request, "SELECT id FROM dm_threads WHERE id = ?", (request.match_info["id"],),
                                 GONE_THREAD)
-    body = required_text(form, "body", "A message")
-    async with world.write():
-        message_id = await world.next_self_id("dm_messages")
-        await world.insert("dm_messages", {"id": message_id, "thread_id": thread["id"],
-                                           "sender_id": world.self_persona["id"], "body": body, "is_read": 1},
-                           origin="self")
+    await write_own(world, form, "dm_messages", "A message", thread_id=thread["id"],
+                    sender_id=world.self_persona["id"], is_read=1)
     raise done(request, form, "Message sent", url_for(request, "thread", id=thread["id"]))

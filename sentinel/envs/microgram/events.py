@@ -78,8 +78,7 @@ ITEMS = (  # preload field, catalog collection, arrival event type and its id fi
 
 
 async def apply_preload(world: World, event: Event) -> None:
-    """Fill the world: posts (liked/saved as listed), stories (viewed as listed), messages and
-    activity, each oldest first, then the accounts followed."""
+    """Fill the world: posts, stories, messages and activity, each oldest first, then the accounts followed."""
     catalog = world.catalog
     for field, collection, _, _, insert in ITEMS:
         for rid in oldest_first(catalog, collection, selected(catalog, collection, event.fields.get(field))):

@@ -162,8 +162,7 @@ def _commented_by(pid: str, viewed: bool = False) -> str:
 @kind("active", "relative", Knobs(decoys=3), "decoys: new posts commented on by others (near_miss: a look-alike name "
       "or username first)")
 def commenter_three_more(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str, Any]]:
-    """Someone comments on three new posts (a fourth trails) among posts commented on by others,
-    look-alike names first. Returns (the commenter, the scenario)."""
+    """Someone comments on three new posts (a fourth trails). Returns (the commenter, the scenario)."""
     involved = {p: {*g.commenters.get(p, []), g.author[p]} for p in g.pools["new_post"]}
     on = {c: [p for p in g.pools["new_post"] if c in g.commenters.get(p, []) and c != g.author[p]]
           for c in sorted(set(g.people) - {SELF})}
@@ -226,8 +225,7 @@ def _mention(word: str, read: bool = False) -> str:
 @kind("active", "absolute", Knobs(decoys=2, hold_s=90), "decoys: messages with a near word (near_miss: sharing more "
       "of it); hold_s: until the target is unsent")
 def dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str, Any]]:
-    """Messages with near words, then one that mentions the keyword (unsent hold_s later).
-    Returns (the keyword, the scenario)."""
+    """A message mentions the keyword (unsent hold_s later). Returns (the keyword, the scenario)."""
     target, kw = kit.choose(rng, _keywords(g), "message keyword")
     thread = g.msgs[target]["thread_id"]
     clean = [m for m in g.pools["new_dm"] if kw not in g.msgs[m]["body"].lower() and g.msgs[m]["thread_id"] != thread]
@@ -255,8 +253,7 @@ def dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str
 @kind("noop", "absolute", Knobs(decoys=2, hold_s=90), "as dm_keyword; the asked word extends a word a new message "
       "carries (the near miss)")
 def dm_merger_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    """The asked word is a longer form of a word a new message carries (merge → merger): that
-    message is the near miss; the source's target still arrives."""
+    """The asked word extends a word a new message carries (merge → merger): that message is the near miss."""
     kw, source = dm_keyword(rng, g, knobs)
     used = {e.get("message_id") for e in source["events"]}
     threads = {g.msgs[m]["thread_id"] for m in used if m}

@@ -6,12 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sentinel.core.environment import Environment, Header, NavItem
-from sentinel.envs.microtube import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.core.environment import Environment, NavItem
+from sentinel.envs.microtube import views
 from sentinel.envs.microtube.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microtube.kinds import KINDS
-from sentinel.envs.microtube.queries import OPEN_NOTIFICATIONS, open_notification_count
-from sentinel.world.state import World
 
 BASELINE_SQL = {
     "video_count": "SELECT COUNT(*) FROM videos WHERE origin != 'self'",
@@ -19,17 +17,11 @@ BASELINE_SQL = {
     "watched_count": "SELECT COUNT(*) FROM videos WHERE watched_at IS NOT NULL",
     "liked_count": "SELECT COUNT(*) FROM videos WHERE liked = 1",
     "comment_count": "SELECT COUNT(*) FROM video_comments WHERE origin != 'self'",
-    "notification_count": f"SELECT COUNT(*) {OPEN_NOTIFICATIONS} AND origin != 'self'",
-    "unread_notification_count": f"SELECT COUNT(*) {OPEN_NOTIFICATIONS} AND is_read = 0 AND origin != 'self'",
+    "notification_count": f"SELECT COUNT(*) {views.OPEN_NOTIFICATIONS} AND origin != 'self'",
+    "unread_notification_count": f"SELECT COUNT(*) {views.OPEN_NOTIFICATIONS} AND is_read = 0 AND origin != 'self'",
     "playlist_count": "SELECT COUNT(*) FROM playlists WHERE origin != 'self'",
 }
 SERVE_SUBSCRIBED = ("chn01", "chn02", "chn03", "chn04", "chn05", "chn06", "chn10", "chn14")  # as in the scenarios
-
-
-async def header(world: World) -> Header:
-    """The bell: notifications not dismissed ("Notifications (N)", and the title's "(N) ")."""
-    waiting = await open_notification_count(world)
-    return Header(unread=waiting, counts={"notifications": waiting})
 
 
 def serve_preload(catalog: Any) -> dict[str, Any]:
@@ -44,7 +36,7 @@ ENV = Environment(
     nav=(NavItem("Home", "home"), NavItem("Shorts", "shorts"), NavItem("Subscriptions", "subscriptions"),
          NavItem("Library", "library"), NavItem("History", "history"),
          NavItem("Notifications", "notifications", count="notifications")),
-    search="results", header=header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
+    search="results", header=views.header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
     check_scenario=check_scenario,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
     kinds=KINDS,

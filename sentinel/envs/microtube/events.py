@@ -16,13 +16,8 @@ if TYPE_CHECKING:
 
 PRELOAD_COLLECTIONS = {"channels": "channels", "videos": "videos", "comments": "video_comments",
                        "notifications": "notifications", "playlists": "playlists"}
-
-
-def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
-    """world.insert's keyword arguments: a preload item's age, or an arrival's event time."""
-    if event.type == "preload":
-        return {"origin": "preload", "age_minutes": preloaded_age(event, record)}
-    return {"origin": "event", "at": event.at}
+ARRIVALS = {"new_video": ("video_id", "videos"), "new_comment": ("comment_id", "video_comments"),
+            "new_notification": ("notification_id", "notifications")}  # event type → its id field, collection
 
 
 # What a catalog record gives each table: columns as authored, optional ones (their default when absent),
@@ -38,27 +33,25 @@ COLUMNS: dict[str, tuple[tuple[str, ...], dict[str, Any], tuple[str, ...], tuple
 }
 
 
-def columns(record: dict[str, Any], table: str) -> dict[str, Any]:
-    copied, optional, counts, flags = COLUMNS[table]
-    return {**{k: record[k] for k in copied}, **{k: record.get(k, d) for k, d in optional.items()},
-            **{k: int(record.get(k, 0)) for k in counts}, **{k: int(bool(record.get(k))) for k in flags}}
-
-
 async def insert(world: World, event: Event, table: str, record: dict[str, Any]) -> None:
     """One catalog record as a row: a comment whose video was taken down is dropped; a playlist (the self
     user's) gets those of its videos that are on the site."""
     if table == "video_comments" and await world.fetch_value("SELECT 1 FROM videos WHERE id = ?",
                                                              (record["video_id"],)) is None:
         return
-    await world.insert(table, columns(record, table), **when(event, record))
+    copied, optional, counts, flags = COLUMNS[table]
+    values = {**{k: record[k] for k in copied}, **{k: record.get(k, d) for k, d in optional.items()},
+              **{k: int(record.get(k, 0)) for k in counts}, **{k: int(bool(record.get(k))) for k in flags}}
+    when = ({"origin": "preload", "age_minutes": preloaded_age(event, record)} if event.type == "preload"
+            else {"origin": "event", "at": event.at})  # a preload item's age, or an arrival's event time
+    await world.insert(table, values, **when)
     for position, video_id in enumerate(record.get("video_ids", []), 1):
         await world.db.execute("INSERT INTO playlist_videos (playlist_id, video_id, position) "
                                "SELECT ?, id, ? FROM videos WHERE id = ?", (record["id"], position, video_id))
 
 
 async def apply_preload(world: World, event: Event) -> None:
-    """Channels (the `subscribed` ones marked), then videos, comments, notifications and playlists
-    oldest first with their catalog ages; then the `watched` videos get a first and latest watch time."""
+    """Channels, then the other items oldest first; the `watched` videos get a first and latest watch time."""
     catalog, fields = world.catalog, event.fields
     subscribed = set(selected(catalog, "channels", fields.get("subscribed")))
     for channel_id in selected(catalog, "channels", fields.get("channels")):
@@ -93,9 +86,7 @@ async def apply_remove_video(world: World, event: Event) -> None:
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, PRELOAD_COLLECTIONS, required=("channels", "videos"),
                             refs={"subscribed": "channels", "watched": "videos"}),
-    "new_video": arrival("video_id", "videos"),
-    "new_comment": arrival("comment_id", "video_comments"),
-    "new_notification": arrival("notification_id", "notifications"),
+    **{etype: arrival(field, collection) for etype, (field, collection) in ARRIVALS.items()},
     "remove_video": EventType(apply_remove_video, refs={"video_id": "videos"}, required=("video_id",)),
 }
 
@@ -119,14 +110,11 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
                 video = catalog.raw("video_comments").get(comment_id, {}).get("video_id")
                 if video is not None and video not in preloaded:
                     problems.append((f"{where}.comments", f"{comment_id} is on {video}, which the preload lacks"))
-            continue
-        field, collection = {"new_comment": ("comment_id", "video_comments"),
-                             "new_notification": ("notification_id", "notifications")}.get(event.type, (None, None))
-        if field is None or collection is None:
-            continue
-        record = catalog.raw(collection).get(str(event.fields.get(field)), {})
-        video = record.get("video_id")
-        if video and not present(video, event.at):
-            problems.append((f"{where}.{field}", f"{record['id']} points at {video}, which is not on the site "
-                                                 f"at {event.at:g} s"))
+        elif event.type in ("new_comment", "new_notification"):  # the arrivals that point at a video
+            field, collection = ARRIVALS[event.type]
+            record = catalog.raw(collection).get(str(event.fields.get(field)), {})
+            video = record.get("video_id")
+            if video and not present(video, event.at):
+                problems.append((f"{where}.{field}", f"{record['id']} points at {video}, which is not on the site "
+                                                     f"at {event.at:g} s"))
     return problems

@@ -94,9 +94,7 @@ def mentions(a: Arrivals, word: str) -> set[str]:
 
 
 def comment(noop: bool) -> kit.Setup:
-    """A comment naming a game (the target) after look-alikes (nearest: naming another game, sharing
-    the game's first letters, on a video of the target's category). As the no-op, another game that
-    no comment names is asked for, and the target is the near miss."""
+    """A comment naming a game after look-alikes; as the no-op, a game no comment names is asked for."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a = Arrivals(catalog)
         found = games(a)
@@ -152,8 +150,7 @@ COMMENT_KINDS = (
 # --- gaming_comments_more, home_videos_more ---------------------------------------------------
 
 def draw_gaming_comments_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """A category with two to four preloaded videos gets one new comment on each (in the order they
-    are watched), one more after; comments on other videos are the look-alikes."""
+    """A small category's videos get one new comment each, in the order they are watched; one more after."""
     a, on = Arrivals(catalog), {}
     for c in a.of("new_comment"):  # category → preloaded video → its arriving comments
         on.setdefault(a.rec[a.video_of(c)]["category"], {}).setdefault(a.video_of(c), []).append(c)
@@ -189,8 +186,7 @@ def draw_gaming_comments_more(rng: random.Random, catalog: Catalog, knobs: Knobs
 
 
 def home(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-    """n more videos on the home page only at the target: preloaded videos are taken down on the way
-    (the decoys knob), comments and notifications arrive between."""
+    """n more videos on the home page only at the target: preloaded videos are taken down on the way."""
     a, n = Arrivals(catalog), rng.randint(4, 6)
     touched = {a.video_of(i) for i in a.items if a.type[i] != "new_video"}
     at, key, used = kit.rise_with_drops(
@@ -208,8 +204,7 @@ def home(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
 
 def notification_kind(name: str, criteria: str, notes: str, n: tuple[int, int], start: float, report: str,
                       **texts: Any) -> Kind:
-    """notifications_threshold and notifications_more: what adds a waiting notification is counted
-    (an upload's comes with it); uploads without a notification are the look-alikes."""
+    """notifications_threshold and notifications_more: what adds a waiting notification is counted."""
     return kit.declare(
         name, "passive", criteria, kit.counted_setup(
             lambda rng, catalog: Arrivals(catalog), n=n, start=start,
@@ -224,8 +219,7 @@ def notification_kind(name: str, criteria: str, notes: str, n: tuple[int, int], 
 
 
 def upload_kind(name: str, activity: str, criteria: str, notes: str, **texts: Any) -> Kind:
-    """subscription_uploads and watch_new_uploads: subscribed channels' uploads are counted;
-    unsubscribed uploads and community posts are the look-alikes (nearest: on a subscribed topic)."""
+    """subscription_uploads and watch_new_uploads: subscribed channels' uploads are counted."""
     return kit.declare(
         name, activity, criteria, kit.counted_setup(
             lambda rng, catalog: Arrivals(catalog), n=(2, 4), start=FIRST_READ_S,
@@ -299,9 +293,7 @@ def channel_pattern(a: Arrivals, topic: str) -> str:
 
 
 def like(noop: bool) -> kit.Setup:
-    """The target, an upload by a subscribed channel of the drawn topic, after look-alikes (nearest: the
-    same topic unsubscribed, community posts, other subscribed topics); it is taken down hold_s later.
-    As the no-op, a subscribed topic that uploads nothing is asked for and the target is the near miss."""
+    """A subscribed channel's upload, taken down hold_s later; as the no-op, a topic uploading nothing is asked."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a = Arrivals(catalog)
         mine = [v for v in a.of("new_video") if a.is_sub(v)]
