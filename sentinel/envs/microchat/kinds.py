@@ -177,9 +177,8 @@ IN_DM = "conversation_id = {cv!q} AND body LIKE {phrase!l}"
 # --- active counting: mentions_three_more, mentions_by_person_noop, urgent_three_more -------
 
 def three_new(flag, looks, score, what: str, decoy_note):
-    """The setup of an active counting kind: three new messages from others that `flag` marks
-    (the third at the target time, a fourth trailing), after the agent's first read and
-    ACTIVE_GAP apart; look-alikes (`looks`, by `score`) between; no flagged background."""
+    """An active counting kind's setup: three new messages from others that `flag` marks (the third at the target,
+    a fourth trailing) after the first read, ACTIVE_GAP apart, `looks` (by `score`) between, no flagged background."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         m = catalog.raw("messages")
         pool = where(catalog, lambda r: looks(r) and others_write(r) and not flag(r))

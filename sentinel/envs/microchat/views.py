@@ -68,8 +68,7 @@ async def chat_list(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/chats/{id}", "chat")
 async def chat_view(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    conv = await conversation_of(request)
+    world, conv = world_of(request), await conversation_of(request)
     query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
     people = await People.load(world)
     messages = await thread(world, conv["id"], people, query)

@@ -141,8 +141,7 @@ async def alert_matches(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/citations/{persona}", "profile")
 async def profile_view(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    persona = request.match_info["persona"]
+    world, persona = world_of(request), request.match_info["persona"]
     persona = world.self_persona["id"] if persona == "me" else persona
     if "scholar" not in world.catalog.personas().get(persona, {}):
         raise web.HTTPNotFound(text="This scholar profile does not exist.")
