@@ -80,11 +80,7 @@ EVENT_TYPES = {
 
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
     """What the generic validator cannot know: only inbox or junk mail arrives on the timeline."""
-    problems: list[tuple[str, str]] = []
     emails = catalog.raw("emails")
-    for event in scenario.events:
-        record = emails.get(str(event.fields.get("email_id"))) if event.type == "new_email" else None
-        if record is not None and record.get("folder", "inbox") not in ARRIVAL_FOLDERS:
-            problems.append((f"events[{event.index}].email_id",
-                             f"{record['id']} is a {record['folder']} message; only inbox or junk mail can arrive"))
-    return problems
+    arriving = [(e.index, emails.get(str(e.fields.get("email_id")))) for e in scenario.events if e.type == "new_email"]
+    return [(f"events[{i}].email_id", f"{r['id']} is a {r['folder']} message; only inbox or junk mail can arrive")
+            for i, r in arriving if r is not None and r.get("folder", "inbox") not in ARRIVAL_FOLDERS]

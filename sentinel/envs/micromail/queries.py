@@ -148,12 +148,9 @@ async def message_detail(world: World, row: Any) -> dict[str, Any]:
         **{key: row[key] for key in ("id", "created_at", "sender_email", "body", "folder")},
         **{key: bool(row[key]) for key in ("is_external", "is_read", "is_flagged", "is_pinned")},
         **{key: book.people(row[f"{key}_list"]) for key in ("to", "cc", "bcc")},
-        "subject": row["subject"] or "(no subject)",
-        "importance": row["importance"].capitalize(),
-        "high": row["importance"] == "high",
-        "sender_name": book.name(row["sender_email"]) or row["sender_name"],
-        "attachments": await get_attachments(world, row["id"]),
-        "folder_label": FOLDER_LABELS[row["folder"]],
+        "subject": row["subject"] or "(no subject)", "importance": row["importance"].capitalize(),
+        "high": row["importance"] == "high", "sender_name": book.name(row["sender_email"]) or row["sender_name"],
+        "attachments": await get_attachments(world, row["id"]), "folder_label": FOLDER_LABELS[row["folder"]],
         "move_targets": [(f, FOLDER_LABELS[f]) for f in MOVE_TARGETS if f != row["folder"]],
     }
 
@@ -161,9 +158,7 @@ async def message_detail(world: World, row: Any) -> dict[str, Any]:
 MODES = ("reply", "reply_all", "forward")
 ADDRESS_RE = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 NAMED_RE = re.compile(r"^[^<>]*<([^<>]+)>$")  # "Priya Shah <priya.shah@…>"
-MAX_ADDRESSES = 50
-MAX_SUBJECT = 300
-MAX_BODY = 50_000
+MAX_ADDRESSES, MAX_SUBJECT, MAX_BODY = 50, 300, 50_000
 ADDRESS_FIELDS = ("to", "cc", "bcc")
 
 
