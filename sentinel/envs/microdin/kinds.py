@@ -9,14 +9,14 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs
-from sentinel.envs.microdin.events import INSERTERS, READ_AFTER_MINUTES, lines
+from sentinel.envs.microdin.events import ARRIVING, READ_AFTER_MINUTES, lines
 from sentinel.generation import kit
 from sentinel.generation.kit import FIRST_READ_S, event
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
 
-COLLECTIONS = {f"new_{c[:-1]}": c for c in INSERTERS}  # event type → the collection it brings an item of
+COLLECTIONS = {f"new_{c[:-1]}": c for c in ARRIVING}  # event type → the collection it brings an item of
 PRELOAD_N = {"posts": 20, "invitations": 10, "conversations": 11, "messages": 30, "notifications": 20, "jobs": 10}
 SKILLS = ("Kubernetes", "API documentation", "Python", "React", "Terraform", "Docker", "TypeScript", "Java",
           "SQL", "Excel", "Looker", "Figma", "Salesforce", "Tableau", "Airflow", "Django", "PostgreSQL",
