@@ -1,6 +1,5 @@
-"""MicroDin's ten scenario kinds (docs/environments.md#microdin). Counting kinds count against numbers known
-from the preload, so the oracle does not depend on when its first read lands. Apply kinds ask for a skill
-the targets' requirements list (on the job page only); look-alikes name it elsewhere or share requirements."""
+"""MicroDin's ten scenario kinds (docs/environments.md#microdin). Counting kinds count from numbers the preload
+fixes (the oracle's first read does not matter); apply kinds ask for a skill only the job page's requirements list."""
 
 from __future__ import annotations
 
@@ -30,8 +29,7 @@ OPEN_JOBS = "jobs WHERE closed = 0"
 
 
 class Arrivals(kit.Arrivals):
-    """One draw's start (the first N of each collection; a kind may change a size) and what can arrive after
-    it: posts by others, invitations, the new conversation's messages, jobs, notifications on what is there."""
+    """One draw's start (the first N of each collection, or the sizes a kind asks for) and what can arrive after it."""
 
     fields = {etype: f"{c[:-1]}_id" for etype, c in COLLECTIONS.items()}
 
@@ -164,10 +162,9 @@ def mentions(a: Arrivals, jid: str, skill: str) -> bool:
 
 
 def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit.Setup:
-    """The skill, its target postings (need by the target time, `trailing` after) and look-alikes
-    (nearest: naming the skill outside the requirements, then sharing requirement words). As the
-    no-op, another skill is asked for: one posting names it outside its requirements (the near miss),
-    and no drawn posting asks for it."""
+    """The skill, its target postings (`need` by the target time, `trailing` after) and look-alikes (nearest: naming
+    it outside the requirements, then sharing requirement words). The no-op asks for another skill that no drawn
+    posting asks for; one names it outside its requirements (the near miss)."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a = Arrivals(catalog)
         named = {sk: [j for j in a.of("new_job") if mentions(a, j, sk) and not asks(a, j, sk)] for sk in SKILLS}

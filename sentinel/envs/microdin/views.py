@@ -1,7 +1,6 @@
-"""MicroDin pages (GET) under /microdin, and the SQL they share (rows name people by persona id; a person
-is the persona joined with their member profile). Side effects (not on live refreshes): opening a thread
-marks its messages read; following a notification's link marks it read before redirecting to what it is
-about. The pages a form re-renders with errors (post, job, thread, profile) read their id from the URL."""
+"""MicroDin pages (GET) and the SQL they share (a person is the persona joined with their member profile). Opening a
+thread or following a notification's link marks it read (not on live refreshes). The pages a form re-renders with
+errors (post, job, thread, profile) read their id from the URL."""
 
 from __future__ import annotations
 
