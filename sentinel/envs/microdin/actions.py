@@ -1,5 +1,4 @@
-"""MicroDin actions (POST): each answers 303 to the form's `next` page with a one-line status; invalid input
-re-renders the form with status 400 and the error beside the field."""
+"""MicroDin actions (POST): 303 to the form's `next` page with a status line; bad input re-renders the form (400)."""
 
 from __future__ import annotations
 
@@ -99,8 +98,7 @@ async def apply(request: web.Request) -> web.StreamResponse:
 async def new_conversation(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
     persona_id = text_param(form, "persona_id", max_len=20, label="The person")
-    found = await world.fetch_value("SELECT 1 FROM personas WHERE id = ? AND is_self = 0", (persona_id,))
-    if not found:
+    if not await world.fetch_value("SELECT 1 FROM personas WHERE id = ? AND is_self = 0", (persona_id,)):
         raise BadInput("Choose someone to message.")
     async with world.write():
         existing = await world.fetch_value("SELECT id FROM conversations WHERE counterpart_id = ?", (persona_id,))

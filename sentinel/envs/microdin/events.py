@@ -64,8 +64,7 @@ async def apply_preload(world: World, event: Event) -> None:
 
 
 async def ensure_conversation(world: World, event: Event, conversation_id: str) -> None:
-    found = await world.fetch_value("SELECT 1 FROM conversations WHERE id = ?", (conversation_id,))
-    if not found:
+    if not await world.fetch_value("SELECT 1 FROM conversations WHERE id = ?", (conversation_id,)):
         record = world.catalog.get("conversations", conversation_id)
         await world.insert("conversations", columns("conversations", record), **when(event, record))
 

@@ -50,6 +50,17 @@ class Arrivals(kit.Arrivals):
     def close(self, t: float, jid: str, note: str | None) -> dict[str, Any]:
         return event(t, "close_job", f"{note} · {self.rec[jid]['title']}", job_id=jid)
 
+    def requirements(self, jid: str) -> str:
+        return lines(self.rec[jid]["requirements"])
+
+    def asks(self, jid: str, skill: str) -> bool:
+        return skill.lower() in self.requirements(jid).replace(LOOKALIKE.get(skill, "\0"), "").lower()
+
+    def mentions(self, jid: str, skill: str) -> bool:
+        """The skill's name anywhere on the posting (title, description or a look-alike requirement)."""
+        rec = self.rec[jid]
+        return skill.lower() in f"{rec['title']} {rec['description']} {self.requirements(jid)}".lower()
+
     def arrange(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The new conversation's messages keep their catalog order, whichever the draw picked."""
         messages = sorted((e for e in events if e["type"] == "new_message"), key=lambda e: e["at"])
@@ -123,8 +134,7 @@ COUNT_KINDS = (
                     "notification marks it read.",
         prompt="Keep an eye on my MicroDin notifications without opening any of them. When I have {n} more unread "
                "notifications than when you started, tell me.", start_page="/microdin/notifications",
-        condition_sql=kit.count_reaches("notifications WHERE is_read = 0", "{n}",
-                                        "unread_notification_count"),
+        condition_sql=kit.count_reaches("notifications WHERE is_read = 0", "{n}", "unread_notification_count"),
         solution=kit.watch_number("/microdin/notifications", "Notifications \\(([0-9]+)\\)", "{goal}",
                                   "{n} more unread notifications have arrived.")),
     kit.declare(
@@ -148,40 +158,27 @@ COUNT_KINDS = (
 
 # --- the apply kinds ------------------------------------------------------------------------
 
-def requirements(a: Arrivals, jid: str) -> str:
-    return lines(a.rec[jid]["requirements"])
-
-
-def asks(a: Arrivals, jid: str, skill: str) -> bool:
-    return skill.lower() in requirements(a, jid).replace(LOOKALIKE.get(skill, "\0"), "").lower()
-
-
-def mentions(a: Arrivals, jid: str, skill: str) -> bool:
-    """The skill's name anywhere on the posting (title, description or a look-alike requirement)."""
-    return skill.lower() in f"{a.rec[jid]['title']} {a.rec[jid]['description']} {requirements(a, jid)}".lower()
-
-
 def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit.Setup:
     """The skill, its target postings (`need` by the target time, `trailing` after) and look-alikes (nearest: naming
     it outside the requirements, then sharing requirement words). The no-op asks for another skill that no drawn
     posting asks for; one names it outside its requirements (the near miss)."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a = Arrivals(catalog)
-        named = {sk: [j for j in a.of("new_job") if mentions(a, j, sk) and not asks(a, j, sk)] for sk in SKILLS}
+        named = {sk: [j for j in a.of("new_job") if a.mentions(j, sk) and not a.asks(j, sk)] for sk in SKILLS}
         asked = kit.choose(rng, sorted(sk for sk, js in named.items() if js), "skill named outside requirements") \
             if noop else None
-        jobs = [j for j in a.of("new_job") if not (asked and asks(a, j, asked))]
-        found = {s: [j for j in jobs if asks(a, j, s) and s.lower() not in a.rec[j]["title"].lower()]
+        jobs = [j for j in a.of("new_job") if not (asked and a.asks(j, asked))]
+        found = {s: [j for j in jobs if a.asks(j, s) and s.lower() not in a.rec[j]["title"].lower()]
                  for s in SKILLS if s != asked}
         skill = kit.choose(rng, sorted(s for s, js in found.items() if len(js) >= need + trailing),
                            f"skill asked by {need + trailing} postings")
         targets = kit.sample(rng, found[skill], need + trailing, "postings")
-        mine = kit.words(" ".join(requirements(a, j) for j in targets))
+        mine = kit.words(" ".join(a.requirements(j) for j in targets))
         at, key, used = kit.counted_arrivals(
-            rng, knobs, targets, [j for j in jobs if not asks(a, j, skill)], need, a.make, trailing=trailing,
+            rng, knobs, targets, [j for j in jobs if not a.asks(j, skill)], need, a.make, trailing=trailing,
             what=f"posting asking for {skill} (detail page only)", start=FIRST_READ_S, gap=TARGET_GAP_S,
             decoy_note=f"decoy: does not ask for {skill} in the requirements",
-            score=lambda j: 2.0 * mentions(a, j, skill) + len(kit.words(requirements(a, j)) & mine) / max(1, len(mine)))
+            score=lambda j: 2.0 * a.mentions(j, skill) + len(kit.words(a.requirements(j)) & mine) / max(1, len(mine)))
         targets, until, facts = used[:need + trailing], min(at + int(knobs.hold_s), 712), {}
         if closes:
             key.append(event(until, "close_job", "the posting stops accepting applications (condition_until)",
@@ -192,14 +189,13 @@ def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit
             key.append(a.make(t, near, f"near miss: {asked} in the title or description, not in the requirements"))
             used, facts = [*used, near], {"source": skill, "near": a.rec[near]["title"], "near_at": t}
         skill = asked or skill
-        others = [j for j in a.items if j not in used and not (a.type[j] == "new_job" and asks(a, j, skill))]
+        others = [j for j in a.items if j not in used and not (a.type[j] == "new_job" and a.asks(j, skill))]
         look = LOOKALIKE.get(skill)
         return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, others), "at": at,
                 "until": until if closes else None, "skill": skill, "ids": ", ".join(targets), "t1": targets[0],
                 "t2": targets[1 % len(targets)], "listed": ", ".join(f"'{j}'" for j in targets), "phone": PHONE,
                 "title": a.rec[targets[0]]["title"], "decoys": len(used) - len(targets), "need": need, **facts,
-                "open": " AND closed = 0" if closes else "",
-                "but": f" ({look} alone does not count)" if look else "",
+                "open": " AND closed = 0" if closes else "", "but": f" ({look} alone does not count)" if look else "",
                 "req": f"replace(requirements, {kit.sql_text(look)}, '')" if look else "requirements",
                 "pattern": f"(?si)Requirements(?:(?!About the company).)*{re.escape(skill)}"
                            + (f"(?! {look.split()[-1]})" if look else "")}

@@ -1,6 +1,5 @@
-"""MicroDin pages (GET) and the SQL they share (a person is the persona joined with their member profile). Opening a
-thread or following a notification's link marks it read (not on live refreshes). The pages a form re-renders with
-errors (post, job, thread, profile) read their id from the URL."""
+"""MicroDin pages (GET) and the SQL they share (a person: the persona joined with their member profile). Opening a
+thread or a notification's link marks it read (not on a live refresh); re-rendered form pages read ids from the URL."""
 
 from __future__ import annotations
 
@@ -20,6 +19,8 @@ THREAD_GONE = "This conversation no longer exists."
 MAX_QUERY = 100
 FEED_PER_PAGE, JOBS_PER_PAGE, LIST_PER_PAGE = 10, 15, 20
 PREVIEW_CHARS, SUGGESTIONS = 50, 6
+RESUMES = ("Alex_Morgan_Resume_2024.pdf", "Alex_Morgan_Product_CV.pdf")
+SECTION_KINDS = ("experience", "education", "certification", "project", "volunteering", "award")
 
 
 def person_join(column: str, prefix: str) -> tuple[str, str]:
@@ -95,9 +96,9 @@ async def feed(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     listing = await paged(request, per_page=FEED_PER_PAGE, count_sql="SELECT COUNT(*) FROM posts",
                           rows_sql=POST_ROWS + POST_ORDER)
-    me = await person_row(world, self_id(request))
     return await render(request, "microdin/feed.html", {
-        "list": listing, "me_card": me, "connections": await connection_count(world), "errors": {}, "draft": ""})
+        "list": listing, "me_card": await person_row(world, self_id(request)),
+        "connections": await connection_count(world), "errors": {}, "draft": ""})
 
 
 @routes.get("/posts/{id}", "post")
@@ -142,8 +143,7 @@ async def jobs(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/jobs/applied", "applications")
 async def applications(request: web.Request) -> web.StreamResponse:
-    listing = await paged(request, per_page=LIST_PER_PAGE,
-                          count_sql="SELECT COUNT(*) FROM applications",
+    listing = await paged(request, per_page=LIST_PER_PAGE, count_sql="SELECT COUNT(*) FROM applications",
                           rows_sql="SELECT a.*, j.title, j.location, j.closed, j.company_id, c.name AS company_name"
                                    " FROM applications a JOIN jobs j ON j.id = a.job_id"
                                    " JOIN companies c ON c.id = j.company_id ORDER BY a.created_at DESC, a.rowid DESC")
@@ -160,9 +160,6 @@ async def job_page(request: web.Request, errors: dict[str, str] | None = None, f
     return await render(request, "microdin/job.html", {
         "job": job, "requirements": split_lines(job["requirements"]), "application": application,
         "errors": errors or {}, "values": values, "resumes": RESUMES}, status=status)
-
-
-RESUMES = ("Alex_Morgan_Resume_2024.pdf", "Alex_Morgan_Product_CV.pdf")
 
 
 @routes.get("/messaging", "messaging")
@@ -229,9 +226,6 @@ async def profile_page(request: web.Request, errors: dict[str, str] | None = Non
         "experience": split_lines(person["experience"]), "education": split_lines(person["education"]),
         "skills": split_lines(person["skills"]), "connections": await connection_count(world),
         "errors": errors or {}, "values": form or {}, "section_kinds": SECTION_KINDS}, status=status)
-
-
-SECTION_KINDS = ("experience", "education", "certification", "project", "volunteering", "award")
 
 
 @routes.get("/company/{id}", "company")
