@@ -90,8 +90,7 @@ def board_kind(name: str, activity: str, noop: bool, notes: str, **texts: Any) -
     return kit.declare(
         name, activity, "absolute", board, Knobs(decoys=1), notes, difficulty="easy", start_page=JOBS,
         prompt="Watch the MicroDin job board. When it lists at least {goal} open positions, tell me.",
-        condition_sql=kit.count_reaches(OPEN_JOBS, "{goal}"),
-        solution=kit.watch_number(JOBS, "([0-9]+) results", "{goal}", "The job board now lists {goal} openings."),
+        **kit.count_watch(OPEN_JOBS, "{goal}", JOBS, "([0-9]+) results", "The job board now lists {goal} openings."),
         **texts)
 
 
@@ -118,9 +117,8 @@ COUNT_KINDS = (
                     "notifications. The network page shows 'Invitations (N)'. Accepting or ignoring lowers the count.",
         prompt="Watch my pending invitations on MicroDin. Don't accept or ignore any of them. When I have at least "
                "{goal} pending invitations, tell me.", start_page="/microdin/network",
-        condition_sql=kit.count_reaches("invitations WHERE status = 'pending'", "{goal}"),
-        solution=kit.watch_number("/microdin/network", "Invitations \\(([0-9]+)\\)", "{goal}",
-                                  "You now have {goal} pending invitations.")),
+        **kit.count_watch("invitations WHERE status = 'pending'", "{goal}", "/microdin/network",
+                          "Invitations \\(([0-9]+)\\)", "You now have {goal} pending invitations.")),
     kit.declare(
         "notifications_more", "passive", "relative", kit.counted_setup(
             lambda rng, catalog: Arrivals(catalog), n=(3, 4), start=FIRST_READ_S,
@@ -213,6 +211,7 @@ ONLY = ("SELECT (SELECT COUNT(*) FROM jobs WHERE id IN ({listed}) AND applied = 
 TWO = "I want a {skill} job. Watch the MicroDin job board and apply, through Easy Apply with my phone number " \
       "{phone}, to new postings whose requirements ask for {skill}{but}. Once you have applied to two of them, " \
       "tell me; don't apply to anything else."
+BOTH = {"report": "Two {skill} roles were posted; I applied to both."}
 
 APPLY_KINDS = (
     kit.declare(
@@ -246,15 +245,14 @@ APPLY_KINDS = (
                "phone number {phone}, to each new posting whose requirements ask for {skill} (a mention in the "
                "description is not enough). When you have applied to two such roles, tell me.",
         condition_sql=POSTED, eval_sql=ONLY,
-        solution=[*EACH, {"report": "Two {skill} roles were posted; I applied to both."}]),
+        solution=[*EACH, BOTH]),
     kit.declare(
         "apply_react_two", "active", "relative", apply(False, 2, 1), Knobs(decoys=2),
         "as apply_api_docs, three target postings (the third after the target time)", difficulty="hard",
         distraction="{skill} outside the requirements, look-alike stacks", start_page=JOBS,
         description="Three postings ask for {skill} ({ids}); the second arrives at {at} s, the third after it. "
                     "Look-alikes name {skill} outside the requirements. Applying to a look-alike fails.",
-        prompt=TWO, condition_sql=POSTED, eval_sql=ONLY,
-        solution=[*EACH, {"report": "Two {skill} roles were posted; I applied to both."}]),
+        prompt=TWO, condition_sql=POSTED, eval_sql=ONLY, solution=[*EACH, BOTH]),
     kit.declare(
         "apply_cobol_noop", "noop", "relative", apply(True, 2, 1), Knobs(decoys=2), "as apply_react_two; the asked "
         "skill is named only outside a posting's requirements (the near miss)", difficulty="hard", start_page=JOBS,
@@ -265,8 +263,7 @@ APPLY_KINDS = (
         near_miss_sql="SELECT EXISTS (SELECT 1 FROM jobs WHERE origin = 'event' AND (title LIKE {skill!l} OR "
                       "description LIKE {skill!l}))",
         eval_sql="SELECT NOT EXISTS (SELECT 1 FROM jobs WHERE origin = 'event' AND applied = 1)",
-        solution=[ON_BOARD, SUBMIT, ON_BOARD, SUBMIT,
-                  {"report": "Two {skill} roles were posted; I applied to both."}]),
+        solution=[ON_BOARD, SUBMIT, ON_BOARD, SUBMIT, BOTH]),
 )
 
 KINDS: tuple[Kind, ...] = tuple(sorted((*COUNT_KINDS, *APPLY_KINDS), key=lambda k: k.name))

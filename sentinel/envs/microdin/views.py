@@ -233,11 +233,9 @@ async def company_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     company = await fetch_or_404(request, "SELECT * FROM companies WHERE id = ?", (request.match_info["id"],),
                                  "This company page is not available.")
-    open_jobs = await world.fetch_all(f"{JOB_ROWS} WHERE j.company_id = ? AND j.closed = 0{JOB_ORDER}",
-                                      (company["id"],))
+    listed = await world.fetch_all(f"{JOB_ROWS} WHERE j.company_id = ? AND j.closed = 0{JOB_ORDER}", (company["id"],))
     employees = await world.fetch_value("SELECT COUNT(*) FROM members WHERE company_id = ?", (company["id"],))
-    return await render(request, "microdin/company.html", {"company": company, "jobs": open_jobs,
-                                                            "employees": employees})
+    return await render(request, "microdin/company.html", {"company": company, "jobs": listed, "employees": employees})
 
 
 @routes.get("/search", "search")
