@@ -24,11 +24,9 @@ BASELINE_SQL = {
 
 async def header(world: World) -> Header:
     """Unread notifications lead the title; the nav counts pending invitations, unread chats and notifications."""
-    row = await world.fetch_one(
-        "SELECT (SELECT COUNT(*) FROM invitations WHERE status = 'pending') AS network,"
-        " (SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE is_read = 0) AS messaging,"
-        " (SELECT COUNT(*) FROM notifications WHERE is_read = 0) AS notifications")
-    counts = {key: int(row[key] or 0) for key in ("network", "messaging", "notifications")} if row else {}
+    nav = {"network": "pending_invitation", "messaging": "unread_conversation", "notifications": "unread_notification"}
+    row = await world.fetch_one("SELECT " + ", ".join(f"({BASELINE_SQL[f'{m}_count']}) AS {k}" for k, m in nav.items()))
+    counts = {key: int(row[key] or 0) for key in nav} if row else {}
     return Header(unread=counts.get("notifications", 0), counts=counts)
 
 

@@ -72,8 +72,8 @@ class Arrivals(kit.Arrivals):
 # --- the job board, pending invitations, unread notifications, feed posts --------------------
 
 def board_kind(name: str, activity: str, noop: bool, notes: str, **texts: Any) -> Kind:
-    """k preloaded postings, closings (the decoys knob) and arrivals so the board reaches k + n at the
-    target, then two to four more; as the no-op, the asked number lies above the peak (near_miss)."""
+    """k postings at the start; closings (decoys) and arrivals bring the board to k + n at the target, 2–4 more
+    after; the no-op asks for more than the peak (how much more: near_miss)."""
     def board(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         k, n, more = rng.randint(3, 6), rng.randint(3, 6), rng.randint(2, 4)
         a = Arrivals(catalog, jobs=k)
@@ -102,8 +102,7 @@ COUNT_KINDS = (
     board_kind("jobs_fifty_noop", "noop", True, "as jobs_threshold; near_miss: the asked number is the board's peak "
                "+ 1 (near_miss 1) up to + 41 (0)", distraction="the board grows, but only to {peak}",
                description="Copy of jobs_threshold asking for {goal} openings; the board peaks at {peak} "
-                           "(at {last} s).",
-               near_miss_sql=kit.count_reaches(OPEN_JOBS, "{peak}")),
+                           "(at {last} s).", near_miss_sql=kit.count_reaches(OPEN_JOBS, "{peak}")),
     kit.declare(
         "invitations_threshold", "passive", "absolute", kit.counted_setup(
             lambda rng, catalog: Arrivals(catalog, invitations=rng.randint(8, 12)), n=(3, 6), trailing=2,
@@ -158,8 +157,7 @@ COUNT_KINDS = (
 
 def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit.Setup:
     """The skill, its target postings (`need` by the target time, `trailing` after) and look-alikes (nearest: naming
-    it outside the requirements, then sharing requirement words). The no-op asks for another skill that no drawn
-    posting asks for; one names it outside its requirements (the near miss)."""
+    it elsewhere, then sharing requirement words); the no-op asks for a skill one posting names elsewhere, none asks."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a = Arrivals(catalog)
         named = {sk: [j for j in a.of("new_job") if a.mentions(j, sk) and not a.asks(j, sk)] for sk in SKILLS}

@@ -13,12 +13,10 @@ from sentinel.web.render import render
 from sentinel.world.state import World
 
 routes = Routes()
-POST_GONE = "This post no longer exists."
-JOB_GONE = "This job posting no longer exists."
+POST_GONE, JOB_GONE = "This post no longer exists.", "This job posting no longer exists."
 THREAD_GONE = "This conversation no longer exists."
-MAX_QUERY = 100
 FEED_PER_PAGE, JOBS_PER_PAGE, LIST_PER_PAGE = 10, 15, 20
-PREVIEW_CHARS, SUGGESTIONS = 50, 6
+PREVIEW_CHARS, SUGGESTIONS, MAX_QUERY = 50, 6, 100
 RESUMES = ("Alex_Morgan_Resume_2024.pdf", "Alex_Morgan_Product_CV.pdf")
 SECTION_KINDS = ("experience", "education", "certification", "project", "volunteering", "award")
 
@@ -129,11 +127,8 @@ async def network(request: web.Request) -> web.StreamResponse:
 @routes.get("/jobs", "jobs")
 async def jobs(request: web.Request) -> web.StreamResponse:
     query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
-    where, params = "j.closed = 0", []
-    if query:
-        where += " AND (j.title LIKE ? OR c.name LIKE ? OR j.location LIKE ?)"
-        params = [f"%{query}%"] * 3
-    listing = await paged(request, per_page=JOBS_PER_PAGE, params=params,
+    where = "j.closed = 0" + (" AND (j.title LIKE ? OR c.name LIKE ? OR j.location LIKE ?)" if query else "")
+    listing = await paged(request, per_page=JOBS_PER_PAGE, params=[f"%{query}%"] * where.count("?"),
                           count_sql=f"SELECT COUNT(*) FROM jobs j JOIN companies c ON c.id = j.company_id"
                                     f" WHERE {where}",
                           rows_sql=f"{JOB_ROWS} WHERE {where}{JOB_ORDER}")
