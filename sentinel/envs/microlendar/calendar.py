@@ -67,9 +67,7 @@ def short_date(day: date) -> str:
 
 
 def time_range(start_at: str, end_at: str, all_day: int) -> str:
-    if all_day:
-        return "All day"
-    return f"{clock(start_at[11:16])} – {clock(end_at[11:16])}"
+    return "All day" if all_day else f"{clock(start_at[11:16])} – {clock(end_at[11:16])}"
 
 
 @dataclass(frozen=True)
@@ -84,10 +82,8 @@ class Placed:
 
 
 def side_by_side(events: Sequence[Any]) -> list[Placed]:
-    """Lay out one day's timed events: overlapping ones share the width in columns.
-
-    Events are taken by start time; a cluster is a run of events that overlap one another
-    transitively, and each goes into the first column free at its start."""
+    """Lay out one day's timed events: overlapping ones share the width in columns. Events are taken by start
+    time; a cluster is a run of transitively overlapping events, each in the first column free at its start."""
     ordered = sorted(events, key=lambda e: (e["start_at"], e["end_at"]))
     placed: list[Placed] = []
     cluster: list[tuple[Any, int, int, int]] = []  # event, col, start, end

@@ -37,8 +37,8 @@ def hidden_of(request: web.Request) -> tuple[str, ...]:
 
 
 def calendars_redirect(request: web.Request) -> None:
-    """The "My calendars" form sends the ticked calendars as `show`; answer with the canonical
-    `hide` URL of the same page (so a reload or live refresh keeps the choice)."""
+    """The "My calendars" form sends the ticked calendars as `show`: redirect to the same page's `hide` URL
+    (so a reload or live refresh keeps the choice)."""
     if "calendars" not in request.query:
         return
     shown = set(request.query.getall("show", []))
@@ -57,8 +57,7 @@ def day_param(request: web.Request, name: str = "day") -> date:
 
 
 async def frame(request: web.Request, focus: date, hidden: tuple[str, ...], view: str) -> dict[str, Any]:
-    """What the sidebar and the view switcher need: the mini month of `focus`, today, the
-    calendars with their tick state, and the current view's name."""
+    """What the sidebar and view switcher need: the mini month of `focus`, today, the calendars ticked, the view."""
     return {"today": await today_of(world_of(request)), "focus": focus, "view": view, "hidden": hidden,
             "hide_query": {"hide": ",".join(hidden)} if hidden else {},
             "mini": cal.month_grid(focus.year, focus.month), "mini_title": f"{focus:%B %Y}",
@@ -165,9 +164,7 @@ async def day_view(request: web.Request) -> web.StreamResponse:
 @routes.get("/schedule", "schedule")
 async def schedule_view(request: web.Request) -> web.StreamResponse:
     calendars_redirect(request)
-    world = world_of(request)
-    hidden = hidden_of(request)
-    today = await today_of(world)
+    hidden, today = hidden_of(request), await today_of(world_of(request))
     start = parse_day(request.query.get("from") or today.isoformat())
     end = parse_day(request.query["to"]) if request.query.get("to") else None
     if start is None or (request.query.get("to") and end is None):
