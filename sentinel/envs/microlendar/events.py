@@ -88,8 +88,7 @@ async def apply_cancel_event(world: World, event: Event) -> None:
 
 
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
-    """The scenario rules the generic validator cannot know: the preload's `today` is a date; an
-    event is cancelled only after it arrived (or was preloaded)."""
+    """The preload's `today` is a date; an event is cancelled only after it arrived (or was preloaded)."""
     problems: list[tuple[str, str]] = []
     present: set[str] = set()
     for event in scenario.events:
