@@ -21,14 +21,12 @@ def calendar_now(today: date, sim_seconds: float) -> datetime:
 def clock(text: str) -> str:
     """'09:00' → '9:00am', '13:30' → '1:30pm', '00:15' → '12:15am'."""
     hours, minutes = int(text[:2]), int(text[3:5])
-    suffix = "am" if hours < 12 else "pm"
-    return f"{(hours % 12) or 12}:{minutes:02d}{suffix}"
+    return f"{(hours % 12) or 12}:{minutes:02d}{'am' if hours < 12 else 'pm'}"
 
 
 def minutes_of(text: str) -> int:
     """'YYYY-MM-DDTHH:MM' (or 'HH:MM') → minutes after midnight."""
-    hhmm = text[-5:]
-    return int(hhmm[:2]) * 60 + int(hhmm[3:5])
+    return int(text[-5:-3]) * 60 + int(text[-2:])
 
 
 def week_start(day: date) -> date:

@@ -83,10 +83,6 @@ async def open_tasks(world: World) -> int:
 
 def search_where(query: str) -> tuple[str, tuple[str, ...]]:
     """Every word must appear in the title, location or description (case-insensitive)."""
-    clauses, params = [], []
-    for word in query.split()[:8]:
-        like = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        clauses.append("(e.title LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\' OR "
-                       "e.description LIKE ? ESCAPE '\\')")
-        params += [like, like, like]
-    return " AND ".join(clauses) or "1", tuple(params)
+    likes = ["%" + w.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for w in query.split()[:8]]
+    match = "(e.title LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\' OR e.description LIKE ? ESCAPE '\\')"
+    return " AND ".join([match] * len(likes)) or "1", tuple(like for like in likes for _ in range(3))
