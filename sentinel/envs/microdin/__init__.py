@@ -1,15 +1,13 @@
-"""MicroDin: a professional network (docs/environments.md#microdin): feed, invitations, messaging,
-notifications, profiles, companies and a job board whose postings show their requirements (and the
-Easy Apply form) only on the detail page."""
+"""MicroDin: a professional network (docs/environments.md#microdin): feed, invitations, messaging, notifications,
+profiles, companies and a job board whose postings show their requirements (and Easy Apply) only on their page."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microdin import actions, views  # noqa: F401  (actions adds its routes to views.routes)
-from sentinel.envs.microdin.events import EVENT_TYPES, check_scenario
+from sentinel.envs.microdin.events import COLLECTIONS, EVENT_TYPES, check_scenario
 from sentinel.envs.microdin.kinds import KINDS
 from sentinel.world.state import World
 
@@ -25,18 +23,11 @@ BASELINE_SQL = {
 
 
 async def header(world: World) -> Header:
-    """Unread notifications lead the title; the nav shows pending invitations (network), unread conversations
-    (messaging) and unread notifications."""
-    row = await world.fetch_one(
-        "SELECT (SELECT COUNT(*) FROM invitations WHERE status = 'pending') AS network,"
-        " (SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE is_read = 0) AS messaging,"
-        " (SELECT COUNT(*) FROM notifications WHERE is_read = 0) AS notifications")
-    counts = {key: int(row[key] or 0) for key in ("network", "messaging", "notifications")} if row else {}
+    """Unread notifications lead the title; the nav counts pending invitations, unread chats and notifications."""
+    nav = {"network": "pending_invitation", "messaging": "unread_conversation", "notifications": "unread_notification"}
+    row = await world.fetch_one("SELECT " + ", ".join(f"({BASELINE_SQL[f'{m}_count']}) AS {k}" for k, m in nav.items()))
+    counts = {key: int(row[key] or 0) for key in nav} if row else {}
     return Header(unread=counts.get("notifications", 0), counts=counts)
-
-
-def serve_preload(catalog: Any) -> dict[str, Any]:
-    return dict.fromkeys(("posts", "invitations", "conversations", "messages", "notifications", "jobs"), "*")
 
 
 ENV = Environment(
@@ -46,6 +37,6 @@ ENV = Environment(
          NavItem("Messaging", "messaging", count="messaging"),
          NavItem("Notifications", "notifications", count="notifications"),
          NavItem("Me", "profile", parts={"id": "me"})),
-    header=header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
+    header=header, baseline_sql=BASELINE_SQL, serve_preload=lambda catalog: dict.fromkeys(COLLECTIONS, "*"),
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
 )

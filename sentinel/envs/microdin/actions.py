@@ -1,5 +1,4 @@
-"""MicroDin actions (POST). Each answers 303 to the form's `next` page with a one-line status; invalid
-input re-renders the form with status 400 and the error beside the field."""
+"""MicroDin actions (POST): 303 to the form's `next` page with a status line; bad input re-renders the form (400)."""
 
 from __future__ import annotations
 
@@ -81,13 +80,10 @@ async def apply(request: web.Request) -> web.StreamResponse:
         raise BadInput("This job is no longer accepting applications.")
     values = {name: text_param(form, name, max_len=limit) for name, limit in
               (("email", 200), ("phone", 40), ("resume", 200), ("note", 2000))}
-    errors = {}
-    if "@" not in values["email"]:
-        errors["email"] = "Enter the email address employers should use."
-    if not PHONE.match(values["phone"]):
-        errors["phone"] = "Enter a phone number (7 to 20 digits, spaces, +, - or brackets)."
-    if values["resume"] not in views.RESUMES:
-        errors["resume"] = "Choose one of your uploaded résumés."
+    errors = {name: error for name, ok, error in (
+        ("email", "@" in values["email"], "Enter the email address employers should use."),
+        ("phone", PHONE.match(values["phone"]), "Enter a phone number (7 to 20 digits, spaces, +, - or brackets)."),
+        ("resume", values["resume"] in views.RESUMES, "Choose one of your uploaded résumés.")) if not ok}
     if errors:
         return await views.job_page(request, errors, values, status=400)
     async with world.write() as db:
@@ -102,8 +98,7 @@ async def apply(request: web.Request) -> web.StreamResponse:
 async def new_conversation(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
     persona_id = text_param(form, "persona_id", max_len=20, label="The person")
-    found = await world.fetch_value("SELECT 1 FROM personas WHERE id = ? AND is_self = 0", (persona_id,))
-    if not found:
+    if not await world.fetch_value("SELECT 1 FROM personas WHERE id = ? AND is_self = 0", (persona_id,)):
         raise BadInput("Choose someone to message.")
     async with world.write():
         existing = await world.fetch_value("SELECT id FROM conversations WHERE counterpart_id = ?", (persona_id,))
@@ -131,13 +126,11 @@ async def send(request: web.Request) -> web.StreamResponse:
 @routes.post("/in/me/sections", "add_section")
 async def add_section(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    values = {"kind": text_param(form, "kind", max_len=40), "title": text_param(form, "title", max_len=120),
-              "subtitle": text_param(form, "subtitle", max_len=120), "body": text_param(form, "body", max_len=2000)}
-    errors = {}
-    if values["kind"] not in views.SECTION_KINDS:
-        errors["kind"] = "Choose what kind of section to add."
-    if not values["title"]:
-        errors["title"] = "Give the section a title."
+    values = {name: text_param(form, name, max_len=limit) for name, limit in
+              (("kind", 40), ("title", 120), ("subtitle", 120), ("body", 2000))}
+    errors = {name: error for name, ok, error in (
+        ("kind", values["kind"] in views.SECTION_KINDS, "Choose what kind of section to add."),
+        ("title", values["title"], "Give the section a title.")) if not ok}
     if errors:
         return await views.profile_page(request, errors, values, status=400)
     async with world.write():

@@ -1,7 +1,5 @@
-"""MicroDin events, run inside the session's write transaction: the preload fills the network, then
-posts, invitations, messages, notifications and job postings arrive; a posting can close. Members and
-companies are always loaded whole by the preload: they are the directory the rest refers to. The one
-scenario check MicroDin adds (check_scenario) is about these events."""
+"""MicroDin events, run inside the session's write transaction: the preload fills the network (members and
+companies always whole: the directory the rest refers to), then items arrive one by one and a posting can close."""
 
 from __future__ import annotations
 
@@ -18,6 +16,22 @@ if TYPE_CHECKING:
 
 READ_AFTER_MINUTES = 24 * 60  # preloaded notifications older than a day were already seen
 COLLECTIONS = {c: c for c in ("posts", "invitations", "conversations", "messages", "notifications", "jobs")}
+ARRIVING = ("posts", "invitations", "messages", "notifications", "jobs")  # each also by itself: new_post (post_id), ...
+# What a catalog record gives each table: columns as authored, optional ones (their default when absent),
+# numbers (0 when absent; a flag reads 0 or 1) and lists (one item a line).
+COLUMNS: dict[str, tuple[tuple[str, ...], dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
+    "companies": (("id", "name", "industry", "size", "location", "about"), {}, (), ()),
+    "members": (("id", "headline"), {"company_id": None, "about": ""}, ("connected",),
+                ("experience", "education", "skills")),
+    "posts": (("id", "author_id", "body"), {"image": None, "image_alt": None}, ("like_count", "share_count"), ()),
+    "post_comments": (("id", "post_id", "author_id", "body"), {}, (), ()),
+    "invitations": (("id", "persona_id"), {"note": ""}, ("mutual_count",), ()),
+    "conversations": (("id", "counterpart_id"), {}, (), ()),
+    "messages": (("id", "conversation_id", "sender_id", "body"), {}, (), ()),
+    "notifications": (("id", "kind", "actor_id", "text"), {"post_id": None, "job_id": None}, (), ()),
+    "jobs": (("id", "title", "company_id", "location", "employment_type", "description"), {}, ("applicant_count",),
+             ("requirements",)),
+}
 
 
 def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
@@ -31,84 +45,54 @@ def lines(values: list[str] | str | None) -> str:
     return "\n".join(values) if isinstance(values, list) else values or ""
 
 
+def columns(table: str, record: dict[str, Any]) -> dict[str, Any]:
+    copied, optional, numbers, listed = COLUMNS[table]
+    return {**{k: record[k] for k in copied}, **{k: record.get(k, d) for k, d in optional.items()},
+            **{k: int(record.get(k, 0)) for k in numbers}, **{k: lines(record.get(k)) for k in listed}}
+
+
 async def apply_preload(world: World, event: Event) -> None:
     """The directory, then each listed collection oldest first."""
-    for c in world.catalog.records("companies").values():
-        await world.insert("companies", {k: c[k] for k in ("id", "name", "industry", "size", "location", "about")},
-                           origin="preload")
-    for m in world.catalog.records("members").values():
-        await world.insert("members", {
-            "id": m["id"], "headline": m["headline"], "company_id": m.get("company_id"),
-            "connected": int(bool(m.get("connected"))), "about": m.get("about", ""),
-            "experience": lines(m.get("experience")), "education": lines(m.get("education")),
-            "skills": lines(m.get("skills"))}, origin="preload")
+    for table in ("companies", "members"):
+        for record in world.catalog.records(table).values():
+            await world.insert(table, columns(table, record), origin="preload")
     for conversation_id in selected(world.catalog, "conversations", event.fields.get("conversations")):
         await ensure_conversation(world, event, conversation_id)
-    for field, insert in INSERTERS.items():
+    for field in ARRIVING:
         for item_id in oldest_first(world.catalog, field, selected(world.catalog, field, event.fields.get(field))):
-            await insert(world, event, world.catalog.get(field, item_id))
-
-
-async def insert_post(world: World, event: Event, record: dict[str, Any]) -> None:
-    comments = [c for c in world.catalog.records("post_comments").values()  # a post that arrives has none yet
-                if c["post_id"] == record["id"]] if event.type == "preload" else []
-    await world.insert("posts", {
-        "id": record["id"], "author_id": record["author_id"], "body": record["body"], "image": record.get("image"),
-        "image_alt": record.get("image_alt"), "like_count": int(record.get("like_count", 0)),
-        "comment_count": len(comments), "share_count": int(record.get("share_count", 0))}, **when(event, record))
-    age = preloaded_age(event, record)
-    for n, comment in enumerate(comments):
-        await world.insert("post_comments", {k: comment[k] for k in ("id", "post_id", "author_id", "body")},
-                           origin="preload", age_minutes=max(0.0, age - 11 * (n + 1)))
-
-
-async def insert_invitation(world: World, event: Event, record: dict[str, Any]) -> None:
-    await world.insert("invitations", {"id": record["id"], "persona_id": record["persona_id"],
-                                       "mutual_count": int(record.get("mutual_count", 0)),
-                                       "note": record.get("note", "")}, **when(event, record))
+            await insert(world, event, field, world.catalog.get(field, item_id))
 
 
 async def ensure_conversation(world: World, event: Event, conversation_id: str) -> None:
-    found = await world.fetch_value("SELECT 1 FROM conversations WHERE id = ?", (conversation_id,))
-    if not found:
+    if not await world.fetch_value("SELECT 1 FROM conversations WHERE id = ?", (conversation_id,)):
         record = world.catalog.get("conversations", conversation_id)
-        await world.insert("conversations", {"id": conversation_id, "counterpart_id": record["counterpart_id"]},
-                           **when(event, record))
+        await world.insert("conversations", columns("conversations", record), **when(event, record))
 
 
-async def insert_message(world: World, event: Event, record: dict[str, Any]) -> None:
-    await ensure_conversation(world, event, record["conversation_id"])
-    is_read = int(bool(record.get("is_read"))) if event.type == "preload" else 0
-    await world.insert("messages", {"id": record["id"], "conversation_id": record["conversation_id"],
-                                    "sender_id": record["sender_id"], "body": record["body"], "is_read": is_read},
-                       **when(event, record))
+async def insert(world: World, event: Event, table: str, record: dict[str, Any]) -> None:
+    """One catalog record as a row of `table`. A message opens its conversation first; read at the start are
+    the messages authored so and notifications older than a day; a preloaded post comes with its comments."""
+    values, preload = columns(table, record), event.type == "preload"
+    if table == "messages":
+        await ensure_conversation(world, event, record["conversation_id"])
+        values["is_read"] = int(bool(record.get("is_read"))) if preload else 0
+    elif table == "notifications":
+        values["is_read"] = int(preload and preloaded_age(event, record) > READ_AFTER_MINUTES)
+    comments = [c for c in world.catalog.records("post_comments").values()  # a post that arrives has none yet
+                if c["post_id"] == record["id"]] if table == "posts" and preload else []
+    if table == "posts":
+        values["comment_count"] = len(comments)
+    await world.insert(table, values, **when(event, record))
+    for n, comment in enumerate(comments):
+        await world.insert("post_comments", columns("post_comments", comment), origin="preload",
+                           age_minutes=max(0.0, preloaded_age(event, record) - 11 * (n + 1)))
 
 
-async def insert_notification(world: World, event: Event, record: dict[str, Any]) -> None:
-    seen = event.type == "preload" and preloaded_age(event, record) > READ_AFTER_MINUTES
-    await world.insert("notifications", {
-        "id": record["id"], "kind": record["kind"], "actor_id": record["actor_id"], "text": record["text"],
-        "post_id": record.get("post_id"), "job_id": record.get("job_id"), "is_read": int(seen)},
-        **when(event, record))
-
-
-async def insert_job(world: World, event: Event, record: dict[str, Any]) -> None:
-    await world.insert("jobs", {
-        **{k: record[k] for k in ("id", "title", "company_id", "location", "employment_type", "description")},
-        "requirements": lines(record["requirements"]), "applicant_count": int(record.get("applicant_count", 0))},
-        **when(event, record))
-
-
-# collection → its inserter; each also arrives by itself: new_post (post_id), new_invitation, ...
-INSERTERS = {"posts": insert_post, "invitations": insert_invitation, "messages": insert_message,
-             "notifications": insert_notification, "jobs": insert_job}
-
-
-def arrival(collection: str, insert: Any) -> EventType:
+def arrival(collection: str) -> EventType:
     field = f"{collection[:-1]}_id"
 
     async def apply(world: World, event: Event) -> None:
-        await insert(world, event, world.catalog.get(collection, str(event.fields[field])))
+        await insert(world, event, collection, world.catalog.get(collection, str(event.fields[field])))
     return EventType(apply=apply, refs={field: collection}, inserts=(field,), required=(field,))
 
 
@@ -119,7 +103,7 @@ async def apply_close_job(world: World, event: Event) -> None:
 
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, COLLECTIONS),
-    **{f"new_{collection[:-1]}": arrival(collection, insert) for collection, insert in INSERTERS.items()},
+    **{f"new_{collection[:-1]}": arrival(collection) for collection in ARRIVING},
     "close_job": EventType(apply=apply_close_job, refs={"job_id": "jobs"}, required=("job_id",)),
 }
 

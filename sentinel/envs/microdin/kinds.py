@@ -1,6 +1,5 @@
-"""MicroDin's ten scenario kinds (docs/environments.md#microdin). Counting kinds count against numbers known
-from the preload, so the oracle does not depend on when its first read lands. Apply kinds ask for a skill
-the targets' requirements list (on the job page only); look-alikes name it elsewhere or share requirements."""
+"""MicroDin's ten scenario kinds (docs/environments.md#microdin). Counting kinds count from numbers the preload
+fixes (the oracle's first read does not matter); apply kinds ask for a skill only the job page's requirements list."""
 
 from __future__ import annotations
 
@@ -9,14 +8,14 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs
-from sentinel.envs.microdin.events import INSERTERS, READ_AFTER_MINUTES, lines
+from sentinel.envs.microdin.events import ARRIVING, READ_AFTER_MINUTES, lines
 from sentinel.generation import kit
 from sentinel.generation.kit import FIRST_READ_S, event
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
 
-COLLECTIONS = {f"new_{c[:-1]}": c for c in INSERTERS}  # event type → the collection it brings an item of
+COLLECTIONS = {f"new_{c[:-1]}": c for c in ARRIVING}  # event type → the collection it brings an item of
 PRELOAD_N = {"posts": 20, "invitations": 10, "conversations": 11, "messages": 30, "notifications": 20, "jobs": 10}
 SKILLS = ("Kubernetes", "API documentation", "Python", "React", "Terraform", "Docker", "TypeScript", "Java",
           "SQL", "Excel", "Looker", "Figma", "Salesforce", "Tableau", "Airflow", "Django", "PostgreSQL",
@@ -30,8 +29,7 @@ OPEN_JOBS = "jobs WHERE closed = 0"
 
 
 class Arrivals(kit.Arrivals):
-    """One draw's start (the first N of each collection; a kind may change a size) and what can arrive after
-    it: posts by others, invitations, the new conversation's messages, jobs, notifications on what is there."""
+    """One draw's start (the first N of each collection, or the sizes a kind asks for) and what can arrive after it."""
 
     fields = {etype: f"{c[:-1]}_id" for etype, c in COLLECTIONS.items()}
 
@@ -52,6 +50,17 @@ class Arrivals(kit.Arrivals):
     def close(self, t: float, jid: str, note: str | None) -> dict[str, Any]:
         return event(t, "close_job", f"{note} · {self.rec[jid]['title']}", job_id=jid)
 
+    def requirements(self, jid: str) -> str:
+        return lines(self.rec[jid]["requirements"])
+
+    def asks(self, jid: str, skill: str) -> bool:
+        return skill.lower() in self.requirements(jid).replace(LOOKALIKE.get(skill, "\0"), "").lower()
+
+    def mentions(self, jid: str, skill: str) -> bool:
+        """The skill's name anywhere on the posting (title, description or a look-alike requirement)."""
+        rec = self.rec[jid]
+        return skill.lower() in f"{rec['title']} {rec['description']} {self.requirements(jid)}".lower()
+
     def arrange(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The new conversation's messages keep their catalog order, whichever the draw picked."""
         messages = sorted((e for e in events if e["type"] == "new_message"), key=lambda e: e["at"])
@@ -63,8 +72,8 @@ class Arrivals(kit.Arrivals):
 # --- the job board, pending invitations, unread notifications, feed posts --------------------
 
 def board_kind(name: str, activity: str, noop: bool, notes: str, **texts: Any) -> Kind:
-    """k preloaded postings, closings (the decoys knob) and arrivals so the board reaches k + n at the
-    target, then two to four more; as the no-op, the asked number lies above the peak (near_miss)."""
+    """k postings at the start; closings (decoys) and arrivals bring the board to k + n at the target, 2–4 more
+    after; the no-op asks for more than the peak (how much more: near_miss)."""
     def board(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         k, n, more = rng.randint(3, 6), rng.randint(3, 6), rng.randint(2, 4)
         a = Arrivals(catalog, jobs=k)
@@ -81,8 +90,7 @@ def board_kind(name: str, activity: str, noop: bool, notes: str, **texts: Any) -
     return kit.declare(
         name, activity, "absolute", board, Knobs(decoys=1), notes, difficulty="easy", start_page=JOBS,
         prompt="Watch the MicroDin job board. When it lists at least {goal} open positions, tell me.",
-        condition_sql=kit.count_reaches(OPEN_JOBS, "{goal}"),
-        solution=kit.watch_number(JOBS, "([0-9]+) results", "{goal}", "The job board now lists {goal} openings."),
+        **kit.count_watch(OPEN_JOBS, "{goal}", JOBS, "([0-9]+) results", "The job board now lists {goal} openings."),
         **texts)
 
 
@@ -94,8 +102,7 @@ COUNT_KINDS = (
     board_kind("jobs_fifty_noop", "noop", True, "as jobs_threshold; near_miss: the asked number is the board's peak "
                "+ 1 (near_miss 1) up to + 41 (0)", distraction="the board grows, but only to {peak}",
                description="Copy of jobs_threshold asking for {goal} openings; the board peaks at {peak} "
-                           "(at {last} s).",
-               near_miss_sql=kit.count_reaches(OPEN_JOBS, "{peak}")),
+                           "(at {last} s).", near_miss_sql=kit.count_reaches(OPEN_JOBS, "{peak}")),
     kit.declare(
         "invitations_threshold", "passive", "absolute", kit.counted_setup(
             lambda rng, catalog: Arrivals(catalog, invitations=rng.randint(8, 12)), n=(3, 6), trailing=2,
@@ -109,9 +116,8 @@ COUNT_KINDS = (
                     "notifications. The network page shows 'Invitations (N)'. Accepting or ignoring lowers the count.",
         prompt="Watch my pending invitations on MicroDin. Don't accept or ignore any of them. When I have at least "
                "{goal} pending invitations, tell me.", start_page="/microdin/network",
-        condition_sql=kit.count_reaches("invitations WHERE status = 'pending'", "{goal}"),
-        solution=kit.watch_number("/microdin/network", "Invitations \\(([0-9]+)\\)", "{goal}",
-                                  "You now have {goal} pending invitations.")),
+        **kit.count_watch("invitations WHERE status = 'pending'", "{goal}", "/microdin/network",
+                          "Invitations \\(([0-9]+)\\)", "You now have {goal} pending invitations.")),
     kit.declare(
         "notifications_more", "passive", "relative", kit.counted_setup(
             lambda rng, catalog: Arrivals(catalog), n=(3, 4), start=FIRST_READ_S,
@@ -125,8 +131,7 @@ COUNT_KINDS = (
                     "notification marks it read.",
         prompt="Keep an eye on my MicroDin notifications without opening any of them. When I have {n} more unread "
                "notifications than when you started, tell me.", start_page="/microdin/notifications",
-        condition_sql=kit.count_reaches("notifications WHERE is_read = 0", "{n}",
-                                        "unread_notification_count"),
+        condition_sql=kit.count_reaches("notifications WHERE is_read = 0", "{n}", "unread_notification_count"),
         solution=kit.watch_number("/microdin/notifications", "Notifications \\(([0-9]+)\\)", "{goal}",
                                   "{n} more unread notifications have arrived.")),
     kit.declare(
@@ -150,41 +155,26 @@ COUNT_KINDS = (
 
 # --- the apply kinds ------------------------------------------------------------------------
 
-def requirements(a: Arrivals, jid: str) -> str:
-    return lines(a.rec[jid]["requirements"])
-
-
-def asks(a: Arrivals, jid: str, skill: str) -> bool:
-    return skill.lower() in requirements(a, jid).replace(LOOKALIKE.get(skill, "\0"), "").lower()
-
-
-def mentions(a: Arrivals, jid: str, skill: str) -> bool:
-    """The skill's name anywhere on the posting (title, description or a look-alike requirement)."""
-    return skill.lower() in f"{a.rec[jid]['title']} {a.rec[jid]['description']} {requirements(a, jid)}".lower()
-
-
 def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit.Setup:
-    """The skill, its target postings (need by the target time, `trailing` after) and look-alikes
-    (nearest: naming the skill outside the requirements, then sharing requirement words). As the
-    no-op, another skill is asked for: one posting names it outside its requirements (the near miss),
-    and no drawn posting asks for it."""
+    """The skill, its target postings (`need` by the target time, `trailing` after) and look-alikes (nearest: naming
+    it elsewhere, then sharing requirement words); the no-op asks for a skill one posting names elsewhere, none asks."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a = Arrivals(catalog)
-        named = {sk: [j for j in a.of("new_job") if mentions(a, j, sk) and not asks(a, j, sk)] for sk in SKILLS}
+        named = {sk: [j for j in a.of("new_job") if a.mentions(j, sk) and not a.asks(j, sk)] for sk in SKILLS}
         asked = kit.choose(rng, sorted(sk for sk, js in named.items() if js), "skill named outside requirements") \
             if noop else None
-        jobs = [j for j in a.of("new_job") if not (asked and asks(a, j, asked))]
-        found = {s: [j for j in jobs if asks(a, j, s) and s.lower() not in a.rec[j]["title"].lower()]
+        jobs = [j for j in a.of("new_job") if not (asked and a.asks(j, asked))]
+        found = {s: [j for j in jobs if a.asks(j, s) and s.lower() not in a.rec[j]["title"].lower()]
                  for s in SKILLS if s != asked}
         skill = kit.choose(rng, sorted(s for s, js in found.items() if len(js) >= need + trailing),
                            f"skill asked by {need + trailing} postings")
         targets = kit.sample(rng, found[skill], need + trailing, "postings")
-        mine = kit.words(" ".join(requirements(a, j) for j in targets))
+        mine = kit.words(" ".join(a.requirements(j) for j in targets))
         at, key, used = kit.counted_arrivals(
-            rng, knobs, targets, [j for j in jobs if not asks(a, j, skill)], need, a.make, trailing=trailing,
+            rng, knobs, targets, [j for j in jobs if not a.asks(j, skill)], need, a.make, trailing=trailing,
             what=f"posting asking for {skill} (detail page only)", start=FIRST_READ_S, gap=TARGET_GAP_S,
             decoy_note=f"decoy: does not ask for {skill} in the requirements",
-            score=lambda j: 2.0 * mentions(a, j, skill) + len(kit.words(requirements(a, j)) & mine) / max(1, len(mine)))
+            score=lambda j: 2.0 * a.mentions(j, skill) + len(kit.words(a.requirements(j)) & mine) / max(1, len(mine)))
         targets, until, facts = used[:need + trailing], min(at + int(knobs.hold_s), 712), {}
         if closes:
             key.append(event(until, "close_job", "the posting stops accepting applications (condition_until)",
@@ -195,14 +185,13 @@ def apply(noop: bool, need: int, trailing: int = 0, closes: bool = False) -> kit
             key.append(a.make(t, near, f"near miss: {asked} in the title or description, not in the requirements"))
             used, facts = [*used, near], {"source": skill, "near": a.rec[near]["title"], "near_at": t}
         skill = asked or skill
-        others = [j for j in a.items if j not in used and not (a.type[j] == "new_job" and asks(a, j, skill))]
+        others = [j for j in a.items if j not in used and not (a.type[j] == "new_job" and a.asks(j, skill))]
         look = LOOKALIKE.get(skill)
         return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, others), "at": at,
                 "until": until if closes else None, "skill": skill, "ids": ", ".join(targets), "t1": targets[0],
                 "t2": targets[1 % len(targets)], "listed": ", ".join(f"'{j}'" for j in targets), "phone": PHONE,
                 "title": a.rec[targets[0]]["title"], "decoys": len(used) - len(targets), "need": need, **facts,
-                "open": " AND closed = 0" if closes else "",
-                "but": f" ({look} alone does not count)" if look else "",
+                "open": " AND closed = 0" if closes else "", "but": f" ({look} alone does not count)" if look else "",
                 "req": f"replace(requirements, {kit.sql_text(look)}, '')" if look else "requirements",
                 "pattern": f"(?si)Requirements(?:(?!About the company).)*{re.escape(skill)}"
                            + (f"(?! {look.split()[-1]})" if look else "")}
@@ -220,6 +209,7 @@ ONLY = ("SELECT (SELECT COUNT(*) FROM jobs WHERE id IN ({listed}) AND applied = 
 TWO = "I want a {skill} job. Watch the MicroDin job board and apply, through Easy Apply with my phone number " \
       "{phone}, to new postings whose requirements ask for {skill}{but}. Once you have applied to two of them, " \
       "tell me; don't apply to anything else."
+BOTH = {"report": "Two {skill} roles were posted; I applied to both."}
 
 APPLY_KINDS = (
     kit.declare(
@@ -253,15 +243,14 @@ APPLY_KINDS = (
                "phone number {phone}, to each new posting whose requirements ask for {skill} (a mention in the "
                "description is not enough). When you have applied to two such roles, tell me.",
         condition_sql=POSTED, eval_sql=ONLY,
-        solution=[*EACH, {"report": "Two {skill} roles were posted; I applied to both."}]),
+        solution=[*EACH, BOTH]),
     kit.declare(
         "apply_react_two", "active", "relative", apply(False, 2, 1), Knobs(decoys=2),
         "as apply_api_docs, three target postings (the third after the target time)", difficulty="hard",
         distraction="{skill} outside the requirements, look-alike stacks", start_page=JOBS,
         description="Three postings ask for {skill} ({ids}); the second arrives at {at} s, the third after it. "
                     "Look-alikes name {skill} outside the requirements. Applying to a look-alike fails.",
-        prompt=TWO, condition_sql=POSTED, eval_sql=ONLY,
-        solution=[*EACH, {"report": "Two {skill} roles were posted; I applied to both."}]),
+        prompt=TWO, condition_sql=POSTED, eval_sql=ONLY, solution=[*EACH, BOTH]),
     kit.declare(
         "apply_cobol_noop", "noop", "relative", apply(True, 2, 1), Knobs(decoys=2), "as apply_react_two; the asked "
         "skill is named only outside a posting's requirements (the near miss)", difficulty="hard", start_page=JOBS,
@@ -272,8 +261,7 @@ APPLY_KINDS = (
         near_miss_sql="SELECT EXISTS (SELECT 1 FROM jobs WHERE origin = 'event' AND (title LIKE {skill!l} OR "
                       "description LIKE {skill!l}))",
         eval_sql="SELECT NOT EXISTS (SELECT 1 FROM jobs WHERE origin = 'event' AND applied = 1)",
-        solution=[ON_BOARD, SUBMIT, ON_BOARD, SUBMIT,
-                  {"report": "Two {skill} roles were posted; I applied to both."}]),
+        solution=[ON_BOARD, SUBMIT, ON_BOARD, SUBMIT, BOTH]),
 )
 
 KINDS: tuple[Kind, ...] = tuple(sorted((*COUNT_KINDS, *APPLY_KINDS), key=lambda k: k.name))

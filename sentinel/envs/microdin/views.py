@@ -1,7 +1,5 @@
-"""MicroDin pages (GET) under /microdin, and the SQL they share (rows name people by persona id; a person
-is the persona joined with their member profile). Side effects (not on live refreshes): opening a thread
-marks its messages read; following a notification's link marks it read before redirecting to what it is
-about. The pages a form re-renders with errors (post, job, thread, profile) read their id from the URL."""
+"""MicroDin pages (GET) and the SQL they share (a person: the persona joined with their member profile). Opening a
+thread or a notification's link marks it read (not on a live refresh); re-rendered form pages read ids from the URL."""
 
 from __future__ import annotations
 
@@ -15,12 +13,12 @@ from sentinel.web.render import render
 from sentinel.world.state import World
 
 routes = Routes()
-POST_GONE = "This post no longer exists."
-JOB_GONE = "This job posting no longer exists."
+POST_GONE, JOB_GONE = "This post no longer exists.", "This job posting no longer exists."
 THREAD_GONE = "This conversation no longer exists."
-MAX_QUERY = 100
 FEED_PER_PAGE, JOBS_PER_PAGE, LIST_PER_PAGE = 10, 15, 20
-PREVIEW_CHARS, SUGGESTIONS = 50, 6
+PREVIEW_CHARS, SUGGESTIONS, MAX_QUERY = 50, 6, 100
+RESUMES = ("Alex_Morgan_Resume_2024.pdf", "Alex_Morgan_Product_CV.pdf")
+SECTION_KINDS = ("experience", "education", "certification", "project", "volunteering", "award")
 
 
 def person_join(column: str, prefix: str) -> tuple[str, str]:
@@ -96,9 +94,9 @@ async def feed(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     listing = await paged(request, per_page=FEED_PER_PAGE, count_sql="SELECT COUNT(*) FROM posts",
                           rows_sql=POST_ROWS + POST_ORDER)
-    me = await person_row(world, self_id(request))
     return await render(request, "microdin/feed.html", {
-        "list": listing, "me_card": me, "connections": await connection_count(world), "errors": {}, "draft": ""})
+        "list": listing, "me_card": await person_row(world, self_id(request)),
+        "connections": await connection_count(world), "errors": {}, "draft": ""})
 
 
 @routes.get("/posts/{id}", "post")
@@ -129,11 +127,8 @@ async def network(request: web.Request) -> web.StreamResponse:
 @routes.get("/jobs", "jobs")
 async def jobs(request: web.Request) -> web.StreamResponse:
     query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
-    where, params = "j.closed = 0", []
-    if query:
-        where += " AND (j.title LIKE ? OR c.name LIKE ? OR j.location LIKE ?)"
-        params = [f"%{query}%"] * 3
-    listing = await paged(request, per_page=JOBS_PER_PAGE, params=params,
+    where = "j.closed = 0" + (" AND (j.title LIKE ? OR c.name LIKE ? OR j.location LIKE ?)" if query else "")
+    listing = await paged(request, per_page=JOBS_PER_PAGE, params=[f"%{query}%"] * where.count("?"),
                           count_sql=f"SELECT COUNT(*) FROM jobs j JOIN companies c ON c.id = j.company_id"
                                     f" WHERE {where}",
                           rows_sql=f"{JOB_ROWS} WHERE {where}{JOB_ORDER}")
@@ -143,8 +138,7 @@ async def jobs(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/jobs/applied", "applications")
 async def applications(request: web.Request) -> web.StreamResponse:
-    listing = await paged(request, per_page=LIST_PER_PAGE,
-                          count_sql="SELECT COUNT(*) FROM applications",
+    listing = await paged(request, per_page=LIST_PER_PAGE, count_sql="SELECT COUNT(*) FROM applications",
                           rows_sql="SELECT a.*, j.title, j.location, j.closed, j.company_id, c.name AS company_name"
                                    " FROM applications a JOIN jobs j ON j.id = a.job_id"
                                    " JOIN companies c ON c.id = j.company_id ORDER BY a.created_at DESC, a.rowid DESC")
@@ -161,9 +155,6 @@ async def job_page(request: web.Request, errors: dict[str, str] | None = None, f
     return await render(request, "microdin/job.html", {
         "job": job, "requirements": split_lines(job["requirements"]), "application": application,
         "errors": errors or {}, "values": values, "resumes": RESUMES}, status=status)
-
-
-RESUMES = ("Alex_Morgan_Resume_2024.pdf", "Alex_Morgan_Product_CV.pdf")
 
 
 @routes.get("/messaging", "messaging")
@@ -232,19 +223,14 @@ async def profile_page(request: web.Request, errors: dict[str, str] | None = Non
         "errors": errors or {}, "values": form or {}, "section_kinds": SECTION_KINDS}, status=status)
 
 
-SECTION_KINDS = ("experience", "education", "certification", "project", "volunteering", "award")
-
-
 @routes.get("/company/{id}", "company")
 async def company_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     company = await fetch_or_404(request, "SELECT * FROM companies WHERE id = ?", (request.match_info["id"],),
                                  "This company page is not available.")
-    open_jobs = await world.fetch_all(f"{JOB_ROWS} WHERE j.company_id = ? AND j.closed = 0{JOB_ORDER}",
-                                      (company["id"],))
+    listed = await world.fetch_all(f"{JOB_ROWS} WHERE j.company_id = ? AND j.closed = 0{JOB_ORDER}", (company["id"],))
     employees = await world.fetch_value("SELECT COUNT(*) FROM members WHERE company_id = ?", (company["id"],))
-    return await render(request, "microdin/company.html", {"company": company, "jobs": open_jobs,
-                                                            "employees": employees})
+    return await render(request, "microdin/company.html", {"company": company, "jobs": listed, "employees": employees})
 
 
 @routes.get("/search", "search")

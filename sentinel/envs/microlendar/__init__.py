@@ -4,7 +4,6 @@ No, and to-dos (docs/environments.md#microlendar). An event's description shows 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.microlendar import actions, views  # noqa: F401  (actions adds its routes to views.routes)
@@ -35,23 +34,12 @@ async def header(world: World) -> Header:
     return Header(unread=await q.pending_invitations(world), counts={"open_tasks": await q.open_tasks(world)})
 
 
-def serve_preload(catalog: Any) -> dict[str, Any]:
-    return {"events": "*", "tasks": "*"}
-
-
 ENV = Environment(
-    name="microlendar", title="MicroLendar",
-    schema=Path(__file__).with_name("schema.sql"),
-    event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    name="microlendar", title="MicroLendar", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
+    routes=tuple(views.routes), search="search", kinds=KINDS, check_scenario=check_scenario,
     nav=(NavItem("Month", "month_now"), NavItem("Week", "week_now"), NavItem("Day", "day_now"),
          NavItem("Schedule", "schedule"), NavItem("Tasks", "tasks", count="open_tasks"),
          NavItem("Create", "event_new")),
-    search="search",
-    header=header,
-    baseline_sql=BASELINE_SQL,
-    serve_preload=serve_preload,
-    check_scenario=check_scenario,
+    header=header, baseline_sql=BASELINE_SQL, serve_preload=lambda catalog: {"events": "*", "tasks": "*"},
     page_time_step_s=1.0,  # the clock and the now line show whole minutes of sim time
-    kinds=KINDS,
 )

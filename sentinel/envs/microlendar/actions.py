@@ -102,9 +102,8 @@ async def rsvp(request: web.Request) -> web.StreamResponse:
     response = choice_param(form, "response", tuple(RESPONSES), "", "Choose Yes, Maybe or No.")
     row = await live_row(request, "id, organizer_id")
     me = world.self_persona["id"]
-    invited = await world.fetch_value("SELECT 1 FROM event_attendees WHERE event_id = ? AND persona_id = ?",
-                                      (row["id"], me))
-    if not invited or not row["organizer_id"]:
+    if not await world.fetch_value("SELECT 1 FROM event_attendees WHERE event_id = ? AND persona_id = ?",
+                                   (row["id"], me)) or not row["organizer_id"]:
         raise BadInput("You organise this event: there is no invitation to answer.")
     async with world.write() as db:
         await db.execute("UPDATE event_attendees SET response = ? WHERE event_id = ? AND persona_id = ?",

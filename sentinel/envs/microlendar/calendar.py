@@ -21,14 +21,12 @@ def calendar_now(today: date, sim_seconds: float) -> datetime:
 def clock(text: str) -> str:
     """'09:00' → '9:00am', '13:30' → '1:30pm', '00:15' → '12:15am'."""
     hours, minutes = int(text[:2]), int(text[3:5])
-    suffix = "am" if hours < 12 else "pm"
-    return f"{(hours % 12) or 12}:{minutes:02d}{suffix}"
+    return f"{(hours % 12) or 12}:{minutes:02d}{'am' if hours < 12 else 'pm'}"
 
 
 def minutes_of(text: str) -> int:
     """'YYYY-MM-DDTHH:MM' (or 'HH:MM') → minutes after midnight."""
-    hhmm = text[-5:]
-    return int(hhmm[:2]) * 60 + int(hhmm[3:5])
+    return int(text[-5:-3]) * 60 + int(text[-2:])
 
 
 def week_start(day: date) -> date:
@@ -67,9 +65,7 @@ def short_date(day: date) -> str:
 
 
 def time_range(start_at: str, end_at: str, all_day: int) -> str:
-    if all_day:
-        return "All day"
-    return f"{clock(start_at[11:16])} – {clock(end_at[11:16])}"
+    return "All day" if all_day else f"{clock(start_at[11:16])} – {clock(end_at[11:16])}"
 
 
 @dataclass(frozen=True)
@@ -84,10 +80,8 @@ class Placed:
 
 
 def side_by_side(events: Sequence[Any]) -> list[Placed]:
-    """Lay out one day's timed events: overlapping ones share the width in columns.
-
-    Events are taken by start time; a cluster is a run of events that overlap one another
-    transitively, and each goes into the first column free at its start."""
+    """Lay out one day's timed events: overlapping ones share the width in columns. Events are taken by start
+    time; a cluster is a run of transitively overlapping events, each in the first column free at its start."""
     ordered = sorted(events, key=lambda e: (e["start_at"], e["end_at"]))
     placed: list[Placed] = []
     cluster: list[tuple[Any, int, int, int]] = []  # event, col, start, end

@@ -1,6 +1,5 @@
-"""MicroLendar's events: `preload` (the calendar, the to-dos and today's date), `new_event`,
-`cancel_event` (the organizer withdraws it: gone everywhere) and `new_task`. Catalog events carry a
-day offset from today, so a scenario's dates never drift: the preload's `today` makes them dates."""
+"""MicroLendar's events: `preload` (the calendar, to-dos, today's date), `new_event`, `cancel_event` (withdrawn:
+gone everywhere), `new_task`. Catalog events carry a day offset from the preload's `today`, so dates never drift."""
 
 from __future__ import annotations
 
@@ -49,38 +48,38 @@ def _when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
     return {"origin": "event", "at": event.at}
 
 
-async def insert_event(world: World, event: Event, event_id: str, today: date) -> None:
-    record = world.catalog.get("events", event_id)
+async def insert(world: World, event: Event, table: str, item_id: str, today: date) -> None:
+    """One catalog event (its day offset a date on the calendar of `today`, with its guests) or to-do."""
+    record = world.catalog.get(table, item_id)
+    if table == "tasks":
+        due = record.get("due_offset")
+        await world.insert("tasks", {
+            "id": item_id, "title": record["title"], "notes": record.get("notes", ""),
+            "due_date": None if due is None else (today + timedelta(days=int(due))).isoformat(),
+            "completed": int(bool(record.get("completed")))}, **_when(event, record))
+        return
     start_at, end_at, all_day = event_times(record, today)
     await world.insert("events", {
-        "id": event_id, "title": record["title"], "description": record.get("description", ""),
+        "id": item_id, "title": record["title"], "description": record.get("description", ""),
         "location": record.get("location", ""), "category": record["category"], "start_at": start_at,
         "end_at": end_at, "all_day": all_day, "organizer_id": record.get("organizer_id")}, **_when(event, record))
     await world.db.executemany("INSERT OR REPLACE INTO event_attendees (event_id, persona_id, response) VALUES "
-                               "(?, ?, ?)", [(event_id, pid, answer) for pid, answer in record.get("attendees", [])])
-
-
-async def insert_task(world: World, event: Event, task_id: str, today: date) -> None:
-    record = world.catalog.get("tasks", task_id)
-    due = record.get("due_offset")
-    due_date = None if due is None else (today + timedelta(days=int(due))).isoformat()
-    await world.insert("tasks", {"id": task_id, "title": record["title"], "notes": record.get("notes", ""),
-                                 "due_date": due_date, "completed": int(bool(record.get("completed")))},
-                       **_when(event, record))
+                               "(?, ?, ?)", [(item_id, pid, answer) for pid, answer in record.get("attendees", [])])
 
 
 async def apply_preload(world: World, event: Event) -> None:
     today = parse_day(event.fields.get("today", DEFAULT_TODAY)) or date.fromisoformat(DEFAULT_TODAY)
     await world.set_meta("today", today.isoformat())
-    catalog = world.catalog
-    for event_id in oldest_first(catalog, "events", selected(catalog, "events", event.fields.get("events"))):
-        await insert_event(world, event, event_id, today)
-    for task_id in oldest_first(catalog, "tasks", selected(catalog, "tasks", event.fields.get("tasks"))):
-        await insert_task(world, event, task_id, today)
+    for table in ("events", "tasks"):
+        for item_id in oldest_first(world.catalog, table, selected(world.catalog, table, event.fields.get(table))):
+            await insert(world, event, table, item_id, today)
 
 
-async def apply_new_event(world: World, event: Event) -> None:
-    await insert_event(world, event, str(event.fields["event_id"]), await today_of(world))
+def arrival(table: str, field: str) -> EventType:
+    """new_event or new_task: the one catalog item `field` names, dated on the calendar's today."""
+    async def apply(world: World, event: Event) -> None:
+        await insert(world, event, table, str(event.fields[field]), await today_of(world))
+    return EventType(apply=apply, refs={field: table}, inserts=(field,), required=(field,))
 
 
 async def apply_cancel_event(world: World, event: Event) -> None:
@@ -88,27 +87,16 @@ async def apply_cancel_event(world: World, event: Event) -> None:
     await world.db.execute("UPDATE events SET deleted = 1 WHERE id = ?", (str(event.fields["event_id"]),))
 
 
-async def apply_new_task(world: World, event: Event) -> None:
-    await insert_task(world, event, str(event.fields["task_id"]), await today_of(world))
-
-
-def preload_problems(event: Event) -> list[tuple[str, str]]:
-    """MicroLendar's own preload rule: `today` must be a date."""
-    value = event.fields.get("today")
-    if value is not None and parse_day(value) is None:
-        return [(f"events[{event.index}].today", f"expected a date YYYY-MM-DD, got {value!r}")]
-    return []
-
-
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
-    """The scenario rules the generic validator cannot know: the preload's `today` is a date; an
-    event is cancelled only after it arrived (or was preloaded)."""
+    """The preload's `today` is a date; an event is cancelled only after it arrived (or was preloaded)."""
     problems: list[tuple[str, str]] = []
     present: set[str] = set()
     for event in scenario.events:
         where = f"events[{event.index}]"
         if event.type == "preload":
-            problems += preload_problems(event)
+            today = event.fields.get("today")
+            if today is not None and parse_day(today) is None:
+                problems.append((f"{where}.today", f"expected a date YYYY-MM-DD, got {today!r}"))
             ids = event.fields.get("events")
             present |= set(catalog.raw("events")) if ids == "*" else set(map(str, ids or []))
             continue
@@ -121,8 +109,7 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
 
 EVENT_TYPES = {
     "preload": preload_type(apply_preload, {"events": "events", "tasks": "tasks"}, optional=("today",)),
-    "new_event": EventType(apply=apply_new_event, refs={"event_id": "events"}, inserts=("event_id",),
-                           required=("event_id",)),
+    "new_event": arrival("events", "event_id"),
     "cancel_event": EventType(apply=apply_cancel_event, refs={"event_id": "events"}, required=("event_id",)),
-    "new_task": EventType(apply=apply_new_task, refs={"task_id": "tasks"}, inserts=("task_id",), required=("task_id",)),
+    "new_task": arrival("tasks", "task_id"),
 }

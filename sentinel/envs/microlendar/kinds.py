@@ -1,6 +1,5 @@
-"""MicroLendar's ten scenario kinds (docs/environments.md#microlendar): recipes on the generation kit.
-The standard preload is every `base` event and task of the catalog; a draw may take a base event out of
-it and let it arrive instead, so counted arrivals and look-alikes come from the whole catalog."""
+"""MicroLendar's ten scenario kinds (docs/environments.md#microlendar), recipes on the generation kit. The standard
+preload is the catalog's `base` events and tasks; a draw may let a base event arrive instead of preloading it."""
 
 from __future__ import annotations
 
@@ -62,9 +61,8 @@ def maker(catalog: Catalog):
 
 def finish(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, key: list[dict[str, Any]], harmless: Test,
            anything: Test = lambda r: True, todos: bool = True, drop=()) -> Facts:
-    """The facts a draw ends with: the key events, background (before `at` new to-dos when `todos`
-    and events passing `harmless`, after it also those passing `anything`), and the standard
-    preload less what arrives and what `drop` names."""
+    """A draw's facts: the key events, background (before `at` new to-dos when `todos` and events passing `harmless`,
+    after it also those passing `anything`), the standard preload less what arrives and what `drop` names."""
     used = {e.get("event_id") or e.get("task_id") for e in key}
 
     def pool(test: Test, tasks: bool) -> list[str]:
@@ -139,10 +137,9 @@ def nowhere(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
 def arrivals(what: str, n: tuple[int, int], counts: Test, near: Test, note: Callable[[dict[str, Any]], str], *,
              score: Callable[[dict[str, Any]], float] = lambda r: 0.0, arrive: Test = lambda r: True,
              first_s: float = 2, lighter: float = 0.0, collection: str = "events") -> Setup:
-    """n (drawn in the range) records of `collection` that `counts` and `arrive` pass come in, the last
-    at the target, after `first_s`; look-alikes (`near` events, the highest `score` first as near_miss
-    rises) fall between; background before the target cannot count. `lighter`: the share of counting
-    base records left out of the preload. Facts: the count at the start, the threshold, at the end."""
+    """n (drawn in the range) records of `collection` passing `counts` and `arrive` come in after `first_s`, the last
+    at the target; look-alikes (`near` events, higher `score` first as near_miss rises) fall between; background
+    before the target cannot count; `lighter`: the share of counting base records left out of the preload."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
         m, recs, tasks = catalog.raw("events"), catalog.raw(collection), collection == "tasks"
         pool = kit.ids_where(catalog, "events", near)

@@ -27,14 +27,11 @@ def hidden_clause(hidden: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
 
 def event_row(row: Any) -> dict[str, Any]:
     """What a view prints of an event: its times as words, its calendar and its RSVP state."""
-    event = dict(row)
-    event["calendar"] = CATEGORY_LABELS[event["category"]]
-    event["day"] = event["start_at"][:10]
-    event["clock"] = "All day" if event["all_day"] else clock(event["start_at"][11:16])
-    event["range"] = time_range(event["start_at"], event["end_at"], event["all_day"])
-    response = event.get("my_response") or ""
-    event["state"] = STATE_TAGS.get(response, "") if event["organizer_id"] else ""
-    return event
+    e = dict(row)
+    return {**e, "calendar": CATEGORY_LABELS[e["category"]], "day": e["start_at"][:10],
+            "clock": "All day" if e["all_day"] else clock(e["start_at"][11:16]),
+            "range": time_range(e["start_at"], e["end_at"], e["all_day"]),
+            "state": STATE_TAGS.get(e.get("my_response") or "", "") if e["organizer_id"] else ""}
 
 
 async def events_between(world: World, first: date, after_last: date, hidden: tuple[str, ...] = ()) -> list[dict]:
@@ -54,18 +51,15 @@ def by_day(events: list[dict]) -> dict[str, list[dict]]:
 
 
 async def event_detail(world: World, event_id: str) -> dict[str, Any] | None:
-    row = await world.fetch_one(
-        f"SELECT {EVENT_COLUMNS}, e.description, e.viewed, e.origin FROM events e WHERE e.id = ? AND e.deleted = 0",
-        (event_id,),
-    )
+    row = await world.fetch_one(f"SELECT {EVENT_COLUMNS}, e.description, e.viewed, e.origin FROM events e"
+                                " WHERE e.id = ? AND e.deleted = 0", (event_id,))
     if row is None:
         return None
     event = event_row(row)
     guests = await world.fetch_all(
         "SELECT p.id, p.name, p.email, p.is_self, a.response FROM event_attendees a JOIN personas p "
         "ON p.id = a.persona_id WHERE a.event_id = ? ORDER BY p.id = ? DESC, p.is_self DESC, p.name",
-        (event_id, event["organizer_id"] or ""),
-    )
+        (event_id, event["organizer_id"] or ""))
     event["guests"] = [dict(g) for g in guests]
     organizer = next((g for g in event["guests"] if g["id"] == event["organizer_id"]), None)
     event["organizer"] = organizer["name"] if organizer else world.self_persona["name"]
@@ -89,10 +83,6 @@ async def open_tasks(world: World) -> int:
 
 def search_where(query: str) -> tuple[str, tuple[str, ...]]:
     """Every word must appear in the title, location or description (case-insensitive)."""
-    clauses, params = [], []
-    for word in query.split()[:8]:
-        like = "%" + word.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        clauses.append("(e.title LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\' OR "
-                       "e.description LIKE ? ESCAPE '\\')")
-        params += [like, like, like]
-    return " AND ".join(clauses) or "1", tuple(params)
+    likes = ["%" + w.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for w in query.split()[:8]]
+    match = "(e.title LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\' OR e.description LIKE ? ESCAPE '\\')"
+    return " AND ".join([match] * len(likes)) or "1", tuple(like for like in likes for _ in range(3))

@@ -37,8 +37,8 @@ def hidden_of(request: web.Request) -> tuple[str, ...]:
 
 
 def calendars_redirect(request: web.Request) -> None:
-    """The "My calendars" form sends the ticked calendars as `show`; answer with the canonical
-    `hide` URL of the same page (so a reload or live refresh keeps the choice)."""
+    """The "My calendars" form sends the ticked calendars as `show`: redirect to the same page's `hide` URL
+    (so a reload or live refresh keeps the choice)."""
     if "calendars" not in request.query:
         return
     shown = set(request.query.getall("show", []))
@@ -57,8 +57,7 @@ def day_param(request: web.Request, name: str = "day") -> date:
 
 
 async def frame(request: web.Request, focus: date, hidden: tuple[str, ...], view: str) -> dict[str, Any]:
-    """What the sidebar and the view switcher need: the mini month of `focus`, today, the
-    calendars with their tick state, and the current view's name."""
+    """What the sidebar and view switcher need: the mini month of `focus`, today, the calendars ticked, the view."""
     return {"today": await today_of(world_of(request)), "focus": focus, "view": view, "hidden": hidden,
             "hide_query": {"hide": ",".join(hidden)} if hidden else {},
             "mini": cal.month_grid(focus.year, focus.month), "mini_title": f"{focus:%B %Y}",
@@ -118,20 +117,16 @@ def columns(day: date, events: list[dict]) -> dict[str, Any]:
 
 def hour_range(days: list[dict]) -> tuple[int, int]:
     """The hours the time grid shows: 7am–10pm, widened to fit earlier or later events."""
-    first, last = HOURS_SHOWN
-    for column in days:
-        for p in column["placed"]:
-            first = min(first, p.top // 60)
-            last = max(last, (p.top + p.length - 1) // 60)
-    return first, last
+    placed = [p for column in days for p in column["placed"]]
+    return (min([HOURS_SHOWN[0], *(p.top // 60 for p in placed)]),
+            max([HOURS_SHOWN[1], *((p.top + p.length - 1) // 60 for p in placed)]))
 
 
 @routes.get("/week/{day}", "week")
 async def week_view(request: web.Request) -> web.StreamResponse:
     calendars_redirect(request)
-    day, hidden = day_param(request), hidden_of(request)
+    day, hidden, world = day_param(request), hidden_of(request), world_of(request)
     week = cal.week_days(day)
-    world = world_of(request)
     events = q.by_day(await q.events_between(world, week[0], week[-1] + timedelta(days=1), hidden))
     days = [columns(d, events.get(d.isoformat(), [])) for d in week]
     now = cal.calendar_now(await today_of(world), world.now())
@@ -147,8 +142,7 @@ async def week_view(request: web.Request) -> web.StreamResponse:
 @routes.get("/day/{day}", "day")
 async def day_view(request: web.Request) -> web.StreamResponse:
     calendars_redirect(request)
-    day, hidden = day_param(request), hidden_of(request)
-    world = world_of(request)
+    day, hidden, world = day_param(request), hidden_of(request), world_of(request)
     events = await q.events_between(world, day, day + timedelta(days=1), hidden)
     column = columns(day, events)
     first_hour, last_hour = hour_range([column])
@@ -165,9 +159,7 @@ async def day_view(request: web.Request) -> web.StreamResponse:
 @routes.get("/schedule", "schedule")
 async def schedule_view(request: web.Request) -> web.StreamResponse:
     calendars_redirect(request)
-    world = world_of(request)
-    hidden = hidden_of(request)
-    today = await today_of(world)
+    hidden, today = hidden_of(request), await today_of(world_of(request))
     start = parse_day(request.query.get("from") or today.isoformat())
     end = parse_day(request.query["to"]) if request.query.get("to") else None
     if start is None or (request.query.get("to") and end is None):
@@ -225,9 +217,8 @@ async def event_edit(request: web.Request) -> web.StreamResponse:
     row = await fetch_or_404(request, "SELECT * FROM events WHERE id = ? AND deleted = 0",
                              (request.match_info["id"],), GONE)
     return await event_form(request, {
-        "title": row["title"], "date": row["start_at"][:10], "start": row["start_at"][11:16],
-        "end": row["end_at"][11:16], "category": row["category"], "location": row["location"],
-        "description": row["description"], "all_day": bool(row["all_day"])}, row["id"])
+        **{key: row[key] for key in ("title", "category", "location", "description")}, "date": row["start_at"][:10],
+        "start": row["start_at"][11:16], "end": row["end_at"][11:16], "all_day": bool(row["all_day"])}, row["id"])
 
 
 # --- tasks and search ------------------------------------------------------------------------------

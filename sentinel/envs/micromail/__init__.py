@@ -12,15 +12,13 @@ from sentinel.envs.micromail.events import EVENT_TYPES, check_scenario
 from sentinel.envs.micromail.kinds import KINDS
 from sentinel.world.state import World
 
-INBOX = "FROM emails WHERE folder = 'inbox' AND origin != 'self'"
+INBOX = "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND origin != 'self'"
 BASELINE_SQL = {
-    "inbox_count": f"SELECT COUNT(*) {INBOX}",
-    "inbox_unread_count": f"SELECT COUNT(*) {INBOX} AND is_read = 0",
+    "inbox_count": INBOX, "inbox_unread_count": f"{INBOX} AND is_read = 0",
     "junk_count": "SELECT COUNT(*) FROM emails WHERE folder = 'junk' AND origin != 'self'",
-    "inbox_cc_count": f"SELECT COUNT(*) {INBOX} AND cc_me = 1",
-    "inbox_mention_count": f"SELECT COUNT(*) {INBOX} AND mentions_me = 1",
-    "inbox_external_count": f"SELECT COUNT(*) {INBOX} AND is_external = 1",
-    "inbox_high_importance_count": f"SELECT COUNT(*) {INBOX} AND importance = 'high'",
+    "inbox_cc_count": f"{INBOX} AND cc_me = 1", "inbox_mention_count": f"{INBOX} AND mentions_me = 1",
+    "inbox_external_count": f"{INBOX} AND is_external = 1",
+    "inbox_high_importance_count": f"{INBOX} AND importance = 'high'",
     "attachment_count": "SELECT COUNT(*) FROM attachments WHERE origin != 'self'",
 }
 

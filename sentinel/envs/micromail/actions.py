@@ -9,7 +9,7 @@ from aiohttp import web
 from sentinel.envs.micromail import queries as q
 from sentinel.envs.micromail.events import derived_flags
 from sentinel.envs.micromail.views import BULK_OPS, compose_page, message_row, routes
-from sentinel.web.kit import BadInput, done, form_of, toggle, url_for, world_of
+from sentinel.web.kit import BadInput, choice_param, done, form_of, toggle, url_for, world_of
 from sentinel.world.state import World
 
 MAX_BULK = 500
@@ -18,9 +18,7 @@ MAX_BULK = 500
 @routes.post("/message/{id}/read", "read")
 async def read_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    state = form.get("state")
-    if state not in ("read", "unread"):
-        raise BadInput("Choose read or unread.")
+    state = choice_param(form, "state", ("read", "unread"), "", "Choose read or unread.")
     row = await message_row(request)
     async with world.write() as db:
         await db.execute("UPDATE emails SET is_read = ? WHERE id = ?", (int(state == "read"), row["id"]))
@@ -44,9 +42,7 @@ _toggle("pin", "is_pinned", "Pinned", "Unpinned")
 @routes.post("/message/{id}/move", "move")
 async def move_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    target = form.get("folder")
-    if target not in q.MOVE_TARGETS:
-        raise BadInput("Choose Inbox, Archive, Junk or Trash.")
+    target = choice_param(form, "folder", q.MOVE_TARGETS, "", "Choose Inbox, Archive, Junk or Trash.")
     row = await message_row(request)
     if row["folder"] == "drafts":
         raise BadInput("Drafts cannot be moved; send or delete them instead.")
@@ -75,9 +71,9 @@ async def delete_action(request: web.Request) -> web.StreamResponse:
     raise done(request, form, status, url_for(request, "folder", folder=row["folder"]))
 
 
-async def _file(world: World, draft: q.Draft, folder: str, **more: Any) -> tuple[str, str | None, str | None]:
-    """Insert the self user's mail into `folder` (the other columns keep the schema's defaults):
-    (its id, the mode and id of the message it replies to or forwards, if that still exists)."""
+async def _file(world: World, draft: q.Draft, folder: str, **more: Any) -> str:
+    """Insert the self user's mail into `folder` (the other columns keep the schema's defaults); its id. It refers
+    to the message it replies to or forwards only while that still exists."""
     me = world.self_persona
     ref = draft.mode and draft.of and await q.get_email(world, draft.of) is not None
     ref_mode, ref_id = (draft.mode, draft.of) if ref else (None, None)
@@ -85,7 +81,7 @@ async def _file(world: World, draft: q.Draft, folder: str, **more: Any) -> tuple
     await world.insert("emails", {
         "id": new_id, "folder": folder, "sender_id": me["id"], "sender_name": me["name"], "sender_email": me["email"],
         **draft.columns(), "is_read": 1, "ref_mode": ref_mode, "ref_id": ref_id, **more}, origin="self")
-    return new_id, ref_mode, ref_id
+    return new_id
 
 
 @routes.post("/send", "send")
@@ -97,15 +93,13 @@ async def send_action(request: web.Request) -> web.StreamResponse:
     me = world.self_persona
     flags = derived_flags({"cc": draft.addresses("cc"), "sender_id": me["id"], "sender_email": me["email"]},
                           me["email"])
-    async with world.write() as db:
-        new_id, ref_mode, ref_id = await _file(world, draft, "sent", **flags)
-        if ref_mode == "forward":  # a forward carries the original's files
-            for file in await q.get_attachments(world, str(ref_id)):
-                await world.insert("attachments", {
-                    "id": await world.next_self_id("attachments"), "email_id": new_id,
-                    "file_name": file["file_name"], "size_bytes": file["size_bytes"]}, origin="self")
-            await db.execute("UPDATE emails SET has_attachment = EXISTS (SELECT 1 FROM attachments"
-                             " WHERE email_id = ?) WHERE id = ?", (new_id, new_id))
+    async with world.write():
+        files = await q.get_attachments(world, draft.of) if draft.mode == "forward" and draft.of else []
+        new_id = await _file(world, draft, "sent", has_attachment=int(bool(files)), **flags)
+        for file in files:  # a forward carries the original's files
+            await world.insert("attachments", {
+                "id": await world.next_self_id("attachments"), "email_id": new_id,
+                "file_name": file["file_name"], "size_bytes": file["size_bytes"]}, origin="self")
         if draft.draft_id:
             source = await q.get_email(world, draft.draft_id)
             if source is not None and source["folder"] == "drafts":
@@ -134,10 +128,8 @@ async def draft_action(request: web.Request) -> web.StreamResponse:
 @routes.post("/bulk", "bulk")
 async def bulk_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    op = form.get("op")
+    op = choice_param(form, "op", tuple(BULK_OPS), "", "Choose what to do with the selected messages.")
     ids = [str(v) for v in form.getall("ids", []) + form.getall("ids[]", [])]
-    if op not in BULK_OPS:
-        raise BadInput("Choose what to do with the selected messages.")
     if len(ids) > MAX_BULK:
         raise BadInput(f"Select at most {MAX_BULK} messages at once.")
     if not ids:
@@ -156,6 +148,5 @@ async def bulk_action(request: web.Request) -> web.StreamResponse:
                 continue
             changed += 1
     parts = [f"{changed} {'message' if changed == 1 else 'messages'} {status}"] if changed or not gone else []
-    if gone:
-        parts.append(f"{gone} deleted permanently")
+    parts += [f"{gone} deleted permanently"] if gone else []
     raise done(request, form, ", ".join(parts), url_for(request, "folder", folder="inbox"))

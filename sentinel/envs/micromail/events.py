@@ -13,8 +13,6 @@ if TYPE_CHECKING:
     from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
-ARRIVAL_FOLDERS = ("inbox", "junk")  # where a scripted arrival may land
-
 
 def split_addresses(text: str) -> list[str]:
     """'a@x, b@y; c@z' → ['a@x', 'b@y', 'c@z'] (commas or semicolons, blanks dropped)."""
@@ -28,8 +26,7 @@ def domain(address: str) -> str:
 def derived_flags(record: dict[str, Any], self_email: str) -> dict[str, int]:
     """cc_me and is_external, computed the same way for catalog and agent-written mail."""
     cc = [a.lower() for a in record.get("cc", [])]
-    sender_email = record.get("sender_email", "")
-    external = record.get("sender_id") is None or domain(sender_email) != domain(self_email)
+    external = record.get("sender_id") is None or domain(record.get("sender_email", "")) != domain(self_email)
     return {"cc_me": int(self_email.lower() in cc), "is_external": int(external)}
 
 
@@ -80,11 +77,7 @@ EVENT_TYPES = {
 
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
     """What the generic validator cannot know: only inbox or junk mail arrives on the timeline."""
-    problems: list[tuple[str, str]] = []
     emails = catalog.raw("emails")
-    for event in scenario.events:
-        record = emails.get(str(event.fields.get("email_id"))) if event.type == "new_email" else None
-        if record is not None and record.get("folder", "inbox") not in ARRIVAL_FOLDERS:
-            problems.append((f"events[{event.index}].email_id",
-                             f"{record['id']} is a {record['folder']} message; only inbox or junk mail can arrive"))
-    return problems
+    arriving = [(e.index, emails.get(str(e.fields.get("email_id")))) for e in scenario.events if e.type == "new_email"]
+    return [(f"events[{i}].email_id", f"{r['id']} is a {r['folder']} message; only inbox or junk mail can arrive")
+            for i, r in arriving if r is not None and r.get("folder", "inbox") not in ("inbox", "junk")]

@@ -148,12 +148,9 @@ async def message_detail(world: World, row: Any) -> dict[str, Any]:
         **{key: row[key] for key in ("id", "created_at", "sender_email", "body", "folder")},
         **{key: bool(row[key]) for key in ("is_external", "is_read", "is_flagged", "is_pinned")},
         **{key: book.people(row[f"{key}_list"]) for key in ("to", "cc", "bcc")},
-        "subject": row["subject"] or "(no subject)",
-        "importance": row["importance"].capitalize(),
-        "high": row["importance"] == "high",
-        "sender_name": book.name(row["sender_email"]) or row["sender_name"],
-        "attachments": await get_attachments(world, row["id"]),
-        "folder_label": FOLDER_LABELS[row["folder"]],
+        "subject": row["subject"] or "(no subject)", "importance": row["importance"].capitalize(),
+        "high": row["importance"] == "high", "sender_name": book.name(row["sender_email"]) or row["sender_name"],
+        "attachments": await get_attachments(world, row["id"]), "folder_label": FOLDER_LABELS[row["folder"]],
         "move_targets": [(f, FOLDER_LABELS[f]) for f in MOVE_TARGETS if f != row["folder"]],
     }
 
@@ -161,9 +158,7 @@ async def message_detail(world: World, row: Any) -> dict[str, Any]:
 MODES = ("reply", "reply_all", "forward")
 ADDRESS_RE = re.compile(r"^[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$")
 NAMED_RE = re.compile(r"^[^<>]*<([^<>]+)>$")  # "Priya Shah <priya.shah@…>"
-MAX_ADDRESSES = 50
-MAX_SUBJECT = 300
-MAX_BODY = 50_000
+MAX_ADDRESSES, MAX_SUBJECT, MAX_BODY = 50, 300, 50_000
 ADDRESS_FIELDS = ("to", "cc", "bcc")
 
 
@@ -182,12 +177,9 @@ class Draft:
 
     @classmethod
     def from_form(cls, form: Any) -> Draft:
-        def text(name: str) -> str:
-            value = form.get(name, "")
-            return value.strip() if isinstance(value, str) else ""
-        body = form.get("body", "")
-        return cls(**{name: text(name) for name in (*ADDRESS_FIELDS, "subject", "mode", "of", "draft_id")},
-                   body=body if isinstance(body, str) else "")
+        typed = {name: value if isinstance(value := form.get(name, ""), str) else ""  # a file upload reads as ""
+                 for name in (*ADDRESS_FIELDS, "subject", "body", "mode", "of", "draft_id")}
+        return cls(**{name: value if name == "body" else value.strip() for name, value in typed.items()})
 
     def addresses(self, name: str) -> list[str]:
         """The field's addresses, "Priya Shah <priya.shah@…>" read as its address."""
@@ -223,11 +215,6 @@ def _prefixed(prefix: str, subject: str) -> str:
     return subject if subject.lower().startswith(prefix.lower()) else f"{prefix} {subject}"
 
 
-def _quote(row: Any) -> str:
-    quoted = "\n".join("> " + line if line else ">" for line in row["body"].splitlines())
-    return f"\n\nOn {fulltime(row['created_at'])}, {row['sender_name']} <{row['sender_email']}> wrote:\n{quoted}"
-
-
 def prefill(mode: str, row: Any, self_email: str, file_names: list[str]) -> Draft:
     """The compose form for replying to or forwarding `row`."""
     me = self_email.lower()
@@ -245,5 +232,7 @@ def prefill(mode: str, row: Any, self_email: str, file_names: list[str]) -> Draf
     if mode == "reply_all":
         to += [a for a in split_addresses(row["to_list"]) if a.lower() != me and a not in to]
         cc = [a for a in split_addresses(row["cc_list"]) if a.lower() != me and a not in to]
-    return Draft(to=", ".join(to), cc=", ".join(cc), mode=mode, of=row["id"],
-                 subject=_prefixed("Re:", row["subject"]), body=_quote(row))
+    quoted = "\n".join("> " + line if line else ">" for line in row["body"].splitlines())
+    wrote = f"On {fulltime(row['created_at'])}, {row['sender_name']} <{row['sender_email']}> wrote:"
+    return Draft(to=", ".join(to), cc=", ".join(cc), mode=mode, of=row["id"], subject=_prefixed("Re:", row["subject"]),
+                 body=f"\n\n{wrote}\n{quoted}")
