@@ -74,19 +74,9 @@ class Generation:
                 for kind, (ok, drawn) in self.acceptance.items() if drawn]
 
 
-# A check returns problems as text lines (empty: the scenario is valid). It gets the mapping
-# and the generated id; the API writes it to a temporary file and runs sentinel validate on it.
+# A check returns problems as text lines (empty: valid) for a scenario mapping (sentinel validate's checks).
 Check = Callable[[Mapping[str, Any]], Awaitable[list[str]]]
 SetCheck = Callable[[Sequence[GeneratedScenario]], Awaitable[list[str]]]
-
-
-def scenario_id(env: str, kind: str, seed: int, index: int) -> str:
-    return f"{env}-{kind}-s{seed}-{index:03d}"
-
-
-def draw_rng(env: str, kind: str, seed: int, index: int, attempt: int) -> random.Random:
-    """The generator of one attempt: seeded from a string, so the same on every run and Python."""
-    return random.Random(f"{env}|{kind}|{seed}|{index}|{attempt}")
 
 
 def plan_kinds(kinds: Sequence[Kind], count: int, kind: str | None) -> list[Kind]:
@@ -191,16 +181,16 @@ async def draw_set(env: str, kinds: Sequence[Kind], catalog: Catalog, seed: int,
 async def _draw_one(env: str, kind: Kind, catalog: Catalog, seed: int, index: int, knobs: Knobs,
                     check: Check, tally: list[int]) -> GeneratedScenario:
     last: list[str] = []
-    sid = scenario_id(env, kind.name, seed, index)
+    sid = f"{env}-{kind.name}-s{seed}-{index:03d}"
     for attempt in range(MAX_ATTEMPTS):
         tally[1] += 1
+        rng = random.Random(f"{env}|{kind.name}|{seed}|{index}|{attempt}")  # a string seed: the same on every run
         try:
-            body = kind.draw(draw_rng(env, kind.name, seed, index, attempt), catalog, knobs)
+            body = kind.draw(rng, catalog, knobs)
         except NoDraw as exc:
             last = [str(exc)]
             continue
-        data = assemble(sid, env, body, {"seed": seed, "kind": kind.name, "index": index,
-                                         "knobs": knobs.to_dict()})
+        data = assemble(sid, env, body, {"seed": seed, "kind": kind.name, "index": index, "knobs": knobs.to_dict()})
         at = data.get("condition_at")
         if at is not None and not knobs.earliest - 0.5 <= at <= knobs.latest + 0.5:
             last = [f"condition_at {at:g} is outside the window [{knobs.earliest:g}, {knobs.latest:g}]"]

@@ -68,18 +68,15 @@ Setup = Callable[[random.Random, "Catalog", Knobs], Facts]  # draws a declared k
 def kind(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
          name: str | None = None, earliest: float = MIN_AT, view: Callable[[Catalog], Any] | None = None,
          **params: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Decorator: declare the draw below as a Kind (named after the function unless `name` is given)
-    and append it to `kinds`, so labels, knobs and notes stand above the recipe:
+    """Decorator: the draw below becomes a Kind in `kinds` (named after it unless `name` is given):
 
         kind = partial(kit.kind, _declared)     # once per kinds.py; KINDS come from _declared
         @kind("passive", "absolute", Knobs(decoys=2), "decoys: ...; near_miss: ...")
         def price_target(rng, catalog, knobs): ...
 
-    Stacked, one recipe serves several kinds, each drawing with its own keyword `params`. The
-    function itself is returned, so a no-op twin draws its source by calling it. The draw gets
-    `view(catalog)` for the catalog when a view is given; its taxonomy needs only difficulty and
-    distraction (activity and criteria come from here). A draw that a no-op twin draws on may
-    return (what it chose, the scenario): the kind keeps the scenario."""
+    Stacked, one draw serves several kinds, each with its own keyword `params`. The draw reads
+    `view(catalog)` when a view is given and its taxonomy holds only difficulty and distraction.
+    The function is returned, so a no-op twin can call it; it may return (what it chose, the scenario)."""
     def declare(draw: Callable[..., Any]) -> Callable[..., Any]:
         def run(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
             out = draw(rng, catalog if view is None else view(catalog), knobs, **params)
@@ -94,10 +91,9 @@ def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs,
             distraction: str, prompt: str, description: str, condition_sql: str, solution: list[dict[str, Any]],
             eval_sql: str | None = None, near_miss_sql: str | None = None, start_page: str | None = None,
             earliest: float = MIN_AT) -> Kind:
-    """A kind as a declaration. `setup(rng, catalog, knobs)` draws the facts: `events`, `preload`,
-    `at` (the target time; a no-op's source task's) and optionally `until`, plus whatever the texts
-    name. The texts are templates of the facts and the knobs (`fill_in`). eval_sql is by default
-    the condition itself (a passive task is graded on the world reaching it)."""
+    """A kind from a `setup` that draws the facts (`events`, `preload`, `at`: the target time, a
+    no-op's source task's; optionally `until`) and texts that are templates of the facts and the
+    knobs (`fill_in`). eval_sql is by default the condition (a passive task is graded on reaching it)."""
     def draw(rng: random.Random, catalog: Catalog, drawn: Knobs) -> dict[str, Any]:
         facts = {**drawn.to_dict(), **setup(rng, catalog, drawn)}
         live = activity != "noop"
@@ -114,10 +110,10 @@ def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs,
 
 @dataclass(frozen=True)
 class Recipe:
-    """A kind declared: `setup` draws the facts (`at`, `events` and `preload`, and `until` when a
-    passing condition ends), every other field is a template over them (`fill_in`). The solution
-    watches `watch` (opening each new link matching `open_new`) until `until` holds, takes the
-    `then` steps and reports `report`; `solution` replaces all of that when the steps differ."""
+    """A kind declared: `setup` draws the facts (`at`, `events`, `preload`; `until` when a passing
+    condition ends), every other field is a template over them (`fill_in`). The solution watches
+    `watch` (opening each new link matching `open_new`) until `until` holds, takes the `then` steps
+    and reports `report`; `solution` replaces all of that when the steps differ."""
 
     activity: str
     criteria: str
@@ -142,10 +138,9 @@ class Recipe:
 
     def noop(self, name: str, swap: Callable[[random.Random, Catalog, Facts], Facts], *, description: Any,
              eval_sql: Any = None, distraction: Any = None, decoys: int = 3, notes: str = "") -> Kind:
-        """The no-op twin: the source's draw, whose target notes become the near miss's, then
-        `swap(rng, catalog, facts)` returns the facts that change (the asked value no event brings,
-        more events); the twin asks with them (the source's facts stay under `source`) and its near
-        miss is the source's condition on the source's facts."""
+        """The no-op twin: the source's draw with its target noted as the near miss, then `swap(rng,
+        catalog, facts)` gives the facts that change (the asked value no event brings, more events;
+        the source's stay under `source`). Its near miss is the source's condition."""
         twin = replace(self, activity="noop", description=description, eval_sql=eval_sql,
                        distraction=distraction or self.distraction)
 
@@ -172,9 +167,9 @@ class Recipe:
 
 def more_than_first(setup: Setup, rows: str, metric: str, watch: Any, number: str, *, condition_sql: Any = None,
                     **texts: Any) -> Recipe:
-    """A passive relative kind: at least {n} more `rows` (a FROM clause) than the session's `metric`
-    baseline; the solution watches `watch` until its `number` regex reads the first value + {n}.
-    `condition_sql` (e.g. {n} rows arrived) replaces the baseline check as the condition."""
+    """A passive relative kind: {n} more `rows` (a FROM clause) than the session's `metric`
+    baseline, watched on `watch` until its `number` regex reads first + {n}. A `condition_sql`
+    (e.g. {n} rows arrived) replaces the baseline check as the condition."""
     sql = count_reaches(rows, "{n}", metric)
     return Recipe("passive", "relative", setup, condition_sql=condition_sql or sql, eval_sql=sql, watch=watch,
                   until={"number": number, "at_least": "first + {n}"}, **texts)
@@ -189,10 +184,10 @@ class _Templates(string.Formatter):
 
 
 def fill_in(template: Any, facts: Mapping[str, Any]) -> Any:
-    """A template filled from the facts. A str is formatted with them (`{x!e}`: x escaped for a
-    regex, `{x!q}`: x as an SQL text literal, `{x!l}`: an SQL LIKE pattern for x anywhere; literal
-    braces doubled); a str that is one whole `{x}` is the fact itself (a number stays a number); a
-    callable is called with the facts; lists, tuples and mappings are filled item by item."""
+    """A template filled from the facts: a str is formatted with them (`{x!e}` a regex escape, `{x!q}`
+    an SQL text literal, `{x!l}` a LIKE pattern for x anywhere; braces doubled), a whole `{x}` is the
+    fact itself (a number stays a number), a callable is called with the facts, and lists, tuples and
+    mappings are filled item by item."""
     if callable(template):
         return template(facts)
     if isinstance(template, str):
@@ -229,13 +224,10 @@ def sample(rng: random.Random, items: Sequence[Any], k: int, what: str = "items"
 
 def nearest(rng: random.Random, items: Sequence[Any], k: int, score: Callable[[Any], float],
             near_miss: float) -> list[Any]:
-    """k look-alikes: with near_miss 1 the k highest scores, with 0 any k; in between, a mix.
-
-    Each item's rank key is its score blended with noise by (1 − near_miss)."""
+    """k look-alikes ranked by score blended with noise by (1 − near_miss): at 1 the k highest, at 0 any k."""
     if k > len(items):
         raise NoDraw(f"only {len(items)} look-alikes, {k} asked")
-    keyed = sorted(items, key=lambda it: -(near_miss * score(it) + (1 - near_miss) * rng.random()))
-    return keyed[:k]
+    return sorted(items, key=lambda it: -(near_miss * score(it) + (1 - near_miss) * rng.random()))[:k]
 
 
 def unseen(rng: random.Random, candidates: Iterable[str], texts: Iterable[str], what: str) -> str:
@@ -256,9 +248,8 @@ def overlap(a: str | Iterable[str], b: str | Iterable[str]) -> float:
 
 
 def nearness(word: str, text: str) -> float:
-    """How near a text comes to a word: 1 when it holds the word split in two (by a space or a
-    hyphen), else the longest prefix it shares with one of its words, as a share of the word (0
-    below three letters)."""
+    """1 when the text holds the word split in two (by a space or a hyphen), else the longest prefix
+    one of its words shares with the word, as a share of it (0 below three letters)."""
     ws = re.findall(r"[a-z0-9]+", text.lower())  # every word, short ones too, in order
     if any(a + b == word for a, b in zip(ws, ws[1:], strict=False)):
         return 1.0
@@ -267,8 +258,8 @@ def nearness(word: str, text: str) -> float:
 
 
 def alike(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
-    """How alike two personas (catalogs/shared/personas) look: 1 for the same username but its
-    punctuation, 0.6 for a shared first name or surname, 0 otherwise (and 0 for the same one)."""
+    """How alike two personas look: 1 for the same username but its punctuation, 0.6 for a shared
+    first name or surname, else 0 (and 0 for the same persona)."""
     if a["id"] == b["id"]:
         return 0.0
     if re.sub(r"[^a-z0-9]", "", a["username"].lower()) == re.sub(r"[^a-z0-9]", "", b["username"].lower()):
@@ -318,9 +309,7 @@ def free_times(rng: random.Random, k: int, start: float, stop: float, taken: Seq
     candidates = list(range(int(start), int(stop) + 1))
     rng.shuffle(candidates)
     for t in candidates:
-        if len(picked) == k:
-            break
-        if all(abs(t - b) >= gap for b in [*taken, *picked]):
+        if len(picked) < k and all(abs(t - b) >= gap for b in [*taken, *picked]):
             picked.append(t)
     if len(picked) < k:
         raise NoDraw(f"no room for {k} look-alikes between {start:g} and {stop:g} s")
@@ -347,15 +336,12 @@ def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 
 
 def event(at: float, etype: str, note: str | None = None, **fields: Any) -> dict[str, Any]:
     """One event mapping: at, type, its fields, then `_note` (the fact that decides it)."""
-    out: dict[str, Any] = {"at": _num(at), "type": etype, **fields}
-    if note:
-        out["_note"] = note
-    return out
+    return {"at": _num(at), "type": etype, **fields, **({"_note": note} if note else {})}
 
 
 def timeline(preload: Mapping[str, Any], events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The preload at 0 then events by time; at equal times, events with a _note come first
-    (the event that decides a flip is read as the last one at its moment), in the given order."""
+    """The preload at 0, then events by time; at equal times the events with a _note first (the
+    event that decides a flip is read as the last one at its moment), else in the given order."""
     rest = sorted(enumerate(events), key=lambda ie: (ie[1]["at"], "_note" not in ie[1], ie[0]))
     return [{"at": 0, "type": "preload", **preload}, *(e for _, e in rest)]
 
@@ -388,10 +374,10 @@ def _num(value: float | None) -> Any:
 # --- An environment's arrivals view: its catalog as one draw reads it -----------------------------
 
 class Arrivals:
-    """One draw's view of an environment's catalog for the kinds below: the preload (`load`), every
-    item that can arrive after it as a catalog id with its event type (`type`; ids are unique across
-    collections) and the records by id (`rec`). A subclass fills those in, names each type's id field
-    (`fields`), says what an item is about (for notes) and may `arrange` the whole timeline."""
+    """One draw's view of an environment's catalog for the kinds below. A subclass fills in the
+    preload (`load`), every item that can arrive as a catalog id with its event type (`type`; ids
+    unique across collections), the records by id (`rec`) and each type's id field (`fields`); it
+    says what an item is `about` (for notes) and may `arrange` the whole timeline."""
 
     fields: Mapping[str, str]
     load: dict[str, Any]
@@ -423,10 +409,9 @@ class Arrivals:
 
 
 class ArrivalView:
-    """An environment's catalog as its kinds read it: the items a draw may bring in, by event type
-    (`pools`: ids not preloaded, unique across types, in file order; `fields`: the event field that
-    names an item), the authored preload and the start page. Called as `make(at, id, note)` it builds
-    an arrival event, its note followed by `describe(id)` (subclasses say how an item reads)."""
+    """An environment's catalog as its drawn kinds read it: the items that may arrive by event type
+    (`pools`: ids not preloaded, unique across types; `fields`: the event field naming an item), the
+    preload and the start page. Called as `make(at, id, note)`, with `describe(id)` after the note."""
 
     def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str], preload: Mapping[str, Any],
                  start_page: str) -> None:
@@ -446,11 +431,9 @@ class ArrivalView:
                 after: bool = False, first_s: float = FIRST_READ_S, counts: Callable[[str], bool] | None = None,
                 spoils: Callable[[str], bool] = lambda rid: False, near: Callable[[str], float] | None = None
                 ) -> tuple[int, list[str], list[dict[str, Any]]]:
-        """A counting task's events (generation.counting's recipe): n of `counted` (the n-th at the
-        target time, one more trailing when `trailing`), knobs.decoys of `others` between them (or
-        trailing the target when `after`; with `near`, the look-alikes `nearest` ranks by it), then
-        background (see `background`; by default an item of the counted items' type counts).
-        Returns (target time, counted ids in order, events)."""
+        """A counting task's events (see `counting`): n of `counted`, knobs.decoys of `others` between
+        them (with `after`: trailing the target; with `near`: `nearest` by it), then `background`
+        where by default an item of the counted type counts. Returns (target time, counted, events)."""
         note = decoy_note if callable(decoy_note) else lambda rid: str(decoy_note)
         others = others if near is None else nearest(rng, others, knobs.decoys, near, knobs.near_miss)
         at, events, picked = counting(rng, replace(knobs, decoys=0) if after else knobs, counted, others, n, self,
@@ -466,8 +449,8 @@ class ArrivalView:
     def background(self, rng: random.Random, knobs: Knobs, events: Sequence[dict[str, Any]], at: float | None = None,
                    counts: Callable[[str], bool] = lambda rid: False,
                    spoils: Callable[[str], bool] = lambda rid: False) -> list[dict[str, Any]]:
-        """Background arrivals at the density knob: never an item already in `events` nor one that
-        `spoils` the task; an item that `counts` (would change the count) only after the target `at`."""
+        """Background arrivals at the density knob: none already in `events` or that `spoils` the
+        task; one that `counts` (would change the count) only after the target `at`."""
         used = {e[f] for e in events for f in self.fields.values() if f in e}
         pool = [rid for rid in self.type_of if rid not in used and not spoils(rid)]
         late = (lambda rid, t: True) if at is None else (lambda rid, t: t > at + GAP_S or not counts(rid))
@@ -476,9 +459,8 @@ class ArrivalView:
     def more(self, rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int, *,
              count_sql: str, metric: str, page: str, number: str, what: str, decoy_note: str, distraction: str,
              description: str, prompt: str, report: str) -> dict[str, Any]:
-        """A passive relative counting task: "tell me once there are n more than now". `counted`
-        arrive as in `counted` (`others` between them); `count_sql` counts them against the
-        baseline `metric`, and the oracle reads the total (`number`, a regex) on `page`.
+        """A passive relative counting task, "tell me once there are n more than now": `counted` as in
+        `counted`, `count_sql` against the baseline `metric`, the total read (`number`) on `page`.
         `description` is formatted with at (the target time) and decoys."""
         at, _, events = self.counted(rng, knobs, counted, others, n, what=what, decoy_note=decoy_note)
         sql = f"SELECT {count_sql} >= {baseline(metric)} + {n}"
@@ -505,10 +487,9 @@ def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys
                trailing: Sequence[str] = (), hold: bool = False,
                trail_note: Callable[[str], str] = lambda item: "trailing: after the target",
                ) -> tuple[int, int | None, list[dict[str, Any]]]:
-    """The key events of a one-target task: the target at a drawn time in [lo, hi], its look-alikes
-    `gap` s apart before it (decoy_note(item) says why each one does not count), each `trailing`
-    item after it. With `hold`, the condition ends knobs.hold_s after the target (`hold_until`;
-    trailing items keep `gap` s from that moment). Returns (target time, that end or None, events)."""
+    """The key events of a one-target task: the target in [lo, hi], its look-alikes `gap` s apart before
+    it (decoy_note says why each does not count), each `trailing` item after it. With `hold`, the
+    condition ends knobs.hold_s after the target. Returns (target time, that end or None, events)."""
     at = target_time(rng, knobs, lo=max(lo, 2 + gap * (len(decoys) + 1)), hi=hi)
     until = hold_until(knobs, at) if hold else None
     times = spaced(rng, len(decoys), 2, at - gap, gap)
@@ -522,8 +503,8 @@ def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys
 def counting(rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int,
              make: Make, *, what: str, decoy_note: Callable[[str], str], first_s: float = 2,
              gap: float = 4, trailing: bool = True) -> tuple[int, list[dict[str, Any]], list[str]]:
-    """The key events of a counting task. Returns (target time, events, counted ids in order);
-    `counted[n]` trails when `trailing`. Decoys (knobs.decoys of `others`) fall between."""
+    """The key events of a counting task: n of `counted` (the n-th at the target time, one more
+    trailing when `trailing`), knobs.decoys of `others` between. Returns (at, events, counted ids)."""
     picked = sample(rng, counted, n + int(trailing), what)
     decoys = sample(rng, others, knobs.decoys, "look-alikes")
     at = target_time(rng, knobs, lo=first_s + gap * n + 2)
@@ -542,12 +523,10 @@ def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], l
                      make: Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
                      start: float = 0, gap: float = 4, trailing: int = 1, span: float | None = None,
                      ordered: bool = False) -> tuple[int, list[dict[str, Any]], list[str]]:
-    """As `counting`, for kinds whose look-alikes depend on the window: n − 1 of `counted` at least
-    `gap` apart after `start`, the n-th at the target time, `trailing` more after it, and between
-    them as many `looks` as fit before knobs.latest (at most the decoys knob): the nearest by `score`
-    (the near_miss knob), or any. With `span`, the arrivals come in a burst that starts at most
-    `span` s before the target; `ordered`: the first n + trailing of `counted` arrive in their order,
-    else a sample. Returns (target time, events, items used)."""
+    """As `counting`, with look-alikes fitted to the window: as many `looks` as fit before
+    knobs.latest (at most the decoys knob; the nearest by `score`, or any), `trailing` counted ones
+    after the target. `span`: the arrivals start at most `span` s before the target; `ordered`: the
+    first of `counted` in order, else a sample. Returns (target time, events, items used)."""
     def room(k: int) -> float:  # n − 1 strata of `gap`, and k look-alikes 3 s clear of everything
         return 1 + max(gap * (n - 1) + gap / 2, 5 * (n - 1 + k) - 1)
     k = max(0, min(knobs.decoys, len(looks), int((knobs.latest - start - room(0)) // 5)))
@@ -569,10 +548,9 @@ def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], l
 def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], droppable: Sequence[str], n: int,
                     make: Make, drop: Make, *, what: str, drop_note: str, base: int = 0, start: float = 0,
                     gap: float = 4, cap: int = 3, trailing: int = 1) -> tuple[int, list[dict[str, Any]], list[str]]:
-    """A count that must rise from `base` by n while some of what was there leaves: n − 1 + d
-    arrivals of `counted` and d removals of `droppable` (`drop(t, item, note)`; d is the decoys knob,
-    at most `cap`, as many as fit) in an order whose running total stays under n, the n-th arrival at
-    the target time, `trailing` more after it. Returns (target time, events, items used)."""
+    """A count that must rise from `base` by n while some of what was there leaves: arrivals of
+    `counted` and d removals of `droppable` (`drop(t, item, note)`; d the decoys knob, at most `cap`)
+    in an order staying under n, the n-th arrival at the target time, `trailing` more after it."""
     d = max(0, min(knobs.decoys, cap, len(droppable), (int((knobs.latest - start) // gap) - n) // 2))
     steps = order_under(rng, n, d)
     at = target_time(rng, knobs, lo=start + gap * (len(steps) + 1))
@@ -589,8 +567,8 @@ def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], dr
 
 
 def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> list[str]:
-    """A seeded order of n + removals − 1 "add" and `removals` "remove" steps whose running total
-    stays under n, so a count reaches +n only with the next addition (the target)."""
+    """n + removals − 1 "add" and `removals` "remove" steps in a seeded order whose running total
+    stays under n, so the count reaches +n only with the next addition (the target)."""
     for _ in range(tries):
         seq = ["add"] * (n + removals - 1) + ["remove"] * removals
         rng.shuffle(seq)
@@ -604,11 +582,10 @@ def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
                   what: str, decoy_note: str, base: Callable[[Any], int] = lambda view: 0,
                   score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0, trailing: int = 1,
                   span: float | None = None) -> Setup:
-    """The setup of a counting kind for `declare`: `counted_arrivals` of n (drawn from the range)
-    among the look-alikes, then background that keeps the counted family out until the target.
-    `arrivals(rng, catalog)` is the environment's view of one draw; `counted`, `looks`, `score` and
-    `base` (the count at the start) take it. Facts: preload, events, at, n, base, goal (base + n),
-    first (the first key event's time) and decoys (how many)."""
+    """A counting kind's setup for `declare`: `counted_arrivals` of n (drawn from the range), then
+    background that keeps the counted family out until the target. `arrivals(rng, catalog)` is the
+    environment's view; `counted`, `looks`, `score` and `base` (the count at the start) take it.
+    Facts: preload, events, at, n, base, goal (base + n), first (the first key event's time), decoys."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a, k = arrivals(rng, catalog), rng.randint(*n)
         at, key, used = counted_arrivals(rng, knobs, counted(a), looks(a), k, a.make, what=what, decoy_note=decoy_note,
@@ -637,9 +614,8 @@ def background_times(rng: random.Random, density: float, taken: Iterable[float],
 def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
                      allow: Callable[[Any, int], bool], start: float = 1,
                      stop: float = TIMELINE_END - 5) -> list[tuple[int, Any]]:
-    """(time, item) pairs for background drawn from a pool mixing several event families: times as
-    `background_times` gives them, each filled with a random pool item that `allow(item, time)`
-    accepts (so a kind can keep a counted family out before its target), each item at most once."""
+    """(time, item) background pairs from a pool mixing event families: times as `background_times`
+    gives them, each with a pool item (used once) that `allow(item, time)` accepts."""
     out: list[tuple[int, Any]] = []
     left = list(pool)
     for t in background_times(rng, density, taken, start, stop):
@@ -653,8 +629,7 @@ def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: flo
          before: Sequence[str], after: Sequence[str], make: Make) -> list[dict[str, Any]]:
     """Background at the density knob: before `at` only `before` items (they cannot change the
     task's condition), after it `after` items too. Each item is used once."""
-    taken = [e["at"] for e in events]
-    times = background_times(rng, knobs.density, taken)
+    times = background_times(rng, knobs.density, [e["at"] for e in events])
     safe, rest = list(before), [x for x in after if x not in set(before)]
     rng.shuffle(safe)
     rng.shuffle(rest)
@@ -694,12 +669,10 @@ def as_near_miss(events: list[dict[str, Any]], but: str = "") -> list[dict[str, 
 def noop_twin(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str | None = None,
               swap: tuple[str, str] | None = None, drop: Callable[[dict[str, Any]], bool] = lambda e: False,
               **fields: Any) -> dict[str, Any]:
-    """The no-op twin of a drawn scenario: the same timeline with the source's target relabelled as
-    the near miss (`as_near_miss`), the `near` events added (background events `drop` picks left
-    out: they used what the twin's own events need), asking for something that never happens.
-    `swap` (old, new) makes the prompt from the source's; the taxonomy is the source's with the
-    twin's `distraction` unless `fields` give one. `fields` are what else the twin says and checks
-    (description, condition_sql, near_miss_sql, eval_sql, solution, ...)."""
+    """The no-op twin of a drawn scenario: its timeline with the target relabelled (`as_near_miss`),
+    the `near` events added and background events `drop` picks left out. `swap` (old, new) makes
+    the prompt from the source's; the taxonomy is the source's with `distraction` unless `fields`
+    (description, condition_sql, near_miss_sql, eval_sql, solution, ...) give one."""
     head, *events = source["events"]
     kept = as_near_miss([dict(e) for e in events if "_note" in e or not drop(e)])
     if swap:
@@ -803,9 +776,8 @@ def approach(t0: int, t1: int, stops: Sequence[float | tuple[float, str]]) -> li
 
 def cross_once(t0: int, at: int, stops: Sequence[float | tuple[float, str]], over: float, note: str, *,
                until: int | None = None, back: float = 0.0, back_note: str | None = None) -> list[Leg]:
-    """A target path: `approach` through stops that stay on the near side of the line (the near
-    miss among them), a jump at `at` to `over` past the line, and with `until` a jump back to
-    `back` (where a passing window ends). The line is crossed exactly at `at`."""
+    """A target path: `approach` through stops on the near side of the line (the near miss among
+    them), a jump at `at` to `over` past it, and with `until` a jump back to `back`."""
     legs = [*approach(t0, at - 2, stops), Leg(at, over, 0, note)]
     if until is not None:
         legs.append(Leg(until, back, 0, back_note))
