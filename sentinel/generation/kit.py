@@ -1,35 +1,30 @@
 """The one kit every environment's scenario kinds are built on (sentinel/envs/<env>/kinds.py). Pure: no aiohttp.
 
-A kind is a name, its labels (activity: passive, active or noop; criteria: absolute or relative),
-default knobs, notes saying what each knob means for it, and a draw: (rng, catalog, knobs) → the
-scenario mapping. The sections below follow the order in which a kind is written:
+A kind is a name, its labels (activity: passive, active or noop; criteria: absolute or relative), default
+knobs, notes saying what each knob means for it, and a draw: (rng, catalog, knobs) → the scenario mapping.
+The sections below follow the order in which a kind is written:
 
-1. Timing. TIMELINE_END and LAST_S bound every timeline; GAP_S keeps background off the events that
-   decide the task; FIRST_READ_S and FLAT_S are the two start delays.
-2. Declaring a kind. `kind` is the decorator for a kind written as a draw function
-   (kind = partial(kit.kind, _declared); KINDS come from that list). `declare` and `Recipe` declare
-   a kind from a setup that draws the facts (preload, events, at, until, ...) and texts that are
-   templates of them, filled by `fill_in` ({x!q} SQL text, {x!l} LIKE pattern, {x!e} regex).
-   `Recipe` adds the solution shorthand (watch / until / then / report / open_new) and `.noop`.
-3. Choosing from the catalog: `ids_where`, `choose`, `sample`, `nearest` (look-alikes ranked by
-   the near_miss knob), `unseen`, and how alike two items are: `words`, `overlap`, `nearness`, `alike`.
-4. Spacing: `target_time` inside the knobs' window, `times_between` and `spaced` before it,
-   `free_times` / `free_moment` away from the events, `hold_until` for a condition that ends.
+1. Timing: TIMELINE_END and LAST_S bound every timeline; GAP_S keeps background off the events that decide
+   the task; FIRST_READ_S and FLAT_S are the two start delays.
+2. Declaring a kind: `kind`, the decorator above a draw function (kind = partial(kit.kind, _declared); KINDS
+   come from that list), or `declare` and `Recipe`, from a setup that draws the facts (preload, events, at,
+   until, ...) and texts that are templates of them, filled by `fill_in` ({x!q} SQL text, {x!l} LIKE
+   pattern, {x!e} regex); `Recipe` adds the solution shorthand (watch / until / then / report) and `.noop`.
+3. Choosing from the catalog: `ids_where`, `choose`, `sample`, `nearest` (look-alikes ranked by the
+   near_miss knob), `unseen`, and how alike two items are: `words`, `overlap`, `nearness`, `alike`.
+4. Spacing: `target_time` inside the knobs' window, `times_between` and `spaced` before it, `free_times` /
+   `free_moment` away from the events, `hold_until` for a condition that ends.
 5. Events and the scenario: `event` (its note becomes `_note`), `timeline`, `taxonomy`, `scenario`.
-6. An environment's arrivals view: `Arrivals` (counted kinds' setups) or `ArrivalView` (drawn
-   kinds): the preload, what can arrive, and `make(at, id, note)` for one arrival.
+6. An environment's arrivals view: `Arrivals` (counted kinds' setups) or `ArrivalView` (drawn kinds).
 7. One target among look-alikes: `one_target`.
-8. Counted arrivals: `counting`, `counted_arrivals` (look-alikes fitted to the window),
-   `rise_with_drops` and `order_under` (a count that drops on its way), `counted_setup`.
-9. Background traffic that cannot decide the task: `background_times`, `mixed_background`,
-   `fill`, `traffic`.
-10. Near misses and the no-op twin: `as_near_miss` relabels the source's target as the near miss;
-    `noop_twin` makes a drawn scenario's twin (near events added, the asked value swapped).
-11. SQL and solution shapes: `sql_text`, `like_text`, `sql_list`, `baseline`, `exists_sql`,
-    `count_reaches`, `count_watch`, `watch_number`, `act_on`.
-12. Waypoint timelines (a price or star count crossing a line once, at the target): `Leg`,
-    `phases`, `ahead`, `approach`, `cross_once`, `near_miss_legs`, and the value helpers
-    `shortfall`, `round_line`, `floor_to`, `ceil_to`, `near_value`.
+8. Counted arrivals: `counting`, `counted_arrivals` (look-alikes fitted to the window), `rise_with_drops`
+   and `order_under` (a count that drops on its way), `counted_setup`.
+9. Background traffic that cannot decide the task: `background_times`, `mixed_background`, `fill`, `traffic`.
+10. Near misses and the no-op twin: `as_near_miss` (the source's target becomes the near miss), `noop_twin`.
+11. SQL and solution shapes: `sql_text`, `like_text`, `sql_list`, `baseline`, `exists_sql`, `count_reaches`,
+    `count_watch`, `watch_number`, `act_on`.
+12. Waypoint timelines (a value crossing a line once, at the target): `Leg`, `phases`, `ahead`, `approach`,
+    `cross_once`, `near_miss_legs`; values: `shortfall`, `round_line`, `floor_to`, `ceil_to`, `near_value`.
 """
 
 from __future__ import annotations
@@ -74,9 +69,9 @@ def kind(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = 
         @kind("passive", "absolute", Knobs(decoys=2), "decoys: ...; near_miss: ...")
         def price_target(rng, catalog, knobs): ...
 
-    Stacked, one draw serves several kinds, each with its own keyword `params`. The draw reads
-    `view(catalog)` when a view is given and its taxonomy holds only difficulty and distraction.
-    The function is returned, so a no-op twin can call it; it may return (what it chose, the scenario)."""
+    Stacked, one draw serves several kinds, each with its keyword `params`. The draw reads `view(catalog)` when a
+    view is given and its taxonomy holds difficulty and distraction; it is returned, so a no-op twin can call it
+    (and may return (what it chose, the scenario))."""
     def declare(draw: Callable[..., Any]) -> Callable[..., Any]:
         def run(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
             out = draw(rng, catalog if view is None else view(catalog), knobs, **params)
@@ -110,10 +105,9 @@ def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs,
 
 @dataclass(frozen=True)
 class Recipe:
-    """A kind declared: `setup` draws the facts (`at`, `events`, `preload`; `until` when a passing
-    condition ends), every other field is a template over them (`fill_in`). The solution watches
-    `watch` (opening each new link matching `open_new`) until `until` holds, takes the `then` steps
-    and reports `report`; `solution` replaces all of that when the steps differ."""
+    """A kind declared: `setup` draws the facts (`at`, `events`, `preload`; `until` when a passing condition ends),
+    every other field is a template over them (`fill_in`). The solution watches `watch` (opening each new link
+    matching `open_new`) until `until` holds, takes the `then` steps and reports `report`, or is `solution`."""
 
     activity: str
     criteria: str
@@ -138,9 +132,8 @@ class Recipe:
 
     def noop(self, name: str, swap: Callable[[random.Random, Catalog, Facts], Facts], *, description: Any,
              eval_sql: Any = None, distraction: Any = None, decoys: int = 3, notes: str = "") -> Kind:
-        """The no-op twin: the source's draw with its target noted as the near miss, then `swap(rng,
-        catalog, facts)` gives the facts that change (the asked value no event brings, more events;
-        the source's stay under `source`). Its near miss is the source's condition."""
+        """The no-op twin: the source's draw with its target as the near miss, asking with the facts that `swap(rng,
+        catalog, facts)` changes (the source's stay under `source`); its near miss is the source's condition."""
         twin = replace(self, activity="noop", description=description, eval_sql=eval_sql,
                        distraction=distraction or self.distraction)
 
@@ -167,9 +160,8 @@ class Recipe:
 
 def more_than_first(setup: Setup, rows: str, metric: str, watch: Any, number: str, *, condition_sql: Any = None,
                     **texts: Any) -> Recipe:
-    """A passive relative kind: {n} more `rows` (a FROM clause) than the session's `metric`
-    baseline, watched on `watch` until its `number` regex reads first + {n}. A `condition_sql`
-    (e.g. {n} rows arrived) replaces the baseline check as the condition."""
+    """A passive relative kind: {n} more `rows` (a FROM clause) than the `metric` baseline, watched on `watch`
+    until its `number` regex reads first + {n}; a `condition_sql` replaces the baseline check as the condition."""
     sql = count_reaches(rows, "{n}", metric)
     return Recipe("passive", "relative", setup, condition_sql=condition_sql or sql, eval_sql=sql, watch=watch,
                   until={"number": number, "at_least": "first + {n}"}, **texts)
@@ -184,10 +176,9 @@ class _Templates(string.Formatter):
 
 
 def fill_in(template: Any, facts: Mapping[str, Any]) -> Any:
-    """A template filled from the facts: a str is formatted with them (`{x!e}` a regex escape, `{x!q}`
-    an SQL text literal, `{x!l}` a LIKE pattern for x anywhere; braces doubled), a whole `{x}` is the
-    fact itself (a number stays a number), a callable is called with the facts, and lists, tuples and
-    mappings are filled item by item."""
+    """A template filled from the facts: a str is formatted with them (`{x!e}` a regex escape, `{x!q}` an SQL text
+    literal, `{x!l}` a LIKE pattern for x anywhere; braces doubled), a whole `{x}` is the fact itself (a number stays a
+    number), a callable is called with the facts, and lists, tuples and mappings are filled item by item."""
     if callable(template):
         return template(facts)
     if isinstance(template, str):
@@ -258,8 +249,7 @@ def nearness(word: str, text: str) -> float:
 
 
 def alike(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
-    """How alike two personas look: 1 for the same username but its punctuation, 0.6 for a shared
-    first name or surname, else 0 (and 0 for the same persona)."""
+    """How alike two personas look: 1 for the same username but punctuation, 0.6 for a shared first or last name."""
     if a["id"] == b["id"]:
         return 0.0
     if re.sub(r"[^a-z0-9]", "", a["username"].lower()) == re.sub(r"[^a-z0-9]", "", b["username"].lower()):
@@ -355,8 +345,7 @@ def scenario(*, prompt: str, description: str, condition_at: float | None, taxon
              events: list[dict[str, Any]], condition_sql: str, solution: list[dict[str, Any]],
              eval_sql: str | None = None, start_page: str | None = None,
              condition_until: float | None = None, near_miss_sql: str | None = None) -> dict[str, Any]:
-    """The mapping a kind's draw returns (id, environment and generated are added by generate);
-    condition_until, start_page, near_miss_sql and eval_sql only when given."""
+    """The mapping a kind's draw returns (generate adds id, environment and generated); optional keys when given."""
     out = {"description": description, "prompt": prompt, "condition_at": _num(condition_at),
            "condition_until": _num(condition_until), "start_page": start_page or None, "taxonomy": dict(taxonomy),
            "events": events, "condition_sql": condition_sql, "near_miss_sql": near_miss_sql, "eval_sql": eval_sql,
@@ -374,10 +363,9 @@ def _num(value: float | None) -> Any:
 # --- An environment's arrivals view: its catalog as one draw reads it -----------------------------
 
 class Arrivals:
-    """One draw's view of an environment's catalog for the kinds below. A subclass fills in the
-    preload (`load`), every item that can arrive as a catalog id with its event type (`type`; ids
-    unique across collections), the records by id (`rec`) and each type's id field (`fields`); it
-    says what an item is `about` (for notes) and may `arrange` the whole timeline."""
+    """One draw's view of an environment's catalog. A subclass fills in the preload (`load`), every item that can
+    arrive as a catalog id with its event type (`type`; ids unique across collections), the records (`rec`) and each
+    type's id field (`fields`); it says what an item is `about` (for notes) and may `arrange` the whole timeline."""
 
     fields: Mapping[str, str]
     load: dict[str, Any]
@@ -409,9 +397,9 @@ class Arrivals:
 
 
 class ArrivalView:
-    """An environment's catalog as its drawn kinds read it: the items that may arrive by event type
-    (`pools`: ids not preloaded, unique across types; `fields`: the event field naming an item), the
-    preload and the start page. Called as `make(at, id, note)`, with `describe(id)` after the note."""
+    """The catalog as drawn kinds read it: the items that may arrive by event type (`pools`: ids not preloaded,
+    unique across types; `fields`: the event field naming one), the preload and the start page. Called as
+    `make(at, id, note)`, its note followed by `describe(id)`."""
 
     def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str], preload: Mapping[str, Any],
                  start_page: str) -> None:
@@ -431,9 +419,9 @@ class ArrivalView:
                 after: bool = False, first_s: float = FIRST_READ_S, counts: Callable[[str], bool] | None = None,
                 spoils: Callable[[str], bool] = lambda rid: False, near: Callable[[str], float] | None = None
                 ) -> tuple[int, list[str], list[dict[str, Any]]]:
-        """A counting task's events (see `counting`): n of `counted`, knobs.decoys of `others` between
-        them (with `after`: trailing the target; with `near`: `nearest` by it), then `background`
-        where by default an item of the counted type counts. Returns (target time, counted, events)."""
+        """A counting task's events (see `counting`): n of `counted`, knobs.decoys of `others` between them (with
+        `after`: trailing the target; with `near`: `nearest` by it), then `background` where by default an item of the
+        counted type counts. Returns (target time, counted ids, events)."""
         note = decoy_note if callable(decoy_note) else lambda rid: str(decoy_note)
         others = others if near is None else nearest(rng, others, knobs.decoys, near, knobs.near_miss)
         at, events, picked = counting(rng, replace(knobs, decoys=0) if after else knobs, counted, others, n, self,
@@ -449,8 +437,8 @@ class ArrivalView:
     def background(self, rng: random.Random, knobs: Knobs, events: Sequence[dict[str, Any]], at: float | None = None,
                    counts: Callable[[str], bool] = lambda rid: False,
                    spoils: Callable[[str], bool] = lambda rid: False) -> list[dict[str, Any]]:
-        """Background arrivals at the density knob: none already in `events` or that `spoils` the
-        task; one that `counts` (would change the count) only after the target `at`."""
+        """Background arrivals at the density knob, none already in `events` or that `spoils` the task; one
+        that `counts` (would change the count) only after the target `at`."""
         used = {e[f] for e in events for f in self.fields.values() if f in e}
         pool = [rid for rid in self.type_of if rid not in used and not spoils(rid)]
         late = (lambda rid, t: True) if at is None else (lambda rid, t: t > at + GAP_S or not counts(rid))
@@ -459,9 +447,8 @@ class ArrivalView:
     def more(self, rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int, *,
              count_sql: str, metric: str, page: str, number: str, what: str, decoy_note: str, distraction: str,
              description: str, prompt: str, report: str) -> dict[str, Any]:
-        """A passive relative counting task, "tell me once there are n more than now": `counted` as in
-        `counted`, `count_sql` against the baseline `metric`, the total read (`number`) on `page`.
-        `description` is formatted with at (the target time) and decoys."""
+        """A passive relative counting task, "tell me once there are n more than now": `count_sql` against the
+        baseline `metric`, the total read (`number`) on `page`; `description` is formatted with at and decoys."""
         at, _, events = self.counted(rng, knobs, counted, others, n, what=what, decoy_note=decoy_note)
         sql = f"SELECT {count_sql} >= {baseline(metric)} + {n}"
         return self.scenario(at, events, "easy", distraction, prompt=prompt, condition_sql=sql, eval_sql=sql,
@@ -487,9 +474,9 @@ def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys
                trailing: Sequence[str] = (), hold: bool = False,
                trail_note: Callable[[str], str] = lambda item: "trailing: after the target",
                ) -> tuple[int, int | None, list[dict[str, Any]]]:
-    """The key events of a one-target task: the target in [lo, hi], its look-alikes `gap` s apart before
-    it (decoy_note says why each does not count), each `trailing` item after it. With `hold`, the
-    condition ends knobs.hold_s after the target. Returns (target time, that end or None, events)."""
+    """The key events of a one-target task: the target in [lo, hi], its look-alikes `gap` s apart before it
+    (decoy_note says why each does not count), each `trailing` item after it; with `hold`, the condition ends
+    knobs.hold_s after the target. Returns (target time, that end or None, events)."""
     at = target_time(rng, knobs, lo=max(lo, 2 + gap * (len(decoys) + 1)), hi=hi)
     until = hold_until(knobs, at) if hold else None
     times = spaced(rng, len(decoys), 2, at - gap, gap)
@@ -523,10 +510,9 @@ def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], l
                      make: Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
                      start: float = 0, gap: float = 4, trailing: int = 1, span: float | None = None,
                      ordered: bool = False) -> tuple[int, list[dict[str, Any]], list[str]]:
-    """As `counting`, with look-alikes fitted to the window: as many `looks` as fit before
-    knobs.latest (at most the decoys knob; the nearest by `score`, or any), `trailing` counted ones
-    after the target. `span`: the arrivals start at most `span` s before the target; `ordered`: the
-    first of `counted` in order, else a sample. Returns (target time, events, items used)."""
+    """As `counting`, with as many `looks` as fit before knobs.latest (at most the decoys knob; the nearest by
+    `score`, or any) and `trailing` counted ones after the target. `span`: the arrivals start at most `span` s before
+    the target; `ordered`: the first of `counted` in order, else a sample. Returns (target time, events, items used)."""
     def room(k: int) -> float:  # n − 1 strata of `gap`, and k look-alikes 3 s clear of everything
         return 1 + max(gap * (n - 1) + gap / 2, 5 * (n - 1 + k) - 1)
     k = max(0, min(knobs.decoys, len(looks), int((knobs.latest - start - room(0)) // 5)))
@@ -548,9 +534,9 @@ def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], l
 def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], droppable: Sequence[str], n: int,
                     make: Make, drop: Make, *, what: str, drop_note: str, base: int = 0, start: float = 0,
                     gap: float = 4, cap: int = 3, trailing: int = 1) -> tuple[int, list[dict[str, Any]], list[str]]:
-    """A count that must rise from `base` by n while some of what was there leaves: arrivals of
-    `counted` and d removals of `droppable` (`drop(t, item, note)`; d the decoys knob, at most `cap`)
-    in an order staying under n, the n-th arrival at the target time, `trailing` more after it."""
+    """A count that must rise from `base` by n while some of what was there leaves: arrivals of `counted` and
+    d removals of `droppable` (`drop(t, item, note)`; d the decoys knob, at most `cap`) in an order staying under n,
+    the n-th arrival at the target time, `trailing` more after it. Returns (target time, events, items used)."""
     d = max(0, min(knobs.decoys, cap, len(droppable), (int((knobs.latest - start) // gap) - n) // 2))
     steps = order_under(rng, n, d)
     at = target_time(rng, knobs, lo=start + gap * (len(steps) + 1))
@@ -567,8 +553,7 @@ def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], dr
 
 
 def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> list[str]:
-    """n + removals − 1 "add" and `removals` "remove" steps in a seeded order whose running total
-    stays under n, so the count reaches +n only with the next addition (the target)."""
+    """A seeded order of n + removals − 1 "add" and `removals` "remove" steps whose running total stays under n."""
     for _ in range(tries):
         seq = ["add"] * (n + removals - 1) + ["remove"] * removals
         rng.shuffle(seq)
@@ -582,10 +567,9 @@ def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
                   what: str, decoy_note: str, base: Callable[[Any], int] = lambda view: 0,
                   score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0, trailing: int = 1,
                   span: float | None = None) -> Setup:
-    """A counting kind's setup for `declare`: `counted_arrivals` of n (drawn from the range), then
-    background that keeps the counted family out until the target. `arrivals(rng, catalog)` is the
-    environment's view; `counted`, `looks`, `score` and `base` (the count at the start) take it.
-    Facts: preload, events, at, n, base, goal (base + n), first (the first key event's time), decoys."""
+    """A counting kind's setup for `declare`: `counted_arrivals` of n (drawn from the range), then background
+    that keeps the counted family out until the target. `counted`, `looks`, `score` and `base` (the count at the
+    start) take the view `arrivals(rng, catalog)`. Facts: preload, events, at, n, base, goal, first, decoys."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a, k = arrivals(rng, catalog), rng.randint(*n)
         at, key, used = counted_arrivals(rng, knobs, counted(a), looks(a), k, a.make, what=what, decoy_note=decoy_note,
@@ -614,8 +598,8 @@ def background_times(rng: random.Random, density: float, taken: Iterable[float],
 def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
                      allow: Callable[[Any, int], bool], start: float = 1,
                      stop: float = TIMELINE_END - 5) -> list[tuple[int, Any]]:
-    """(time, item) background pairs from a pool mixing event families: times as `background_times`
-    gives them, each with a pool item (used once) that `allow(item, time)` accepts."""
+    """(time, item) background pairs: times as `background_times` gives them, each with a pool item (used
+    once) that `allow(item, time)` accepts, so a pool can mix event families."""
     out: list[tuple[int, Any]] = []
     left = list(pool)
     for t in background_times(rng, density, taken, start, stop):
@@ -627,8 +611,8 @@ def mixed_background(rng: random.Random, density: float, taken: Iterable[float],
 
 def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: float | None,
          before: Sequence[str], after: Sequence[str], make: Make) -> list[dict[str, Any]]:
-    """Background at the density knob: before `at` only `before` items (they cannot change the
-    task's condition), after it `after` items too. Each item is used once."""
+    """Background at the density knob, each item once: before `at` only `before` items (they cannot change the
+    task's condition), after it `after` items too."""
     times = background_times(rng, knobs.density, [e["at"] for e in events])
     safe, rest = list(before), [x for x in after if x not in set(before)]
     rng.shuffle(safe)
@@ -644,8 +628,8 @@ def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: flo
 
 def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool: Sequence[str], make: Make,
             spoils: Callable[[str], bool] = lambda item: False, after: float | None = None) -> list[dict[str, Any]]:
-    """`events` plus background from `pool` at the density knob: items not yet arriving, never one
-    that `spoils` the task (or, given `after`, the target time, none before it)."""
+    """`events` plus background from `pool` at the density knob: items not yet arriving, none that `spoils`
+    the task (or, given `after`, the target time, none before it)."""
     on = arriving(events)
     free = [item for item in pool if item not in on]
     safe = [item for item in free if not spoils(item)]
@@ -669,10 +653,9 @@ def as_near_miss(events: list[dict[str, Any]], but: str = "") -> list[dict[str, 
 def noop_twin(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str | None = None,
               swap: tuple[str, str] | None = None, drop: Callable[[dict[str, Any]], bool] = lambda e: False,
               **fields: Any) -> dict[str, Any]:
-    """The no-op twin of a drawn scenario: its timeline with the target relabelled (`as_near_miss`),
-    the `near` events added and background events `drop` picks left out. `swap` (old, new) makes
-    the prompt from the source's; the taxonomy is the source's with `distraction` unless `fields`
-    (description, condition_sql, near_miss_sql, eval_sql, solution, ...) give one."""
+    """The no-op twin of a drawn scenario: its timeline with the target relabelled (`as_near_miss`), the `near`
+    events added and background events `drop` picks left out. `swap` (old, new) makes the prompt from the source's;
+    the taxonomy is the source's with `distraction` unless `fields` (description, condition_sql, ...) give one."""
     head, *events = source["events"]
     kept = as_near_miss([dict(e) for e in events if "_note" in e or not drop(e)])
     if swap:
@@ -757,8 +740,7 @@ def phases(t0: int, t1: int, n: int) -> list[tuple[int, int]]:
 
 
 def ahead(items: Sequence[Any], before: float, start: int = 2) -> list[tuple[int, int, Any]]:
-    """(start, ramp_s, item) for look-alikes that move one after another, in back-to-back phases
-    from `start` that end before `before` (the target's own move)."""
+    """(start, ramp_s, item) for look-alikes moving one after another from `start`, all before `before`."""
     if not items:
         return []
     slots = phases(start, max(start + 3 * len(items), int(before) - 2), len(items))
@@ -767,11 +749,8 @@ def ahead(items: Sequence[Any], before: float, start: int = 2) -> list[tuple[int
 
 def approach(t0: int, t1: int, stops: Sequence[float | tuple[float, str]]) -> list[Leg]:
     """Legs through `stops` (a value, or (value, note)) in back-to-back phases filling [t0, t1)."""
-    out = []
-    for (t, ramp), stop in zip(phases(t0, t1, len(stops)), stops, strict=True):
-        value, note = stop if isinstance(stop, tuple) else (stop, None)
-        out.append(Leg(t, value, ramp, note))
-    return out
+    slots, noted = phases(t0, t1, len(stops)), [stop if isinstance(stop, tuple) else (stop, None) for stop in stops]
+    return [Leg(t, value, ramp, note) for (t, ramp), (value, note) in zip(slots, noted, strict=True)]
 
 
 def cross_once(t0: int, at: int, stops: Sequence[float | tuple[float, str]], over: float, note: str, *,
@@ -785,8 +764,7 @@ def cross_once(t0: int, at: int, stops: Sequence[float | tuple[float, str]], ove
 
 
 def shortfall(near_miss: float, smallest: float, widest: float, decimals: int = 0) -> float:
-    """How far short of a line a near miss stops: `smallest` (one step a page shows) at near_miss 1,
-    `widest` at 0."""
+    """How far short of a line a near miss stops: `smallest` (one step a page shows) at near_miss 1, `widest` at 0."""
     return round(max(smallest, smallest + (widest - smallest) * (1 - near_miss)), decimals)
 
 
