@@ -1,10 +1,9 @@
 """Seeded scenario generation: an environment's scenario kinds as templates (issue 23). Pure core: no aiohttp.
 
-A *kind* is one authored scenario made into a template (`attachment_name`, `buy_the_dip`): its `draw(rng,
-catalog, knobs)` returns the scenario mapping without `id` and `environment`. `draw_set` keeps a draw only when
-the injected `check` (sentinel validate's checks, replay included) finds no problem, steers target times so a set
-keeps the suite's spread (docs/environments.md#validity-rules), then runs the suite rules on the set. Each
-attempt's generator is seeded from "env|kind|seed|index|attempt" and the YAML has a fixed key order.
+A *kind* is one authored scenario made into a template: its `draw(rng, catalog, knobs)` returns the scenario mapping
+without `id` and `environment`. `draw_set` keeps a draw only when the injected `check` (validate's checks, replay
+included) passes it, steers target times so the set keeps the suite's spread (docs/environments.md#validity-rules)
+and runs the suite rules on it. Each attempt's rng is seeded from "env|kind|seed|index|attempt"; key order is fixed.
 """
 
 from __future__ import annotations
@@ -79,8 +78,7 @@ def plan_kinds(kinds: Sequence[Kind], count: int, kind: str | None) -> list[Kind
 
 
 def spread_windows(env: str, seed: int, plan: Sequence[Kind]) -> dict[int, tuple[float, float]]:
-    """A target-time window per normal index (see _strata), so the set keeps the suite's spread of target times;
-    which index gets which window is shuffled by seed."""
+    """A target-time window per normal index (see _strata), shuffled by seed, so the set keeps the suite's spread."""
     normal = [i for i, k in enumerate(plan) if not k.is_noop]
     n = len(normal)
     if n == 0:

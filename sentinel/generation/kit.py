@@ -4,12 +4,10 @@ A kind is a name, its labels (activity: passive, active or noop; criteria: absol
 knobs, notes saying what each knob means for it, and a draw: (rng, catalog, knobs) → the scenario mapping.
 The sections below follow the order in which a kind is written:
 
-1. Timing: TIMELINE_END and LAST_S bound every timeline; GAP_S keeps background off the events that decide
-   the task; FIRST_READ_S and FLAT_S are the two start delays.
-2. Declaring a kind: `kind`, the decorator above a draw function (kind = partial(kit.kind, _declared); KINDS
-   come from that list), or `declare` and `Recipe`, from a setup that draws the facts (preload, events, at,
-   until, ...) and texts that are templates of them, filled by `fill_in` ({x!q} SQL text, {x!l} LIKE
-   pattern, {x!e} regex); `Recipe` adds the solution shorthand (watch / until / then / report) and `.noop`.
+1. Timing: TIMELINE_END, LAST_S, GAP_S (background keeps off deciding events), FIRST_READ_S, FLAT_S (start delays).
+2. Declaring a kind: the `kind` decorator above a draw function (kind = partial(kit.kind, _declared) collects KINDS),
+   or `declare` / `Recipe` from a setup that draws the facts (preload, events, at, until, ...) and texts templated on
+   them (`fill_in`: {x!q} SQL text, {x!l} LIKE pattern, {x!e} regex); a `Recipe` writes the usual solution and `.noop`.
 3. Choosing from the catalog: `ids_where`, `choose`, `sample`, `nearest` (look-alikes ranked by the
    near_miss knob), `unseen`, and how alike two items are: `words`, `overlap`, `nearness`, `alike`.
 4. Spacing: `target_time` inside the knobs' window, `times_between` and `spaced` before it, `free_times` /
@@ -69,9 +67,8 @@ def kind(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = 
         @kind("passive", "absolute", Knobs(decoys=2), "decoys: ...; near_miss: ...")
         def price_target(rng, catalog, knobs): ...
 
-    Stacked, one draw serves several kinds, each with its keyword `params`. The draw reads `view(catalog)` when a
-    view is given and its taxonomy holds difficulty and distraction; it is returned, so a no-op twin can call it
-    (and may return (what it chose, the scenario))."""
+    Stacked, one draw serves several kinds with their keyword `params`. It reads `view(catalog)` if a view is given,
+    returns a taxonomy of difficulty and distraction, and may return (choice, scenario) for a no-op twin calling it."""
     def declare(draw: Callable[..., Any]) -> Callable[..., Any]:
         def run(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
             out = draw(rng, catalog if view is None else view(catalog), knobs, **params)
@@ -86,20 +83,16 @@ def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs,
             distraction: str, prompt: str, description: str, condition_sql: str, solution: list[dict[str, Any]],
             eval_sql: str | None = None, near_miss_sql: str | None = None, start_page: str | None = None,
             earliest: float = MIN_AT) -> Kind:
-    """A kind from a `setup` that draws the facts (`events`, `preload`, `at`: the target time, a
-    no-op's source task's; optionally `until`) and texts that are templates of the facts and the
-    knobs (`fill_in`). eval_sql is by default the condition (a passive task is graded on reaching it)."""
+    """A `Recipe` kind with the whole `solution`, whose templates see the knobs too; near_miss_sql is a template,
+    eval_sql by default the condition (a passive task is graded on reaching it), the distraction used as written."""
+    as_written = distraction.replace("{", "{{").replace("}", "}}")  # fill_in gives it back unchanged
+    graded = eval_sql or (None if activity == "noop" else condition_sql)
+    recipe = Recipe(activity, criteria, setup, description, prompt, difficulty, as_written, condition_sql,
+                    solution=solution, start_page=start_page, eval_sql=graded)
+
     def draw(rng: random.Random, catalog: Catalog, drawn: Knobs) -> dict[str, Any]:
         facts = {**drawn.to_dict(), **setup(rng, catalog, drawn)}
-        live = activity != "noop"
-        sql = {"condition_sql": condition_sql, "near_miss_sql": near_miss_sql,
-               "eval_sql": eval_sql or (condition_sql if live else None)}
-        return scenario(prompt=fill_in(prompt, facts), description=fill_in(description, facts),
-                        condition_at=facts["at"] if live else None, start_page=start_page,
-                        condition_until=facts.get("until") if live else None,
-                        taxonomy=taxonomy(activity, criteria, difficulty, distraction),
-                        events=timeline(facts["preload"], facts["events"]), solution=fill_in(solution, facts),
-                        **{key: fill_in(text, facts) for key, text in sql.items() if text is not None})
+        return recipe.scenario(facts, near_miss_sql=fill_in(near_miss_sql, facts))
     return Kind(name, activity, criteria, draw, knobs, notes, earliest)
 
 
@@ -310,8 +303,7 @@ def free_moment(rng: random.Random, events: Iterable[Mapping[str, Any]], lo: flo
                 hi: float = MAX_AT + 99, gap: float = 3) -> int:
     """A whole second in [lo, hi] more than `gap` s from every event (where a near miss or a lone decoy can go)."""
     busy = [e["at"] for e in events]
-    return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)],
-                  "free moment")
+    return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)], "free moment")
 
 
 def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 5) -> int:
@@ -350,10 +342,8 @@ def scenario(*, prompt: str, description: str, condition_at: float | None, taxon
            "condition_until": _num(condition_until), "start_page": start_page or None, "taxonomy": dict(taxonomy),
            "events": events, "condition_sql": condition_sql, "near_miss_sql": near_miss_sql, "eval_sql": eval_sql,
            "solution": solution}
-    return {key: value for key, value in out.items() if value is not None or key not in _OPTIONAL}
-
-
-_OPTIONAL = ("condition_until", "start_page", "near_miss_sql", "eval_sql")
+    optional = ("condition_until", "start_page", "near_miss_sql", "eval_sql")
+    return {key: value for key, value in out.items() if value is not None or key not in optional}
 
 
 def _num(value: float | None) -> Any:
@@ -363,9 +353,8 @@ def _num(value: float | None) -> Any:
 # --- An environment's arrivals view: its catalog as one draw reads it -----------------------------
 
 class Arrivals:
-    """One draw's view of an environment's catalog. A subclass fills in the preload (`load`), every item that can
-    arrive as a catalog id with its event type (`type`; ids unique across collections), the records (`rec`) and each
-    type's id field (`fields`); it says what an item is `about` (for notes) and may `arrange` the whole timeline."""
+    """One draw's view of an environment's catalog: a subclass fills in the preload (`load`), what can arrive (`type`:
+    catalog id → event type), the records (`rec`) and each type's id field (`fields`); `about`, `arrange` are hooks."""
 
     fields: Mapping[str, str]
     load: dict[str, Any]
@@ -397,9 +386,8 @@ class Arrivals:
 
 
 class ArrivalView:
-    """The catalog as drawn kinds read it: the items that may arrive by event type (`pools`: ids not preloaded,
-    unique across types; `fields`: the event field naming one), the preload and the start page. Called as
-    `make(at, id, note)`, its note followed by `describe(id)`."""
+    """The catalog as drawn kinds read it: what may arrive by event type (`pools`: ids not preloaded; `fields`: the
+    event field naming one), the preload and the start page. Called as `make(at, id, note)`, `describe(id)` noted."""
 
     def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str], preload: Mapping[str, Any],
                  start_page: str) -> None:
@@ -419,9 +407,8 @@ class ArrivalView:
                 after: bool = False, first_s: float = FIRST_READ_S, counts: Callable[[str], bool] | None = None,
                 spoils: Callable[[str], bool] = lambda rid: False, near: Callable[[str], float] | None = None
                 ) -> tuple[int, list[str], list[dict[str, Any]]]:
-        """A counting task's events (see `counting`): n of `counted`, knobs.decoys of `others` between them (with
-        `after`: trailing the target; with `near`: `nearest` by it), then `background` where by default an item of the
-        counted type counts. Returns (target time, counted ids, events)."""
+        """A counting task's events (`counting`): n of `counted`, knobs.decoys of `others` between them (with `after`:
+        trailing; with `near`: `nearest` by it), then `background`. Returns (target time, counted ids, events)."""
         note = decoy_note if callable(decoy_note) else lambda rid: str(decoy_note)
         others = others if near is None else nearest(rng, others, knobs.decoys, near, knobs.near_miss)
         at, events, picked = counting(rng, replace(knobs, decoys=0) if after else knobs, counted, others, n, self,
@@ -437,8 +424,7 @@ class ArrivalView:
     def background(self, rng: random.Random, knobs: Knobs, events: Sequence[dict[str, Any]], at: float | None = None,
                    counts: Callable[[str], bool] = lambda rid: False,
                    spoils: Callable[[str], bool] = lambda rid: False) -> list[dict[str, Any]]:
-        """Background arrivals at the density knob, none already in `events` or that `spoils` the task; one
-        that `counts` (would change the count) only after the target `at`."""
+        """Background at the density knob: none in `events` or that `spoils` the task; what `counts` only after `at`."""
         used = {e[f] for e in events for f in self.fields.values() if f in e}
         pool = [rid for rid in self.type_of if rid not in used and not spoils(rid)]
         late = (lambda rid, t: True) if at is None else (lambda rid, t: t > at + GAP_S or not counts(rid))
@@ -590,9 +576,7 @@ def background_times(rng: random.Random, density: float, taken: Iterable[float],
     busy = [float(t) for t in taken]
     n = int(round(density * (stop - start) / 60.0))
     free = [t for t in range(int(start), int(stop) + 1) if all(abs(t - b) > GAP_S for b in busy)]
-    if n <= 0 or not free:
-        return []
-    return sorted(rng.sample(free, min(n, len(free))))
+    return [] if n <= 0 or not free else sorted(rng.sample(free, min(n, len(free))))
 
 
 def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
@@ -695,22 +679,19 @@ def exists_sql(rows: str) -> str:
 
 
 def count_reaches(rows: str, n: int | str, metric: str | None = None, count: str = "COUNT(*)") -> str:
-    """Condition SQL: `rows` (a FROM clause: table, WHERE …) reach n by `count`, or with `metric`
-    (a key of the environment's baseline_sql) n more than at the start."""
+    """Condition SQL: `rows` (a FROM clause) reach n by `count`, or with `metric` (a baseline_sql key) n more."""
     return f"SELECT (SELECT {count} FROM {rows}) >= {baseline(metric) + ' + ' if metric else ''}{n}"
 
 
 def count_watch(rows: str, n: int | str, page: str, pattern: str, report: str, metric: str | None = None,
                 count: str = "COUNT(*)") -> dict[str, Any]:
-    """A passive count task's condition_sql and solution: `count_reaches`, and the solution
-    watches the page until the number `pattern` captures does too ("first + n" when relative)."""
+    """A passive count task's condition_sql (`count_reaches`) and solution (`watch_number`; first + n if relative)."""
     return {"condition_sql": count_reaches(rows, n, metric, count),
             "solution": watch_number(page, pattern, f"first + {n}" if metric else n, report)}
 
 
 def watch_number(page: str, pattern: str, at_least: float | str, report: str) -> list[dict[str, Any]]:
-    """A counting task's solution: watch `page` until the number `pattern` captures is at least
-    `at_least` (a number known from the preload, or a "{fact}" template), then report."""
+    """A counting task's solution: watch `page` until the number `pattern` captures reaches `at_least`, report."""
     return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
 
 
@@ -755,12 +736,9 @@ def approach(t0: int, t1: int, stops: Sequence[float | tuple[float, str]]) -> li
 
 def cross_once(t0: int, at: int, stops: Sequence[float | tuple[float, str]], over: float, note: str, *,
                until: int | None = None, back: float = 0.0, back_note: str | None = None) -> list[Leg]:
-    """A target path: `approach` through stops on the near side of the line (the near miss among
-    them), a jump at `at` to `over` past it, and with `until` a jump back to `back`."""
-    legs = [*approach(t0, at - 2, stops), Leg(at, over, 0, note)]
-    if until is not None:
-        legs.append(Leg(until, back, 0, back_note))
-    return legs
+    """A target path: `approach` through stops short of the line, a jump past it (`over`) at `at`, maybe one back."""
+    back_leg = [] if until is None else [Leg(until, back, 0, back_note)]  # where a passing window ends
+    return [*approach(t0, at - 2, stops), Leg(at, over, 0, note), *back_leg]
 
 
 def shortfall(near_miss: float, smallest: float, widest: float, decimals: int = 0) -> float:
@@ -783,8 +761,7 @@ def ceil_to(value: float, decimals: int = 2) -> float:
 
 
 def near_value(near_miss: float, lowest: float, line: float, step: float = 0.01) -> float:
-    """A near miss's peak below a rising line, on the grid of `step` (a cent, a star): at least
-    `lowest`, and the last step short of `line` at near_miss 1 (`lowest` at 0)."""
+    """A near miss's peak below `line` on the grid of `step`: `lowest` at near_miss 0, a step short of `line` at 1."""
     lo, hi = math.ceil(lowest / step - 1e-6), math.ceil(line / step - 1e-6) - 1
     if hi < lo:
         raise NoDraw(f"no step of {step:g} between {lowest:g} and {line:g}")
@@ -792,8 +769,7 @@ def near_value(near_miss: float, lowest: float, line: float, step: float = 0.01)
 
 
 def near_miss_legs(rng: random.Random, start: float, peak: float, at: int, note: str) -> list[Leg]:
-    """A near miss that approaches a line without crossing it (a no-op's own): a climb from the
-    start value after FLAT_S, a jump to `peak` at `at` held more than a minute, an easing back."""
+    """A no-op's own near miss: a climb after FLAT_S, a jump to `peak` at `at` held over a minute, an easing back."""
     return [Leg(FLAT_S + rng.randint(0, 20), start + (peak - start) * rng.uniform(0.4, 0.7), rng.randint(20, 50)),
             Leg(at, peak, 0, note),
             Leg(at + rng.randint(70, 110), start + (peak - start) * rng.uniform(0.5, 0.8), 0,
