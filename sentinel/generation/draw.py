@@ -1,12 +1,9 @@
-"""Seeded scenario generation: an environment's scenario kinds as templates (issue 23).
+"""Seeded scenario generation: an environment's scenario kinds as templates (issue 23). Pure core: no aiohttp.
 
-A *kind* is one authored scenario made into a template (`attachment_name`, `buy_the_dip`): its
-`draw(rng, catalog, knobs)` returns the scenario mapping without `id` and `environment`. `draw_set`
-keeps a draw only when the injected `check` (sentinel validate's per-scenario checks, replay
-included) finds no problem, steers target times so a set keeps the suite's spread
-(docs/environments.md#validity-rules), then runs the suite rules on the set. Deterministic: each
-attempt's generator is seeded from "env|kind|seed|index|attempt"; the YAML has a fixed key order.
-Pure core: no aiohttp, Textual or database; the check is injected by sentinel.api.
+A *kind* is one authored scenario made into a template: its `draw(rng, catalog, knobs)` returns the scenario mapping
+without `id` and `environment`. `draw_set` keeps a draw only when the injected `check` (validate's checks, replay
+included) passes it, steers target times so the set keeps the suite's spread (docs/environments.md#validity-rules)
+and runs the suite rules on it. Each attempt's rng is seeded from "env|kind|seed|index|attempt"; key order is fixed.
 """
 
 from __future__ import annotations
@@ -20,21 +17,11 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from sentinel.core.errors import SentinelError
-from sentinel.core.kinds import (
-    EARLY_FROM_S,
-    EARLY_S,
-    LATE_S,
-    MAX_AT,
-    MAX_ATTEMPTS,
-    SPREAD_SHARE,
-    WINDOW_S,
-    Kind,
-    Knobs,
-    NoDraw,
-)
+from sentinel.core.kinds import EARLY_FROM_S, EARLY_S, LATE_S, MAX_AT, MAX_ATTEMPTS, SPREAD_SHARE, WINDOW_S, NoDraw
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
+    from sentinel.core.kinds import Kind, Knobs
 
 
 @dataclass(frozen=True)
@@ -44,7 +31,6 @@ class GeneratedScenario:
     index: int
     seed: int
     data: Mapping[str, Any]  # the whole scenario mapping, in file order
-    attempts: int = 1  # draws it took (the first attempts were rejected)
 
     @property
     def filename(self) -> str:
@@ -74,19 +60,9 @@ class Generation:
                 for kind, (ok, drawn) in self.acceptance.items() if drawn]
 
 
-# A check returns problems as text lines (empty: the scenario is valid). It gets the mapping
-# and the generated id; the API writes it to a temporary file and runs sentinel validate on it.
+# A check returns problems as text lines (empty: valid) for a scenario mapping (sentinel validate's checks).
 Check = Callable[[Mapping[str, Any]], Awaitable[list[str]]]
 SetCheck = Callable[[Sequence[GeneratedScenario]], Awaitable[list[str]]]
-
-
-def scenario_id(env: str, kind: str, seed: int, index: int) -> str:
-    return f"{env}-{kind}-s{seed}-{index:03d}"
-
-
-def draw_rng(env: str, kind: str, seed: int, index: int, attempt: int) -> random.Random:
-    """The generator of one attempt: seeded from a string, so the same on every run and Python."""
-    return random.Random(f"{env}|{kind}|{seed}|{index}|{attempt}")
 
 
 def plan_kinds(kinds: Sequence[Kind], count: int, kind: str | None) -> list[Kind]:
@@ -102,9 +78,7 @@ def plan_kinds(kinds: Sequence[Kind], count: int, kind: str | None) -> list[Kind
 
 
 def spread_windows(env: str, seed: int, plan: Sequence[Kind]) -> dict[int, tuple[float, float]]:
-    """A target-time window per normal index, so the set keeps the suite's spread of target times
-    (see _strata): 20% of the normal tasks early (under 120 s), 20% late (over 480 s), the rest between, far enough
-    apart that no 60 s window crowds. Which index gets which window is shuffled by seed."""
+    """A target-time window per normal index (see _strata), shuffled by seed, so the set keeps the suite's spread."""
     normal = [i for i, k in enumerate(plan) if not k.is_noop]
     n = len(normal)
     if n == 0:
@@ -124,10 +98,9 @@ def spread_windows(env: str, seed: int, plan: Sequence[Kind]) -> dict[int, tuple
 
 
 def _strata(n: int) -> list[tuple[float, float]]:
-    """n disjoint target-time windows, in time order, that keep the suite's spread whatever time each
-    draw picks inside its window: at least 20% of them under 120 s and 20% over 480 s, and any
-    L + 1 consecutive windows (L = the 20% a 60 s window may hold) more than 60 s apart, counting
-    whole-second rounding. The windows are as wide as that allows, and centred in the room left."""
+    """n disjoint target-time windows, in time order, that keep the suite's spread whatever time each draw picks
+    inside its window: at least 20% of them under 120 s and 20% over 480 s, and any L + 1 consecutive windows (L =
+    the 20% a 60 s window may hold) more than 60 s apart, counting rounding; as wide as that allows, centred."""
     if n == 1:
         return [(EARLY_FROM_S, MAX_AT)]
     edge = max(1, math.ceil(SPREAD_SHARE * n))
@@ -136,11 +109,10 @@ def _strata(n: int) -> list[tuple[float, float]]:
     gap = (WINDOW_S + 3) / max(1, math.floor(SPREAD_SHARE * n))  # rounding and the ±0.5 s tolerance
     if _earliest_starts(regions, gap, 0.0) is None:
         raise SentinelError(f"{n} normal tasks cannot keep the suite's spread of target times")
-    lo, hi = 0.0, MAX_AT
+    width, hi = 0.0, MAX_AT
     for _ in range(40):  # the widest window that still fits
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if _earliest_starts(regions, gap, mid) is not None else (lo, mid)
-    width = lo
+        mid = (width + hi) / 2
+        width, hi = (mid, hi) if _earliest_starts(regions, gap, mid) is not None else (width, mid)
     first = _earliest_starts(regions, gap, width) or []
     last = _latest_starts(regions, gap, width)
     return [(round((a + b) / 2, 1), round((a + b) / 2 + width, 1)) for a, b in zip(first, last, strict=True)]
@@ -191,16 +163,16 @@ async def draw_set(env: str, kinds: Sequence[Kind], catalog: Catalog, seed: int,
 async def _draw_one(env: str, kind: Kind, catalog: Catalog, seed: int, index: int, knobs: Knobs,
                     check: Check, tally: list[int]) -> GeneratedScenario:
     last: list[str] = []
-    sid = scenario_id(env, kind.name, seed, index)
+    sid = f"{env}-{kind.name}-s{seed}-{index:03d}"
     for attempt in range(MAX_ATTEMPTS):
         tally[1] += 1
+        rng = random.Random(f"{env}|{kind.name}|{seed}|{index}|{attempt}")  # a string seed: the same on every run
         try:
-            body = kind.draw(draw_rng(env, kind.name, seed, index, attempt), catalog, knobs)
+            body = kind.draw(rng, catalog, knobs)
         except NoDraw as exc:
             last = [str(exc)]
             continue
-        data = assemble(sid, env, body, {"seed": seed, "kind": kind.name, "index": index,
-                                         "knobs": knobs.to_dict()})
+        data = assemble(sid, env, body, {"seed": seed, "kind": kind.name, "index": index, "knobs": knobs.to_dict()})
         at = data.get("condition_at")
         if at is not None and not knobs.earliest - 0.5 <= at <= knobs.latest + 0.5:
             last = [f"condition_at {at:g} is outside the window [{knobs.earliest:g}, {knobs.latest:g}]"]
@@ -208,7 +180,7 @@ async def _draw_one(env: str, kind: Kind, catalog: Catalog, seed: int, index: in
         last = await check(data)
         if not last:
             tally[0] += 1
-            return GeneratedScenario(sid, kind.name, index, seed, data, attempt + 1)
+            return GeneratedScenario(sid, kind.name, index, seed, data)
     raise SentinelError(f"{env} {kind.name}: no valid scenario in {MAX_ATTEMPTS} draws "
                         f"(index {index}); the last one: {last[0] if last else 'rejected'}")
 
@@ -227,23 +199,19 @@ def assemble(sid: str, env: str, body: Mapping[str, Any], generated: Mapping[str
 
 
 class _Dumper(yaml.SafeDumper):
-    pass
+    def mapping(self, value: dict) -> Any:
+        # events read best one per line: {at, type, ...}
+        flow = "at" in value and "type" in value and not any(isinstance(v, (dict, list)) for v in value.values())
+        return self.represent_mapping("tag:yaml.org,2002:map", value.items(), flow_style=flow)
+
+    def sequence(self, value: list) -> Any:
+        # lists of ids or [t, value] points on one line; lists of mappings (events, steps) in blocks
+        flow = not any(isinstance(v, dict) for v in value)
+        return self.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
 
 
-def _represent_dict(dumper: yaml.SafeDumper, value: dict) -> Any:
-    # events read best one per line: {at, type, ...}
-    flow = "at" in value and "type" in value and not any(isinstance(v, (dict, list)) for v in value.values())
-    return dumper.represent_mapping("tag:yaml.org,2002:map", value.items(), flow_style=flow)
-
-
-def _represent_list(dumper: yaml.SafeDumper, value: list) -> Any:
-    # lists of ids or [t, value] points on one line; lists of mappings (events, steps) in blocks
-    flow = not any(isinstance(v, dict) for v in value)
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
-
-
-_Dumper.add_representer(list, _represent_list)
-_Dumper.add_representer(dict, _represent_dict)
+_Dumper.add_representer(list, _Dumper.sequence)
+_Dumper.add_representer(dict, _Dumper.mapping)
 
 
 def dump_yaml(data: Mapping[str, Any]) -> str:

@@ -1,35 +1,28 @@
 """The one kit every environment's scenario kinds are built on (sentinel/envs/<env>/kinds.py). Pure: no aiohttp.
 
-A kind is a name, its labels (activity: passive, active or noop; criteria: absolute or relative),
-default knobs, notes saying what each knob means for it, and a draw: (rng, catalog, knobs) → the
-scenario mapping. The sections below follow the order in which a kind is written:
+A kind is a name, its labels (activity: passive, active or noop; criteria: absolute or relative), default
+knobs, notes saying what each knob means for it, and a draw: (rng, catalog, knobs) → the scenario mapping.
+The sections below follow the order in which a kind is written:
 
-1. Timing. TIMELINE_END and LAST_S bound every timeline; GAP_S keeps background off the events that
-   decide the task; FIRST_READ_S and FLAT_S are the two start delays.
-2. Declaring a kind. `kind` is the decorator for a kind written as a draw function
-   (kind = partial(kit.kind, _declared); KINDS come from that list). `declare` and `Recipe` declare
-   a kind from a setup that draws the facts (preload, events, at, until, ...) and texts that are
-   templates of them, filled by `fill_in` ({x!q} SQL text, {x!l} LIKE pattern, {x!e} regex).
-   `Recipe` adds the solution shorthand (watch / until / then / report / open_new) and `.noop`.
-3. Choosing from the catalog: `ids_where`, `choose`, `sample`, `nearest` (look-alikes ranked by
-   the near_miss knob), `unseen`, and how alike two items are: `words`, `overlap`, `nearness`, `alike`.
-4. Spacing: `target_time` inside the knobs' window, `times_between` and `spaced` before it,
-   `free_times` / `free_moment` away from the events, `hold_until` for a condition that ends.
+1. Timing: TIMELINE_END, LAST_S, GAP_S (background keeps off deciding events), FIRST_READ_S, FLAT_S (start delays).
+2. Declaring a kind: the `kind` decorator above a draw function (kind = partial(kit.kind, _declared) collects KINDS),
+   or `declare` / `Recipe` from a setup that draws the facts (preload, events, at, until, ...) and texts templated on
+   them (`fill_in`: {x!q} SQL text, {x!l} LIKE pattern, {x!e} regex); a `Recipe` writes the usual solution and `.noop`.
+3. Choosing from the catalog: `ids_where`, `choose`, `sample`, `nearest` (look-alikes ranked by the
+   near_miss knob), `unseen`, and how alike two items are: `words`, `overlap`, `nearness`, `alike`.
+4. Spacing: `target_time` inside the knobs' window, `times_between` and `spaced` before it, `free_times` /
+   `free_moment` away from the events, `hold_until` for a condition that ends.
 5. Events and the scenario: `event` (its note becomes `_note`), `timeline`, `taxonomy`, `scenario`.
-6. An environment's arrivals view: `Arrivals` (counted kinds' setups) or `ArrivalView` (drawn
-   kinds): the preload, what can arrive, and `make(at, id, note)` for one arrival.
+6. An environment's arrivals view: `Arrivals` (counted kinds' setups) or `ArrivalView` (drawn kinds).
 7. One target among look-alikes: `one_target`.
-8. Counted arrivals: `counting`, `counted_arrivals` (look-alikes fitted to the window),
-   `rise_with_drops` and `order_under` (a count that drops on its way), `counted_setup`.
-9. Background traffic that cannot decide the task: `background_times`, `mixed_background`,
-   `fill`, `traffic`.
-10. Near misses and the no-op twin: `as_near_miss` relabels the source's target as the near miss;
-    `noop_twin` makes a drawn scenario's twin (near events added, the asked value swapped).
-11. SQL and solution shapes: `sql_text`, `like_text`, `sql_list`, `baseline`, `exists_sql`,
-    `count_reaches`, `count_watch`, `watch_number`, `act_on`.
-12. Waypoint timelines (a price or star count crossing a line once, at the target): `Leg`,
-    `phases`, `ahead`, `approach`, `cross_once`, `near_miss_legs`, and the value helpers
-    `shortfall`, `round_line`, `floor_to`, `ceil_to`, `near_value`.
+8. Counted arrivals: `counting`, `counted_arrivals` (look-alikes fitted to the window), `rise_with_drops`
+   and `order_under` (a count that drops on its way), `counted_setup`.
+9. Background traffic that cannot decide the task: `background_times`, `mixed_background`, `fill`, `traffic`.
+10. Near misses and the no-op twin: `as_near_miss` (the source's target becomes the near miss), `noop_twin`.
+11. SQL and solution shapes: `sql_text`, `like_text`, `sql_list`, `baseline`, `exists_sql`, `count_reaches`,
+    `count_watch`, `watch_number`, `act_on`.
+12. Waypoint timelines (a value crossing a line once, at the target): `Leg`, `phases`, `ahead`, `approach`,
+    `cross_once`, `near_miss_legs`; values: `shortfall`, `round_line`, `floor_to`, `ceil_to`, `near_value`.
 """
 
 from __future__ import annotations
@@ -68,18 +61,14 @@ Setup = Callable[[random.Random, "Catalog", Knobs], Facts]  # draws a declared k
 def kind(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
          name: str | None = None, earliest: float = MIN_AT, view: Callable[[Catalog], Any] | None = None,
          **params: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Decorator: declare the draw below as a Kind (named after the function unless `name` is given)
-    and append it to `kinds`, so labels, knobs and notes stand above the recipe:
+    """Decorator: the draw below becomes a Kind in `kinds` (named after it unless `name` is given):
 
         kind = partial(kit.kind, _declared)     # once per kinds.py; KINDS come from _declared
         @kind("passive", "absolute", Knobs(decoys=2), "decoys: ...; near_miss: ...")
         def price_target(rng, catalog, knobs): ...
 
-    Stacked, one recipe serves several kinds, each drawing with its own keyword `params`. The
-    function itself is returned, so a no-op twin draws its source by calling it. The draw gets
-    `view(catalog)` for the catalog when a view is given; its taxonomy needs only difficulty and
-    distraction (activity and criteria come from here). A draw that a no-op twin draws on may
-    return (what it chose, the scenario): the kind keeps the scenario."""
+    Stacked, one draw serves several kinds with their keyword `params`. It reads `view(catalog)` if a view is given,
+    returns a taxonomy of difficulty and distraction, and may return (choice, scenario) for a no-op twin calling it."""
     def declare(draw: Callable[..., Any]) -> Callable[..., Any]:
         def run(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
             out = draw(rng, catalog if view is None else view(catalog), knobs, **params)
@@ -94,30 +83,24 @@ def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs,
             distraction: str, prompt: str, description: str, condition_sql: str, solution: list[dict[str, Any]],
             eval_sql: str | None = None, near_miss_sql: str | None = None, start_page: str | None = None,
             earliest: float = MIN_AT) -> Kind:
-    """A kind as a declaration. `setup(rng, catalog, knobs)` draws the facts: `events`, `preload`,
-    `at` (the target time; a no-op's source task's) and optionally `until`, plus whatever the texts
-    name. The texts are templates of the facts and the knobs (`fill_in`). eval_sql is by default
-    the condition itself (a passive task is graded on the world reaching it)."""
+    """A `Recipe` kind with the whole `solution`, whose templates see the knobs too; near_miss_sql is a template,
+    eval_sql by default the condition (a passive task is graded on reaching it), the distraction used as written."""
+    as_written = distraction.replace("{", "{{").replace("}", "}}")  # fill_in gives it back unchanged
+    graded = eval_sql or (None if activity == "noop" else condition_sql)
+    recipe = Recipe(activity, criteria, setup, description, prompt, difficulty, as_written, condition_sql,
+                    solution=solution, start_page=start_page, eval_sql=graded)
+
     def draw(rng: random.Random, catalog: Catalog, drawn: Knobs) -> dict[str, Any]:
         facts = {**drawn.to_dict(), **setup(rng, catalog, drawn)}
-        live = activity != "noop"
-        sql = {"condition_sql": condition_sql, "near_miss_sql": near_miss_sql,
-               "eval_sql": eval_sql or (condition_sql if live else None)}
-        return scenario(prompt=fill_in(prompt, facts), description=fill_in(description, facts),
-                        condition_at=facts["at"] if live else None, start_page=start_page,
-                        condition_until=facts.get("until") if live else None,
-                        taxonomy=taxonomy(activity, criteria, difficulty, distraction),
-                        events=timeline(facts["preload"], facts["events"]), solution=fill_in(solution, facts),
-                        **{key: fill_in(text, facts) for key, text in sql.items() if text is not None})
+        return recipe.scenario(facts, near_miss_sql=fill_in(near_miss_sql, facts))
     return Kind(name, activity, criteria, draw, knobs, notes, earliest)
 
 
 @dataclass(frozen=True)
 class Recipe:
-    """A kind declared: `setup` draws the facts (`at`, `events` and `preload`, and `until` when a
-    passing condition ends), every other field is a template over them (`fill_in`). The solution
-    watches `watch` (opening each new link matching `open_new`) until `until` holds, takes the
-    `then` steps and reports `report`; `solution` replaces all of that when the steps differ."""
+    """A kind declared: `setup` draws the facts (`at`, `events`, `preload`; `until` when a passing condition ends),
+    every other field is a template over them (`fill_in`). The solution watches `watch` (opening each new link
+    matching `open_new`) until `until` holds, takes the `then` steps and reports `report`, or is `solution`."""
 
     activity: str
     criteria: str
@@ -142,10 +125,8 @@ class Recipe:
 
     def noop(self, name: str, swap: Callable[[random.Random, Catalog, Facts], Facts], *, description: Any,
              eval_sql: Any = None, distraction: Any = None, decoys: int = 3, notes: str = "") -> Kind:
-        """The no-op twin: the source's draw, whose target notes become the near miss's, then
-        `swap(rng, catalog, facts)` returns the facts that change (the asked value no event brings,
-        more events); the twin asks with them (the source's facts stay under `source`) and its near
-        miss is the source's condition on the source's facts."""
+        """The no-op twin: the source's draw with its target as the near miss, asking with the facts that `swap(rng,
+        catalog, facts)` changes (the source's stay under `source`); its near miss is the source's condition."""
         twin = replace(self, activity="noop", description=description, eval_sql=eval_sql,
                        distraction=distraction or self.distraction)
 
@@ -172,9 +153,8 @@ class Recipe:
 
 def more_than_first(setup: Setup, rows: str, metric: str, watch: Any, number: str, *, condition_sql: Any = None,
                     **texts: Any) -> Recipe:
-    """A passive relative kind: at least {n} more `rows` (a FROM clause) than the session's `metric`
-    baseline; the solution watches `watch` until its `number` regex reads the first value + {n}.
-    `condition_sql` (e.g. {n} rows arrived) replaces the baseline check as the condition."""
+    """A passive relative kind: {n} more `rows` (a FROM clause) than the `metric` baseline, watched on `watch`
+    until its `number` regex reads first + {n}; a `condition_sql` replaces the baseline check as the condition."""
     sql = count_reaches(rows, "{n}", metric)
     return Recipe("passive", "relative", setup, condition_sql=condition_sql or sql, eval_sql=sql, watch=watch,
                   until={"number": number, "at_least": "first + {n}"}, **texts)
@@ -189,10 +169,9 @@ class _Templates(string.Formatter):
 
 
 def fill_in(template: Any, facts: Mapping[str, Any]) -> Any:
-    """A template filled from the facts. A str is formatted with them (`{x!e}`: x escaped for a
-    regex, `{x!q}`: x as an SQL text literal, `{x!l}`: an SQL LIKE pattern for x anywhere; literal
-    braces doubled); a str that is one whole `{x}` is the fact itself (a number stays a number); a
-    callable is called with the facts; lists, tuples and mappings are filled item by item."""
+    """A template filled from the facts: a str is formatted with them (`{x!e}` a regex escape, `{x!q}` an SQL text
+    literal, `{x!l}` a LIKE pattern for x anywhere; braces doubled), a whole `{x}` is the fact itself (a number stays a
+    number), a callable is called with the facts, and lists, tuples and mappings are filled item by item."""
     if callable(template):
         return template(facts)
     if isinstance(template, str):
@@ -229,13 +208,10 @@ def sample(rng: random.Random, items: Sequence[Any], k: int, what: str = "items"
 
 def nearest(rng: random.Random, items: Sequence[Any], k: int, score: Callable[[Any], float],
             near_miss: float) -> list[Any]:
-    """k look-alikes: with near_miss 1 the k highest scores, with 0 any k; in between, a mix.
-
-    Each item's rank key is its score blended with noise by (1 − near_miss)."""
+    """k look-alikes ranked by score blended with noise by (1 − near_miss): at 1 the k highest, at 0 any k."""
     if k > len(items):
         raise NoDraw(f"only {len(items)} look-alikes, {k} asked")
-    keyed = sorted(items, key=lambda it: -(near_miss * score(it) + (1 - near_miss) * rng.random()))
-    return keyed[:k]
+    return sorted(items, key=lambda it: -(near_miss * score(it) + (1 - near_miss) * rng.random()))[:k]
 
 
 def unseen(rng: random.Random, candidates: Iterable[str], texts: Iterable[str], what: str) -> str:
@@ -256,9 +232,8 @@ def overlap(a: str | Iterable[str], b: str | Iterable[str]) -> float:
 
 
 def nearness(word: str, text: str) -> float:
-    """How near a text comes to a word: 1 when it holds the word split in two (by a space or a
-    hyphen), else the longest prefix it shares with one of its words, as a share of the word (0
-    below three letters)."""
+    """1 when the text holds the word split in two (by a space or a hyphen), else the longest prefix
+    one of its words shares with the word, as a share of it (0 below three letters)."""
     ws = re.findall(r"[a-z0-9]+", text.lower())  # every word, short ones too, in order
     if any(a + b == word for a, b in zip(ws, ws[1:], strict=False)):
         return 1.0
@@ -267,8 +242,7 @@ def nearness(word: str, text: str) -> float:
 
 
 def alike(a: Mapping[str, Any], b: Mapping[str, Any]) -> float:
-    """How alike two personas (catalogs/shared/personas) look: 1 for the same username but its
-    punctuation, 0.6 for a shared first name or surname, 0 otherwise (and 0 for the same one)."""
+    """How alike two personas look: 1 for the same username but punctuation, 0.6 for a shared first or last name."""
     if a["id"] == b["id"]:
         return 0.0
     if re.sub(r"[^a-z0-9]", "", a["username"].lower()) == re.sub(r"[^a-z0-9]", "", b["username"].lower()):
@@ -318,9 +292,7 @@ def free_times(rng: random.Random, k: int, start: float, stop: float, taken: Seq
     candidates = list(range(int(start), int(stop) + 1))
     rng.shuffle(candidates)
     for t in candidates:
-        if len(picked) == k:
-            break
-        if all(abs(t - b) >= gap for b in [*taken, *picked]):
+        if len(picked) < k and all(abs(t - b) >= gap for b in [*taken, *picked]):
             picked.append(t)
     if len(picked) < k:
         raise NoDraw(f"no room for {k} look-alikes between {start:g} and {stop:g} s")
@@ -331,8 +303,7 @@ def free_moment(rng: random.Random, events: Iterable[Mapping[str, Any]], lo: flo
                 hi: float = MAX_AT + 99, gap: float = 3) -> int:
     """A whole second in [lo, hi] more than `gap` s from every event (where a near miss or a lone decoy can go)."""
     busy = [e["at"] for e in events]
-    return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)],
-                  "free moment")
+    return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)], "free moment")
 
 
 def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 5) -> int:
@@ -347,15 +318,12 @@ def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 
 
 def event(at: float, etype: str, note: str | None = None, **fields: Any) -> dict[str, Any]:
     """One event mapping: at, type, its fields, then `_note` (the fact that decides it)."""
-    out: dict[str, Any] = {"at": _num(at), "type": etype, **fields}
-    if note:
-        out["_note"] = note
-    return out
+    return {"at": _num(at), "type": etype, **fields, **({"_note": note} if note else {})}
 
 
 def timeline(preload: Mapping[str, Any], events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The preload at 0 then events by time; at equal times, events with a _note come first
-    (the event that decides a flip is read as the last one at its moment), in the given order."""
+    """The preload at 0, then events by time; at equal times the events with a _note first (the
+    event that decides a flip is read as the last one at its moment), else in the given order."""
     rest = sorted(enumerate(events), key=lambda ie: (ie[1]["at"], "_note" not in ie[1], ie[0]))
     return [{"at": 0, "type": "preload", **preload}, *(e for _, e in rest)]
 
@@ -369,16 +337,13 @@ def scenario(*, prompt: str, description: str, condition_at: float | None, taxon
              events: list[dict[str, Any]], condition_sql: str, solution: list[dict[str, Any]],
              eval_sql: str | None = None, start_page: str | None = None,
              condition_until: float | None = None, near_miss_sql: str | None = None) -> dict[str, Any]:
-    """The mapping a kind's draw returns (id, environment and generated are added by generate);
-    condition_until, start_page, near_miss_sql and eval_sql only when given."""
+    """The mapping a kind's draw returns (generate adds id, environment and generated); optional keys when given."""
     out = {"description": description, "prompt": prompt, "condition_at": _num(condition_at),
            "condition_until": _num(condition_until), "start_page": start_page or None, "taxonomy": dict(taxonomy),
            "events": events, "condition_sql": condition_sql, "near_miss_sql": near_miss_sql, "eval_sql": eval_sql,
            "solution": solution}
-    return {key: value for key, value in out.items() if value is not None or key not in _OPTIONAL}
-
-
-_OPTIONAL = ("condition_until", "start_page", "near_miss_sql", "eval_sql")
+    optional = ("condition_until", "start_page", "near_miss_sql", "eval_sql")
+    return {key: value for key, value in out.items() if value is not None or key not in optional}
 
 
 def _num(value: float | None) -> Any:
@@ -388,10 +353,8 @@ def _num(value: float | None) -> Any:
 # --- An environment's arrivals view: its catalog as one draw reads it -----------------------------
 
 class Arrivals:
-    """One draw's view of an environment's catalog for the kinds below: the preload (`load`), every
-    item that can arrive after it as a catalog id with its event type (`type`; ids are unique across
-    collections) and the records by id (`rec`). A subclass fills those in, names each type's id field
-    (`fields`), says what an item is about (for notes) and may `arrange` the whole timeline."""
+    """One draw's view of an environment's catalog: a subclass fills in the preload (`load`), what can arrive (`type`:
+    catalog id → event type), the records (`rec`) and each type's id field (`fields`); `about`, `arrange` are hooks."""
 
     fields: Mapping[str, str]
     load: dict[str, Any]
@@ -423,10 +386,8 @@ class Arrivals:
 
 
 class ArrivalView:
-    """An environment's catalog as its kinds read it: the items a draw may bring in, by event type
-    (`pools`: ids not preloaded, unique across types, in file order; `fields`: the event field that
-    names an item), the authored preload and the start page. Called as `make(at, id, note)` it builds
-    an arrival event, its note followed by `describe(id)` (subclasses say how an item reads)."""
+    """The catalog as drawn kinds read it: what may arrive by event type (`pools`: ids not preloaded; `fields`: the
+    event field naming one), the preload and the start page. Called as `make(at, id, note)`, `describe(id)` noted."""
 
     def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str], preload: Mapping[str, Any],
                  start_page: str) -> None:
@@ -446,11 +407,8 @@ class ArrivalView:
                 after: bool = False, first_s: float = FIRST_READ_S, counts: Callable[[str], bool] | None = None,
                 spoils: Callable[[str], bool] = lambda rid: False, near: Callable[[str], float] | None = None
                 ) -> tuple[int, list[str], list[dict[str, Any]]]:
-        """A counting task's events (generation.counting's recipe): n of `counted` (the n-th at the
-        target time, one more trailing when `trailing`), knobs.decoys of `others` between them (or
-        trailing the target when `after`; with `near`, the look-alikes `nearest` ranks by it), then
-        background (see `background`; by default an item of the counted items' type counts).
-        Returns (target time, counted ids in order, events)."""
+        """A counting task's events (`counting`): n of `counted`, knobs.decoys of `others` between them (with `after`:
+        trailing; with `near`: `nearest` by it), then `background`. Returns (target time, counted ids, events)."""
         note = decoy_note if callable(decoy_note) else lambda rid: str(decoy_note)
         others = others if near is None else nearest(rng, others, knobs.decoys, near, knobs.near_miss)
         at, events, picked = counting(rng, replace(knobs, decoys=0) if after else knobs, counted, others, n, self,
@@ -466,8 +424,7 @@ class ArrivalView:
     def background(self, rng: random.Random, knobs: Knobs, events: Sequence[dict[str, Any]], at: float | None = None,
                    counts: Callable[[str], bool] = lambda rid: False,
                    spoils: Callable[[str], bool] = lambda rid: False) -> list[dict[str, Any]]:
-        """Background arrivals at the density knob: never an item already in `events` nor one that
-        `spoils` the task; an item that `counts` (would change the count) only after the target `at`."""
+        """Background at the density knob: none in `events` or that `spoils` the task; what `counts` only after `at`."""
         used = {e[f] for e in events for f in self.fields.values() if f in e}
         pool = [rid for rid in self.type_of if rid not in used and not spoils(rid)]
         late = (lambda rid, t: True) if at is None else (lambda rid, t: t > at + GAP_S or not counts(rid))
@@ -476,10 +433,8 @@ class ArrivalView:
     def more(self, rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int, *,
              count_sql: str, metric: str, page: str, number: str, what: str, decoy_note: str, distraction: str,
              description: str, prompt: str, report: str) -> dict[str, Any]:
-        """A passive relative counting task: "tell me once there are n more than now". `counted`
-        arrive as in `counted` (`others` between them); `count_sql` counts them against the
-        baseline `metric`, and the oracle reads the total (`number`, a regex) on `page`.
-        `description` is formatted with at (the target time) and decoys."""
+        """A passive relative counting task, "tell me once there are n more than now": `count_sql` against the
+        baseline `metric`, the total read (`number`) on `page`; `description` is formatted with at and decoys."""
         at, _, events = self.counted(rng, knobs, counted, others, n, what=what, decoy_note=decoy_note)
         sql = f"SELECT {count_sql} >= {baseline(metric)} + {n}"
         return self.scenario(at, events, "easy", distraction, prompt=prompt, condition_sql=sql, eval_sql=sql,
@@ -505,10 +460,9 @@ def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys
                trailing: Sequence[str] = (), hold: bool = False,
                trail_note: Callable[[str], str] = lambda item: "trailing: after the target",
                ) -> tuple[int, int | None, list[dict[str, Any]]]:
-    """The key events of a one-target task: the target at a drawn time in [lo, hi], its look-alikes
-    `gap` s apart before it (decoy_note(item) says why each one does not count), each `trailing`
-    item after it. With `hold`, the condition ends knobs.hold_s after the target (`hold_until`;
-    trailing items keep `gap` s from that moment). Returns (target time, that end or None, events)."""
+    """The key events of a one-target task: the target in [lo, hi], its look-alikes `gap` s apart before it
+    (decoy_note says why each does not count), each `trailing` item after it; with `hold`, the condition ends
+    knobs.hold_s after the target. Returns (target time, that end or None, events)."""
     at = target_time(rng, knobs, lo=max(lo, 2 + gap * (len(decoys) + 1)), hi=hi)
     until = hold_until(knobs, at) if hold else None
     times = spaced(rng, len(decoys), 2, at - gap, gap)
@@ -522,8 +476,8 @@ def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys
 def counting(rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int,
              make: Make, *, what: str, decoy_note: Callable[[str], str], first_s: float = 2,
              gap: float = 4, trailing: bool = True) -> tuple[int, list[dict[str, Any]], list[str]]:
-    """The key events of a counting task. Returns (target time, events, counted ids in order);
-    `counted[n]` trails when `trailing`. Decoys (knobs.decoys of `others`) fall between."""
+    """The key events of a counting task: n of `counted` (the n-th at the target time, one more
+    trailing when `trailing`), knobs.decoys of `others` between. Returns (at, events, counted ids)."""
     picked = sample(rng, counted, n + int(trailing), what)
     decoys = sample(rng, others, knobs.decoys, "look-alikes")
     at = target_time(rng, knobs, lo=first_s + gap * n + 2)
@@ -542,12 +496,9 @@ def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], l
                      make: Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
                      start: float = 0, gap: float = 4, trailing: int = 1, span: float | None = None,
                      ordered: bool = False) -> tuple[int, list[dict[str, Any]], list[str]]:
-    """As `counting`, for kinds whose look-alikes depend on the window: n − 1 of `counted` at least
-    `gap` apart after `start`, the n-th at the target time, `trailing` more after it, and between
-    them as many `looks` as fit before knobs.latest (at most the decoys knob): the nearest by `score`
-    (the near_miss knob), or any. With `span`, the arrivals come in a burst that starts at most
-    `span` s before the target; `ordered`: the first n + trailing of `counted` arrive in their order,
-    else a sample. Returns (target time, events, items used)."""
+    """As `counting`, with as many `looks` as fit before knobs.latest (at most the decoys knob; the nearest by
+    `score`, or any) and `trailing` counted ones after the target. `span`: the arrivals start at most `span` s before
+    the target; `ordered`: the first of `counted` in order, else a sample. Returns (target time, events, items used)."""
     def room(k: int) -> float:  # n − 1 strata of `gap`, and k look-alikes 3 s clear of everything
         return 1 + max(gap * (n - 1) + gap / 2, 5 * (n - 1 + k) - 1)
     k = max(0, min(knobs.decoys, len(looks), int((knobs.latest - start - room(0)) // 5)))
@@ -569,10 +520,9 @@ def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], l
 def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], droppable: Sequence[str], n: int,
                     make: Make, drop: Make, *, what: str, drop_note: str, base: int = 0, start: float = 0,
                     gap: float = 4, cap: int = 3, trailing: int = 1) -> tuple[int, list[dict[str, Any]], list[str]]:
-    """A count that must rise from `base` by n while some of what was there leaves: n − 1 + d
-    arrivals of `counted` and d removals of `droppable` (`drop(t, item, note)`; d is the decoys knob,
-    at most `cap`, as many as fit) in an order whose running total stays under n, the n-th arrival at
-    the target time, `trailing` more after it. Returns (target time, events, items used)."""
+    """A count that must rise from `base` by n while some of what was there leaves: arrivals of `counted` and
+    d removals of `droppable` (`drop(t, item, note)`; d the decoys knob, at most `cap`) in an order staying under n,
+    the n-th arrival at the target time, `trailing` more after it. Returns (target time, events, items used)."""
     d = max(0, min(knobs.decoys, cap, len(droppable), (int((knobs.latest - start) // gap) - n) // 2))
     steps = order_under(rng, n, d)
     at = target_time(rng, knobs, lo=start + gap * (len(steps) + 1))
@@ -589,8 +539,7 @@ def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], dr
 
 
 def order_under(rng: random.Random, n: int, removals: int, tries: int = 40) -> list[str]:
-    """A seeded order of n + removals − 1 "add" and `removals` "remove" steps whose running total
-    stays under n, so a count reaches +n only with the next addition (the target)."""
+    """A seeded order of n + removals − 1 "add" and `removals` "remove" steps whose running total stays under n."""
     for _ in range(tries):
         seq = ["add"] * (n + removals - 1) + ["remove"] * removals
         rng.shuffle(seq)
@@ -604,11 +553,9 @@ def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
                   what: str, decoy_note: str, base: Callable[[Any], int] = lambda view: 0,
                   score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0, trailing: int = 1,
                   span: float | None = None) -> Setup:
-    """The setup of a counting kind for `declare`: `counted_arrivals` of n (drawn from the range)
-    among the look-alikes, then background that keeps the counted family out until the target.
-    `arrivals(rng, catalog)` is the environment's view of one draw; `counted`, `looks`, `score` and
-    `base` (the count at the start) take it. Facts: preload, events, at, n, base, goal (base + n),
-    first (the first key event's time) and decoys (how many)."""
+    """A counting kind's setup for `declare`: `counted_arrivals` of n (drawn from the range), then background
+    that keeps the counted family out until the target. `counted`, `looks`, `score` and `base` (the count at the
+    start) take the view `arrivals(rng, catalog)`. Facts: preload, events, at, n, base, goal, first, decoys."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a, k = arrivals(rng, catalog), rng.randint(*n)
         at, key, used = counted_arrivals(rng, knobs, counted(a), looks(a), k, a.make, what=what, decoy_note=decoy_note,
@@ -629,17 +576,14 @@ def background_times(rng: random.Random, density: float, taken: Iterable[float],
     busy = [float(t) for t in taken]
     n = int(round(density * (stop - start) / 60.0))
     free = [t for t in range(int(start), int(stop) + 1) if all(abs(t - b) > GAP_S for b in busy)]
-    if n <= 0 or not free:
-        return []
-    return sorted(rng.sample(free, min(n, len(free))))
+    return [] if n <= 0 or not free else sorted(rng.sample(free, min(n, len(free))))
 
 
 def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
                      allow: Callable[[Any, int], bool], start: float = 1,
                      stop: float = TIMELINE_END - 5) -> list[tuple[int, Any]]:
-    """(time, item) pairs for background drawn from a pool mixing several event families: times as
-    `background_times` gives them, each filled with a random pool item that `allow(item, time)`
-    accepts (so a kind can keep a counted family out before its target), each item at most once."""
+    """(time, item) background pairs: times as `background_times` gives them, each with a pool item (used
+    once) that `allow(item, time)` accepts, so a pool can mix event families."""
     out: list[tuple[int, Any]] = []
     left = list(pool)
     for t in background_times(rng, density, taken, start, stop):
@@ -651,10 +595,9 @@ def mixed_background(rng: random.Random, density: float, taken: Iterable[float],
 
 def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: float | None,
          before: Sequence[str], after: Sequence[str], make: Make) -> list[dict[str, Any]]:
-    """Background at the density knob: before `at` only `before` items (they cannot change the
-    task's condition), after it `after` items too. Each item is used once."""
-    taken = [e["at"] for e in events]
-    times = background_times(rng, knobs.density, taken)
+    """Background at the density knob, each item once: before `at` only `before` items (they cannot change the
+    task's condition), after it `after` items too."""
+    times = background_times(rng, knobs.density, [e["at"] for e in events])
     safe, rest = list(before), [x for x in after if x not in set(before)]
     rng.shuffle(safe)
     rng.shuffle(rest)
@@ -669,8 +612,8 @@ def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: flo
 
 def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool: Sequence[str], make: Make,
             spoils: Callable[[str], bool] = lambda item: False, after: float | None = None) -> list[dict[str, Any]]:
-    """`events` plus background from `pool` at the density knob: items not yet arriving, never one
-    that `spoils` the task (or, given `after`, the target time, none before it)."""
+    """`events` plus background from `pool` at the density knob: items not yet arriving, none that `spoils`
+    the task (or, given `after`, the target time, none before it)."""
     on = arriving(events)
     free = [item for item in pool if item not in on]
     safe = [item for item in free if not spoils(item)]
@@ -694,12 +637,9 @@ def as_near_miss(events: list[dict[str, Any]], but: str = "") -> list[dict[str, 
 def noop_twin(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str | None = None,
               swap: tuple[str, str] | None = None, drop: Callable[[dict[str, Any]], bool] = lambda e: False,
               **fields: Any) -> dict[str, Any]:
-    """The no-op twin of a drawn scenario: the same timeline with the source's target relabelled as
-    the near miss (`as_near_miss`), the `near` events added (background events `drop` picks left
-    out: they used what the twin's own events need), asking for something that never happens.
-    `swap` (old, new) makes the prompt from the source's; the taxonomy is the source's with the
-    twin's `distraction` unless `fields` give one. `fields` are what else the twin says and checks
-    (description, condition_sql, near_miss_sql, eval_sql, solution, ...)."""
+    """The no-op twin of a drawn scenario: its timeline with the target relabelled (`as_near_miss`), the `near`
+    events added and background events `drop` picks left out. `swap` (old, new) makes the prompt from the source's;
+    the taxonomy is the source's with `distraction` unless `fields` (description, condition_sql, ...) give one."""
     head, *events = source["events"]
     kept = as_near_miss([dict(e) for e in events if "_note" in e or not drop(e)])
     if swap:
@@ -739,22 +679,19 @@ def exists_sql(rows: str) -> str:
 
 
 def count_reaches(rows: str, n: int | str, metric: str | None = None, count: str = "COUNT(*)") -> str:
-    """Condition SQL: `rows` (a FROM clause: table, WHERE …) reach n by `count`, or with `metric`
-    (a key of the environment's baseline_sql) n more than at the start."""
+    """Condition SQL: `rows` (a FROM clause) reach n by `count`, or with `metric` (a baseline_sql key) n more."""
     return f"SELECT (SELECT {count} FROM {rows}) >= {baseline(metric) + ' + ' if metric else ''}{n}"
 
 
 def count_watch(rows: str, n: int | str, page: str, pattern: str, report: str, metric: str | None = None,
                 count: str = "COUNT(*)") -> dict[str, Any]:
-    """A passive count task's condition_sql and solution: `count_reaches`, and the solution
-    watches the page until the number `pattern` captures does too ("first + n" when relative)."""
+    """A passive count task's condition_sql (`count_reaches`) and solution (`watch_number`; first + n if relative)."""
     return {"condition_sql": count_reaches(rows, n, metric, count),
             "solution": watch_number(page, pattern, f"first + {n}" if metric else n, report)}
 
 
 def watch_number(page: str, pattern: str, at_least: float | str, report: str) -> list[dict[str, Any]]:
-    """A counting task's solution: watch `page` until the number `pattern` captures is at least
-    `at_least` (a number known from the preload, or a "{fact}" template), then report."""
+    """A counting task's solution: watch `page` until the number `pattern` captures reaches `at_least`, report."""
     return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
 
 
@@ -784,8 +721,7 @@ def phases(t0: int, t1: int, n: int) -> list[tuple[int, int]]:
 
 
 def ahead(items: Sequence[Any], before: float, start: int = 2) -> list[tuple[int, int, Any]]:
-    """(start, ramp_s, item) for look-alikes that move one after another, in back-to-back phases
-    from `start` that end before `before` (the target's own move)."""
+    """(start, ramp_s, item) for look-alikes moving one after another from `start`, all before `before`."""
     if not items:
         return []
     slots = phases(start, max(start + 3 * len(items), int(before) - 2), len(items))
@@ -794,27 +730,19 @@ def ahead(items: Sequence[Any], before: float, start: int = 2) -> list[tuple[int
 
 def approach(t0: int, t1: int, stops: Sequence[float | tuple[float, str]]) -> list[Leg]:
     """Legs through `stops` (a value, or (value, note)) in back-to-back phases filling [t0, t1)."""
-    out = []
-    for (t, ramp), stop in zip(phases(t0, t1, len(stops)), stops, strict=True):
-        value, note = stop if isinstance(stop, tuple) else (stop, None)
-        out.append(Leg(t, value, ramp, note))
-    return out
+    slots, noted = phases(t0, t1, len(stops)), [stop if isinstance(stop, tuple) else (stop, None) for stop in stops]
+    return [Leg(t, value, ramp, note) for (t, ramp), (value, note) in zip(slots, noted, strict=True)]
 
 
 def cross_once(t0: int, at: int, stops: Sequence[float | tuple[float, str]], over: float, note: str, *,
                until: int | None = None, back: float = 0.0, back_note: str | None = None) -> list[Leg]:
-    """A target path: `approach` through stops that stay on the near side of the line (the near
-    miss among them), a jump at `at` to `over` past the line, and with `until` a jump back to
-    `back` (where a passing window ends). The line is crossed exactly at `at`."""
-    legs = [*approach(t0, at - 2, stops), Leg(at, over, 0, note)]
-    if until is not None:
-        legs.append(Leg(until, back, 0, back_note))
-    return legs
+    """A target path: `approach` through stops short of the line, a jump past it (`over`) at `at`, maybe one back."""
+    back_leg = [] if until is None else [Leg(until, back, 0, back_note)]  # where a passing window ends
+    return [*approach(t0, at - 2, stops), Leg(at, over, 0, note), *back_leg]
 
 
 def shortfall(near_miss: float, smallest: float, widest: float, decimals: int = 0) -> float:
-    """How far short of a line a near miss stops: `smallest` (one step a page shows) at near_miss 1,
-    `widest` at 0."""
+    """How far short of a line a near miss stops: `smallest` (one step a page shows) at near_miss 1, `widest` at 0."""
     return round(max(smallest, smallest + (widest - smallest) * (1 - near_miss)), decimals)
 
 
@@ -833,8 +761,7 @@ def ceil_to(value: float, decimals: int = 2) -> float:
 
 
 def near_value(near_miss: float, lowest: float, line: float, step: float = 0.01) -> float:
-    """A near miss's peak below a rising line, on the grid of `step` (a cent, a star): at least
-    `lowest`, and the last step short of `line` at near_miss 1 (`lowest` at 0)."""
+    """A near miss's peak below `line` on the grid of `step`: `lowest` at near_miss 0, a step short of `line` at 1."""
     lo, hi = math.ceil(lowest / step - 1e-6), math.ceil(line / step - 1e-6) - 1
     if hi < lo:
         raise NoDraw(f"no step of {step:g} between {lowest:g} and {line:g}")
@@ -842,8 +769,7 @@ def near_value(near_miss: float, lowest: float, line: float, step: float = 0.01)
 
 
 def near_miss_legs(rng: random.Random, start: float, peak: float, at: int, note: str) -> list[Leg]:
-    """A near miss that approaches a line without crossing it (a no-op's own): a climb from the
-    start value after FLAT_S, a jump to `peak` at `at` held more than a minute, an easing back."""
+    """A no-op's own near miss: a climb after FLAT_S, a jump to `peak` at `at` held over a minute, an easing back."""
     return [Leg(FLAT_S + rng.randint(0, 20), start + (peak - start) * rng.uniform(0.4, 0.7), rng.randint(20, 50)),
             Leg(at, peak, 0, note),
             Leg(at + rng.randint(70, 110), start + (peak - start) * rng.uniform(0.5, 0.8), 0,
