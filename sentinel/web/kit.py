@@ -48,14 +48,18 @@ def page_number(request: web.Request) -> int:
     return int(raw)
 
 
-def text_param(source: Mapping[str, Any], name: str, *, max_len: int = 200, label: str | None = None) -> str:
-    """A text parameter with whitespace folded; BadInput when longer than max_len."""
+def text_param(source: Mapping[str, Any], name: str, *, max_len: int = 200, label: str | None = None,
+               required: str | None = None) -> str:
+    """A text parameter with whitespace folded; BadInput when longer than max_len, or with the
+    `required` message when it is empty and one is given."""
     value = source.get(name, "")
     if not isinstance(value, str):
         raise BadInput(f"{label or name.capitalize()} must be text.")
     folded = " ".join(value.split())
     if len(folded) > max_len:
         raise BadInput(f"{label or name.capitalize()} is too long ({max_len} characters at most).")
+    if required and not folded:
+        raise BadInput(required)
     return folded
 
 

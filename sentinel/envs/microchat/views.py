@@ -169,9 +169,7 @@ async def search_view(request: web.Request) -> web.StreamResponse:
 @routes.post("/chats/{id}/send", "send")
 async def send_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    body = text_param(form, "body", max_len=MAX_BODY, label="The message")
-    if not body:
-        raise BadInput("Write a message before sending.")
+    body = text_param(form, "body", max_len=MAX_BODY, label="The message", required="Write a message before sending.")
     conv = await conversation_of(request)
     async with world.write():
         message_id = await world.next_self_id("messages")

@@ -17,9 +17,7 @@ PHONE = re.compile(r"^\+?[0-9 ()\-]{7,20}$")
 @routes.post("/posts", "create_post")
 async def create_post(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    body = text_param(form, "body", max_len=MAX_POST, label="Your post")
-    if not body:
-        raise BadInput("Write something before posting.")
+    body = text_param(form, "body", max_len=MAX_POST, label="Your post", required="Write something before posting.")
     async with world.write():
         await world.insert("posts", {"id": await world.next_self_id("posts"), "author_id": self_id(request),
                                      "body": body}, origin="self")

@@ -38,9 +38,7 @@ async def save(request: web.Request) -> web.StreamResponse:
 
 async def write_own(world: World, form, table: str, label: str, **values: object) -> None:
     """The self user's comment or message: the form's `body` (never empty) as a row under the next self id."""
-    body = text_param(form, "body", max_len=MAX_TEXT, label=label)
-    if not body:
-        raise BadInput(f"{label} cannot be empty.")
+    body = text_param(form, "body", max_len=MAX_TEXT, label=label, required=f"{label} cannot be empty.")
     async with world.write():
         await world.insert(table, {"id": await world.next_self_id(table), **values, "body": body}, origin="self")
 

@@ -26,9 +26,7 @@ def clock_field(value: str, label: str) -> str:
 
 def read_event(form: Any) -> dict[str, Any]:
     """The event form's fields, checked, as the event's columns; BadInput names the first one that is wrong."""
-    title = text_param(form, "title", max_len=200)
-    if not title:
-        raise BadInput("Title is required.")
+    title = text_param(form, "title", max_len=200, required="Title is required.")
     day = parse_day(form.get("date", "").strip())
     if day is None:
         raise BadInput("Date is required, written YYYY-MM-DD.")
@@ -114,9 +112,7 @@ async def rsvp(request: web.Request) -> web.StreamResponse:
 @routes.post("/tasks", "task_create")
 async def create_task(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    title = text_param(form, "title", max_len=200)
-    if not title:
-        raise BadInput("A task needs a title.")
+    title = text_param(form, "title", max_len=200, required="A task needs a title.")
     due = form.get("due_date", "").strip()
     if due and parse_day(due) is None:
         raise BadInput("The due date is written YYYY-MM-DD.")

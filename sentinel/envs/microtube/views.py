@@ -251,9 +251,8 @@ async def save(request: web.Request) -> web.StreamResponse:
 @routes.post("/watch/{id}/comment", "comment")
 async def comment(request: web.Request) -> web.StreamResponse:
     form, video = await form_of(request), await video_of(request)
-    body = text_param(form, "body", max_len=MAX_COMMENT, label="The comment")
-    if not body:
-        raise BadInput("Write a comment before posting it.")
+    body = text_param(form, "body", max_len=MAX_COMMENT, label="The comment",
+                      required="Write a comment before posting it.")
     world = world_of(request)
     async with world.write():
         comment_id = await world.next_self_id("video_comments")
@@ -293,9 +292,8 @@ async def read_all(request: web.Request) -> web.StreamResponse:
 @routes.post("/playlists", "create_playlist")
 async def create_playlist(request: web.Request) -> web.StreamResponse:
     form = await form_of(request)
-    name = text_param(form, "name", max_len=MAX_PLAYLIST_NAME, label="The playlist name")
-    if not name:
-        raise BadInput("Give the playlist a name.")
+    name = text_param(form, "name", max_len=MAX_PLAYLIST_NAME, label="The playlist name",
+                      required="Give the playlist a name.")
     world = world_of(request)
     async with world.write():
         playlist_id = await world.next_self_id("playlists")
