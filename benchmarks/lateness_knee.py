@@ -54,8 +54,15 @@ def selection(sessions: int) -> list[str]:
 
 def measure(sessions: int, speed: float, results: Path, agent: str = "oracle") -> dict:
     name = f"knee-{agent}-{sessions}-{os.getpid()}"
-    command = [sys.executable, "-m", "sentinel.cli", "run", "--ci", "--agent", agent, "--speed", f"{speed:g}",
-               "--concurrency", "0", "--run", name, *selection(sessions)]  # all at once: the knee itself
+    return measure_run(name, results, ["--agent", agent, "--speed", f"{speed:g}", "--concurrency", "0",
+                                       *selection(sessions)])  # all at once: the knee itself
+
+
+def measure_run(name: str, results: Path, options: list[str], keep: bool = False) -> dict:
+    """One `sentinel run --ci --run NAME OPTIONS`, measured: sessions, passed, normal tasks on time,
+    event lateness p50/p99/max, CPU per session (the run and its agents), the canary's p99, run wall
+    against the longest session, the load. The run's folder is removed unless `keep`."""
+    command = [sys.executable, "-m", "sentinel.cli", "run", "--ci", "--run", name, *options]
     began = time.monotonic()
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
@@ -63,7 +70,7 @@ def measure(sessions: int, speed: float, results: Path, agent: str = "oracle") -
     cpu_s = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
     run_dir = results / name
     if not (run_dir / "summary.json").exists():
-        raise SystemExit(f"{sessions} sessions: the run failed:\n{done.stderr[-2000:]}")
+        raise SystemExit(f"{name}: the run failed:\n{done.stderr[-2000:]}")
     summary = json.loads((run_dir / "summary.json").read_text())
     found = [json.loads(p.read_text()) for p in run_dir.glob("*/*/result.json")]
     lateness = [json.loads(line)["lateness_ms"] for events in run_dir.glob("*/*/events.jsonl")
@@ -72,14 +79,18 @@ def measure(sessions: int, speed: float, results: Path, agent: str = "oracle") -
     realtime = run_json.get("realtime_clock")
     canary_p99 = (run_json.get("fidelity") or {}).get("cpu_wait_ms", {}).get("p99")
     normal = [r for r in found if r.get("condition_at") is not None]
-    shutil.rmtree(run_dir, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(run_dir, ignore_errors=True)
+    agent = options[options.index("--agent") + 1] if "--agent" in options else "oracle"
     return {"agent": agent, "sessions": len(found), "passed": sum(bool(r["success"]) for r in found),
             "on_time": sum(bool(r.get("on_time")) for r in normal), "normal": len(normal),
             "cpu_per_session": cpu_s / max(1, len(found)), "canary_p99": canary_p99,
             "p50": percentile(lateness, 50), "p99": percentile(lateness, 99), "max": max(lateness),
             "events": len(lateness), "run_wall": summary["wall_s"],
             "longest": max(r.get("wall_s", 0.0) for r in found), "load": os.getloadavg()[0],
-            "realtime": realtime, "elapsed": time.monotonic() - began}
+            "realtime": realtime, "elapsed": time.monotonic() - began, "run_dir": run_dir,
+            "missed": sorted(f"{r['scenario_id']}#{r['trial']}" for r in found
+                             if not r["success"] or (r.get("condition_at") is not None and not r.get("on_time")))}
 
 
 def plot(rows: list[dict], path: Path) -> None:
