@@ -55,3 +55,19 @@ async def test_the_polling_oracle_reads_on_a_timer_whatever_changes(tmp_path):
     reads = [r for r in agent_requests(run_dir, "oracle-poll") if r["path"] == "/micromail/folder/inbox"]
     changes = sum(1 for e in scenario.events if e.at > 0 and e.at < 630)
     assert len(reads) > changes + 1 + 630 // 120 + 1  # more than waiting needs, however busy the machine
+
+
+async def test_a_relative_watch_counts_from_the_start_page_without_reading_it_again(tmp_path):
+    """MicroScholar papers_more (five papers more than at the start) reported 9.7 wall s late at a
+    hundred sessions: the oracle read its start page, then read the same page again to take the
+    watch's first value, and under load that second read came after the first new papers, so it
+    counted five from too high. The watch now takes its first value from the page it holds."""
+    config = replace(make_config(tmp_path), scenarios_dir=DATA.scenarios / "verified")
+    scenario = load_scenario(DATA.scenarios / "verified" / "microscholar" / "papers_more.yaml")
+    first_change = min(e.at for e in scenario.events if e.type == "new_paper")  # sim 8
+    plan = RunPlan(name="rel", agent="oracle", command=BUILTIN_AGENTS["oracle"], speed=20.0, scenarios=(scenario,))
+    report = await Runner(config, plan).run()
+    assert report.results[0].success and report.results[0].on_time
+    lines = (config.results_dir / "rel" / "microscholar" / "papers_more" / "requests.jsonl").read_text().splitlines()
+    early = [r for r in map(json.loads, lines) if r["path"] == "/microscholar/" and r["sim"] < first_change]
+    assert len(early) == 1, early  # the start page only; the watch waits for its first change
