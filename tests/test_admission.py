@@ -13,7 +13,7 @@ import pytest
 from test_runner import make_config, plan
 
 from sentinel.core.admission import BUSY, CALM, STEADY, Admission, Fidelity, machine_state
-from sentinel.run.fidelity import AdmissionGate, Canary, HostSteal
+from sentinel.run.fidelity import AdmissionGate, Canary, HostSteal, calm_now
 from sentinel.run.runner import Runner
 
 
@@ -141,3 +141,17 @@ def test_host_steal_reads_the_cpu_lines_steal_ticks_in_all_and_at_its_worst(tmp_
     assert HostSteal(tmp_path / "missing").to_dict() == {}
     stat.write_text("garbage")
     assert HostSteal(stat).to_dict() == {}
+
+
+def test_the_start_lines_pace_is_the_canarys_last_half_second():
+    canary = Canary()
+    assert calm_now(canary, 50)  # no canary ever ran: nothing to pace by
+    now = time.monotonic()
+    canary.delays += [1.0, 1.0]
+    canary.recent.extend([(now - 5, 1.0), (now - 4, 1.0)])
+    assert not calm_now(canary, 50)  # it reported before, and nothing lately: it waits for the CPU too
+    canary.recent.extend([(now, 2.0), (now, 3.0)])
+    assert calm_now(canary, 50)  # 3 ms late is 0.15 sim s at speed 50
+    canary.recent.append((now, 40.0))
+    assert not calm_now(canary, 50)  # 40 ms is 2 sim s
+    assert calm_now(canary, 1)  # ... and 0.04 sim s at speed 1

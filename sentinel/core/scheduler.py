@@ -83,8 +83,11 @@ class DueBoard:
 class Scheduler:
     def __init__(self, clock: SimClock, events: Sequence[Event],
                  apply: Callable[[Event], Awaitable[None]], timeline_end: float,
-                 on_fired: Callable[[FiredEvent], None] | None = None, board: DueBoard | None = None):
+                 on_fired: Callable[[FiredEvent], None] | None = None, board: DueBoard | None = None,
+                 hold_s: float = 0.0):
         self.clock = clock
+        self.hold_s = hold_s  # see run()
+        self._held: Event | None = None
         self.board = board
         self.pending: list[Event] = sorted(
             (e for e in events if 0 < e.at <= timeline_end), key=lambda e: (e.at, e.index))
@@ -145,7 +148,9 @@ class Scheduler:
 
         The timer is one loop.call_at that wakes this task directly: one loop iteration from
         expiry to the apply (a wait_for on an event took three, each behind whatever else the
-        loop had queued)."""
+        loop had queued). With hold_s, it wakes that much before the event is due and holds the
+        loop (a plain sleep) until it is: a page render of another session that would start in
+        between, and take a few ms under load, cannot make the event late."""
         loop = asyncio.get_running_loop()
         try:
             while self.pending and not self.clock.frozen:
@@ -157,13 +162,19 @@ class Scheduler:
                 due_wall = self.clock.wall_for(event.at)
                 self._aim_board()
                 timer = None
+                lead = self.hold_s if event is not self._held else 0.0  # once per event, whatever the clock
                 if due_wall is not None:
-                    timer = loop.call_at(loop.time() + max(0.0, due_wall - self.clock.wall()), self._wake.set)
+                    timer = loop.call_at(loop.time() + max(0.0, due_wall - self.clock.wall() - lead), self._wake.set)
                 try:
                     await self._wake.wait()
                 finally:
                     if timer is not None:
                         timer.cancel()
+                if lead and due_wall is not None and self.clock.wall_for(event.at) == due_wall:
+                    self._held = event
+                    remaining = due_wall - self.clock.wall()
+                    if 0 < remaining <= lead:
+                        time.sleep(remaining)
         finally:
             if self.board is not None:
                 self.board.aim(self, None)

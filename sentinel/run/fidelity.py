@@ -25,6 +25,7 @@ from sentinel.session.harness import AGENT_NICENESS
 TICK_S = 0.5
 NOTICE_EVERY_S = 10.0  # at most one "machine busy" line this often
 PROBE_S = 0.5  # before the first wave: how long the canary samples an otherwise idle runner
+PACE_WINDOW_S = 0.5  # the start line passes the next session when this much of the canary was calm
 
 
 class Canary:
@@ -53,9 +54,9 @@ class Canary:
                 self.delays.append(value)
                 self.recent.append((time.monotonic(), value))
 
-    def window(self) -> list[float]:
-        """The delays of the last WINDOW_S wall seconds."""
-        horizon = time.monotonic() - WINDOW_S
+    def window(self, seconds: float = WINDOW_S) -> list[float]:
+        """The delays of the last `seconds` wall seconds (at most WINDOW_S)."""
+        horizon = time.monotonic() - min(seconds, WINDOW_S)
         while self.recent and self.recent[0][0] < horizon:
             self.recent.popleft()
         return [value for _, value in self.recent]
@@ -185,11 +186,20 @@ async def probe_first_wave(canary: Canary, speed: float) -> bool:
     return machine_state(canary.window(), speed) == CALM
 
 
+def calm_now(canary: Canary, speed: float) -> bool:
+    """Whether the last PACE_WINDOW_S of the canary's wakes were calm: the start line's pace. No
+    wake at all in that time means the canary waits for the CPU too (unless it never ran)."""
+    recent = canary.window(PACE_WINDOW_S)
+    if not recent:
+        return not canary.delays
+    return machine_state(recent, speed) == CALM
+
+
 STOLEN_SHARE = 0.2  # a tick in which the host took more than this share of the CPU is named in the warning
 
 
 def fidelity_record(canary: Canary, gate: AdmissionGate, speed: float, on_time_s: float,
-                    steal: HostSteal | None = None) -> dict:
+                    steal: HostSteal | None = None, start_spread_s: float | None = None) -> dict:
     admission = gate.admission
     record = {"admission": "auto" if admission is not None else "fixed",
               "concurrency": gate.limit if admission is None else None, "peak_sessions": gate.peak,
@@ -197,6 +207,8 @@ def fidelity_record(canary: Canary, gate: AdmissionGate, speed: float, on_time_s
     if record["warning"] and record.get("host_steal_peak", 0) > STOLEN_SHARE:
         record["warning"] += (f"; the host took up to {record['host_steal_peak']:.0%} of this machine's CPU at once "
                               "(steal time), which no admission can prevent")
+    if start_spread_s is not None:
+        record["start_spread_s"] = round(start_spread_s, 2)
     if admission is not None:
         record.update(first_wave=admission.first_wave, held_s=round(admission.held_s, 1),
                       busy_s=round(admission.busy_s, 1))

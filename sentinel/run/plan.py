@@ -4,7 +4,7 @@ the gate that holds the first wave until all of it is set up, and the run's repo
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,6 +14,8 @@ from sentinel.core.grading import Result
 from sentinel.core.scenario import Scenario
 from sentinel.core.summary import Summary
 from sentinel.outputs.results import session_dir
+
+PACE_POLL_S = 0.02  # how often a paced start line asks whether the machine has calmed
 
 
 @dataclass(frozen=True)
@@ -87,19 +89,28 @@ class StartGate:
     """Holds the first wave of sessions until all of them are set up, so that no session's
     clock runs while others still build their databases (which would delay its events).
 
-    spacing_s: once open, the sessions pass one every spacing_s wall seconds, in the order they
-    arrived, instead of all in the same instant. A session's first seconds are its busiest (its
-    agent's first reads, the early events it answers); a hundred of them in one instant queue
-    for the CPU, and the tasks whose condition comes first were reported late for it. Each
-    session's clock starts at its own first page, so its timeline is unchanged."""
+    Once open, the sessions pass one at a time, in the order they arrived, instead of all in the
+    same instant. A session's first seconds are its busiest (its agent's first reads, the early
+    events it answers); a hundred of them at once queue for the CPU, and the tasks whose
+    condition comes first were reported late for it. Each session's clock starts at its own
+    first page, so its timeline is unchanged; only the wall time of the run grows.
 
-    def __init__(self, size: int, spacing_s: float = 0.0):
+    spacing_s: the n-th passes no sooner than n spacings after the opening.
+    pace: when given, a session also waits while pace() is False (the machine is not calm) for
+    at most max_spacing_s after the one before it passed: how fast a wave can start is measured
+    on the machine, not guessed from its cores."""
+
+    def __init__(self, size: int, spacing_s: float = 0.0, pace: Callable[[], bool] | None = None,
+                 max_spacing_s: float = 0.0):
         self._slots = size
         self._waiting: set[str] = set()
         self._open = asyncio.Event()
         self._spacing_s = spacing_s
-        self._passed = 0
-        self._opened_at = 0.0
+        self._pace = pace
+        self._max_spacing_s = max(spacing_s, max_spacing_s)
+        self._turn = asyncio.Condition()  # whose turn it is to pass: the order of arrival
+        self._passed = self._next = 0
+        self._opened_at = self._last_pass = 0.0
         if size <= 0:
             self._open.set()
 
@@ -118,13 +129,27 @@ class StartGate:
             self._opened_at = asyncio.get_running_loop().time()
             self._open.set()
 
+    @property
+    def spread_s(self) -> float:
+        """Wall seconds from the opening to the last session that passed (0 before any)."""
+        return max(0.0, self._last_pass - self._opened_at)
+
     async def pass_through(self, key: str) -> None:
         turn, self._passed = self._passed, self._passed + 1  # its place in the order of arrival
         self.arrive(key)
         await self._open.wait()
-        delay = self._opened_at + turn * self._spacing_s - asyncio.get_running_loop().time()
-        if delay > 0:
-            await asyncio.sleep(delay)
+        loop = asyncio.get_running_loop()
+        async with self._turn:
+            await self._turn.wait_for(lambda: self._next == turn)
+            delay = self._opened_at + turn * self._spacing_s - loop.time()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if self._pace is not None and turn:
+                held_until = self._last_pass + self._max_spacing_s
+                while not self._pace() and loop.time() < held_until:
+                    await asyncio.sleep(PACE_POLL_S)
+            self._last_pass, self._next = loop.time(), turn + 1
+            self._turn.notify_all()
 
 
 def _mentions(command: str | list[str], placeholder: str) -> bool:

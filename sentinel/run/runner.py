@@ -60,7 +60,7 @@ from sentinel.mcp.calls import read_calls
 from sentinel.outputs.results import finished_result, write_result
 from sentinel.run.agent_folder import AGENT_FOLDER, working_folder
 from sentinel.run.camera import filming
-from sentinel.run.fidelity import AdmissionGate, Canary, HostSteal, Monitor, fidelity_record, probe_first_wave
+from sentinel.run.fidelity import AdmissionGate, Canary, HostSteal, Monitor, calm_now, fidelity_record, probe_first_wave
 from sentinel.run.plan import Job, RunPlan, RunReport, StartGate
 from sentinel.run.tuning import tuned_loop
 from sentinel.session.browser import lent_browser
@@ -71,7 +71,10 @@ from sentinel.session.sandbox import Sandbox
 from sentinel.session.shots import CAMERA_SHOTS
 from sentinel.web.render import make_templates
 
-START_SPACING_S = 0.03  # first-wave clocks start this far apart (a hundred over 3 s): see StartGate
+# First-wave clocks start at least START_CORE_SPACING_S / cores apart (a hundred over 15 s on two cores),
+# and at most START_SPACING_MAX_S, held while the canary says the machine is not calm: see StartGate.
+START_CORE_SPACING_S = 0.3
+START_SPACING_MAX_S = 0.4
 START_LINE_MAX_S = 15.0  # longest a first-wave agent's /start waits for the others to boot
 # Play mode: wall seconds a person has, after opening /contact, to send the form's message. An
 # agent's process goes on after its contact (and posts its message) until it exits; a person
@@ -163,7 +166,9 @@ class Runner:
             gate = await self._admission_gate(canary, len(todo))
             wave = min(gate.admission.allowed if gate.admission else gate.limit or len(todo), len(todo))
             self._gate = StartGate(wave)
-            self._start_line = StartGate(wave, START_SPACING_S)
+            self._start_line = StartGate(wave, START_CORE_SPACING_S / available_cores(),
+                                         pace=lambda: calm_now(canary, self.plan.speed),
+                                         max_spacing_s=START_SPACING_MAX_S)
 
             async def one(job: Job) -> Result | None:
                 async with gate.slot():
@@ -178,7 +183,7 @@ class Runner:
         finally:
             await canary.stop()
         self._record_fidelity(fidelity_record(canary, gate, self.plan.speed, self.config.timing.on_time_s,
-                                               steal))
+                                               steal, self._start_line.spread_s))
         report.results.sort(key=lambda r: (r.scenario_id, r.trial))
         report.wall_s = time.monotonic() - started
         report.summary = summarize(report.results)

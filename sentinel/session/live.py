@@ -50,6 +50,7 @@ CREATE TABLE session_meta (key TEXT PRIMARY KEY, value TEXT);
 """
 PERSONA_COLUMNS = ("id", "name", "username", "email", "title", "company", "location", "bio",
                    "avatar_color", "is_self")
+EVENT_HOLD_S = 0.004  # a session's scheduler holds the loop this long before each event (core/scheduler.py)
 SETUP_SLICE = 25  # preload events applied between two turns of the loop while a session is built
 
 
@@ -152,7 +153,7 @@ class Session:
         self.world.reader = open_page_reader(self._db_path)
         self.scheduler = Scheduler(self.clock, self.scenario.timeline, self._apply_in_transaction,
                                    self.config.timing.event_timeline_end, on_fired=self._on_fired,
-                                   board=self.board)
+                                   board=self.board, hold_s=EVENT_HOLD_S)
         await asyncio.sleep(0)
         self.app = create_app(self.world, self.environment, self, self.templates)
         self.is_set_up = True
