@@ -36,8 +36,7 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
     problems = _preload_problems(preload, loaded, end) + _event_problems(scenario, loaded)
     if problems:
         return problems
-    paths = build_paths(scenario, stocks, loaded, end)
-    return _crossing_problems(scenario, paths, stocks, preload, end)
+    return _crossing_problems(scenario, build_paths(scenario, stocks, loaded, end), stocks, preload, end)
 
 
 def _number(value: Any) -> bool:
@@ -74,11 +73,8 @@ def _preload_problems(preload: dict, loaded: set[str], end: float) -> Problems:
 
 def _event_problems(scenario: Scenario, loaded: set[str]) -> Problems:
     out: Problems = []
-    for event in scenario.events:
-        if event.type != "price_waypoint":
-            continue
-        where = f"events[{event.index}]"
-        f = event.fields
+    for event in (e for e in scenario.events if e.type == "price_waypoint"):
+        where, f = f"events[{event.index}]", event.fields
         if f.get("symbol") not in loaded:
             out.append((f"{where}.symbol", f"{f.get('symbol')!r} is not among the preloaded stocks"))
         if not (_number(f.get("price")) and f["price"] > 0):

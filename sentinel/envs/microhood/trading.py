@@ -65,7 +65,6 @@ def choice_errors(values: dict[str, str]) -> dict[str, str]:
 def parse_ticket(form: Mapping[str, str]) -> tuple[Ticket | None, dict[str, str]]:
     values = form_values(form)
     errors = choice_errors(values)
-    side, order_type = values["side"], values["order_type"]
     shares = whole_number(values["shares"])
     if shares is None:
         errors["shares"] = "Enter a whole number of shares, 1 or more."
@@ -74,7 +73,7 @@ def parse_ticket(form: Mapping[str, str]) -> tuple[Ticket | None, dict[str, str]
     elif shares > MAX_SHARES:
         errors["shares"] = f"At most {MAX_SHARES:,} shares per order."
     limit_price = None
-    if order_type == "limit":
+    if values["order_type"] == "limit":
         raw_price = values["limit_price"].replace(",", "").removeprefix("$")
         if not raw_price:
             errors["limit_price"] = "Enter a limit price for a limit order."
@@ -87,7 +86,7 @@ def parse_ticket(form: Mapping[str, str]) -> tuple[Ticket | None, dict[str, str]
     if errors:
         return None, errors
     assert shares is not None
-    return Ticket(side, order_type, shares, limit_price), {}
+    return Ticket(values["side"], values["order_type"], shares, limit_price), {}
 
 
 Fill = namedtuple("Fill", "order_id price total")

@@ -128,9 +128,8 @@ async def stock_page(request: web.Request) -> web.Response:
     watched = await world.fetch_value("SELECT 1 FROM watchlist WHERE symbol = ?", (symbol,)) is not None
     stock_news = news_items(request, await world.fetch_all(queries.STOCK_NEWS, (symbol,)))
     return await render(request, "microhood/stock.html", {
-        "stock": stock, **quote(book, symbol), "high": high, "low": low, "position": mine,
-        "watched": watched, "news": stock_news,
-        "chart": price_chart(symbol, book.corners(symbol), stock["start_price"], low, high)})
+        "stock": stock, **quote(book, symbol), "high": high, "low": low, "position": mine, "watched": watched,
+        "news": stock_news, "chart": price_chart(symbol, book.corners(symbol), stock["start_price"], low, high)})
 
 
 async def order_context(world, stock: dict) -> dict[str, Any]:
