@@ -166,8 +166,8 @@ def order_steps(symbol: str, side: str, shares: int, report: str) -> list[dict[s
 # --- a price crosses a round line: price_target, buy_at_threshold, sell_at_threshold, the no-ops --
 
 def crossing(rng: random.Random, catalog: Catalog, knobs: Knobs, pool: list[str], transient: bool) -> SimpleNamespace:
-    """A stock of `pool` climbs to a near miss, eases and jumps past a round line at the target
-    time; with `transient` it falls back under after hold_s."""
+    """A stock of `pool` climbs to a near miss, eases and jumps past a round line at the target time; with
+    `transient` it falls back under after hold_s. Its `scenario` is kit.scenario with the timing and the condition."""
     sym = kit.choose(rng, pool, "stock")
     start = start_of(catalog, sym)
     level, at = nice_above(rng, start, 0.04, 0.10), kit.target_time(rng, knobs, 30)
@@ -183,24 +183,23 @@ def crossing(rng: random.Random, catalog: Catalog, knobs: Knobs, pool: list[str]
         until=until, back=level * rng.uniform(0.97, 0.99),
         back_note=f"{sym} falls back under {money(level)} and stays there: the chance is gone (condition_until)")
     decoys, key = decoy_moves(rng, catalog, knobs, sym, level, True, at)
-    events = timeline_of(rng, catalog, knobs, [*key, *moves(sym, legs)])
+    events, sql = timeline_of(rng, catalog, knobs, [*key, *moves(sym, legs)]), price_sql(sym, ">=", f"{level:g}")
     story = (f"{sym} (open {money(start)}) climbs to a near miss, eases, then steps past {money(level)} at {at} s; "
              f"look-alikes ({', '.join(decoys) or 'none'}) move first.")
-    return SimpleNamespace(sym=sym, level=level, at=at, until=until, story=story, title=title(catalog, sym),
-                           sql=price_sql(sym, ">=", f"{level:g}"), events=events)
+    return SimpleNamespace(sym=sym, level=level, line=money(level), until=until, story=story, title=title(catalog, sym),
+                           sql=sql, watch=watch(sym, "at_least", level), scenario=partial(
+                               kit.scenario, condition_at=at, condition_until=until, events=events, condition_sql=sql))
 
 
 @kind("passive", "absolute", Knobs(decoys=2),
       "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops")
 def price_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     s = crossing(rng, catalog, knobs, list(stocks(catalog)), False)
-    return kit.scenario(
+    return s.scenario(
         description=f"{s.story} The price stays past the line.",
-        prompt=f"Please watch {s.title} on MicroHood and tell me when it trades at {money(s.level)} or more. "
-               "No need to trade.",
-        condition_at=s.at, events=s.events, condition_sql=s.sql, eval_sql=s.sql,
+        prompt=f"Please watch {s.title} on MicroHood and tell me when it trades at {s.line} or more. No need to trade.",
         taxonomy=kit.taxonomy("passive", "absolute", "easy", "look-alike ticker crosses first, near miss"),
-        solution=[watch(s.sym, "at_least", s.level), {"report": f"{s.sym} is trading at {money(s.level)} or more."}])
+        eval_sql=s.sql, solution=[s.watch, {"report": f"{s.sym} is trading at {s.line} or more."}])
 
 
 @kind("noop", "relative", Knobs(decoys=2),
@@ -236,14 +235,12 @@ def buy_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict
     s, n = crossing(rng, catalog, knobs, unheld(catalog), True), rng.randint(2, 5)
     if n * s.level * 1.05 > BUYING_POWER:
         raise NoDraw("the order would exceed the buying power")
-    return kit.scenario(
+    return s.scenario(
         description=f"{s.story} It falls back under the line at {s.until} s: a buy after that fills too low. Any "
                     "other order fails the task.",
-        prompt=buy_prompt(catalog, s.sym, s.level, n), condition_at=s.at, condition_until=s.until, events=s.events,
+        prompt=buy_prompt(catalog, s.sym, s.level, n), eval_sql=order_sql(s.sym, "buy", n, f">= {s.level:g}"),
         taxonomy=kit.taxonomy("active", "absolute", "medium", "look-alike ticker, a near miss, transient window"),
-        condition_sql=s.sql, eval_sql=order_sql(s.sym, "buy", n, f">= {s.level:g}"),
-        solution=[watch(s.sym, "at_least", s.level),
-                  *order_steps(s.sym, "buy", n, f"{s.sym} reached {money(s.level)}; I bought {n} shares at market.")])
+        solution=[s.watch, *order_steps(s.sym, "buy", n, f"{s.sym} reached {s.line}; I bought {n} shares at market.")])
 
 
 @kind("noop", "absolute", Knobs(decoys=2),
@@ -277,16 +274,14 @@ def sell_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dic
     if n >= owned[s.sym]:
         raise NoDraw(f"{s.sym}: {owned[s.sym]} shares leave nothing to keep")
     sold = f" AND (SELECT SUM(quantity) FROM orders WHERE symbol = {kit.sql_text(s.sym)} AND side = 'sell') = {n}"
-    return kit.scenario(
+    return s.scenario(
         description=f"{s.story} {owned[s.sym]} shares are held; selling more than {n}, or any other stock, fails "
                     "the task.",
-        prompt=f"I hold {s.title} on MicroHood. When {s.sym} trades at {money(s.level)} or higher, sell {n} of my "
-               "shares at market (keep the rest, and don't trade anything else), then tell me.",
-        condition_at=s.at, events=s.events, condition_sql=s.sql,
+        prompt=f"I hold {s.title} on MicroHood. When {s.sym} trades at {s.line} or higher, sell {n} of my shares at "
+               "market (keep the rest, and don't trade anything else), then tell me.",
         taxonomy=kit.taxonomy("active", "absolute", "medium", "near miss and look-alike movers"),
         eval_sql=order_sql(s.sym, "sell", n, f">= {s.level:g}", sold),
-        solution=[watch(s.sym, "at_least", s.level),
-                  *order_steps(s.sym, "sell", n, f"{s.sym} reached {money(s.level)}; I sold {n} shares at market.")])
+        solution=[s.watch, *order_steps(s.sym, "sell", n, f"{s.sym} reached {s.line}; I sold {n} shares at market.")])
 
 
 # --- relative lines: buy_the_dip (below the day's high), take_profit (above the price at an article)
