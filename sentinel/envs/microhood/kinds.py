@@ -125,9 +125,9 @@ def timeline_of(rng: random.Random, catalog: Catalog, knobs: Knobs, key: list[di
 
 
 def near_peak(rng: random.Random, catalog: Catalog, knobs: Knobs, source: dict[str, Any], pool: list[str],
-              band: Callable[[float], tuple[float, float]]) -> tuple[str, float, list[dict[str, Any]]]:
-    """A no-op's near miss on a stock of `pool` the source's key events leave alone: the peak lies
-    between the two prices band(open) gives (the second is the line). Returns (stock, line, events)."""
+              band: Callable[[float], tuple[float, float]]) -> tuple[str, float, Callable[..., dict[str, Any]]]:
+    """A no-op's near miss on a stock of `pool` the source's key events leave alone: the peak lies between the two
+    prices band(open) gives (the second is the line). Returns (stock, line, kit.noop_twin of the source with it)."""
     key = {e.get("symbol") for e in source["events"] if "_note" in e}
     key |= set(source["events"][0].get("price_waypoints", {}))
     other = kit.choose(rng, [s for s in pool if s not in key], "stock")
@@ -136,7 +136,8 @@ def near_peak(rng: random.Random, catalog: Catalog, knobs: Knobs, source: dict[s
     peak = kit.near_value(knobs.near_miss, lowest, line)
     t = kit.free_moment(rng, source["events"], 100, 560)
     note = f"{other} steps to {money(peak)}, its peak ({peak / start - 1:+.2%}): the near miss ({money(line)} would do)"
-    return other, line, moves(other, kit.near_miss_legs(rng, start, peak, t, note))
+    return other, line, partial(kit.noop_twin, source, near=moves(other, kit.near_miss_legs(rng, start, peak, t, note)),
+                                drop=lambda e: e.get("symbol") == other)
 
 
 # --- checks and steps ----------------------------------------------------------------------------
@@ -206,12 +207,11 @@ def price_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
       "as price_target; the asked stock peaks between 1 point and 1 cent (near_miss 1) short of +8-15%")
 def price_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     source, pct = price_target(rng, catalog, knobs), rng.randint(8, 15)
-    other, line, extra = near_peak(rng, catalog, knobs, source, list(stocks(catalog)),
-                                   lambda start: (start * (1 + (pct - 1) / 100) + 0.01, start * (1 + pct / 100)))
+    other, line, twin = near_peak(rng, catalog, knobs, source, list(stocks(catalog)),
+                                  lambda start: (start * (1 + (pct - 1) / 100) + 0.01, start * (1 + pct / 100)))
     rise = (f"SELECT p.price >= s.start_price * {{:.2f}} FROM current_prices p JOIN stocks s ON s.symbol = p.symbol "
             f"WHERE p.symbol = {kit.sql_text(other)}")
-    return kit.noop_twin(
-        source, near=extra, drop=lambda e: e.get("symbol") == other,
+    return twin(
         description=f"No-op copy of price_target: {other} (open {money(start_of(catalog, other))}) peaks just short "
                     f"of +{pct}% ({money(line)}). price_target's stock still crosses its line at "
                     f"{source['condition_at']} s.",
@@ -251,9 +251,8 @@ def buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> 
     def band(start: float) -> tuple[float, float]:  # near_miss_sql: within 0.1% of the line
         line = nice_above(rng, start, 0.03, 0.08)
         return line * 0.999, line
-    other, line, extra = near_peak(rng, catalog, knobs, source, unheld(catalog), band)
-    return kit.noop_twin(
-        source, near=extra, drop=lambda e: e.get("symbol") == other,
+    other, line, twin = near_peak(rng, catalog, knobs, source, unheld(catalog), band)
+    return twin(
         description=f"No-op copy of buy_at_threshold: {other} (open {money(start_of(catalog, other))}) peaks just "
                     f"short of {money(line)}. buy_at_threshold's stock still crosses its line at "
                     f"{source['condition_at']} s. Refrain check: no order at all.",

@@ -108,9 +108,8 @@ async def fill(world: World, symbol: str, ticket: Ticket) -> tuple[Fill | None, 
             return None, {"shares": "Insufficient buying power"}
         cash -= total
         if held is None:
-            await db.execute("INSERT INTO holdings (symbol, shares, avg_cost, arrived_at, created_at, origin) "
-                             "VALUES (?, ?, ?, ?, ?, 'self')",
-                             (symbol, ticket.shares, price, world.now(), world.created_at()))
+            await world.insert("holdings", {"symbol": symbol, "shares": ticket.shares, "avg_cost": price},
+                               origin="self")
         else:
             shares = held["shares"] + ticket.shares
             avg_cost = (held["shares"] * held["avg_cost"] + total) / shares
@@ -126,11 +125,9 @@ async def fill(world: World, symbol: str, ticket: Ticket) -> tuple[Fill | None, 
             await db.execute("UPDATE holdings SET shares = shares - ? WHERE symbol = ?", (ticket.shares, symbol))
     await db.execute("UPDATE account SET buying_power = ? WHERE id = 1", (round(cash, 2),))
     order_id = await next_order_id(world)
-    await db.execute(
-        "INSERT INTO orders (id, symbol, side, quantity, order_type, limit_price, fill_price, placed_at, "
-        "arrived_at, created_at, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'self')",
-        (order_id, symbol, ticket.side, ticket.shares, ticket.order_type, ticket.limit_price, price,
-         world.now(), world.now(), world.created_at()))
+    await world.insert("orders", {"id": order_id, "symbol": symbol, "side": ticket.side, "quantity": ticket.shares,
+                                  "order_type": ticket.order_type, "limit_price": ticket.limit_price,
+                                  "fill_price": price, "placed_at": world.now()}, origin="self")
     return Fill(order_id, price, total), {}
 
 
