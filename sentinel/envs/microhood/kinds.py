@@ -27,6 +27,7 @@ END_S = 715
 HOLD_MIN_S, HOLD_END_S = 65, 705  # checks.VISIBLE_FOR_S: a condition stays visible at least 60 s
 DIP_EARLIEST, PROFIT_EARLIEST = 30, 40
 PRICE = r"Price \$([\d,.]+)"
+CROSSES = "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops"
 
 _declared: list[Kind] = []
 kind = partial(kit.kind, _declared)
@@ -192,8 +193,7 @@ def crossing(rng: random.Random, catalog: Catalog, knobs: Knobs, pool: list[str]
                                kit.scenario, condition_at=at, condition_until=until, events=events, condition_sql=sql))
 
 
-@kind("passive", "absolute", Knobs(decoys=2),
-      "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops")
+@kind("passive", "absolute", Knobs(decoys=2), CROSSES)
 def price_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     s = crossing(rng, catalog, knobs, list(stocks(catalog)), False)
     return s.scenario(
@@ -229,8 +229,7 @@ def buy_prompt(catalog: Catalog, symbol: str, line: float, n: int) -> str:
 
 
 @kind("active", "absolute", Knobs(decoys=2),
-      "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops (one cent "
-      "at 1, 3% at 0); hold_s: until the price falls back (at least 65 s)")
+      f"{CROSSES} (one cent at 1, 3% at 0); hold_s: until the price falls back (at least 65 s)")
 def buy_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     s, n = crossing(rng, catalog, knobs, unheld(catalog), True), rng.randint(2, 5)
     if n * s.level * 1.05 > BUYING_POWER:
@@ -264,8 +263,7 @@ def buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> 
                   *order_steps(other, "buy", n, f"{other} reached {money(line)}; I bought {n} shares.")])
 
 
-@kind("active", "absolute", Knobs(decoys=2),
-      "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops")
+@kind("active", "absolute", Knobs(decoys=2), CROSSES)
 def sell_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     owned = held(catalog)
     s = crossing(rng, catalog, knobs, sorted(owned), False)
@@ -417,8 +415,7 @@ def rally(rng: random.Random, catalog: Catalog, knobs: Knobs, goal: float, margi
                            movers=", ".join(movers) or "none", events=events)
 
 
-@kind("passive", "absolute", Knobs(decoys=2),
-      "as portfolio_gain, on the whole portfolio's dollar value")
+@kind("passive", "absolute", Knobs(decoys=2), "as portfolio_gain, on the whole portfolio's dollar value")
 def portfolio_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     total0 = BUYING_POWER + value_at(catalog, 1.0)
     goal = round(total0 * rng.uniform(1.06, 1.11), -2)
