@@ -1,5 +1,5 @@
-"""MicroHood's pages (GET) and actions (POST: order review changes nothing, confirm fills at
-once, watchlist toggle). Templates only print what is computed here."""
+"""MicroHood's pages (GET) and actions (POST: the order ticket's review changes nothing, confirm fills
+at once; watchlist toggle). Templates only print what is computed here."""
 
 from __future__ import annotations
 
@@ -52,6 +52,7 @@ def quote(book: PriceBook, symbol: str) -> dict[str, Any]:
 NewsItem = namedtuple("NewsItem", "source created_at headline symbol href")
 HoldingRow = namedtuple("HoldingRow", "symbol name href shares avg_cost price value gain gain_pct")
 QuoteRow = namedtuple("QuoteRow", "symbol name href price change change_pct")
+Fill = namedtuple("Fill", "order_id price total")  # a filled order, for the confirmation's status line
 
 
 def holding(symbol: str, name: str, href: str, shares: int, avg_cost: float, price: float) -> HoldingRow:
@@ -88,14 +89,12 @@ async def dashboard(request: web.Request) -> web.Response:
                  for symbol, name, _ in watch]
     headlines = await world.fetch_all(queries.LATEST_NEWS, (DASHBOARD_NEWS,))
     return await render(request, "microhood/dashboard.html", {
-        **numbers, "change": delta, "change_pct": pct, "holdings": holdings,
-        "watchlist": watchlist, "news": news_items(request, headlines), "news_href": url("news"),
-        "search_href": url("search")})
+        **numbers, "change": delta, "change_pct": pct, "holdings": holdings, "watchlist": watchlist,
+        "news": news_items(request, headlines), "news_href": url("news"), "search_href": url("search")})
 
 
 def price_chart(symbol: str, corners: list[Point], start: float, low: float, high: float) -> Markup:
-    """Inline SVG: a polyline through the path's corners over [0, now] draws it exactly. It is marked
-    safe: it is made of numbers and the escaped symbol."""
+    """Inline SVG, safe markup (numbers, the escaped symbol): a polyline through the path's corners is exact."""
     until = corners[-1][0]
     span_t = until if until > 0 else 1.0
     values = [v for _, v in corners]
@@ -145,8 +144,7 @@ async def stock_page(request: web.Request) -> web.Response:
         "news": stock_news, "chart": price_chart(symbol, book.corners(symbol), stock["start_price"], low, high)})
 
 
-# --- the order ticket: parse_ticket turns form fields into a Ticket or field errors, fill prices a confirmed
-# order at the current price and writes it -----------------------------------------------------------------
+# --- the order ticket: form fields to a Ticket or field errors (parse_ticket), a confirmed order filled (fill) ---
 
 @dataclass(frozen=True)
 class Ticket:
@@ -214,16 +212,12 @@ def parse_ticket(form: Mapping[str, str]) -> tuple[Ticket | None, dict[str, str]
     return Ticket(values["side"], values["order_type"], shares, limit_price), {}
 
 
-Fill = namedtuple("Fill", "order_id price total")
-
-
 async def fill(world: World, symbol: str, ticket: Ticket) -> tuple[Fill | None, dict[str, str]]:
     """Fill the order now or explain why not (field → message). Call inside world.write()."""
     price = (await PriceBook.load(world)).price(symbol)
-    if ticket.limit_price is not None:
-        marketable = price <= ticket.limit_price if ticket.side == "buy" else price >= ticket.limit_price
-        if not marketable:
-            return None, {"limit_price": "Limit not reached; resting orders are not supported"}
+    limit = ticket.limit_price
+    if limit is not None and not (price <= limit if ticket.side == "buy" else price >= limit):  # not marketable
+        return None, {"limit_price": "Limit not reached; resting orders are not supported"}
     total = round(price * ticket.shares, 2)
     cash = await buying_power(world)
     held = await world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = ?", (symbol,))
@@ -265,9 +259,8 @@ async def next_order_id(world: World) -> str:
 async def order_context(world: World, stock: dict) -> dict[str, Any]:
     """What the ticket and the review show beside the order: its price, the buying power, the shares held."""
     price = (await PriceBook.load(world)).price(stock["symbol"])
-    cash = await buying_power(world)
     held = await world.fetch_value("SELECT shares FROM holdings WHERE symbol = ?", (stock["symbol"],))
-    return {"stock": stock, "price": price, "buying_power": cash, "held": int(held or 0)}
+    return {"stock": stock, "price": price, "buying_power": await buying_power(world), "held": int(held or 0)}
 
 
 async def ticket_page(request: web.Request, stock: dict, values: dict[str, str],
