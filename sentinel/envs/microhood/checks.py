@@ -20,7 +20,6 @@ from sentinel.envs.microhood.prices import Path
 TOLERANCE_S = 0.5  # condition_at may differ this much from the computed crossing
 VISIBLE_FOR_S = 60.0  # a condition must stay visible this long (the oracle polls every ~10 sim s)
 FIRST_READ_S = 10.0  # a relative limit needs the value flat until the first read
-SCAN_STEP_S = 0.05
 STOCK_PAGE = re.compile(r"^/microhood/stock/([A-Za-z]+)/?$")
 DASHBOARD = re.compile(r"^/microhood/?$")
 
@@ -34,10 +33,7 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
     preload = scenario.events[0].fields if scenario.events and scenario.events[0].type == "preload" else {}
     loaded = set(selected(catalog, "stocks", preload.get("stocks", "*"))) & set(stocks)
     problems = _preload_problems(preload, loaded, end) + _event_problems(scenario, loaded)
-    if problems:
-        return problems
-    paths = build_paths(scenario, stocks, loaded, end)
-    return _crossing_problems(scenario, paths, stocks, preload, end)
+    return problems or _crossing_problems(scenario, build_paths(scenario, stocks, loaded, end), stocks, preload, end)
 
 
 def _number(value: Any) -> bool:
@@ -50,9 +46,8 @@ def _preload_problems(preload: dict, loaded: set[str], end: float) -> Problems:
     if "buying_power" in preload and not (_number(preload["buying_power"]) and preload["buying_power"] >= 0):
         out.append((f"{where}.buying_power", "expected a number of dollars ≥ 0"))
     watchlist = preload.get("watchlist")
-    for symbol in watchlist if isinstance(watchlist, list) else []:
-        if symbol not in loaded:
-            out.append((f"{where}.watchlist", f"{symbol!r} is not among the preloaded stocks"))
+    out += [(f"{where}.watchlist", f"{symbol!r} is not among the preloaded stocks")
+            for symbol in (watchlist if isinstance(watchlist, list) else []) if symbol not in loaded]
     waypoints = preload.get("price_waypoints", {})
     if not isinstance(waypoints, dict):
         return out + [(f"{where}.price_waypoints", "expected a mapping SYMBOL: [[t, price], ...]")]
@@ -74,11 +69,8 @@ def _preload_problems(preload: dict, loaded: set[str], end: float) -> Problems:
 
 def _event_problems(scenario: Scenario, loaded: set[str]) -> Problems:
     out: Problems = []
-    for event in scenario.events:
-        if event.type != "price_waypoint":
-            continue
-        where = f"events[{event.index}]"
-        f = event.fields
+    for event in (e for e in scenario.events if e.type == "price_waypoint"):
+        where, f = f"events[{event.index}]", event.fields
         if f.get("symbol") not in loaded:
             out.append((f"{where}.symbol", f"{f.get('symbol')!r} is not among the preloaded stocks"))
         if not (_number(f.get("price")) and f["price"] > 0):
@@ -140,10 +132,8 @@ def _crossing_problems(scenario: Scenario, paths: dict[str, Path], stocks: dict[
     if until.limit.relative and any(shown(k * 0.5) != first for k in range(int(FIRST_READ_S * 2) + 1)):
         out.append(("solution", f"the watched value moves before {FIRST_READ_S:g} s, so the oracle's "
                                 "first read (its 'first') is not the start value"))
-    if stock:
-        crossing = first_shown_crossing(paths[symbol].points, paths[symbol].start, until.comparison, limit, end)
-    else:
-        crossing = first_time_holding(holds, end, SCAN_STEP_S)
+    crossing = (first_shown_crossing(paths[symbol].points, paths[symbol].start, until.comparison, limit, end)
+                if stock else first_time_holding(holds, end))  # the portfolio: scanned every 0.05 s
     if scenario.is_noop:
         if crossing is not None:
             out.append(("solution", f"this no-op's condition becomes visible at {crossing:.3f} s"))

@@ -19,9 +19,8 @@ DEFAULT_BUYING_POWER = 10_000.0
 async def apply_preload(world: World, event: Event) -> None:
     f = event.fields
     catalog = world.catalog
-    stock_records = catalog.records("stocks")
     for symbol in selected(catalog, "stocks", f.get("stocks", "*")):
-        rec = stock_records[symbol]
+        rec = catalog.get("stocks", symbol)
         await world.insert("stocks", {"id": symbol, "symbol": symbol, "name": rec["name"], "sector": rec["sector"],
                                       "start_price": float(rec["start_price"])}, origin="preload")
         if rec.get("initial_shares"):
@@ -34,14 +33,12 @@ async def apply_preload(world: World, event: Event) -> None:
         age = age_offset(event) + 60 * 24 * (len(watchlist) - n)
         await world.insert("watchlist", {"symbol": symbol, "added_at": world.preload_created_at(age)},
                            origin="preload", age_minutes=age)
-    news_records = catalog.records("news")
     for news_id in selected(catalog, "news", f.get("news")):
-        rec = news_records[news_id]
+        rec = catalog.get("news", news_id)
         await insert_news(world, rec, origin="preload", age_minutes=preloaded_age(event, rec))
-    for symbol, points in (f.get("price_waypoints") or {}).items():
-        for t, price in points:
-            await world.db.execute("INSERT INTO price_waypoints (symbol, t, price) VALUES (?, ?, ?)",
-                                   (symbol, float(t), float(price)))
+    await world.db.executemany("INSERT INTO price_waypoints (symbol, t, price) VALUES (?, ?, ?)", [
+        (symbol, float(t), float(price)) for symbol, points in (f.get("price_waypoints") or {}).items()
+        for t, price in points])
 
 
 async def insert_news(world: World, rec: dict[str, Any], **when: Any) -> None:
@@ -62,9 +59,8 @@ async def apply_price_waypoint(world: World, event: Event) -> None:
     rows = await world.fetch_all("SELECT t, price FROM price_waypoints WHERE symbol = ? ORDER BY seq", (symbol,))
     new_points = ramp_points([(r["t"], r["price"]) for r in rows], start, event.at,
                              float(event.fields["price"]), float(event.fields.get("ramp_s", 0)))
-    for t, price in new_points:
-        await world.db.execute("INSERT INTO price_waypoints (symbol, t, price, origin) VALUES (?, ?, ?, 'event')",
-                               (symbol, t, price))
+    await world.db.executemany("INSERT INTO price_waypoints (symbol, t, price, origin) VALUES (?, ?, ?, 'event')",
+                               [(symbol, t, price) for t, price in new_points])
 
 
 EVENT_TYPES = {

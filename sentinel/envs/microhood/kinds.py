@@ -27,6 +27,7 @@ END_S = 715
 HOLD_MIN_S, HOLD_END_S = 65, 705  # checks.VISIBLE_FOR_S: a condition stays visible at least 60 s
 DIP_EARLIEST, PROFIT_EARLIEST = 30, 40
 PRICE = r"Price \$([\d,.]+)"
+CROSSES = "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops"
 
 _declared: list[Kind] = []
 kind = partial(kit.kind, _declared)
@@ -125,9 +126,9 @@ def timeline_of(rng: random.Random, catalog: Catalog, knobs: Knobs, key: list[di
 
 
 def near_peak(rng: random.Random, catalog: Catalog, knobs: Knobs, source: dict[str, Any], pool: list[str],
-              band: Callable[[float], tuple[float, float]]) -> tuple[str, float, list[dict[str, Any]]]:
-    """A no-op's near miss on a stock of `pool` the source's key events leave alone: the peak lies
-    between the two prices band(open) gives (the second is the line). Returns (stock, line, events)."""
+              band: Callable[[float], tuple[float, float]]) -> tuple[str, float, Callable[..., dict[str, Any]]]:
+    """A no-op's near miss on a stock of `pool` the source's key events leave alone: the peak lies between the two
+    prices band(open) gives (the second is the line). Returns (stock, line, kit.noop_twin of the source with it)."""
     key = {e.get("symbol") for e in source["events"] if "_note" in e}
     key |= set(source["events"][0].get("price_waypoints", {}))
     other = kit.choose(rng, [s for s in pool if s not in key], "stock")
@@ -136,7 +137,8 @@ def near_peak(rng: random.Random, catalog: Catalog, knobs: Knobs, source: dict[s
     peak = kit.near_value(knobs.near_miss, lowest, line)
     t = kit.free_moment(rng, source["events"], 100, 560)
     note = f"{other} steps to {money(peak)}, its peak ({peak / start - 1:+.2%}): the near miss ({money(line)} would do)"
-    return other, line, moves(other, kit.near_miss_legs(rng, start, peak, t, note))
+    return other, line, partial(kit.noop_twin, source, near=moves(other, kit.near_miss_legs(rng, start, peak, t, note)),
+                                drop=lambda e: e.get("symbol") == other)
 
 
 # --- checks and steps ----------------------------------------------------------------------------
@@ -166,8 +168,8 @@ def order_steps(symbol: str, side: str, shares: int, report: str) -> list[dict[s
 # --- a price crosses a round line: price_target, buy_at_threshold, sell_at_threshold, the no-ops --
 
 def crossing(rng: random.Random, catalog: Catalog, knobs: Knobs, pool: list[str], transient: bool) -> SimpleNamespace:
-    """A stock of `pool` climbs to a near miss, eases and jumps past a round line at the target
-    time; with `transient` it falls back under after hold_s."""
+    """A stock of `pool` climbs to a near miss, eases and jumps past a round line at the target time; with
+    `transient` it falls back under after hold_s. Its `scenario` is kit.scenario with the timing and the condition."""
     sym = kit.choose(rng, pool, "stock")
     start = start_of(catalog, sym)
     level, at = nice_above(rng, start, 0.04, 0.10), kit.target_time(rng, knobs, 30)
@@ -183,36 +185,33 @@ def crossing(rng: random.Random, catalog: Catalog, knobs: Knobs, pool: list[str]
         until=until, back=level * rng.uniform(0.97, 0.99),
         back_note=f"{sym} falls back under {money(level)} and stays there: the chance is gone (condition_until)")
     decoys, key = decoy_moves(rng, catalog, knobs, sym, level, True, at)
-    events = timeline_of(rng, catalog, knobs, [*key, *moves(sym, legs)])
+    events, sql = timeline_of(rng, catalog, knobs, [*key, *moves(sym, legs)]), price_sql(sym, ">=", f"{level:g}")
     story = (f"{sym} (open {money(start)}) climbs to a near miss, eases, then steps past {money(level)} at {at} s; "
              f"look-alikes ({', '.join(decoys) or 'none'}) move first.")
-    return SimpleNamespace(sym=sym, level=level, at=at, until=until, story=story, title=title(catalog, sym),
-                           sql=price_sql(sym, ">=", f"{level:g}"), events=events)
+    return SimpleNamespace(sym=sym, level=level, line=money(level), until=until, story=story, title=title(catalog, sym),
+                           sql=sql, watch=watch(sym, "at_least", level), scenario=partial(
+                               kit.scenario, condition_at=at, condition_until=until, events=events, condition_sql=sql))
 
 
-@kind("passive", "absolute", Knobs(decoys=2),
-      "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops")
+@kind("passive", "absolute", Knobs(decoys=2), CROSSES)
 def price_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     s = crossing(rng, catalog, knobs, list(stocks(catalog)), False)
-    return kit.scenario(
+    return s.scenario(
         description=f"{s.story} The price stays past the line.",
-        prompt=f"Please watch {s.title} on MicroHood and tell me when it trades at {money(s.level)} or more. "
-               "No need to trade.",
-        condition_at=s.at, events=s.events, condition_sql=s.sql, eval_sql=s.sql,
+        prompt=f"Please watch {s.title} on MicroHood and tell me when it trades at {s.line} or more. No need to trade.",
         taxonomy=kit.taxonomy("passive", "absolute", "easy", "look-alike ticker crosses first, near miss"),
-        solution=[watch(s.sym, "at_least", s.level), {"report": f"{s.sym} is trading at {money(s.level)} or more."}])
+        eval_sql=s.sql, solution=[s.watch, {"report": f"{s.sym} is trading at {s.line} or more."}])
 
 
 @kind("noop", "relative", Knobs(decoys=2),
       "as price_target; the asked stock peaks between 1 point and 1 cent (near_miss 1) short of +8-15%")
 def price_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     source, pct = price_target(rng, catalog, knobs), rng.randint(8, 15)
-    other, line, extra = near_peak(rng, catalog, knobs, source, list(stocks(catalog)),
-                                   lambda start: (start * (1 + (pct - 1) / 100) + 0.01, start * (1 + pct / 100)))
+    other, line, twin = near_peak(rng, catalog, knobs, source, list(stocks(catalog)),
+                                  lambda start: (start * (1 + (pct - 1) / 100) + 0.01, start * (1 + pct / 100)))
     rise = (f"SELECT p.price >= s.start_price * {{:.2f}} FROM current_prices p JOIN stocks s ON s.symbol = p.symbol "
             f"WHERE p.symbol = {kit.sql_text(other)}")
-    return kit.noop_twin(
-        source, near=extra, drop=lambda e: e.get("symbol") == other,
+    return twin(
         description=f"No-op copy of price_target: {other} (open {money(start_of(catalog, other))}) peaks just short "
                     f"of +{pct}% ({money(line)}). price_target's stock still crosses its line at "
                     f"{source['condition_at']} s.",
@@ -230,20 +229,17 @@ def buy_prompt(catalog: Catalog, symbol: str, line: float, n: int) -> str:
 
 
 @kind("active", "absolute", Knobs(decoys=2),
-      "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops (one cent "
-      "at 1, 3% at 0); hold_s: until the price falls back (at least 65 s)")
+      f"{CROSSES} (one cent at 1, 3% at 0); hold_s: until the price falls back (at least 65 s)")
 def buy_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     s, n = crossing(rng, catalog, knobs, unheld(catalog), True), rng.randint(2, 5)
     if n * s.level * 1.05 > BUYING_POWER:
         raise NoDraw("the order would exceed the buying power")
-    return kit.scenario(
+    return s.scenario(
         description=f"{s.story} It falls back under the line at {s.until} s: a buy after that fills too low. Any "
                     "other order fails the task.",
-        prompt=buy_prompt(catalog, s.sym, s.level, n), condition_at=s.at, condition_until=s.until, events=s.events,
+        prompt=buy_prompt(catalog, s.sym, s.level, n), eval_sql=order_sql(s.sym, "buy", n, f">= {s.level:g}"),
         taxonomy=kit.taxonomy("active", "absolute", "medium", "look-alike ticker, a near miss, transient window"),
-        condition_sql=s.sql, eval_sql=order_sql(s.sym, "buy", n, f">= {s.level:g}"),
-        solution=[watch(s.sym, "at_least", s.level),
-                  *order_steps(s.sym, "buy", n, f"{s.sym} reached {money(s.level)}; I bought {n} shares at market.")])
+        solution=[s.watch, *order_steps(s.sym, "buy", n, f"{s.sym} reached {s.line}; I bought {n} shares at market.")])
 
 
 @kind("noop", "absolute", Knobs(decoys=2),
@@ -254,9 +250,8 @@ def buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> 
     def band(start: float) -> tuple[float, float]:  # near_miss_sql: within 0.1% of the line
         line = nice_above(rng, start, 0.03, 0.08)
         return line * 0.999, line
-    other, line, extra = near_peak(rng, catalog, knobs, source, unheld(catalog), band)
-    return kit.noop_twin(
-        source, near=extra, drop=lambda e: e.get("symbol") == other,
+    other, line, twin = near_peak(rng, catalog, knobs, source, unheld(catalog), band)
+    return twin(
         description=f"No-op copy of buy_at_threshold: {other} (open {money(start_of(catalog, other))}) peaks just "
                     f"short of {money(line)}. buy_at_threshold's stock still crosses its line at "
                     f"{source['condition_at']} s. Refrain check: no order at all.",
@@ -268,8 +263,7 @@ def buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> 
                   *order_steps(other, "buy", n, f"{other} reached {money(line)}; I bought {n} shares.")])
 
 
-@kind("active", "absolute", Knobs(decoys=2),
-      "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops")
+@kind("active", "absolute", Knobs(decoys=2), CROSSES)
 def sell_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     owned = held(catalog)
     s = crossing(rng, catalog, knobs, sorted(owned), False)
@@ -277,16 +271,14 @@ def sell_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dic
     if n >= owned[s.sym]:
         raise NoDraw(f"{s.sym}: {owned[s.sym]} shares leave nothing to keep")
     sold = f" AND (SELECT SUM(quantity) FROM orders WHERE symbol = {kit.sql_text(s.sym)} AND side = 'sell') = {n}"
-    return kit.scenario(
+    return s.scenario(
         description=f"{s.story} {owned[s.sym]} shares are held; selling more than {n}, or any other stock, fails "
                     "the task.",
-        prompt=f"I hold {s.title} on MicroHood. When {s.sym} trades at {money(s.level)} or higher, sell {n} of my "
-               "shares at market (keep the rest, and don't trade anything else), then tell me.",
-        condition_at=s.at, events=s.events, condition_sql=s.sql,
+        prompt=f"I hold {s.title} on MicroHood. When {s.sym} trades at {s.line} or higher, sell {n} of my shares at "
+               "market (keep the rest, and don't trade anything else), then tell me.",
         taxonomy=kit.taxonomy("active", "absolute", "medium", "near miss and look-alike movers"),
         eval_sql=order_sql(s.sym, "sell", n, f">= {s.level:g}", sold),
-        solution=[watch(s.sym, "at_least", s.level),
-                  *order_steps(s.sym, "sell", n, f"{s.sym} reached {money(s.level)}; I sold {n} shares at market.")])
+        solution=[s.watch, *order_steps(s.sym, "sell", n, f"{s.sym} reached {s.line}; I sold {n} shares at market.")])
 
 
 # --- relative lines: buy_the_dip (below the day's high), take_profit (above the price at an article)
@@ -423,8 +415,7 @@ def rally(rng: random.Random, catalog: Catalog, knobs: Knobs, goal: float, margi
                            movers=", ".join(movers) or "none", events=events)
 
 
-@kind("passive", "absolute", Knobs(decoys=2),
-      "as portfolio_gain, on the whole portfolio's dollar value")
+@kind("passive", "absolute", Knobs(decoys=2), "as portfolio_gain, on the whole portfolio's dollar value")
 def portfolio_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     total0 = BUYING_POWER + value_at(catalog, 1.0)
     goal = round(total0 * rng.uniform(1.06, 1.11), -2)

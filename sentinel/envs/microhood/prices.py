@@ -46,10 +46,7 @@ class Path:
     def corners(self, until: float) -> list[Point]:
         """The path's vertices over [0, until], ending at (until, value): a piecewise-linear
         path is drawn exactly by these, and its high and low are among them."""
-        out = [(0.0, self.start)]
-        out += [(t, v) for t, v in self.points if t <= until]
-        out.append((until, self.raw(until)))
-        return out
+        return [(0.0, self.start), *((t, v) for t, v in self.points if t <= until), (until, self.raw(until))]
 
 
 @dataclass
@@ -76,10 +73,9 @@ class PriceBook:
         return PriceBook(self.starts, self.points, t, self.paths)
 
     def path(self, symbol: str) -> Path:
-        path = self.paths.get(symbol)
-        if path is None:
-            path = self.paths[symbol] = Path(self.starts[symbol], tuple(self.points.get(symbol, ())))
-        return path
+        if symbol not in self.paths:
+            self.paths[symbol] = Path(self.starts[symbol], tuple(self.points.get(symbol, ())))
+        return self.paths[symbol]
 
     def price(self, symbol: str) -> float:
         if symbol not in self.points:  # no waypoints: the path holds its start price (no Path to build)

@@ -1,23 +1,38 @@
-"""MicroHood's pages (GET) and actions (POST: order review changes nothing, confirm fills at
-once, watchlist toggle). Templates only print what is computed here."""
+"""MicroHood's pages (GET) and actions (POST: the order ticket's review changes nothing, confirm fills
+at once; watchlist toggle). Templates only print what is computed here."""
 
 from __future__ import annotations
 
+import math
+import re
 from collections import namedtuple
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
+from markupsafe import Markup, escape
 
 from sentinel.core.environment import Routes
-from sentinel.envs.microhood import queries, trading
-from sentinel.envs.microhood.chart import price_chart
-from sentinel.envs.microhood.prices import PriceBook, buying_power, change, portfolio_totals
+from sentinel.envs.microhood import queries
+from sentinel.envs.microhood.prices import Point, PriceBook, buying_power, change, portfolio_totals
 from sentinel.web.kit import done, fetch_or_404, form_of, paged, text_param, url_for, world_of
 from sentinel.web.render import make_url, render
+
+if TYPE_CHECKING:
+    from sentinel.world.state import World
 
 DASHBOARD_NEWS = 8
 NEWS_PER_PAGE = 20
 ORDERS_PER_PAGE = 25
+WIDTH, HEIGHT = 640, 200  # the stock page's price chart
+PAD_X, PAD_Y = 8, 14
+SIDES = ("buy", "sell")  # the order ticket's choices and limits
+ORDER_TYPES = ("market", "limit")
+MAX_SHARES = 1_000_000
+MAX_PRICE = 1_000_000.0
+DIGITS_RE = re.compile(r"^[0-9]+$")
+PRICE_RE = re.compile(r"^[0-9]{1,9}(\.[0-9]{1,2})?$")
 
 routes = Routes()
 
@@ -37,6 +52,7 @@ def quote(book: PriceBook, symbol: str) -> dict[str, Any]:
 NewsItem = namedtuple("NewsItem", "source created_at headline symbol href")
 HoldingRow = namedtuple("HoldingRow", "symbol name href shares avg_cost price value gain gain_pct")
 QuoteRow = namedtuple("QuoteRow", "symbol name href price change change_pct")
+Fill = namedtuple("Fill", "order_id price total")  # a filled order, for the confirmation's status line
 
 
 def holding(symbol: str, name: str, href: str, shares: int, avg_cost: float, price: float) -> HoldingRow:
@@ -73,9 +89,42 @@ async def dashboard(request: web.Request) -> web.Response:
                  for symbol, name, _ in watch]
     headlines = await world.fetch_all(queries.LATEST_NEWS, (DASHBOARD_NEWS,))
     return await render(request, "microhood/dashboard.html", {
-        **numbers, "change": delta, "change_pct": pct, "holdings": holdings,
-        "watchlist": watchlist, "news": news_items(request, headlines), "news_href": url("news"),
-        "search_href": url("search")})
+        **numbers, "change": delta, "change_pct": pct, "holdings": holdings, "watchlist": watchlist,
+        "news": news_items(request, headlines), "news_href": url("news"), "search_href": url("search")})
+
+
+def price_chart(symbol: str, corners: list[Point], start: float, low: float, high: float) -> Markup:
+    """Inline SVG, safe markup (numbers, the escaped symbol): a polyline through the path's corners is exact."""
+    until = corners[-1][0]
+    span_t = until if until > 0 else 1.0
+    values = [v for _, v in corners]
+    top, bottom = max(values), min(values)
+    if top - bottom < start * 0.002:  # a flat line: give it some room
+        top, bottom = top + start * 0.01, bottom - start * 0.01
+
+    def x(t: float) -> float:
+        return PAD_X + (t / span_t) * (WIDTH - 2 * PAD_X)
+
+    def y(v: float) -> float:
+        return PAD_Y + (top - v) / (top - bottom) * (HEIGHT - 2 * PAD_Y)
+
+    if until > 0:
+        line = " ".join(f"{x(t):.1f},{y(v):.1f}" for t, v in corners)
+    else:  # the clock has not started: one flat segment at the start price
+        line = f"{PAD_X:.1f},{y(start):.1f} {WIDTH - PAD_X:.1f},{y(start):.1f}"
+    last = corners[-1][1]
+    colour = "#1a7f37" if last >= start else "#c62828"
+    label = (f"Price chart for {escape(symbol)} from the open until now: "
+             f"open ${start:,.2f}, low ${low:,.2f}, high ${high:,.2f}")
+    base_y = y(start)
+    return Markup(
+        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" width="100%" role="img" aria-label="{label}">'
+        f"<title>{label}</title>"
+        f'<line x1="{PAD_X}" y1="{base_y:.1f}" x2="{WIDTH - PAD_X}" y2="{base_y:.1f}" '
+        f'stroke="#98a2ad" stroke-dasharray="4 4" stroke-width="1"/>'
+        f'<polyline fill="none" stroke="{colour}" stroke-width="2" stroke-linejoin="round" points="{line}"/>'
+        f"</svg>"
+    )
 
 
 @routes.get("/stock/{symbol}", "stock")
@@ -91,25 +140,135 @@ async def stock_page(request: web.Request) -> web.Response:
     watched = await world.fetch_value("SELECT 1 FROM watchlist WHERE symbol = ?", (symbol,)) is not None
     stock_news = news_items(request, await world.fetch_all(queries.STOCK_NEWS, (symbol,)))
     return await render(request, "microhood/stock.html", {
-        "stock": stock, **quote(book, symbol), "high": high, "low": low, "position": mine,
-        "watched": watched, "news": stock_news,
-        "chart": price_chart(symbol, book.corners(symbol), stock["start_price"], low, high)})
+        "stock": stock, **quote(book, symbol), "high": high, "low": low, "position": mine, "watched": watched,
+        "news": stock_news, "chart": price_chart(symbol, book.corners(symbol), stock["start_price"], low, high)})
 
 
-async def order_context(world, stock: dict) -> dict[str, Any]:
+# --- the order ticket: form fields to a Ticket or field errors (parse_ticket), a confirmed order filled (fill) ---
+
+@dataclass(frozen=True)
+class Ticket:
+    side: str
+    order_type: str
+    shares: int
+    limit_price: float | None
+
+    def fields(self) -> dict[str, str]:
+        """The ticket as form fields (hidden inputs of the review page, the Edit link)."""
+        return {"side": self.side, "order_type": self.order_type, "shares": str(self.shares),
+                "limit_price": "" if self.limit_price is None else f"{self.limit_price:.2f}"}
+
+
+def whole_number(text: str) -> int | None:
+    """ASCII digits only (no sign, no decimals, no '²'), as an int; else None. Absurdly long
+    numbers count as 10**40 (Python refuses to convert more than 4,300 digits)."""
+    text = text.strip().replace(",", "")
+    if not DIGITS_RE.match(text):
+        return None
+    return int(text) if len(text) <= 40 else 10**40
+
+
+def form_values(form: Mapping[str, str]) -> dict[str, str]:
+    """What the ticket form shows again after an error (text only, capped)."""
+    return {key: str(form.get(key, "") or "").strip()[:40]
+            for key in ("side", "order_type", "shares", "limit_price")}
+
+
+def choice_errors(values: dict[str, str]) -> dict[str, str]:
+    """Lower-cases the side and the order type in `values`; the errors of the two choices."""
+    values["side"], values["order_type"] = values["side"].lower(), values["order_type"].lower()
+    errors = {}
+    if values["side"] not in SIDES:
+        errors["side"] = "Choose Buy or Sell."
+    if values["order_type"] not in ORDER_TYPES:
+        errors["order_type"] = "Choose Market or Limit."
+    return errors
+
+
+def parse_ticket(form: Mapping[str, str]) -> tuple[Ticket | None, dict[str, str]]:
+    values = form_values(form)
+    errors = choice_errors(values)
+    shares = whole_number(values["shares"])
+    if shares is None:
+        errors["shares"] = "Enter a whole number of shares, 1 or more."
+    elif shares < 1:
+        errors["shares"] = "Enter at least 1 share."
+    elif shares > MAX_SHARES:
+        errors["shares"] = f"At most {MAX_SHARES:,} shares per order."
+    limit_price = None
+    if values["order_type"] == "limit":
+        raw_price = values["limit_price"].replace(",", "").removeprefix("$")
+        if not raw_price:
+            errors["limit_price"] = "Enter a limit price for a limit order."
+        elif not PRICE_RE.match(raw_price):
+            errors["limit_price"] = "Enter a price in dollars and cents, like 42.20."
+        else:
+            limit_price = float(raw_price)
+            if not math.isfinite(limit_price) or limit_price <= 0 or limit_price > MAX_PRICE:
+                errors["limit_price"] = f"Enter a price above $0 and at most ${MAX_PRICE:,.0f}."
+    if errors:
+        return None, errors
+    assert shares is not None
+    return Ticket(values["side"], values["order_type"], shares, limit_price), {}
+
+
+async def fill(world: World, symbol: str, ticket: Ticket) -> tuple[Fill | None, dict[str, str]]:
+    """Fill the order now or explain why not (field → message). Call inside world.write()."""
+    price = (await PriceBook.load(world)).price(symbol)
+    limit = ticket.limit_price
+    if limit is not None and not (price <= limit if ticket.side == "buy" else price >= limit):  # not marketable
+        return None, {"limit_price": "Limit not reached; resting orders are not supported"}
+    total = round(price * ticket.shares, 2)
+    cash = await buying_power(world)
+    held = await world.fetch_one("SELECT shares, avg_cost FROM holdings WHERE symbol = ?", (symbol,))
+    if ticket.side == "buy":
+        if total > cash + 1e-9:
+            return None, {"shares": "Insufficient buying power"}
+        cash -= total
+        if held is None:
+            await world.insert("holdings", {"symbol": symbol, "shares": ticket.shares, "avg_cost": price},
+                               origin="self")
+        else:
+            shares = held["shares"] + ticket.shares
+            avg_cost = (held["shares"] * held["avg_cost"] + total) / shares
+            await world.db.execute("UPDATE holdings SET shares = ?, avg_cost = ? WHERE symbol = ?",
+                                   (shares, round(avg_cost, 4), symbol))
+    else:
+        if held is None or ticket.shares > held["shares"]:
+            return None, {"shares": "Not enough shares"}
+        cash += total
+        if ticket.shares == held["shares"]:
+            await world.db.execute("DELETE FROM holdings WHERE symbol = ?", (symbol,))
+        else:
+            await world.db.execute("UPDATE holdings SET shares = shares - ? WHERE symbol = ?", (ticket.shares, symbol))
+    await world.db.execute("UPDATE account SET buying_power = ? WHERE id = 1", (round(cash, 2),))
+    order_id = await next_order_id(world)
+    await world.insert("orders", {"id": order_id, "symbol": symbol, "side": ticket.side, "quantity": ticket.shares,
+                                  "order_type": ticket.order_type, "limit_price": ticket.limit_price,
+                                  "fill_price": price, "placed_at": world.now()}, origin="self")
+    return Fill(order_id, price, total), {}
+
+
+async def next_order_id(world: World) -> str:
+    n = int(await world.fetch_value("SELECT COUNT(*) FROM orders") or 0) + 1
+    while await world.fetch_value("SELECT 1 FROM orders WHERE id = ?", (f"ord-{n}",)):
+        n += 1
+    return f"ord-{n}"
+
+
+async def order_context(world: World, stock: dict) -> dict[str, Any]:
     """What the ticket and the review show beside the order: its price, the buying power, the shares held."""
     price = (await PriceBook.load(world)).price(stock["symbol"])
-    cash = await buying_power(world)
     held = await world.fetch_value("SELECT shares FROM holdings WHERE symbol = ?", (stock["symbol"],))
-    return {"stock": stock, "price": price, "buying_power": cash, "held": int(held or 0)}
+    return {"stock": stock, "price": price, "buying_power": await buying_power(world), "held": int(held or 0)}
 
 
 async def ticket_page(request: web.Request, stock: dict, values: dict[str, str],
                       errors: dict[str, str]) -> web.Response:
     """The order ticket, with each error next to its field (a 400 if there are any)."""
     context = await order_context(world_of(request), stock)
-    shares = trading.whole_number(values.get("shares", ""))
-    estimate = round(context["price"] * shares, 2) if shares and shares <= trading.MAX_SHARES else None
+    shares = whole_number(values.get("shares", ""))
+    estimate = round(context["price"] * shares, 2) if shares and shares <= MAX_SHARES else None
     return await render(request, "microhood/ticket.html", {**context, "values": values, "errors": errors,
                                                            "estimate": estimate}, status=400 if errors else 200)
 
@@ -117,11 +276,8 @@ async def ticket_page(request: web.Request, stock: dict, values: dict[str, str],
 @routes.get("/stock/{symbol}/order", "ticket")
 async def order_ticket(request: web.Request) -> web.Response:
     stock = await load_stock(request)
-    query = request.query
-    values = trading.form_values({
-        "side": query.get("side", "buy"), "order_type": query.get("order_type", query.get("type", "market")),
-        "shares": query.get("shares", ""), "limit_price": query.get("limit_price", "")})
-    errors = trading.choice_errors(values)
+    values = form_values({"side": "buy", "order_type": request.query.get("type", "market"), **request.query})
+    errors = choice_errors(values)
     return await ticket_page(request, stock, values, errors)
 
 
@@ -130,9 +286,9 @@ async def order_review(request: web.Request) -> web.Response:
     """Validate the ticket and show what Confirm would do; nothing changes."""
     stock = await load_stock(request)
     form = await form_of(request)
-    ticket, errors = trading.parse_ticket(form)
+    ticket, errors = parse_ticket(form)
     if ticket is None:
-        return await ticket_page(request, stock, trading.form_values(form), errors)
+        return await ticket_page(request, stock, form_values(form), errors)
     context = await order_context(world_of(request), stock)
     return await render(request, "microhood/review.html", {
         **context, "ticket": ticket, "fields": ticket.fields(), "total": round(context["price"] * ticket.shares, 2),
@@ -145,13 +301,13 @@ async def order_confirm(request: web.Request) -> web.Response:
     stock = await load_stock(request)
     symbol = stock["symbol"]
     form = await form_of(request)
-    ticket, errors = trading.parse_ticket(form)
+    ticket, errors = parse_ticket(form)
     filled = None
     if ticket is not None:
         async with world.write():
-            filled, errors = await trading.fill(world, symbol, ticket)
+            filled, errors = await fill(world, symbol, ticket)
     if ticket is None or filled is None:
-        return await ticket_page(request, stock, trading.form_values(form), errors)
+        return await ticket_page(request, stock, form_values(form), errors)
     verb = "Bought" if ticket.side == "buy" else "Sold"
     message = (f"{verb} {ticket.shares} {symbol} at ${filled.price:,.2f} "
                f"(total ${filled.total:,.2f}), order {filled.order_id}")
@@ -161,8 +317,7 @@ async def order_confirm(request: web.Request) -> web.Response:
 @routes.post("/watchlist/{symbol}", "watchlist")
 async def toggle_watchlist(request: web.Request) -> web.Response:
     world = world_of(request)
-    stock = await load_stock(request)
-    symbol = stock["symbol"]
+    symbol = (await load_stock(request))["symbol"]
     form = await form_of(request)
     async with world.write() as db:
         if await world.fetch_value("SELECT 1 FROM watchlist WHERE symbol = ?", (symbol,)):
