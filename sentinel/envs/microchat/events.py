@@ -99,12 +99,11 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
     problems: list[tuple[str, str]] = []
     arrived: set[str] = set()
     for event in scenario.events:
-        where = f"events[{event.index}]"
-        preloaded = event.fields.get("messages")
+        preloaded, message_id = event.fields.get("messages"), str(event.fields.get("message_id"))
         if event.type == "preload" and isinstance(preloaded, list):
             arrived |= {str(i) for i in preloaded}
         elif event.type == "new_message":
-            arrived.add(str(event.fields.get("message_id")))
-        elif event.type == "delete_message" and str(event.fields.get("message_id")) not in arrived:
-            problems.append((f"{where}.message_id", f"{event.fields.get('message_id')} is deleted before it arrives"))
+            arrived.add(message_id)
+        elif event.type == "delete_message" and message_id not in arrived:
+            problems.append((f"events[{event.index}].message_id", f"{message_id} is deleted before it arrives"))
     return problems

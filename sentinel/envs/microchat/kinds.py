@@ -176,27 +176,26 @@ IN_DM = "conversation_id = {cv!q} AND body LIKE {phrase!l}"
 
 # --- active counting: mentions_three_more, mentions_by_person_noop, urgent_three_more -------
 
-def three_new(flag, looks, score, what: str, decoy_note):
-    """An active counting kind's setup: three new messages from others that `flag` marks (the third at the target,
+def three_new(rng: random.Random, catalog: Catalog, knobs: Knobs, flag, looks, score, what: str,
+              decoy_note) -> dict[str, Any]:
+    """An active counting kind's draw: three new messages from others that `flag` marks (the third at the target,
     a fourth trailing) after the first read, ACTIVE_GAP apart, `looks` (by `score`) between, no flagged background."""
-    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-        m = catalog.raw("messages")
-        pool = where(catalog, lambda r: looks(r) and others_write(r) and not flag(r))
-        decoys = kit.nearest(rng, pool, min(len(pool), knobs.decoys), lambda rid: score(m[rid]), knobs.near_miss)
-        at, events, ids = kit.counting(
-            rng, knobs, where(catalog, lambda r: flag(r) and others_write(r)), decoys, 3, arrival(catalog), what=what,
-            decoy_note=lambda rid: f"decoy: {about(catalog, rid)}{decoy_note(m[rid])}", first_s=kit.FIRST_READ_S,
-            gap=ACTIVE_GAP)
-        return facts(catalog, at, traffic(rng, catalog, knobs, events, flag), m1=ids[0], m2=ids[1], m3=ids[2])
-    return setup
+    m = catalog.raw("messages")
+    pool = where(catalog, lambda r: looks(r) and others_write(r) and not flag(r))
+    decoys = kit.nearest(rng, pool, min(len(pool), knobs.decoys), lambda rid: score(m[rid]), knobs.near_miss)
+    at, events, ids = kit.counting(
+        rng, knobs, where(catalog, lambda r: flag(r) and others_write(r)), decoys, 3, arrival(catalog), what=what,
+        decoy_note=lambda rid: f"decoy: {about(catalog, rid)}{decoy_note(m[rid])}", first_s=kit.FIRST_READ_S,
+        gap=ACTIVE_GAP)
+    return facts(catalog, at, traffic(rng, catalog, knobs, events, flag), m1=ids[0], m2=ids[1], m3=ids[2])
 
 
 THREE = ["{m1}", "{m2}", "{m3}"]  # the counted messages of three_new, in the solution's templates
-mentions = three_new(lambda r: ME in r["body"], lambda r: bool(MENTION.search(r["body"])), lambda r: 1.0,
-                     "mention of me", lambda r: " @mentions someone else, not me")
-urgent = three_new(lambda r: bool(r.get("is_urgent")), lambda r: "URGENT" not in r["body"],
-                   lambda r: float("urgent" in r["body"].lower()), "urgent message", lambda r: ", no urgent flag"
-                   + (" ('urgent' in plain text)" if "urgent" in r["body"].lower() else ""))
+mentions = partial(three_new, flag=lambda r: ME in r["body"], looks=lambda r: bool(MENTION.search(r["body"])),
+                   score=lambda r: 1.0, what="mention of me", decoy_note=lambda r: " @mentions someone else, not me")
+urgent = partial(three_new, flag=lambda r: bool(r.get("is_urgent")), looks=lambda r: "URGENT" not in r["body"],
+                 score=lambda r: float("urgent" in r["body"].lower()), what="urgent message", decoy_note=lambda r:
+                 ", no urgent flag" + (" ('urgent' in plain text)" if "urgent" in r["body"].lower() else ""))
 
 
 def mentions_by_other(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:

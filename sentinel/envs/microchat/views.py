@@ -192,10 +192,8 @@ async def react_action(request: web.Request) -> web.StreamResponse:
     key = (message["id"], emoji, world.self_persona["id"])
     async with world.write() as db:
         had = await world.fetch_value(f"SELECT COUNT(*) FROM reactions WHERE {MINE}", key)
-        if had:
-            await db.execute(f"DELETE FROM reactions WHERE {MINE}", key)
-        else:
-            await db.execute("INSERT INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)", key)
+        await db.execute(f"DELETE FROM reactions WHERE {MINE}" if had
+                         else "INSERT INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)", key)
     status = f"Reaction {emoji} removed" if had else f"Reacted {emoji}"
     raise done(request, form, status, url_for(request, "chat", id=message["conversation_id"]))
 
@@ -265,12 +263,8 @@ def cut(text: str, length: int) -> str:
 
 def conversation_row(row: Any, people: People) -> dict[str, Any]:
     """A row of ROW_SQL as a conversation list shows it: its title and the preview of its last message."""
-    if row["last_id"] is None:
-        preview = "No messages yet"
-    elif row["last_deleted"]:
-        preview = "This message was deleted"
-    else:
-        preview = ("You: " if row["last_sender"] == people.self_id else "") + cut(row["last_body"], PREVIEW)
+    preview = ("No messages yet" if row["last_id"] is None else "This message was deleted" if row["last_deleted"]
+               else ("You: " if row["last_sender"] == people.self_id else "") + cut(row["last_body"], PREVIEW))
     return {**dict(row), "display": people.title(row), "preview": preview}
 
 
