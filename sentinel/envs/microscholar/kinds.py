@@ -45,7 +45,6 @@ def jaccard(a: str, b: str) -> float:
 
 
 def texts(catalog: Catalog) -> dict[str, str]:
-    """Every paper's title and abstract, and every alert's description, lower-cased."""
     return {**{rid: f"{r['title']} {r.get('abstract', '')}".lower() for rid, r in catalog.raw("papers").items()},
             **{aid: r["description"].lower() for aid, r in catalog.raw("alerts").items()}}
 
