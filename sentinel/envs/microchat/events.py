@@ -47,14 +47,13 @@ async def insert_message(world: World, event: Event, message_id: str = "") -> No
     """One catalog message, preloaded (its read state kept) or the event's (unread unless the self user sent it)."""
     record = world.catalog.get("messages", message_id or str(event.fields["message_id"]))
     own = record["sender_id"] == world.self_persona["id"]
-    is_read = int(bool(record.get("is_read"))) if event.type == "preload" else int(own)
     await world.insert("messages", {
         "id": record["id"], "conversation_id": record["conversation_id"], "sender_id": record["sender_id"],
         "body": record["body"], "is_urgent": int(bool(record.get("is_urgent"))),
         "mentions_me": int(mention_of(world) in record["body"]),
         "has_attachment": int(bool(record.get("attachment_name"))), "attachment_name": record.get("attachment_name"),
         "attachment_size": record.get("attachment_size"), "reply_to_id": record.get("reply_to_id"),
-        "is_read": is_read or int(own)}, **timing(event, record))
+        "is_read": int(own or (event.type == "preload" and bool(record.get("is_read"))))}, **timing(event, record))
     await world.db.executemany("INSERT OR IGNORE INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)",
                                [(record["id"], emoji, person)
                                 for emoji, people in (record.get("reactions") or {}).items() for person in people])

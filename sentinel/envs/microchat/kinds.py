@@ -60,7 +60,6 @@ def about(catalog: Catalog, rid: str) -> str:
 
 
 def arrival(catalog: Catalog) -> kit.Make:
-    """The event that brings a message or a call (by its id)."""
     calls = catalog.raw("calls")
     return lambda at, rid, note: (kit.event(at, "new_call", note, call_id=rid) if rid in calls
                                   else kit.event(at, "new_message", note, message_id=rid))
@@ -100,10 +99,9 @@ def none_reacted(emoji: str) -> str:
 
 
 def react_task(predicate: str, emoji: str, ids: list[str], report: str, until: Any = None) -> dict[str, Any]:
-    """An active reaction task's condition, grading and solution: len(ids) new messages match
-    `predicate`; the agent reacts `emoji` to each (and to no other new message), waiting on its
-    permalink until it has arrived (its thread shows it as new, or `until`). The permalink
-    answers 404 until the message exists, so the thread read after it holds it."""
+    """An active reaction task's condition, grading and solution: len(ids) new messages match `predicate`; the agent
+    reacts `emoji` to each (and to no other new message), waiting on its permalink until it has arrived (its thread
+    shows it as new, or `until`). The permalink answers 404 until the message exists: the thread read after holds it."""
     wait = until or {"matches": "New messages"}
     steps = [step for rid in ids for step in ({"watch": f"/microchat/messages/{rid}", "until": wait},
                                               {"submit": f"/messages/{rid}/react$", "fields": {"emoji": emoji}})]
@@ -238,8 +236,7 @@ def missed_calls_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -
 
 def unread_start(catalog: Catalog) -> list[str]:
     """Preloaded messages that start unread (the self user's own are always read)."""
-    m = catalog.raw("messages")
-    return [rid for rid in base(catalog, "messages") if not m[rid].get("is_read") and others_write(m[rid])]
+    return where(catalog, lambda r: r.get("_role") == "filler" and not r.get("is_read") and others_write(r))
 
 
 def own_and_answered(catalog: Catalog) -> list[str]:

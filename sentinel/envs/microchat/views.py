@@ -96,15 +96,13 @@ async def message_link(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/new", "new")
 async def new_chat(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    people = await world.fetch_all("SELECT id, name, title FROM personas WHERE is_self = 0 ORDER BY name")
+    people = await world_of(request).fetch_all("SELECT id, name, title FROM personas WHERE is_self = 0 ORDER BY name")
     return await render(request, "microchat/new.html", {"people": people, "chosen": request.query.get("persona", "")})
 
 
 @routes.get("/teams", "teams")
 async def teams_view(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    rows = await world.fetch_all(
+    rows = await world_of(request).fetch_all(
         "SELECT t.*, (SELECT COUNT(*) FROM team_members m WHERE m.team_id = t.id) AS members,"
         " (SELECT COUNT(*) FROM messages x JOIN conversations c ON c.id = x.conversation_id"
         "  WHERE c.team_id = t.id AND x.is_read = 0) AS unread FROM teams t ORDER BY t.name")
@@ -182,9 +180,7 @@ async def send_action(request: web.Request) -> web.StreamResponse:
 @routes.post("/messages/{id}/react", "react")
 async def react_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    emoji = form.get("emoji")
-    if emoji not in EMOJI_NAMES:
-        raise BadInput(f"Choose a reaction: {' '.join(EMOJI_NAMES)}.")
+    emoji = kit.choice_param(form, "emoji", tuple(EMOJI_NAMES), "", f"Choose a reaction: {' '.join(EMOJI_NAMES)}.")
     message = await fetch_or_404(request, "SELECT id, conversation_id, is_deleted FROM messages WHERE id = ?",
                                  (request.match_info["id"],), "This message no longer exists.")
     if message["is_deleted"]:
@@ -201,7 +197,6 @@ async def react_action(request: web.Request) -> web.StreamResponse:
 @routes.post("/chats/{id}/mute", "mute")
 @routes.post("/chats/{id}/pin", "pin")
 async def toggle_action(request: web.Request) -> web.StreamResponse:
-    """Favourite (pin) or mute a conversation, or undo it."""
     column, on, off = TOGGLES[request.path.rsplit("/", 1)[1]]
     form, conv = await form_of(request), await conversation_of(request)
     now_on = await kit.toggle(request, "conversations", column, conv["id"])
