@@ -88,9 +88,8 @@ def search(query: str) -> str:
 
 
 def save_each(until: dict[str, Any], report: str) -> Callable[[Facts], list[dict[str, Any]]]:
-    """Open every new paper on the {search} page until all the facts' `targets` matched, then save
-    each. One watch for all: a watch per target would count a target that arrived while the previous
-    one was being saved as already seen; save toggles, so each is opened by its address, saved once."""
+    """Open every new paper on {search} until all the facts' `targets` matched, then open each by its address and save
+    it once (save toggles). One watch for all: a watch per target would count one arriving during a save as seen."""
     return lambda f: kit.fill_in([
         {"watch": "{search}", "open_new": PAPER_LINK, "count": len(f["targets"]), "until": until},
         *[step for rid in f["targets"] for step in ({"open": f"/microscholar/paper/{rid}"}, {"submit": "/save$"})],
@@ -294,8 +293,7 @@ KINDS = (
                distraction="phrase in titles, shared words, phrase past the snippet",
                description="\"{first_title}\" (its abstract mentions '{phrase}') is in the library from the start. "
                            "New papers with the phrase in the abstract arrive at {first_at} s and {at} s among "
-                           "look-alikes. "
-                           "Saving a paper without the phrase in its abstract fails the task.",
+                           "look-alikes. Saving a paper without the phrase in its abstract fails the task.",
                prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new paper "
                       "whose abstract mentions \"{phrase}\" (only those), and tell me once two more such papers are in "
                       "my library.",

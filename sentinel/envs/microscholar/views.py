@@ -66,10 +66,9 @@ async def search_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     params = {name: text_param(request.query, name, max_len=200, label="The search") for name in SEARCH_FIELDS}
     sort = choice_param(request.query, "sort", SORTS, "relevance", "Sort by relevance, date or citations.")
-    query, listing = parsed(params), None
-    if not query.empty:
-        found = kit.paged_list(request, search(await indexed_papers(world), query, sort), per_page=PER_PAGE)
-        listing = await as_results(world, found)
+    query = parsed(params)
+    found = [] if query.empty else search(await indexed_papers(world), query, sort)
+    listing = None if query.empty else await as_results(world, kit.paged_list(request, found, per_page=PER_PAGE))
     keep = {k: v for k, v in params.items() if v}
     sorts = [(s, s.capitalize() if s != "date" else "Date added", url_for(request, "search", {**keep, "sort": s}))
              for s in SORTS]
@@ -90,8 +89,12 @@ async def paper_row(request: web.Request) -> Any:
 
 @routes.get("/paper/{id}", "paper")
 async def paper_view(request: web.Request) -> web.StreamResponse:
-    paper = await paper_row(request)
-    return await render(request, "microscholar/paper.html", {"p": await paper_detail(world_of(request), paper)})
+    world, paper = world_of(request), await paper_row(request)
+    personas = world.catalog.personas()
+    authors = [{**a, "affiliation": personas[a["persona_id"]]["scholar"]["affiliation"] if a["persona_id"] else None}
+               for a in (await authors_of(world, [paper]))[paper["id"]]]
+    return await render(request, "microscholar/paper.html", {
+        "p": {**dict(paper), "author_rows": authors, "pdf_host": pdf_host(paper)}})
 
 
 @routes.get("/paper/{id}/cite", "cite_page")
@@ -236,13 +239,6 @@ async def as_results(world: World, listing: kit.Paged) -> kit.Paged:
 
 async def indexed_papers(world: World) -> list[dict[str, Any]]:
     return [dict(r) for r in await world.fetch_all(f"SELECT {PAPER_COLUMNS} FROM papers WHERE {INDEXED}")]
-
-
-async def paper_detail(world: World, paper: Any) -> dict[str, Any]:
-    personas = world.catalog.personas()
-    authors = [{**a, "affiliation": personas[a["persona_id"]]["scholar"]["affiliation"] if a["persona_id"] else None}
-               for a in (await authors_of(world, [paper]))[paper["id"]]]
-    return {**dict(paper), "author_rows": authors, "pdf_host": pdf_host(paper)}
 
 
 def pdf_host(paper: Any) -> str:
