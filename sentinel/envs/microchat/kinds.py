@@ -199,10 +199,9 @@ urgent = partial(three_new, flag=lambda r: bool(r.get("is_urgent")), looks=lambd
 def mentions_by_other(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """A colleague who only @mentions others is awaited; three mentions of me by others arrive (the near miss)."""
     f, m = mentions(rng, catalog, knobs), catalog.raw("messages")
-    senders = {m[e["message_id"]]["sender_id"] for e in f["events"] if "message_id" in e
-               and ME in m[e["message_id"]]["body"]}
-    writers = sorted({m[e["message_id"]]["sender_id"] for e in f["events"]
-                      if e.get("_note", "").startswith("decoy")} - senders)
+    arrived = [(e.get("_note", ""), m[e["message_id"]]) for e in f["events"] if "message_id" in e]
+    mentioning = {r["sender_id"] for _, r in arrived if ME in r["body"]}
+    writers = sorted({r["sender_id"] for note, r in arrived if note.startswith("decoy")} - mentioning)
     pid = kit.choose(rng, writers, "colleague mentioning others")
     return {**f, "pid": pid, "who": name(catalog, pid), "first": name(catalog, pid).split()[0]}
 

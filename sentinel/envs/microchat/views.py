@@ -19,7 +19,6 @@ from sentinel.world.state import World
 GONE = "This conversation no longer exists."
 MAX_QUERY = 200
 SPEED_DIAL = 8
-MAX_BODY = 4000
 MINE = "message_id = ? AND emoji = ? AND persona_id = ?"  # the self user's reaction
 TOGGLES = {"pin": ("is_pinned", "Added to favourites", "Removed from favourites"),
            "mute": ("is_muted", "Conversation muted", "Conversation unmuted")}
@@ -167,7 +166,7 @@ async def search_view(request: web.Request) -> web.StreamResponse:
 @routes.post("/chats/{id}/send", "send")
 async def send_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    body = text_param(form, "body", max_len=MAX_BODY, label="The message", required="Write a message before sending.")
+    body = text_param(form, "body", max_len=4000, label="The message", required="Write a message before sending.")
     conv = await conversation_of(request)
     async with world.write():
         message_id = await world.next_self_id("messages")
