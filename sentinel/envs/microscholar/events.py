@@ -20,7 +20,6 @@ def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
 
 
 async def insert_paper(world: World, event: Event, paper_id: str = "", saved: bool = False) -> None:
-    """One catalog paper: one the preload names, or the new_paper event's."""
     paper_id = paper_id or str(event.fields["paper_id"])
     record = world.catalog.get("papers", paper_id)
     authors = record["authors"]

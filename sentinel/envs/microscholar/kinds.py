@@ -11,7 +11,7 @@ from urllib.parse import quote_plus
 
 from sentinel.core.kinds import Knobs, NoDraw
 from sentinel.generation import kit
-from sentinel.generation.kit import counting, fill
+from sentinel.generation.kit import counting
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -40,8 +40,7 @@ def words(text: str) -> list[str]:
 
 
 def jaccard(a: str, b: str) -> float:
-    wa, wb = set(words(a)) - STOP, set(words(b)) - STOP
-    return len(wa & wb) / max(1, len(wa | wb))
+    return kit.overlap(set(words(a)) - STOP, set(words(b)) - STOP)
 
 
 def texts(catalog: Catalog) -> dict[str, str]:
@@ -75,9 +74,8 @@ def maker(rng: random.Random, catalog: Catalog, read: Callable[[str], bool | Non
 def finish(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, key: list[dict[str, Any]],
            harmless: Callable[[str], bool] = lambda rid: True, make=None, first: str | None = None) -> Facts:
     """A draw's facts: key events, background (before `at` only what `harmless` passes), the preload + `first` saved."""
-    used = {e.get("paper_id") or e.get("alert_id") for e in key}
-    pool = [x for x in [*arrivals(catalog), *arrivals(catalog, alerts=True), *PRELOAD] if x not in used]
-    events = key + fill(rng, knobs, key, at, [x for x in pool if harmless(x)], pool, make or maker(rng, catalog))
+    pool = [*arrivals(catalog), *arrivals(catalog, alerts=True), *PRELOAD]
+    events = kit.traffic(rng, knobs, key, pool, make or maker(rng, catalog), lambda x: not harmless(x), at)
     papers = [*PRELOAD, *([first] if first and first not in PRELOAD else [])]
     saved = list(dict.fromkeys([*SAVED, *([first] if first else [])]))
     return {"at": at, "events": events, "preload": {"papers": papers, "saved": saved, "alerts": list(PRELOAD_ALERTS)}}

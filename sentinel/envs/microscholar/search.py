@@ -21,8 +21,7 @@ class QueryError(ValueError):
 @functools.lru_cache(maxsize=1024)
 def word_pattern(text: str) -> re.Pattern[str]:
     """Whole words, case-insensitive: "unstructured environments" never matches "environment"."""
-    words = [re.escape(w) for w in text.split()]
-    return re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
+    return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in text.split()) + r"(?!\w)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

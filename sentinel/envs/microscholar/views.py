@@ -1,5 +1,4 @@
-"""MicroScholar pages (GET): home, search, paper, cite, library, alerts and profiles; the actions (POST):
-save, cite, mark alerts read, create and delete alerts; and what the pages compute (citation strings, profiles)."""
+"""MicroScholar pages (GET), actions (POST: save, cite, read, create and delete alerts) and what pages compute."""
 
 from __future__ import annotations
 
