@@ -47,14 +47,13 @@ async def insert_message(world: World, event: Event, message_id: str = "") -> No
     """One catalog message, preloaded (its read state kept) or the event's (unread unless the self user sent it)."""
     record = world.catalog.get("messages", message_id or str(event.fields["message_id"]))
     own = record["sender_id"] == world.self_persona["id"]
-    is_read = int(bool(record.get("is_read"))) if event.type == "preload" else int(own)
     await world.insert("messages", {
         "id": record["id"], "conversation_id": record["conversation_id"], "sender_id": record["sender_id"],
         "body": record["body"], "is_urgent": int(bool(record.get("is_urgent"))),
         "mentions_me": int(mention_of(world) in record["body"]),
         "has_attachment": int(bool(record.get("attachment_name"))), "attachment_name": record.get("attachment_name"),
         "attachment_size": record.get("attachment_size"), "reply_to_id": record.get("reply_to_id"),
-        "is_read": is_read or int(own)}, **timing(event, record))
+        "is_read": int(own or (event.type == "preload" and bool(record.get("is_read"))))}, **timing(event, record))
     await world.db.executemany("INSERT OR IGNORE INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)",
                                [(record["id"], emoji, person)
                                 for emoji, people in (record.get("reactions") or {}).items() for person in people])
@@ -99,12 +98,11 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
     problems: list[tuple[str, str]] = []
     arrived: set[str] = set()
     for event in scenario.events:
-        where = f"events[{event.index}]"
-        preloaded = event.fields.get("messages")
+        preloaded, message_id = event.fields.get("messages"), str(event.fields.get("message_id"))
         if event.type == "preload" and isinstance(preloaded, list):
             arrived |= {str(i) for i in preloaded}
         elif event.type == "new_message":
-            arrived.add(str(event.fields.get("message_id")))
-        elif event.type == "delete_message" and str(event.fields.get("message_id")) not in arrived:
-            problems.append((f"{where}.message_id", f"{event.fields.get('message_id')} is deleted before it arrives"))
+            arrived.add(message_id)
+        elif event.type == "delete_message" and message_id not in arrived:
+            problems.append((f"events[{event.index}].message_id", f"{message_id} is deleted before it arrives"))
     return problems

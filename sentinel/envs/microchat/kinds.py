@@ -60,7 +60,6 @@ def about(catalog: Catalog, rid: str) -> str:
 
 
 def arrival(catalog: Catalog) -> kit.Make:
-    """The event that brings a message or a call (by its id)."""
     calls = catalog.raw("calls")
     return lambda at, rid, note: (kit.event(at, "new_call", note, call_id=rid) if rid in calls
                                   else kit.event(at, "new_message", note, message_id=rid))
@@ -100,10 +99,9 @@ def none_reacted(emoji: str) -> str:
 
 
 def react_task(predicate: str, emoji: str, ids: list[str], report: str, until: Any = None) -> dict[str, Any]:
-    """An active reaction task's condition, grading and solution: len(ids) new messages match
-    `predicate`; the agent reacts `emoji` to each (and to no other new message), waiting on its
-    permalink until it has arrived (its thread shows it as new, or `until`). The permalink
-    answers 404 until the message exists, so the thread read after it holds it."""
+    """An active reaction task's condition, grading and solution: len(ids) new messages match `predicate`; the agent
+    reacts `emoji` to each (and to no other new message), waiting on its permalink until it has arrived (its thread
+    shows it as new, or `until`). The permalink answers 404 until the message exists: the thread read after holds it."""
     wait = until or {"matches": "New messages"}
     steps = [step for rid in ids for step in ({"watch": f"/microchat/messages/{rid}", "until": wait},
                                               {"submit": f"/messages/{rid}/react$", "fields": {"emoji": emoji}})]
@@ -176,36 +174,34 @@ IN_DM = "conversation_id = {cv!q} AND body LIKE {phrase!l}"
 
 # --- active counting: mentions_three_more, mentions_by_person_noop, urgent_three_more -------
 
-def three_new(flag, looks, score, what: str, decoy_note):
-    """An active counting kind's setup: three new messages from others that `flag` marks (the third at the target,
+def three_new(rng: random.Random, catalog: Catalog, knobs: Knobs, flag, looks, score, what: str,
+              decoy_note) -> dict[str, Any]:
+    """An active counting kind's draw: three new messages from others that `flag` marks (the third at the target,
     a fourth trailing) after the first read, ACTIVE_GAP apart, `looks` (by `score`) between, no flagged background."""
-    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-        m = catalog.raw("messages")
-        pool = where(catalog, lambda r: looks(r) and others_write(r) and not flag(r))
-        decoys = kit.nearest(rng, pool, min(len(pool), knobs.decoys), lambda rid: score(m[rid]), knobs.near_miss)
-        at, events, ids = kit.counting(
-            rng, knobs, where(catalog, lambda r: flag(r) and others_write(r)), decoys, 3, arrival(catalog), what=what,
-            decoy_note=lambda rid: f"decoy: {about(catalog, rid)}{decoy_note(m[rid])}", first_s=kit.FIRST_READ_S,
-            gap=ACTIVE_GAP)
-        return facts(catalog, at, traffic(rng, catalog, knobs, events, flag), m1=ids[0], m2=ids[1], m3=ids[2])
-    return setup
+    m = catalog.raw("messages")
+    pool = where(catalog, lambda r: looks(r) and others_write(r) and not flag(r))
+    decoys = kit.nearest(rng, pool, min(len(pool), knobs.decoys), lambda rid: score(m[rid]), knobs.near_miss)
+    at, events, ids = kit.counting(
+        rng, knobs, where(catalog, lambda r: flag(r) and others_write(r)), decoys, 3, arrival(catalog), what=what,
+        decoy_note=lambda rid: f"decoy: {about(catalog, rid)}{decoy_note(m[rid])}", first_s=kit.FIRST_READ_S,
+        gap=ACTIVE_GAP)
+    return facts(catalog, at, traffic(rng, catalog, knobs, events, flag), m1=ids[0], m2=ids[1], m3=ids[2])
 
 
 THREE = ["{m1}", "{m2}", "{m3}"]  # the counted messages of three_new, in the solution's templates
-mentions = three_new(lambda r: ME in r["body"], lambda r: bool(MENTION.search(r["body"])), lambda r: 1.0,
-                     "mention of me", lambda r: " @mentions someone else, not me")
-urgent = three_new(lambda r: bool(r.get("is_urgent")), lambda r: "URGENT" not in r["body"],
-                   lambda r: float("urgent" in r["body"].lower()), "urgent message", lambda r: ", no urgent flag"
-                   + (" ('urgent' in plain text)" if "urgent" in r["body"].lower() else ""))
+mentions = partial(three_new, flag=lambda r: ME in r["body"], looks=lambda r: bool(MENTION.search(r["body"])),
+                   score=lambda r: 1.0, what="mention of me", decoy_note=lambda r: " @mentions someone else, not me")
+urgent = partial(three_new, flag=lambda r: bool(r.get("is_urgent")), looks=lambda r: "URGENT" not in r["body"],
+                 score=lambda r: float("urgent" in r["body"].lower()), what="urgent message", decoy_note=lambda r:
+                 ", no urgent flag" + (" ('urgent' in plain text)" if "urgent" in r["body"].lower() else ""))
 
 
 def mentions_by_other(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """A colleague who only @mentions others is awaited; three mentions of me by others arrive (the near miss)."""
     f, m = mentions(rng, catalog, knobs), catalog.raw("messages")
-    senders = {m[e["message_id"]]["sender_id"] for e in f["events"] if "message_id" in e
-               and ME in m[e["message_id"]]["body"]}
-    writers = sorted({m[e["message_id"]]["sender_id"] for e in f["events"]
-                      if e.get("_note", "").startswith("decoy")} - senders)
+    arrived = [(e.get("_note", ""), m[e["message_id"]]) for e in f["events"] if "message_id" in e]
+    mentioning = {r["sender_id"] for _, r in arrived if ME in r["body"]}
+    writers = sorted({r["sender_id"] for note, r in arrived if note.startswith("decoy")} - mentioning)
     pid = kit.choose(rng, writers, "colleague mentioning others")
     return {**f, "pid": pid, "who": name(catalog, pid), "first": name(catalog, pid).split()[0]}
 
@@ -239,8 +235,7 @@ def missed_calls_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -
 
 def unread_start(catalog: Catalog) -> list[str]:
     """Preloaded messages that start unread (the self user's own are always read)."""
-    m = catalog.raw("messages")
-    return [rid for rid in base(catalog, "messages") if not m[rid].get("is_read") and others_write(m[rid])]
+    return where(catalog, lambda r: r.get("_role") == "filler" and not r.get("is_read") and others_write(r))
 
 
 def own_and_answered(catalog: Catalog) -> list[str]:

@@ -19,7 +19,6 @@ from sentinel.world.state import World
 GONE = "This conversation no longer exists."
 MAX_QUERY = 200
 SPEED_DIAL = 8
-MAX_BODY = 4000
 MINE = "message_id = ? AND emoji = ? AND persona_id = ?"  # the self user's reaction
 TOGGLES = {"pin": ("is_pinned", "Added to favourites", "Removed from favourites"),
            "mute": ("is_muted", "Conversation muted", "Conversation unmuted")}
@@ -96,15 +95,13 @@ async def message_link(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/new", "new")
 async def new_chat(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    people = await world.fetch_all("SELECT id, name, title FROM personas WHERE is_self = 0 ORDER BY name")
+    people = await world_of(request).fetch_all("SELECT id, name, title FROM personas WHERE is_self = 0 ORDER BY name")
     return await render(request, "microchat/new.html", {"people": people, "chosen": request.query.get("persona", "")})
 
 
 @routes.get("/teams", "teams")
 async def teams_view(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    rows = await world.fetch_all(
+    rows = await world_of(request).fetch_all(
         "SELECT t.*, (SELECT COUNT(*) FROM team_members m WHERE m.team_id = t.id) AS members,"
         " (SELECT COUNT(*) FROM messages x JOIN conversations c ON c.id = x.conversation_id"
         "  WHERE c.team_id = t.id AND x.is_read = 0) AS unread FROM teams t ORDER BY t.name")
@@ -169,7 +166,7 @@ async def search_view(request: web.Request) -> web.StreamResponse:
 @routes.post("/chats/{id}/send", "send")
 async def send_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    body = text_param(form, "body", max_len=MAX_BODY, label="The message", required="Write a message before sending.")
+    body = text_param(form, "body", max_len=4000, label="The message", required="Write a message before sending.")
     conv = await conversation_of(request)
     async with world.write():
         message_id = await world.next_self_id("messages")
@@ -182,9 +179,7 @@ async def send_action(request: web.Request) -> web.StreamResponse:
 @routes.post("/messages/{id}/react", "react")
 async def react_action(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    emoji = form.get("emoji")
-    if emoji not in EMOJI_NAMES:
-        raise BadInput(f"Choose a reaction: {' '.join(EMOJI_NAMES)}.")
+    emoji = kit.choice_param(form, "emoji", tuple(EMOJI_NAMES), "", f"Choose a reaction: {' '.join(EMOJI_NAMES)}.")
     message = await fetch_or_404(request, "SELECT id, conversation_id, is_deleted FROM messages WHERE id = ?",
                                  (request.match_info["id"],), "This message no longer exists.")
     if message["is_deleted"]:
@@ -192,10 +187,8 @@ async def react_action(request: web.Request) -> web.StreamResponse:
     key = (message["id"], emoji, world.self_persona["id"])
     async with world.write() as db:
         had = await world.fetch_value(f"SELECT COUNT(*) FROM reactions WHERE {MINE}", key)
-        if had:
-            await db.execute(f"DELETE FROM reactions WHERE {MINE}", key)
-        else:
-            await db.execute("INSERT INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)", key)
+        await db.execute(f"DELETE FROM reactions WHERE {MINE}" if had
+                         else "INSERT INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)", key)
     status = f"Reaction {emoji} removed" if had else f"Reacted {emoji}"
     raise done(request, form, status, url_for(request, "chat", id=message["conversation_id"]))
 
@@ -203,7 +196,6 @@ async def react_action(request: web.Request) -> web.StreamResponse:
 @routes.post("/chats/{id}/mute", "mute")
 @routes.post("/chats/{id}/pin", "pin")
 async def toggle_action(request: web.Request) -> web.StreamResponse:
-    """Favourite (pin) or mute a conversation, or undo it."""
     column, on, off = TOGGLES[request.path.rsplit("/", 1)[1]]
     form, conv = await form_of(request), await conversation_of(request)
     now_on = await kit.toggle(request, "conversations", column, conv["id"])
@@ -265,12 +257,8 @@ def cut(text: str, length: int) -> str:
 
 def conversation_row(row: Any, people: People) -> dict[str, Any]:
     """A row of ROW_SQL as a conversation list shows it: its title and the preview of its last message."""
-    if row["last_id"] is None:
-        preview = "No messages yet"
-    elif row["last_deleted"]:
-        preview = "This message was deleted"
-    else:
-        preview = ("You: " if row["last_sender"] == people.self_id else "") + cut(row["last_body"], PREVIEW)
+    preview = ("No messages yet" if row["last_id"] is None else "This message was deleted" if row["last_deleted"]
+               else ("You: " if row["last_sender"] == people.self_id else "") + cut(row["last_body"], PREVIEW))
     return {**dict(row), "display": people.title(row), "preview": preview}
 
 

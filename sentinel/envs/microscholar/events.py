@@ -20,7 +20,6 @@ def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
 
 
 async def insert_paper(world: World, event: Event, paper_id: str = "", saved: bool = False) -> None:
-    """One catalog paper: one the preload names, or the new_paper event's."""
     paper_id = paper_id or str(event.fields["paper_id"])
     record = world.catalog.get("papers", paper_id)
     authors = record["authors"]
@@ -55,14 +54,10 @@ async def apply_preload(world: World, event: Event) -> None:
         await insert_alert(world, event, alert_id)
 
 
-async def apply_citations(world: World, event: Event) -> None:
-    """The paper's cited-by count becomes `cited_by` (a paper not indexed yet is left alone)."""
-    await world.db.execute("UPDATE papers SET cited_by_count = ? WHERE id = ?",
-                           (int(event.fields["cited_by"]), str(event.fields["paper_id"])))
-
-
-async def apply_withdraw(world: World, event: Event) -> None:
-    await world.db.execute("UPDATE papers SET withdrawn = 1 WHERE id = ?", (str(event.fields["paper_id"]),))
+async def update_paper(world: World, event: Event) -> None:
+    """citations: the cited-by count becomes `cited_by`; withdraw_paper: withdrawn (a paper not indexed: no change)."""
+    column, value = ("cited_by_count", int(event.fields["cited_by"])) if event.type == "citations" else ("withdrawn", 1)
+    await world.db.execute(f"UPDATE papers SET {column} = ? WHERE id = ?", (value, str(event.fields["paper_id"])))
 
 
 EVENT_TYPES = {
@@ -71,6 +66,6 @@ EVENT_TYPES = {
     "new_paper": EventType(insert_paper, refs={"paper_id": "papers"}, inserts=("paper_id",), required=("paper_id",)),
     "new_alert": EventType(insert_alert, refs={"alert_id": "alerts"}, inserts=("alert_id",),
                            required=("alert_id",), optional=("read",)),
-    "citations": EventType(apply_citations, refs={"paper_id": "papers"}, required=("paper_id", "cited_by")),
-    "withdraw_paper": EventType(apply_withdraw, refs={"paper_id": "papers"}, required=("paper_id",)),
+    "citations": EventType(update_paper, refs={"paper_id": "papers"}, required=("paper_id", "cited_by")),
+    "withdraw_paper": EventType(update_paper, refs={"paper_id": "papers"}, required=("paper_id",)),
 }

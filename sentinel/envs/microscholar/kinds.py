@@ -11,7 +11,7 @@ from urllib.parse import quote_plus
 
 from sentinel.core.kinds import Knobs, NoDraw
 from sentinel.generation import kit
-from sentinel.generation.kit import counting, fill
+from sentinel.generation.kit import counting
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -40,12 +40,10 @@ def words(text: str) -> list[str]:
 
 
 def jaccard(a: str, b: str) -> float:
-    wa, wb = set(words(a)) - STOP, set(words(b)) - STOP
-    return len(wa & wb) / max(1, len(wa | wb))
+    return kit.overlap(set(words(a)) - STOP, set(words(b)) - STOP)
 
 
 def texts(catalog: Catalog) -> dict[str, str]:
-    """Every paper's title and abstract, and every alert's description, lower-cased."""
     return {**{rid: f"{r['title']} {r.get('abstract', '')}".lower() for rid, r in catalog.raw("papers").items()},
             **{aid: r["description"].lower() for aid, r in catalog.raw("alerts").items()}}
 
@@ -76,9 +74,8 @@ def maker(rng: random.Random, catalog: Catalog, read: Callable[[str], bool | Non
 def finish(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, key: list[dict[str, Any]],
            harmless: Callable[[str], bool] = lambda rid: True, make=None, first: str | None = None) -> Facts:
     """A draw's facts: key events, background (before `at` only what `harmless` passes), the preload + `first` saved."""
-    used = {e.get("paper_id") or e.get("alert_id") for e in key}
-    pool = [x for x in [*arrivals(catalog), *arrivals(catalog, alerts=True), *PRELOAD] if x not in used]
-    events = key + fill(rng, knobs, key, at, [x for x in pool if harmless(x)], pool, make or maker(rng, catalog))
+    pool = [*arrivals(catalog), *arrivals(catalog, alerts=True), *PRELOAD]
+    events = kit.traffic(rng, knobs, key, pool, make or maker(rng, catalog), lambda x: not harmless(x), at)
     papers = [*PRELOAD, *([first] if first and first not in PRELOAD else [])]
     saved = list(dict.fromkeys([*SAVED, *([first] if first else [])]))
     return {"at": at, "events": events, "preload": {"papers": papers, "saved": saved, "alerts": list(PRELOAD_ALERTS)}}
@@ -89,9 +86,8 @@ def search(query: str) -> str:
 
 
 def save_each(until: dict[str, Any], report: str) -> Callable[[Facts], list[dict[str, Any]]]:
-    """Open every new paper on the {search} page until all the facts' `targets` matched, then save
-    each. One watch for all: a watch per target would count a target that arrived while the previous
-    one was being saved as already seen; save toggles, so each is opened by its address, saved once."""
+    """Open every new paper on {search} until all the facts' `targets` matched, then open each by its address and save
+    it once (save toggles). One watch for all: a watch per target would count one arriving during a save as seen."""
     return lambda f: kit.fill_in([
         {"watch": "{search}", "open_new": PAPER_LINK, "count": len(f["targets"]), "until": until},
         *[step for rid in f["targets"] for step in ({"open": f"/microscholar/paper/{rid}"}, {"submit": "/save$"})],
@@ -254,13 +250,17 @@ ALERT = kit.Recipe(
 
 # --- counted arrivals: papers_more, save_by_author, unread_alerts_more -----------------------
 
-def new_papers(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
-    """Five new papers after the first read, citation changes and alerts between them (they do not count)."""
-    quiet = [*arrivals(catalog, alerts=True), *PRELOAD]
-    at, key, _ = counting(rng, knobs, arrivals(catalog), rng.sample(quiet, knobs.decoys), 5, maker(rng, catalog),
-                          what="new paper", decoy_note=lambda rid: "decoy: no new paper", first_s=kit.FIRST_READ_S,
-                          gap=2)
-    return {**finish(rng, catalog, knobs, at, key, lambda rid: rid in quiet), "n": 5}
+def more_arrivals(rng: random.Random, catalog: Catalog, knobs: Knobs, alerts: bool = False) -> Facts:
+    """Five new papers after the first read, citation changes and alerts between them; with `alerts`, three unread
+    alerts, alerts arriving already read between them (and in the background). What comes between does not count."""
+    pool = arrivals(catalog, alerts=True)
+    counted = rng.sample(pool, 4) if alerts else arrivals(catalog)
+    quiet = [a for a in pool if a not in counted] if alerts else [*pool, *PRELOAD]
+    make = maker(rng, catalog, read=lambda aid: aid not in counted if alerts else None)
+    n, what, note = (3, "unread alert", "arrives already read") if alerts else (5, "new paper", "no new paper")
+    at, key, _ = counting(rng, knobs, counted, quiet if alerts else rng.sample(quiet, knobs.decoys), n, make,
+                          what=what, decoy_note=lambda rid: f"decoy: {note}", first_s=kit.FIRST_READ_S, gap=2)
+    return {**finish(rng, catalog, knobs, at, key, lambda rid: alerts or rid in quiet, make), "n": n}
 
 
 def by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
@@ -284,16 +284,6 @@ def by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
             "times": ", ".join(str(e["at"]) for e in key[:3])}
 
 
-def unread(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
-    """Three unread alerts after the first read; alerts arriving already read between them."""
-    pool = arrivals(catalog, alerts=True)
-    counted = rng.sample(pool, 4)
-    make = maker(rng, catalog, read=lambda aid: aid not in counted)
-    at, key, _ = counting(rng, knobs, counted, [a for a in pool if a not in counted], 3, make, what="unread alert",
-                          decoy_note=lambda a: "decoy: arrives already read", first_s=kit.FIRST_READ_S, gap=2)
-    return {**finish(rng, catalog, knobs, at, key, make=make), "n": 3}
-
-
 AUTHORED = "papers WHERE origin = 'event' AND id IN (SELECT paper_id FROM paper_authors WHERE persona_id = {pid!q})"
 
 KINDS = (
@@ -301,8 +291,7 @@ KINDS = (
                distraction="phrase in titles, shared words, phrase past the snippet",
                description="\"{first_title}\" (its abstract mentions '{phrase}') is in the library from the start. "
                            "New papers with the phrase in the abstract arrive at {first_at} s and {at} s among "
-                           "look-alikes. "
-                           "Saving a paper without the phrase in its abstract fails the task.",
+                           "look-alikes. Saving a paper without the phrase in its abstract fails the task.",
                prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new paper "
                       "whose abstract mentions \"{phrase}\" (only those), and tell me once two more such papers are in "
                       "my library.",
@@ -333,8 +322,8 @@ KINDS = (
         "cite_title", 2, "decoys: papers whose titles share words with the asked title (near_miss: how many); "
         "hold_s: until the authors withdraw it"),
     kit.more_than_first(
-        new_papers, "papers WHERE origin != 'self'", "paper_count", HOME, "Showing \\S+ of (\\d+)", difficulty="easy",
-        distraction="citation count changes, alerts", start_page=HOME,
+        more_arrivals, "papers WHERE origin != 'self'", "paper_count", HOME, "Showing \\S+ of (\\d+)",
+        difficulty="easy", distraction="citation count changes, alerts", start_page=HOME,
         condition_sql=kit.count_reaches("papers WHERE origin = 'event'", 5),
         description="Five new papers are indexed one by one, the fifth at {at} s; citation counts and alerts change "
                     "between them and more papers follow. The home page shows the index size, never the difference.",
@@ -376,8 +365,8 @@ KINDS = (
     TITLE.kind("title_appears", 2, "decoys: papers whose titles share words with the asked title (near_miss: how "
                "many)"),
     kit.more_than_first(
-        unread, "alerts WHERE is_read = 0 AND origin != 'self'", "unread_alert_count", ALERTS, "(\\d+) unread",
-        difficulty="medium", distraction="alerts that arrive already read", start_page=HOME,
+        partial(more_arrivals, alerts=True), "alerts WHERE is_read = 0 AND origin != 'self'", "unread_alert_count",
+        ALERTS, "(\\d+) unread", difficulty="medium", distraction="alerts that arrive already read", start_page=HOME,
         condition_sql=kit.count_reaches("alerts WHERE origin = 'event' AND arrived_read = 0", 3),
         description="Three unread alerts arrive, the last (the target) at {at} s; between them alerts arrive already "
                     "read, which do not count. The alerts page shows the unread total, never how many are new.",

@@ -21,8 +21,7 @@ class QueryError(ValueError):
 @functools.lru_cache(maxsize=1024)
 def word_pattern(text: str) -> re.Pattern[str]:
     """Whole words, case-insensitive: "unstructured environments" never matches "environment"."""
-    words = [re.escape(w) for w in text.split()]
-    return re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
+    return re.compile(r"(?<!\w)" + r"\s+".join(re.escape(w) for w in text.split()) + r"(?!\w)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -41,17 +40,14 @@ class Query:
 
 def split_terms(text: str) -> tuple[list[str], list[str]]:
     """'robot "unstructured environments" -survey' → (['robot', 'unstructured environments'], ['survey'])."""
-    required: list[str] = []
-    excluded: list[str] = []
+    terms: tuple[list[str], list[str]] = ([], [])  # required, excluded
     for negate, phrase, word in TOKEN.findall(text):
-        if word:
-            negate, term = ("-", word[1:]) if word.startswith("-") and len(word) > 1 else ("", word)
-            term = term.strip('"')
-        else:
-            term = " ".join(phrase.split())
+        if word.startswith("-") and len(word) > 1:
+            negate, word = "-", word[1:]
+        term = word.strip('"') if word else " ".join(phrase.split())
         if term:
-            (excluded if negate else required).append(term)
-    return required, excluded
+            terms[bool(negate)].append(term)
+    return terms
 
 
 def year_value(raw: str, label: str) -> int | None:

@@ -1,5 +1,4 @@
-"""MicroScholar pages (GET): home, search, paper, cite, library, alerts and profiles; the actions (POST):
-save, cite, mark alerts read, create and delete alerts; and what the pages compute (citation strings, profiles)."""
+"""MicroScholar pages (GET), actions (POST: save, cite, read, create and delete alerts) and what pages compute."""
 
 from __future__ import annotations
 
@@ -25,7 +24,6 @@ PAPER_COLUMNS = ("id, title, authors, venue, year, abstract, cited_by_count, ver
                  " withdrawn, created_at, rowid AS seq")
 INDEXED = "withdrawn = 0"
 NEWEST = "created_at DESC, rowid DESC"
-GONE = "This paper is not in the index."
 SEARCH_FIELDS = ("q", "phrase", "any", "without", "author", "venue", "since", "ylo", "yhi")
 LABELS = {"": "All saved", "cited": "Cited by me"}
 YEARS = [("", "Any time"), ("2024", "Since 2024"), ("2023", "Since 2023"), ("2020", "Since 2020")]  # the Time filter
@@ -67,10 +65,9 @@ async def search_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     params = {name: text_param(request.query, name, max_len=200, label="The search") for name in SEARCH_FIELDS}
     sort = choice_param(request.query, "sort", SORTS, "relevance", "Sort by relevance, date or citations.")
-    query, listing = parsed(params), None
-    if not query.empty:
-        found = kit.paged_list(request, search(await indexed_papers(world), query, sort), per_page=PER_PAGE)
-        listing = await as_results(world, found)
+    query = parsed(params)
+    found = [] if query.empty else search(await indexed_papers(world), query, sort)
+    listing = None if query.empty else await as_results(world, kit.paged_list(request, found, per_page=PER_PAGE))
     keep = {k: v for k, v in params.items() if v}
     sorts = [(s, s.capitalize() if s != "date" else "Date added", url_for(request, "search", {**keep, "sort": s}))
              for s in SORTS]
@@ -86,13 +83,17 @@ async def advanced(request: web.Request) -> web.StreamResponse:
 
 async def paper_row(request: web.Request) -> Any:
     return await fetch_or_404(request, f"SELECT {PAPER_COLUMNS} FROM papers WHERE id = ?",
-                              (request.match_info["id"],), GONE)
+                              (request.match_info["id"],), "This paper is not in the index.")
 
 
 @routes.get("/paper/{id}", "paper")
 async def paper_view(request: web.Request) -> web.StreamResponse:
-    paper = await paper_row(request)
-    return await render(request, "microscholar/paper.html", {"p": await paper_detail(world_of(request), paper)})
+    world, paper = world_of(request), await paper_row(request)
+    personas = world.catalog.personas()
+    authors = [{**a, "affiliation": personas[a["persona_id"]]["scholar"]["affiliation"] if a["persona_id"] else None}
+               for a in (await authors_of(world, [paper]))[paper["id"]]]
+    return await render(request, "microscholar/paper.html", {
+        "p": {**dict(paper), "author_rows": authors, "pdf_host": pdf_host(paper)}})
 
 
 @routes.get("/paper/{id}/cite", "cite_page")
@@ -109,11 +110,10 @@ async def library(request: web.Request) -> web.StreamResponse:
     where = "saved = 1" + (" AND cited = 1" if label == "cited" else "")
     listing = await paged(request, per_page=20, count_sql=f"SELECT COUNT(*) FROM papers WHERE {where}",
                           rows_sql=f"SELECT {PAPER_COLUMNS} FROM papers WHERE {where} ORDER BY saved_at DESC, {NEWEST}")
-    listing = await as_results(world, listing)
     counts = await world.fetch_one("SELECT COUNT(*), COALESCE(SUM(cited), 0) FROM papers WHERE saved = 1") or (0, 0)
     tabs = [(f"{LABELS[key]} ({n})", url_for(request, "library", {"label": key}), key == label)
             for key, n in zip(LABELS, counts, strict=True)]
-    return await render(request, "microscholar/library.html", {"list": listing, "tabs": tabs})
+    return await render(request, "microscholar/library.html", {"list": await as_results(world, listing), "tabs": tabs})
 
 
 @routes.get("/alerts", "alerts")
@@ -166,8 +166,7 @@ async def save(request: web.Request) -> web.StreamResponse:
 
 @routes.post("/paper/{id}/cite", "cite")
 async def cite(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    await form_of(request)
+    world, _ = world_of(request), await form_of(request)
     paper = await paper_row(request)
     if paper["withdrawn"]:
         raise BadInput(WITHDRAWN)
@@ -180,7 +179,6 @@ async def cite(request: web.Request) -> web.StreamResponse:
 @routes.post("/alerts/mine/{id}/delete", "alert_delete")
 @routes.post("/alerts/{id}/read", "alert_read")
 async def alert_change(request: web.Request) -> web.StreamResponse:
-    """Mark an alert read, or delete an alert the user created."""
     table, sql, status = ALERT_CHANGES[request.path.rsplit("/", 1)[1]]
     world, form = world_of(request), await form_of(request)
     row = await fetch_or_404(request, f"SELECT id FROM {table} WHERE id = ?", (request.match_info["id"],),
@@ -220,40 +218,26 @@ def snippet(abstract: str) -> str:
     return folded if len(folded) <= SNIPPET_CHARS else folded[:SNIPPET_CHARS].rstrip() + " …"
 
 
-async def authors_of(world: World, paper_ids: list[str]) -> dict[str, dict[str, str]]:
-    """paper id → {author name: persona id} for the authors of those papers who have a profile."""
+async def authors_of(world: World, papers: list[Any]) -> dict[str, list[dict[str, str | None]]]:
+    """paper id → its authors in order: name, and persona id when the author has a profile (else None)."""
     rows = await world.fetch_all("SELECT paper_id, persona_id FROM paper_authors WHERE paper_id IN"
-                                 f" ({','.join('?' * len(paper_ids))})", tuple(paper_ids))
+                                 f" ({','.join('?' * len(papers))})", tuple(p["id"] for p in papers))
     personas = world.catalog.personas()
-    out: dict[str, dict[str, str]] = {}
-    for row in rows:
-        if "scholar" in personas.get(row["persona_id"], {}):
-            out.setdefault(row["paper_id"], {})[personas[row["persona_id"]]["name"]] = row["persona_id"]
-    return out
-
-
-def author_list(text: str, linked: dict[str, str]) -> list[dict[str, str | None]]:
-    return [{"name": name, "persona_id": linked.get(name)} for name in text.split(", ") if name]
+    linked = {(r["paper_id"], personas[r["persona_id"]]["name"]): r["persona_id"] for r in rows
+              if "scholar" in personas.get(r["persona_id"], {})}
+    return {p["id"]: [{"name": name, "persona_id": linked.get((p["id"], name))} for name in p["authors"].split(", ")
+                      if name] for p in papers}
 
 
 async def as_results(world: World, listing: kit.Paged) -> kit.Paged:
     """The same page of a list, its paper rows turned into result rows (snippets, linked authors)."""
-    linked = await authors_of(world, [p["id"] for p in listing.rows])
-    return dataclasses.replace(listing, rows=[{
-        **p, "authors": author_list(p["authors"], linked.get(p["id"], {})), "snippet": snippet(p["abstract"]),
-        "cited_by": p["cited_by_count"]} for p in listing.rows])
+    authors = await authors_of(world, listing.rows)
+    return dataclasses.replace(listing, rows=[{**p, "authors": authors[p["id"]], "snippet": snippet(p["abstract"]),
+                                               "cited_by": p["cited_by_count"]} for p in listing.rows])
 
 
 async def indexed_papers(world: World) -> list[dict[str, Any]]:
     return [dict(r) for r in await world.fetch_all(f"SELECT {PAPER_COLUMNS} FROM papers WHERE {INDEXED}")]
-
-
-async def paper_detail(world: World, paper: Any) -> dict[str, Any]:
-    personas = world.catalog.personas()
-    linked = (await authors_of(world, [paper["id"]])).get(paper["id"], {})
-    authors = [{**a, "affiliation": personas[a["persona_id"]]["scholar"]["affiliation"] if a["persona_id"] else None}
-               for a in author_list(paper["authors"], linked)]
-    return {**dict(paper), "author_rows": authors, "pdf_host": pdf_host(paper)}
 
 
 def pdf_host(paper: Any) -> str:
