@@ -21,10 +21,8 @@ TODAY_SQL = "(SELECT value FROM session_meta WHERE key = 'today')"
 
 def parse_day(text: Any) -> date | None:
     """A 'YYYY-MM-DD' text as a date, or None when it is not one."""
-    if not isinstance(text, str):
-        return None
     try:
-        return date.fromisoformat(text)
+        return date.fromisoformat(text) if isinstance(text, str) else None
     except ValueError:
         return None
 

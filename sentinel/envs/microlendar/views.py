@@ -56,6 +56,13 @@ def day_param(request: web.Request, name: str = "day") -> date:
     return day
 
 
+async def live_row(request: web.Request, columns: str, table: str = "events") -> Any:
+    """The event (or to-do) the URL names, unless deleted: a 404 page otherwise."""
+    gone = GONE if table == "events" else "This task no longer exists."
+    return await fetch_or_404(request, f"SELECT {columns} FROM {table} WHERE id = ? AND deleted = 0",
+                              (request.match_info["id"],), gone)
+
+
 async def frame(request: web.Request, focus: date, hidden: tuple[str, ...], view: str) -> dict[str, Any]:
     """What the sidebar and view switcher need: the mini month of `focus`, today, the calendars ticked, the view."""
     return {"today": await today_of(world_of(request)), "focus": focus, "view": view, "hidden": hidden,
@@ -202,7 +209,7 @@ async def event_form(request: web.Request, form: dict[str, Any], event_id: str |
 async def event_view(request: web.Request) -> web.StreamResponse:
     """Opening an event marks it viewed (the one GET side effect, skipped for live refreshes)."""
     event_id = request.match_info["id"]
-    await fetch_or_404(request, "SELECT id FROM events WHERE id = ? AND deleted = 0", (event_id,), GONE)
+    await live_row(request, "id")
     await mark_seen(request, "UPDATE events SET viewed = 1 WHERE id = ? AND deleted = 0", (event_id,))
     event = await q.event_detail(world_of(request), event_id)
     if event is None:
@@ -214,8 +221,7 @@ async def event_view(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/event/{id}/edit", "event_edit")
 async def event_edit(request: web.Request) -> web.StreamResponse:
-    row = await fetch_or_404(request, "SELECT * FROM events WHERE id = ? AND deleted = 0",
-                             (request.match_info["id"],), GONE)
+    row = await live_row(request, "*")
     return await event_form(request, {
         **{key: row[key] for key in ("title", "category", "location", "description")}, "date": row["start_at"][:10],
         "start": row["start_at"][11:16], "end": row["end_at"][11:16], "all_day": bool(row["all_day"])}, row["id"])
