@@ -18,10 +18,9 @@ RESPONSES = {"yes": "You're going", "maybe": "You replied maybe", "no": "You dec
 
 def clock_field(value: str, label: str) -> str:
     try:
-        moment = time.fromisoformat(value)
+        return f"{time.fromisoformat(value):%H:%M}"
     except ValueError:
         raise BadInput(f"{label} must be a time such as 09:30.") from None
-    return f"{moment:%H:%M}"
 
 
 def read_event(form: Any) -> dict[str, Any]:

@@ -97,8 +97,7 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
                 problems.append((f"{where}.today", f"expected a date YYYY-MM-DD, got {today!r}"))
             ids = event.fields.get("events")
             present |= set(catalog.raw("events")) if ids == "*" else set(map(str, ids or []))
-            continue
-        if event.type == "new_event":
+        elif event.type == "new_event":
             present.add(str(event.fields.get("event_id")))
         elif event.type == "cancel_event" and str(event.fields.get("event_id")) not in present:
             problems.append((f"{where}.event_id", "cancels an event that is not on the calendar yet"))

@@ -75,18 +75,16 @@ async def frame(request: web.Request, focus: date, hidden: tuple[str, ...], view
 # --- redirects to the current period ------------------------------------------------------------
 
 
-@routes.get("/month", "month_now")
-@routes.get("/", "home")
-async def home(request: web.Request) -> web.StreamResponse:
-    today = await today_of(world_of(request))
-    raise web.HTTPFound(url_for(request, "month", year=today.year, month=f"{today.month:02d}"))
-
-
 @routes.get("/day", "day_now")
 @routes.get("/week", "week_now")
-async def this_week_or_day(request: web.Request) -> web.StreamResponse:
-    today = await today_of(world_of(request))
-    raise web.HTTPFound(url_for(request, request.path.rsplit("/", 1)[1], day=today.isoformat()))
+@routes.get("/month", "month_now")
+@routes.get("/", "home")
+async def this_period(request: web.Request) -> web.StreamResponse:
+    """The month (the home page), week or day that holds today."""
+    today, view = await today_of(world_of(request)), request.path.rsplit("/", 1)[1]
+    if view in ("week", "day"):
+        raise web.HTTPFound(url_for(request, view, day=today.isoformat()))
+    raise web.HTTPFound(url_for(request, "month", year=today.year, month=f"{today.month:02d}"))
 
 
 # --- periods ------------------------------------------------------------------------------------
@@ -98,9 +96,7 @@ async def month_view(request: web.Request) -> web.StreamResponse:
     year, month = int(request.match_info["year"]), int(request.match_info["month"])
     if not 1 <= month <= 12 or year < 1900:
         raise web.HTTPNotFound(text="There is no such month.")
-    hidden = hidden_of(request)
-    first, after = cal.month_bounds(year, month)
-    grid = cal.month_grid(year, month)
+    hidden, first, grid = hidden_of(request), date(year, month, 1), cal.month_grid(year, month)
     events = await q.events_between(world_of(request), grid[0][0], grid[-1][-1] + timedelta(days=1), hidden)
     days = q.by_day(events)
 
@@ -111,7 +107,7 @@ async def month_view(request: web.Request) -> web.StreamResponse:
     return await render(request, "microlendar/month.html", {
         **await frame(request, first, hidden, "month"), "title": f"{first:%B %Y}",
         "weeks": [[cell(d) for d in week] for week in grid],
-        "count": sum(1 for e in events if first.isoformat() <= e["day"] < after.isoformat()),
+        "count": sum(1 for e in events if e["day"][:7] == f"{first:%Y-%m}"),
         "prev": cal.shift_month(year, month, -1), "next": cal.shift_month(year, month, 1),
         "weekdays": [f"{d:%a}" for d in grid[0]]})
 
@@ -180,8 +176,7 @@ async def schedule_view(request: web.Request) -> web.StreamResponse:
     listing = await paged(
         request, per_page=SCHEDULE_PER_PAGE, params=bound, row=q.event_row,
         count_sql=f"SELECT COUNT(*) FROM events e WHERE {where}",
-        rows_sql=f"SELECT {q.EVENT_COLUMNS} FROM events e WHERE {where} ORDER BY "
-        "substr(e.start_at, 1, 10), e.all_day DESC, e.start_at, e.end_at, e.created_at, e.rowid")
+        rows_sql=f"SELECT {q.EVENT_COLUMNS} FROM events e WHERE {where} ORDER BY substr(e.start_at, 1, 10), {q.ORDER}")
     days = groupby(listing.rows, key=itemgetter("day"))
     return await render(request, "microlendar/schedule.html", {
         **await frame(request, start, hidden, "schedule"), "list": listing, "start": start, "end": end,
