@@ -203,8 +203,7 @@ async def event_form(request: web.Request, form: dict[str, Any], event_id: str |
 @routes.get("/event/{id}", "event")
 async def event_view(request: web.Request) -> web.StreamResponse:
     """Opening an event marks it viewed (the one GET side effect, skipped for live refreshes)."""
-    event_id = request.match_info["id"]
-    await live_row(request, "id")
+    event_id = (await live_row(request, "id"))["id"]
     await mark_seen(request, "UPDATE events SET viewed = 1 WHERE id = ? AND deleted = 0", (event_id,))
     event = await q.event_detail(world_of(request), event_id)
     if event is None:
