@@ -84,6 +84,7 @@ async def attachment_view(request: web.Request) -> web.StreamResponse:
 async def compose_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     mode, of, draft_id = (request.query.get(key, "") for key in ("mode", "of", "draft"))
+    draft = q.Draft()
     if draft_id:
         row = await q.get_email(world, draft_id)
         if row is None or row["folder"] != "drafts":
@@ -98,8 +99,6 @@ async def compose_view(request: web.Request) -> web.StreamResponse:
             raise web.HTTPNotFound(text=GONE)
         files = [a["file_name"] for a in await q.get_attachments(world, of)]
         draft = q.prefill(mode, row, world.self_persona["email"], files)
-    else:
-        draft = q.Draft()
     return await compose_page(request, draft)
 
 
@@ -116,8 +115,7 @@ async def search_view(request: web.Request) -> web.StreamResponse:
     query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
     listing = None
     if query:
-        book = await q.AddressBook.load(world)
-        url = make_url(request)
+        book, url = await q.AddressBook.load(world), make_url(request)
         like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"  # the query as typed
         listing = await paged(request, per_page=q.PER_PAGE, params=(like,) * len(SEARCH_COLUMNS),
                               count_sql=f"SELECT COUNT(*) FROM emails WHERE {SEARCH}",
