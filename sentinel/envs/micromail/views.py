@@ -32,8 +32,7 @@ async def home(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/folder/{folder}", "folder")
 async def folder_view(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    folder = request.match_info["folder"]
+    world, folder = world_of(request), request.match_info["folder"]
     if folder not in q.FOLDERS:
         raise web.HTTPNotFound(text="This folder does not exist.")
     filter_key = choice_param(request.query, "filter", tuple(q.FILTERS), "all",
@@ -61,8 +60,7 @@ async def message_row(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/message/{id}", "message")
 async def message_view(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    row = await message_row(request)
+    world, row = world_of(request), await message_row(request)
     if row["folder"] == "drafts":
         raise web.HTTPFound(url_for(request, "compose", query={"draft": row["id"]}))
     if not row["is_read"] and await mark_seen(request, "UPDATE emails SET is_read = 1 WHERE id = ?", (row["id"],)):
@@ -111,8 +109,7 @@ async def compose_page(request: web.Request, draft: q.Draft, status: int = 200) 
 
 @routes.get("/search", "search")
 async def search_view(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
+    world, query = world_of(request), text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
     listing = None
     if query:
         book, url = await q.AddressBook.load(world), make_url(request)
