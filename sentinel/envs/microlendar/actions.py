@@ -10,18 +10,17 @@ from aiohttp import web
 
 from sentinel.envs.microlendar.calendar import CATEGORIES
 from sentinel.envs.microlendar.events import parse_day
-from sentinel.envs.microlendar.views import GONE, event_form, routes
-from sentinel.web.kit import BadInput, choice_param, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
+from sentinel.envs.microlendar.views import event_form, live_row, routes
+from sentinel.web.kit import BadInput, choice_param, done, form_of, text_param, toggle, url_for, world_of
 
 RESPONSES = {"yes": "You're going", "maybe": "You replied maybe", "no": "You declined"}
 
 
 def clock_field(value: str, label: str) -> str:
     try:
-        moment = time.fromisoformat(value)
+        return f"{time.fromisoformat(value):%H:%M}"
     except ValueError:
         raise BadInput(f"{label} must be a time such as 09:30.") from None
-    return f"{moment:%H:%M}"
 
 
 def read_event(form: Any) -> dict[str, Any]:
@@ -51,38 +50,24 @@ def echo(form: Any) -> dict[str, Any]:
     return {**{k: str(form.get(k, "")) for k in keys}, "all_day": form.get("all_day") == "on"}
 
 
-async def live_row(request: web.Request, columns: str, table: str = "events") -> Any:
-    """The event (or to-do) the URL names, unless deleted: a 404 page otherwise."""
-    gone = GONE if table == "events" else "This task no longer exists."
-    return await fetch_or_404(request, f"SELECT {columns} FROM {table} WHERE id = ? AND deleted = 0",
-                              (request.match_info["id"],), gone)
-
-
-@routes.post("/event", "event_create")
-async def create_event(request: web.Request) -> web.StreamResponse:
-    world, form = world_of(request), await form_of(request)
-    try:
-        values = read_event(form)
-    except BadInput as exc:
-        return await event_form(request, echo(form), None, str(exc), status=400)
-    event_id = await world.next_self_id("events")
-    async with world.write():
-        await world.insert("events", {"id": event_id, **values}, origin="self")
-    raise done(request, {}, "Event created", url_for(request, "event", id=event_id))
-
-
 @routes.post("/event/{id}/edit", "event_update")
-async def update_event(request: web.Request) -> web.StreamResponse:
+@routes.post("/event", "event_create")
+async def save_event(request: web.Request) -> web.StreamResponse:
+    """A new event (POST /event) or the edited one the URL names."""
     world, form = world_of(request), await form_of(request)
-    row = await live_row(request, "id")
+    editing = (await live_row(request, "id"))["id"] if "id" in request.match_info else None
     try:
         values = read_event(form)
     except BadInput as exc:
-        return await event_form(request, echo(form), row["id"], str(exc), status=400)
+        return await event_form(request, echo(form), editing, str(exc), status=400)
+    event_id = editing or await world.next_self_id("events")
     async with world.write() as db:
-        await db.execute(f"UPDATE events SET {', '.join(f'{k} = ?' for k in values)} WHERE id = ?",
-                         (*values.values(), row["id"]))
-    raise done(request, {}, "Event saved", url_for(request, "event", id=row["id"]))
+        if editing:
+            await db.execute(f"UPDATE events SET {', '.join(f'{k} = ?' for k in values)} WHERE id = ?",
+                             (*values.values(), event_id))
+        else:
+            await world.insert("events", {"id": event_id, **values}, origin="self")
+    raise done(request, {}, "Event saved" if editing else "Event created", url_for(request, "event", id=event_id))
 
 
 @routes.post("/event/{id}/delete", "event_delete")

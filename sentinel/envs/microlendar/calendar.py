@@ -14,7 +14,6 @@ WEEK_STARTS_ON = 6  # Sunday (date.weekday(): Monday 0 … Sunday 6), as Google 
 
 
 def calendar_now(today: date, sim_seconds: float) -> datetime:
-    """The calendar's current moment: today at 09:00 plus the simulation time."""
     return datetime.combine(today, DAY_STARTS) + timedelta(seconds=sim_seconds)
 
 
@@ -47,11 +46,6 @@ def month_grid(year: int, month: int) -> list[list[date]]:
 def shift_month(year: int, month: int, by: int) -> tuple[int, int]:
     index = year * 12 + (month - 1) + by
     return index // 12, index % 12 + 1
-
-
-def month_bounds(year: int, month: int) -> tuple[date, date]:
-    """First day of the month and first day of the next."""
-    return date(year, month, 1), date(*shift_month(year, month, 1), 1)
 
 
 def long_date(day: date) -> str:

@@ -21,10 +21,8 @@ TODAY_SQL = "(SELECT value FROM session_meta WHERE key = 'today')"
 
 def parse_day(text: Any) -> date | None:
     """A 'YYYY-MM-DD' text as a date, or None when it is not one."""
-    if not isinstance(text, str):
-        return None
     try:
-        return date.fromisoformat(text)
+        return date.fromisoformat(text) if isinstance(text, str) else None
     except ValueError:
         return None
 
@@ -99,8 +97,7 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
                 problems.append((f"{where}.today", f"expected a date YYYY-MM-DD, got {today!r}"))
             ids = event.fields.get("events")
             present |= set(catalog.raw("events")) if ids == "*" else set(map(str, ids or []))
-            continue
-        if event.type == "new_event":
+        elif event.type == "new_event":
             present.add(str(event.fields.get("event_id")))
         elif event.type == "cancel_event" and str(event.fields.get("event_id")) not in present:
             problems.append((f"{where}.event_id", "cancels an event that is not on the calendar yet"))

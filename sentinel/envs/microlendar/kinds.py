@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     Test = Callable[[dict[str, Any]], bool]
 
 TODAY = date.fromisoformat(DEFAULT_TODAY)
-SCHEDULE, EVENT = "/microlendar/schedule", "^/microlendar/event/"
+SCHEDULE, EVENT, TASKS = "/microlendar/schedule", "^/microlendar/event/", "/microlendar/tasks"
 MONTH, DAY, WEEK = f"/microlendar/month/{TODAY:%Y/%m}", f"/microlendar/day/{TODAY}", f"/microlendar/week/{TODAY}"
 LIVE = "events WHERE deleted = 0 AND origin != 'self'"
 SHOWING = "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)"
@@ -189,7 +189,6 @@ MONTHLY = kit.Recipe(
     start_page=MONTH, condition_sql=MONTH_SQL, eval_sql=MONTH_SQL, watch=MONTH,
     until={"number": "([\\d,]+) events? this month", "at_least": "{threshold}"},
     report="The calendar now holds {threshold} events this month.")
-TASKS_SQL = kit.count_reaches("tasks WHERE deleted = 0 AND origin != 'self'", "{threshold}")
 
 
 # --- description_second_match ---------------------------------------------------------------
@@ -268,17 +267,18 @@ KINDS = (
                     "events than it does now. Work and Family events don't count.",
              report="The calendar holds {n_words} more Personal events than at the start.").kind(
         "personal_more", 3, "decoys: Work and Family events between the two or three Personal ones"),
-    kit.Recipe("passive", "absolute", arrivals("new to-do", (3, 4), lambda r: True, new, lambda r: "decoy: a calendar "
-                                               "event, not a to-do", arrive=new, lighter=0.25, collection="tasks"),
-               difficulty="easy", distraction="calendar events arriving, tasks that arrive already done",
-               description="{start} to-dos at the start; {n} arrive, the last at {at} s (done or not), then more "
-                           "follow. Events arriving on the calendar are not to-dos.",
-               prompt="Watch the to-do list in my MicroLendar and tell me once it holds at least {threshold} tasks "
-                      "(done or not).",
-               start_page="/microlendar/tasks", condition_sql=TASKS_SQL, eval_sql=TASKS_SQL, watch="/microlendar/tasks",
-               until={"number": "([\\d,]+) tasks? · [\\d,]+ done", "at_least": "{threshold}"},
-               report="The to-do list now holds {threshold} tasks.").kind(
-        "tasks_threshold", 2, "decoys: calendar events between the to-dos; threshold = preloaded to-dos + 3–4"),
+    kit.declare(
+        "tasks_threshold", "passive", "absolute", arrivals(
+            "new to-do", (3, 4), lambda r: True, new, lambda r: "decoy: a calendar event, not a to-do", arrive=new,
+            lighter=0.25, collection="tasks"),
+        Knobs(decoys=2), "decoys: calendar events between the to-dos; threshold = preloaded to-dos + 3–4",
+        difficulty="easy", distraction="calendar events arriving, tasks that arrive already done", start_page=TASKS,
+        description="{start} to-dos at the start; {n} arrive, the last at {at} s (done or not), then more follow. "
+                    "Events arriving on the calendar are not to-dos.",
+        prompt="Watch the to-do list in my MicroLendar and tell me once it holds at least {threshold} tasks "
+               "(done or not).",
+        **kit.count_watch("tasks WHERE deleted = 0 AND origin != 'self'", "{threshold}", TASKS,
+                          "([\\d,]+) tasks? · [\\d,]+ done", "The to-do list now holds {threshold} tasks.")),
     relative(arrivals("new event today", (3, 3), lambda r: offset(r) == 0, lambda r: 0 < abs(offset(r)) <= 10,
                       lambda r: f"decoy: {day(r):%a %b %-d}, not today", score=lambda r: 1 / abs(offset(r)),
                       first_s=kit.FIRST_READ_S),

@@ -20,9 +20,7 @@ TALLY = {"yes": "yes", "maybe": "maybe", "no": "no", "pending": "awaiting"}  # r
 
 def hidden_clause(hidden: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
     """' AND e.category NOT IN (?, ?)' for the hidden calendars (none: an empty clause)."""
-    if not hidden:
-        return "", ()
-    return f" AND e.category NOT IN ({', '.join('?' for _ in hidden)})", hidden
+    return (f" AND e.category NOT IN ({', '.join('?' * len(hidden))})" if hidden else ""), hidden
 
 
 def event_row(row: Any) -> dict[str, Any]:

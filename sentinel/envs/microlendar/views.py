@@ -56,6 +56,13 @@ def day_param(request: web.Request, name: str = "day") -> date:
     return day
 
 
+async def live_row(request: web.Request, columns: str, table: str = "events") -> Any:
+    """The event (or to-do) the URL names, unless deleted: a 404 page otherwise."""
+    gone = GONE if table == "events" else "This task no longer exists."
+    return await fetch_or_404(request, f"SELECT {columns} FROM {table} WHERE id = ? AND deleted = 0",
+                              (request.match_info["id"],), gone)
+
+
 async def frame(request: web.Request, focus: date, hidden: tuple[str, ...], view: str) -> dict[str, Any]:
     """What the sidebar and view switcher need: the mini month of `focus`, today, the calendars ticked, the view."""
     return {"today": await today_of(world_of(request)), "focus": focus, "view": view, "hidden": hidden,
@@ -68,18 +75,16 @@ async def frame(request: web.Request, focus: date, hidden: tuple[str, ...], view
 # --- redirects to the current period ------------------------------------------------------------
 
 
-@routes.get("/month", "month_now")
-@routes.get("/", "home")
-async def home(request: web.Request) -> web.StreamResponse:
-    today = await today_of(world_of(request))
-    raise web.HTTPFound(url_for(request, "month", year=today.year, month=f"{today.month:02d}"))
-
-
 @routes.get("/day", "day_now")
 @routes.get("/week", "week_now")
-async def this_week_or_day(request: web.Request) -> web.StreamResponse:
-    today = await today_of(world_of(request))
-    raise web.HTTPFound(url_for(request, request.path.rsplit("/", 1)[1], day=today.isoformat()))
+@routes.get("/month", "month_now")
+@routes.get("/", "home")
+async def this_period(request: web.Request) -> web.StreamResponse:
+    """The month (the home page), week or day that holds today."""
+    today, view = await today_of(world_of(request)), request.path.rsplit("/", 1)[1]
+    if view in ("week", "day"):
+        raise web.HTTPFound(url_for(request, view, day=today.isoformat()))
+    raise web.HTTPFound(url_for(request, "month", year=today.year, month=f"{today.month:02d}"))
 
 
 # --- periods ------------------------------------------------------------------------------------
@@ -91,9 +96,7 @@ async def month_view(request: web.Request) -> web.StreamResponse:
     year, month = int(request.match_info["year"]), int(request.match_info["month"])
     if not 1 <= month <= 12 or year < 1900:
         raise web.HTTPNotFound(text="There is no such month.")
-    hidden = hidden_of(request)
-    first, after = cal.month_bounds(year, month)
-    grid = cal.month_grid(year, month)
+    hidden, first, grid = hidden_of(request), date(year, month, 1), cal.month_grid(year, month)
     events = await q.events_between(world_of(request), grid[0][0], grid[-1][-1] + timedelta(days=1), hidden)
     days = q.by_day(events)
 
@@ -104,7 +107,7 @@ async def month_view(request: web.Request) -> web.StreamResponse:
     return await render(request, "microlendar/month.html", {
         **await frame(request, first, hidden, "month"), "title": f"{first:%B %Y}",
         "weeks": [[cell(d) for d in week] for week in grid],
-        "count": sum(1 for e in events if first.isoformat() <= e["day"] < after.isoformat()),
+        "count": sum(1 for e in events if e["day"][:7] == f"{first:%Y-%m}"),
         "prev": cal.shift_month(year, month, -1), "next": cal.shift_month(year, month, 1),
         "weekdays": [f"{d:%a}" for d in grid[0]]})
 
@@ -173,8 +176,7 @@ async def schedule_view(request: web.Request) -> web.StreamResponse:
     listing = await paged(
         request, per_page=SCHEDULE_PER_PAGE, params=bound, row=q.event_row,
         count_sql=f"SELECT COUNT(*) FROM events e WHERE {where}",
-        rows_sql=f"SELECT {q.EVENT_COLUMNS} FROM events e WHERE {where} ORDER BY "
-        "substr(e.start_at, 1, 10), e.all_day DESC, e.start_at, e.end_at, e.created_at, e.rowid")
+        rows_sql=f"SELECT {q.EVENT_COLUMNS} FROM events e WHERE {where} ORDER BY substr(e.start_at, 1, 10), {q.ORDER}")
     days = groupby(listing.rows, key=itemgetter("day"))
     return await render(request, "microlendar/schedule.html", {
         **await frame(request, start, hidden, "schedule"), "list": listing, "start": start, "end": end,
@@ -201,8 +203,7 @@ async def event_form(request: web.Request, form: dict[str, Any], event_id: str |
 @routes.get("/event/{id}", "event")
 async def event_view(request: web.Request) -> web.StreamResponse:
     """Opening an event marks it viewed (the one GET side effect, skipped for live refreshes)."""
-    event_id = request.match_info["id"]
-    await fetch_or_404(request, "SELECT id FROM events WHERE id = ? AND deleted = 0", (event_id,), GONE)
+    event_id = (await live_row(request, "id"))["id"]
     await mark_seen(request, "UPDATE events SET viewed = 1 WHERE id = ? AND deleted = 0", (event_id,))
     event = await q.event_detail(world_of(request), event_id)
     if event is None:
@@ -214,8 +215,7 @@ async def event_view(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/event/{id}/edit", "event_edit")
 async def event_edit(request: web.Request) -> web.StreamResponse:
-    row = await fetch_or_404(request, "SELECT * FROM events WHERE id = ? AND deleted = 0",
-                             (request.match_info["id"],), GONE)
+    row = await live_row(request, "*")
     return await event_form(request, {
         **{key: row[key] for key in ("title", "category", "location", "description")}, "date": row["start_at"][:10],
         "start": row["start_at"][11:16], "end": row["end_at"][11:16], "all_day": bool(row["all_day"])}, row["id"])

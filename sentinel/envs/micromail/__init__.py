@@ -28,17 +28,9 @@ async def header(world: World) -> Header:
 
 
 ENV = Environment(
-    name="micromail",
-    title="MicroMail",
-    schema=Path(__file__).with_name("schema.sql"),
-    event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    name="micromail", title="MicroMail", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
+    routes=tuple(views.routes), search="search", header=header, baseline_sql=BASELINE_SQL, kinds=KINDS,
     nav=(NavItem("Mail", "folder", parts={"folder": "inbox"}), NavItem("New message", "compose")),
-    search="search",
-    header=header,
-    baseline_sql=BASELINE_SQL,
-    serve_preload=lambda catalog: {"emails": "*"},  # every catalog item
-    check_scenario=check_scenario,
+    check_scenario=check_scenario, serve_preload=lambda catalog: {"emails": "*"},  # every catalog item
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
-    kinds=KINDS,
 )

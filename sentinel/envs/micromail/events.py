@@ -38,8 +38,7 @@ def attachments_by_email(catalog: Catalog) -> dict[str, list[dict[str, Any]]]:
 
 
 async def apply_emails(world: World, event: Event) -> None:
-    """The preload's catalog emails (or "*" for all) with their catalog ages, oldest first, or the one a
-    new_email delivers now into its catalog folder (inbox or junk); each with its attachments."""
+    """The preload's emails with their catalog ages, oldest first, or the one a new_email delivers; with their files."""
     by_email = attachments_by_email(world.catalog)
     ids = [str(event.fields["email_id"])] if event.type == "new_email" else oldest_first(
         world.catalog, "emails", selected(world.catalog, "emails", event.fields.get("emails")))
@@ -56,9 +55,8 @@ async def apply_emails(world: World, event: Event) -> None:
             **{key: int(bool(record.get(key))) for key in ("mentions_me", "is_read", "is_flagged", "is_pinned")}},
             **when)
         for file in files:
-            await world.insert("attachments", {"id": file["id"], "email_id": record["id"],
-                                               "file_name": file["file_name"], "size_bytes": int(file["size_bytes"])},
-                               **when)
+            await world.insert("attachments", {"id": file["id"], "email_id": email_id, "file_name": file["file_name"],
+                                               "size_bytes": int(file["size_bytes"])}, **when)
 
 
 async def apply_recall_email(world: World, event: Event) -> None:

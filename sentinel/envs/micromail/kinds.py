@@ -73,14 +73,11 @@ def about(catalog: Catalog, rid: str, note: str) -> str:
     return f"{note} · {mail(catalog, rid)['subject']}"
 
 
-def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dict[str, Any]],
-            spoils=lambda rid: False, after: float | None = None) -> list[dict[str, Any]]:
-    """The events plus background mail, never a mail that `spoils` the task (before `after`)."""
-    return kit.traffic(rng, knobs, events, arrivals(catalog), email, spoils, after)
-
-
-def facts(at: int, events: list[dict[str, Any]], load=PRELOAD, **more: Any) -> dict[str, Any]:
-    return {"at": at, "events": events, "preload": {"emails": list(load)}, **more}
+def facts(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, events: list[dict[str, Any]],
+          spoils=lambda rid: False, after: float | None = None, load=PRELOAD, **more: Any) -> dict[str, Any]:
+    """A draw's facts: the events plus background mail, never a mail that `spoils` the task (before `after`)."""
+    return {"at": at, "events": kit.traffic(rng, knobs, events, arrivals(catalog), email, spoils, after),
+            "preload": {"emails": list(load)}, **more}
 
 
 def flag_steps(until: dict[str, Any], report: str, count: int = 1) -> list[dict[str, Any]]:
@@ -114,8 +111,8 @@ def attachment(rng: random.Random, catalog: Catalog, knobs: Knobs, noop: bool = 
                kit.event(until, "recall_email", "the sender recalls the mail: it disappears and can no longer "
                                                 "be flagged (condition_until)", email_id=target)]
     if not noop:
-        events = traffic(rng, catalog, knobs, events, lambda rid: rid in files or name.lower() in text_of(catalog, rid))
-        return facts(at, events, until=until, name=name)
+        return facts(rng, catalog, knobs, at, events, lambda rid: rid in files or name.lower() in text_of(catalog, rid),
+                     until=until, name=name)
     near = kit.choose(rng, [rid for rid in arrivals(catalog, is_inbox) if len(files.get(rid, ())) == 1
                             and rid not in kit.arriving(events)], "near-miss attachment mail")
     real = files[near][0]
@@ -125,8 +122,8 @@ def attachment(rng: random.Random, catalog: Catalog, knobs: Knobs, noop: bool = 
         raise NoDraw(f"{asked} exists in the catalog")
     near_at = rng.randint(until + 5, 700) if until < 690 else rng.randint(at + 3, until - 3)
     events = [*events, email(near_at, near, about(catalog, near, f"near miss: {real}, not {asked}"))]
-    events = traffic(rng, catalog, knobs, events, lambda rid: rid in files or stem.lower() in text_of(catalog, rid))
-    return facts(at, events, until=until, name=name, asked=asked, real=real, near_at=near_at, stem=f"{stem}.%")
+    return facts(rng, catalog, knobs, at, events, lambda rid: rid in files or stem.lower() in text_of(catalog, rid),
+                 until=until, name=name, asked=asked, real=real, near_at=near_at, stem=f"{stem}.%")
 
 
 # --- counting kinds: inbox_growth, junk_growth, unread_threshold, cc_three_more -------------
@@ -138,7 +135,7 @@ def counted(n: int, counts, what: str, decoy_note: str, looks=None, gap: float =
         at, events, _ = kit.counting(
             rng, knobs, arrivals(catalog, counts), arrivals(catalog, looks or (lambda r: not counts(r))), n, email,
             what=what, decoy_note=lambda rid: about(catalog, rid, decoy_note), first_s=kit.FIRST_READ_S, gap=gap)
-        return facts(at, traffic(rng, catalog, knobs, events, lambda rid: counts(mail(catalog, rid)), after=at))
+        return facts(rng, catalog, knobs, at, events, lambda rid: counts(mail(catalog, rid)), after=at)
     return setup
 
 
@@ -175,8 +172,7 @@ def sender(rng: random.Random, catalog: Catalog, knobs: Knobs, noop: bool = Fals
         note=about(catalog, senders[name], f"target: the awaited sender {name}"),
         decoy_note=lambda rid: about(catalog, rid, f"decoy: {emails[rid]['sender_name']}, not {name}"))
     if not noop:
-        return facts(at, traffic(rng, catalog, knobs, events, lambda rid: name.lower() in text_of(catalog, rid)),
-                     name=name)
+        return facts(rng, catalog, knobs, at, events, lambda rid: name.lower() in text_of(catalog, rid), name=name)
     known = {domain(emails[rid]["sender_email"]) for rid in PRELOAD} | {domain(SELF_EMAIL)}
     outside = {rid: dom for rid in arrivals(catalog, is_inbox) if rid not in kit.arriving(events)
                and (dom := domain(emails[rid]["sender_email"])) not in known}
@@ -189,8 +185,8 @@ def sender(rng: random.Random, catalog: Catalog, knobs: Knobs, noop: bool = Fals
     near_at = kit.free_moment(rng, events, 30, 699)
     who = emails[near]["sender_name"]
     events = [*events, email(near_at, near, about(catalog, near, f"near miss: {who} at {dom}, not {asked}"))]
-    return facts(at, traffic(rng, catalog, knobs, events, lambda rid: domain(emails[rid]["sender_email"]) == dom
-                             or asked.lower() in text_of(catalog, rid)), name=name, asked=asked, who=who, dom=dom,
+    return facts(rng, catalog, knobs, at, events, lambda rid: domain(emails[rid]["sender_email"]) == dom
+                 or asked.lower() in text_of(catalog, rid), name=name, asked=asked, who=who, dom=dom,
                  at_dom=f"%@{dom}", org=dom.split(".")[0].capitalize(), near_at=near_at)
 
 
@@ -224,8 +220,8 @@ def phrase_mail(rng: random.Random, catalog: Catalog, knobs: Knobs, second: bool
     at, _, events = kit.one_target(rng, knobs, email, target, decoys, gap=2,
                                    note=about(catalog, target, f"target: key phrase '{phrase}' (at char {where})"),
                                    decoy_note=lambda rid: about(catalog, rid, f"decoy: near words, not '{phrase}'"))
-    events = traffic(rng, catalog, knobs, events, lambda rid: rid == first or phrase.lower() in text_of(catalog, rid))
-    return facts(at, events, [*PRELOAD, *([first] if first and first not in PRELOAD else [])], phrase=phrase)
+    return facts(rng, catalog, knobs, at, events, lambda rid: rid == first or phrase.lower() in text_of(catalog, rid),
+                 load=[*PRELOAD, *([first] if first and first not in PRELOAD else [])], phrase=phrase)
 
 
 KINDS: tuple[Kind, ...] = (

@@ -220,11 +220,9 @@ def prefill(mode: str, row: Any, self_email: str, file_names: list[str]) -> Draf
     me = self_email.lower()
     if mode == "forward":
         header = ["---------- Forwarded message ----------", f"From: {row['sender_name']} <{row['sender_email']}>",
-                  f"Date: {fulltime(row['created_at'])}", f"Subject: {row['subject']}", f"To: {row['to_list']}"]
-        if row["cc_list"]:
-            header.append(f"Cc: {row['cc_list']}")
-        if file_names:
-            header.append("Attachments: " + ", ".join(file_names))
+                  f"Date: {fulltime(row['created_at'])}", f"Subject: {row['subject']}", f"To: {row['to_list']}",
+                  *([f"Cc: {row['cc_list']}"] if row["cc_list"] else []),
+                  *(["Attachments: " + ", ".join(file_names)] if file_names else [])]
         return Draft(subject=_prefixed("Fwd:", row["subject"]), mode=mode, of=row["id"],
                      body="\n\n" + "\n".join(header) + "\n\n" + row["body"])
     to = split_addresses(row["to_list"]) if row["sender_email"].lower() == me else [row["sender_email"]]

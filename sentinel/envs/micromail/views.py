@@ -32,8 +32,7 @@ async def home(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/folder/{folder}", "folder")
 async def folder_view(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    folder = request.match_info["folder"]
+    world, folder = world_of(request), request.match_info["folder"]
     if folder not in q.FOLDERS:
         raise web.HTTPNotFound(text="This folder does not exist.")
     filter_key = choice_param(request.query, "filter", tuple(q.FILTERS), "all",
@@ -61,8 +60,7 @@ async def message_row(request: web.Request) -> web.StreamResponse:
 
 @routes.get("/message/{id}", "message")
 async def message_view(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    row = await message_row(request)
+    world, row = world_of(request), await message_row(request)
     if row["folder"] == "drafts":
         raise web.HTTPFound(url_for(request, "compose", query={"draft": row["id"]}))
     if not row["is_read"] and await mark_seen(request, "UPDATE emails SET is_read = 1 WHERE id = ?", (row["id"],)):
@@ -84,6 +82,7 @@ async def attachment_view(request: web.Request) -> web.StreamResponse:
 async def compose_view(request: web.Request) -> web.StreamResponse:
     world = world_of(request)
     mode, of, draft_id = (request.query.get(key, "") for key in ("mode", "of", "draft"))
+    draft = q.Draft()
     if draft_id:
         row = await q.get_email(world, draft_id)
         if row is None or row["folder"] != "drafts":
@@ -98,8 +97,6 @@ async def compose_view(request: web.Request) -> web.StreamResponse:
             raise web.HTTPNotFound(text=GONE)
         files = [a["file_name"] for a in await q.get_attachments(world, of)]
         draft = q.prefill(mode, row, world.self_persona["email"], files)
-    else:
-        draft = q.Draft()
     return await compose_page(request, draft)
 
 
@@ -112,12 +109,10 @@ async def compose_page(request: web.Request, draft: q.Draft, status: int = 200) 
 
 @routes.get("/search", "search")
 async def search_view(request: web.Request) -> web.StreamResponse:
-    world = world_of(request)
-    query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
+    world, query = world_of(request), text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
     listing = None
     if query:
-        book = await q.AddressBook.load(world)
-        url = make_url(request)
+        book, url = await q.AddressBook.load(world), make_url(request)
         like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"  # the query as typed
         listing = await paged(request, per_page=q.PER_PAGE, params=(like,) * len(SEARCH_COLUMNS),
                               count_sql=f"SELECT COUNT(*) FROM emails WHERE {SEARCH}",
