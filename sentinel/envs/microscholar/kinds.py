@@ -250,17 +250,13 @@ ALERT = kit.Recipe(
 
 # --- counted arrivals: papers_more, save_by_author, unread_alerts_more -----------------------
 
-def more_arrivals(rng: random.Random, catalog: Catalog, knobs: Knobs, alerts: bool = False) -> Facts:
-    """Five new papers after the first read, citation changes and alerts between them; with `alerts`, three unread
-    alerts, alerts arriving already read between them (and in the background). What comes between does not count."""
-    pool = arrivals(catalog, alerts=True)
-    counted = rng.sample(pool, 4) if alerts else arrivals(catalog)
-    quiet = [a for a in pool if a not in counted] if alerts else [*pool, *PRELOAD]
-    make = maker(rng, catalog, read=lambda aid: aid not in counted if alerts else None)
-    n, what, note = (3, "unread alert", "arrives already read") if alerts else (5, "new paper", "no new paper")
-    at, key, _ = counting(rng, knobs, counted, quiet if alerts else rng.sample(quiet, knobs.decoys), n, make,
-                          what=what, decoy_note=lambda rid: f"decoy: {note}", first_s=kit.FIRST_READ_S, gap=2)
-    return {**finish(rng, catalog, knobs, at, key, lambda rid: alerts or rid in quiet, make), "n": n}
+def new_papers(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
+    """Five new papers after the first read, citation changes and alerts between them (they do not count)."""
+    quiet = [*arrivals(catalog, alerts=True), *PRELOAD]
+    at, key, _ = counting(rng, knobs, arrivals(catalog), rng.sample(quiet, knobs.decoys), 5, maker(rng, catalog),
+                          what="new paper", decoy_note=lambda rid: "decoy: no new paper", first_s=kit.FIRST_READ_S,
+                          gap=2)
+    return {**finish(rng, catalog, knobs, at, key, lambda rid: rid in quiet), "n": 5}
 
 
 def by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
@@ -282,6 +278,16 @@ def by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     f = finish(rng, catalog, knobs, at, key, lambda r: r not in mine and name not in called.get(r, []))
     return {**f, "pid": pid, "name": name, "search": search(last), "targets": picked[:3],
             "times": ", ".join(str(e["at"]) for e in key[:3])}
+
+
+def unread(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
+    """Three unread alerts after the first read; alerts arriving already read between them."""
+    pool = arrivals(catalog, alerts=True)
+    counted = rng.sample(pool, 4)
+    make = maker(rng, catalog, read=lambda aid: aid not in counted)
+    at, key, _ = counting(rng, knobs, counted, [a for a in pool if a not in counted], 3, make, what="unread alert",
+                          decoy_note=lambda a: "decoy: arrives already read", first_s=kit.FIRST_READ_S, gap=2)
+    return {**finish(rng, catalog, knobs, at, key, make=make), "n": 3}
 
 
 AUTHORED = "papers WHERE origin = 'event' AND id IN (SELECT paper_id FROM paper_authors WHERE persona_id = {pid!q})"
@@ -322,8 +328,8 @@ KINDS = (
         "cite_title", 2, "decoys: papers whose titles share words with the asked title (near_miss: how many); "
         "hold_s: until the authors withdraw it"),
     kit.more_than_first(
-        more_arrivals, "papers WHERE origin != 'self'", "paper_count", HOME, "Showing \\S+ of (\\d+)",
-        difficulty="easy", distraction="citation count changes, alerts", start_page=HOME,
+        new_papers, "papers WHERE origin != 'self'", "paper_count", HOME, "Showing \\S+ of (\\d+)", difficulty="easy",
+        distraction="citation count changes, alerts", start_page=HOME,
         condition_sql=kit.count_reaches("papers WHERE origin = 'event'", 5),
         description="Five new papers are indexed one by one, the fifth at {at} s; citation counts and alerts change "
                     "between them and more papers follow. The home page shows the index size, never the difference.",
@@ -365,8 +371,8 @@ KINDS = (
     TITLE.kind("title_appears", 2, "decoys: papers whose titles share words with the asked title (near_miss: how "
                "many)"),
     kit.more_than_first(
-        partial(more_arrivals, alerts=True), "alerts WHERE is_read = 0 AND origin != 'self'", "unread_alert_count",
-        ALERTS, "(\\d+) unread", difficulty="medium", distraction="alerts that arrive already read", start_page=HOME,
+        unread, "alerts WHERE is_read = 0 AND origin != 'self'", "unread_alert_count", ALERTS, "(\\d+) unread",
+        difficulty="medium", distraction="alerts that arrive already read", start_page=HOME,
         condition_sql=kit.count_reaches("alerts WHERE origin = 'event' AND arrived_read = 0", 3),
         description="Three unread alerts arrive, the last (the target) at {at} s; between them alerts arrive already "
                     "read, which do not count. The alerts page shows the unread total, never how many are new.",
