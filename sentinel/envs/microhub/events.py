@@ -121,17 +121,15 @@ async def apply_star_waypoint(world: World, event: Event) -> None:
     start = await world.fetch_value("SELECT initial_stars FROM repo")
     if start is None:
         raise ValueError("star_waypoint needs the repository, which the preload did not load")
-    points = await star_points(world)
-    target = star_target(points, float(start), event)
-    for t, stars in ramp_points(points, float(start), event.at, target, float(event.fields.get("ramp_s", 0))):
+    for t, stars in star_ramp(await star_points(world), float(start), event):
         await world.db.execute("INSERT INTO star_waypoints (t, stars, origin) VALUES (?, ?, 'event')", (t, stars))
 
 
-def star_target(points: list[tuple[float, float]], start: float, event: Event) -> float:
-    """Where a star_waypoint moves the count: to `stars`, or by `delta` from the value at its time."""
-    if "stars" in event.fields:
-        return float(event.fields["stars"])
-    return value_at(points, event.at, start) + float(event.fields["delta"])
+def star_ramp(points: list[tuple[float, float]], start: float, event: Event) -> list[tuple[float, float]]:
+    """The waypoints a star_waypoint adds to `points`: its count moves to `stars`, or by `delta` from its value then."""
+    f = event.fields
+    target = float(f["stars"]) if "stars" in f else value_at(points, event.at, start) + float(f["delta"])
+    return ramp_points(points, start, event.at, target, float(f.get("ramp_s", 0)))
 
 
 async def apply_lock_issue(world: World, event: Event) -> None:
@@ -171,8 +169,7 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
     points = [(float(t), float(v)) for t, v in scenario.events[0].fields.get("star_waypoints", [])]
     for event in sorted(scenario.timeline, key=lambda e: (e.at, e.index)):  # the path built as the run builds it
         if event.type == "star_waypoint" and event.at <= end:
-            target = star_target(points, start, event)
-            points += ramp_points(points, start, event.at, target, float(event.fields.get("ramp_s", 0)))
+            points += star_ramp(points, start, event)
     return _crossing_problems(scenario, points, start, end)
 
 
