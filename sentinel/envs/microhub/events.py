@@ -1,7 +1,6 @@
-"""MicroHub's event types, run in the session's write transaction (item times are event.at, never the clock,
-so a replay writes the same rows; issues and pull requests share one number sequence assigned on arrival, so
-a number reveals nothing of the catalog), and the checks only MicroHub knows: the star waypoints and a star
-task's crossing (condition_at must be when the home page first shows the count its solution watches for)."""
+"""MicroHub's event types (item times are event.at, never the clock, so a replay writes the same rows; issues and pull
+requests share one number sequence assigned on arrival, so a number reveals nothing of the catalog) and its checks:
+the star waypoints, and a star task's condition_at (when the home page first shows the count its solution awaits)."""
 
 from __future__ import annotations
 
@@ -56,11 +55,9 @@ async def insert_item(world: World, collection: str, rec: dict[str, Any], when: 
         "id": rec["id"], "number": await next_number(world), "title": rec["title"], "body": rec["body"],
         "state": rec.get("state", "open") if when["origin"] == "preload" else "open",
         "author_id": rec["author_id"], **own}, **when)
-    for name in rec.get("labels", []):
-        label = await world.fetch_value("SELECT id FROM labels WHERE name = ?", (name,))
-        if label is not None:
-            await world.db.execute("INSERT OR IGNORE INTO issue_labels (issue_id, label_id) VALUES (?, ?)",
-                                   (rec["id"], label))
+    for name in rec.get("labels", []):  # a name the labels lack adds none
+        await world.db.execute("INSERT OR IGNORE INTO issue_labels (issue_id, label_id) SELECT ?, id FROM labels "
+                               "WHERE name = ?", (rec["id"], name))
 
 
 def _preloaded(event: Event, rec: dict[str, Any]) -> dict[str, Any]:
