@@ -78,8 +78,7 @@ async def save_repo(request: web.Request) -> web.Response:
                             {"values": values, "errors": errors}, status=400)
     if not new:
         async with world.write() as db:
-            await db.execute("UPDATE repo SET name = ?, description = ?, visibility = ?",
-                             (values["name"], values["description"], values["visibility"]))
+            await db.execute("UPDATE repo SET name = ?, description = ?, visibility = ?", tuple(values.values()))
         raise done(request, form, "Settings saved", url_for(request, "settings"))
     async with world.write():
         await world.insert("my_repos", {"id": await world.next_self_id("my_repos"), **values}, origin="self")
@@ -107,8 +106,7 @@ async def issue_create(request: web.Request) -> web.Response:
 async def add_comment(request: web.Request) -> web.Response:
     """A comment by the self user on the issue or pull request the URL numbers."""
     kind, page = ("issue", "issue") if request.match_info.route.name == "issue_comment" else ("pr", "pull")
-    world, row = world_of(request), await numbered(request, kind)
-    form = await form_of(request)
+    world, row, form = world_of(request), await numbered(request, kind), await form_of(request)
     body = text(form, "body", MAX_BODY)
     error = "This conversation is locked: only collaborators can comment." if kind == "issue" and row["locked"] \
         else ("Write a comment first." if not body else None)
@@ -123,8 +121,7 @@ async def add_comment(request: web.Request) -> web.Response:
 
 @routes.post(r"/issues/{number:\d+}/state", "issue_state")
 async def issue_state(request: web.Request) -> web.Response:
-    world, row = world_of(request), await numbered(request, "issue")
-    form = await form_of(request)
+    world, row, form = world_of(request), await numbered(request, "issue"), await form_of(request)
     wanted = form.get("state")
     if wanted not in ("open", "closed"):
         raise BadInput("State must be open or closed.")
@@ -138,8 +135,7 @@ async def issue_state(request: web.Request) -> web.Response:
 
 @routes.post(r"/pulls/{number:\d+}/merge", "pull_merge")
 async def pull_merge(request: web.Request) -> web.Response:
-    world, row = world_of(request), await numbered(request, "pr")
-    form = await form_of(request)
+    world, row, form = world_of(request), await numbered(request, "pr"), await form_of(request)
     strategy = form.get("strategy", "merge")
     if strategy not in STRATEGIES:
         raise BadInput("Choose merge, squash or rebase.")
