@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import Environment, Header, NavItem
-from sentinel.envs.microhub import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microhub import views
 from sentinel.envs.microhub.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microhub.kinds import KINDS
 from sentinel.envs.microhub.queries import NUMBERS, repo_numbers
