@@ -251,7 +251,6 @@ def open_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
 
 
 def four_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
-    """Four new issues (kit counting); pull requests and star climbs between them do not count."""
     prs = [p for p in catalog.raw("pull_requests") if p not in PRELOAD_PRS]
     at, events, _ = kit.counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4,
                                  lambda t, item, note: arrive(catalog, t, item, note), what="new issue",
@@ -303,7 +302,6 @@ def star_climb(rng: random.Random, catalog: Catalog, knobs: Knobs, gain: bool = 
 
 
 def far_above(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
-    """The no-op asks for 10–50 times the limit the count reaches."""
     return {"goal": facts["limit"] * kit.choose(rng, (10, 20, 50))}
 
 

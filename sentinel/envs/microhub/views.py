@@ -38,8 +38,7 @@ async def numbered(request: web.Request, kind: str, seen: bool = False) -> Any:
 
 @routes.get("/", "home")
 async def home(request: web.Request) -> web.Response:
-    world = world_of(request)
-    people = q.People.of(world)
+    world, people = world_of(request), q.People.of(world_of(request))
     files = await world.fetch_all("SELECT * FROM files WHERE parent_path = '' ORDER BY kind = 'file', path")
     readme = await world.fetch_value("SELECT content FROM files WHERE path = 'README.md'")
     latest = await world.fetch_one("SELECT * FROM commits ORDER BY created_at DESC, rowid DESC LIMIT 1")
@@ -92,8 +91,7 @@ async def commit(request: web.Request) -> web.Response:
 
 @routes.get("/issues", "issues")
 async def issues(request: web.Request) -> web.Response:
-    world = world_of(request)
-    people = q.People.of(world)
+    world, people = world_of(request), q.People.of(world_of(request))
     state = choice_param(request.query, "state", ("open", "closed"), "open", "State must be open or closed.")
     sort = choice_param(request.query, "sort", tuple(q.ISSUE_SORTS), "newest",
                         "Sort must be newest, oldest or comments.")
@@ -136,8 +134,7 @@ async def item_page(request: web.Request, values: dict[str, str] | None = None, 
 
 @routes.get("/pulls", "pulls")
 async def pulls(request: web.Request) -> web.Response:
-    world = world_of(request)
-    people = q.People.of(world)
+    world, people = world_of(request), q.People.of(world_of(request))
     state = choice_param(request.query, "state", ("open", "closed"), "open", "State must be open or closed.")
     where = "state = 'open'" if state == "open" else "state IN ('closed', 'merged')"
     listing = await paged(request, per_page=q.PULLS_PER_PAGE,
@@ -154,8 +151,7 @@ async def pulls(request: web.Request) -> web.Response:
 
 @routes.get("/actions", "actions")
 async def actions(request: web.Request) -> web.Response:
-    world = world_of(request)
-    people = q.People.of(world)
+    world, people = world_of(request), q.People.of(world_of(request))
     workflows = await world.fetch_all("SELECT * FROM workflows ORDER BY name")
     runs = await world.fetch_all("SELECT r.*, w.name AS workflow FROM workflow_runs r JOIN workflows w "
                                  "ON w.id = r.workflow_id ORDER BY r.created_at DESC, r.rowid DESC")
@@ -210,8 +206,7 @@ async def security(request: web.Request) -> web.Response:
 
 @routes.get("/insights", "insights")
 async def insights(request: web.Request) -> web.Response:
-    world = world_of(request)
-    people = q.People.of(world)
+    world, people = world_of(request), q.People.of(world_of(request))
     rows = await world.fetch_all("SELECT author_id, COUNT(*) AS n, SUM(additions) AS adds, SUM(deletions) AS dels "
                                  "FROM commits GROUP BY author_id ORDER BY n DESC, author_id")
     weeks = await world.fetch_all("SELECT CAST((julianday(?) - julianday(created_at)) / 7 AS INTEGER) AS week, "
@@ -232,8 +227,7 @@ async def releases(request: web.Request) -> web.Response:
 
 @routes.get("/users/{login}", "user")
 async def user(request: web.Request) -> web.Response:
-    world = world_of(request)
-    people = q.People.of(world)
+    world, people = world_of(request), q.People.of(world_of(request))
     person = people.by_login(request.match_info["login"])
     if person is None:
         raise web.HTTPNotFound(text="This user does not exist.")
