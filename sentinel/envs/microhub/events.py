@@ -173,8 +173,7 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
 def _star_event_problems(scenario: Scenario, end: float) -> Problems:
     out: Problems = []
     for event in scenario.events:
-        where = f"events[{event.index}]"
-        f = event.fields
+        where, f = f"events[{event.index}]", event.fields
         if event.type == "preload":
             points = f.get("star_waypoints", [])
             if not isinstance(points, list) or not all(

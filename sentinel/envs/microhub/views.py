@@ -1,6 +1,5 @@
-"""MicroHub's pages (GET) under /microhub/, then its actions (POSTs answering 303 to the form's `next` page with a
-one-line status; bad input re-renders the form with status 400 and the message beside the field). The only GET
-side effect: opening an issue or a pull request marks it viewed (not on live refreshes)."""
+"""MicroHub's pages (GET) under /microhub/, then its actions (POSTs: 303 to the form's `next` page with a status line;
+bad input: the form again, 400, the message by the field). The only GET side effect: an issue or PR opened is viewed."""
 
 from __future__ import annotations
 
@@ -291,8 +290,7 @@ async def fork(request: web.Request) -> web.Response:
         forked = await world.fetch_value("SELECT forked FROM repo")
         if forked is None:
             raise web.HTTPNotFound(text="This repository does not exist.")
-        if not forked:
-            await db.execute("UPDATE repo SET forked = 1")
+        await db.execute("UPDATE repo SET forked = 1 WHERE forked = 0")
     login = q.People.of(world).login(world.self_persona["id"])
     message = f"You already forked this repository to {login}/atlas-web" if forked else f"Forked to {login}/atlas-web"
     raise done(request, form, message, url_for(request, "home"))
