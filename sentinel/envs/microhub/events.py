@@ -106,7 +106,6 @@ async def apply_preload(world: World, event: Event) -> None:
 
 
 def arrival(collection: str, field: str) -> EventType:
-    """A new issue or pull request: the catalog item `field` names."""
     async def apply(world: World, event: Event) -> None:
         rec = world.catalog.get(collection, str(event.fields[field]))
         await insert_item(world, collection, rec, {"origin": "event", "at": event.at})

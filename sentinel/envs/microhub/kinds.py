@@ -85,9 +85,8 @@ def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dic
             without: str | None = None, issues_after: float = 0, stars: bool = False,
             issues: Iterable[str] = PRELOAD_ISSUES, star_legs: list[Leg] | None = None,
             initial: int | None = None) -> Facts:
-    """The facts `preload` (stars from `initial` moved by `star_legs`, else the slow climb) and `events`: these
-    and background: issues that cannot decide the task (none before `issues_after`, none whose description
-    holds `without`), pull requests and, with `stars`, small star climbs."""
+    """Facts `preload` (stars from `initial` moved by `star_legs`, else the slow climb) and `events`: these and
+    background that cannot decide it: issues (none before `issues_after` or describing `without`), PRs, star climbs."""
     used = {*issues, *(e.get("issue_id") for e in events), *(e.get("pr_id") for e in events)}
     pool = [i for i in arrivals(catalog, used) if not without or without not in issue(catalog, i)["body"].lower()]
     pool += [p for p in catalog.raw("pull_requests") if p not in {*PRELOAD_PRS, *used}]

@@ -24,8 +24,7 @@ RUN_STEPS = ("Set up job", "Check out code", "Set up Node 20", "Install dependen
 
 
 async def numbered(request: web.Request, kind: str, seen: bool = False) -> Any:
-    """The issue or pull request (`kind`: issue or pr) the URL's number names, or a 404; with `seen`,
-    marked viewed by this visit (a live refresh leaves it as it was)."""
+    """The issue or pull request (`kind`: issue or pr) the URL numbers, or a 404; `seen`: viewed if no live refresh."""
     table, _, gone = TARGETS[kind]
     row = await fetch_or_404(request, f"SELECT * FROM {table} WHERE number = ?", (int(request.match_info["number"]),),
                              gone)
@@ -114,8 +113,7 @@ async def issues(request: web.Request) -> web.Response:
 @routes.get(r"/pulls/{number:\d+}", "pull")
 async def item_page(request: web.Request, values: dict[str, str] | None = None, errors: dict[str, str] | None = None,
                     status: int = 200) -> web.Response:
-    """An issue's or a pull request's page with its labels and comments: opened (a GET, which marks it
-    viewed) or a comment on it refused (`values` and `errors` for the form)."""
+    """An issue's or pull request's page, labels and comments: opened, or a comment refused (`values`, `errors`)."""
     kind = "pr" if request.match_info.route.name.startswith("pull") else "issue"
     world, row = world_of(request), await numbered(request, kind, seen=request.method == "GET")
     people = q.People.of(world)
@@ -333,9 +331,9 @@ async def issue_create(request: web.Request) -> web.Response:
                             {"values": values, "errors": {"title": "Give the issue a title."}}, status=400)
     async with world.write():
         number = await next_number(world)
-        await world.insert("issues", {"id": await world.next_self_id("issues"), "number": number,
-                                      "title": values["title"], "body": values["body"], "state": "open",
-                                      "author_id": world.self_persona["id"], "viewed": 1}, origin="self")
+        await world.insert("issues", {"id": await world.next_self_id("issues"), "number": number, **values,
+                                      "state": "open", "author_id": world.self_persona["id"], "viewed": 1},
+                           origin="self")
     raise done(request, form, f"Opened issue #{number}", url_for(request, "issue", number=number))
 
 
