@@ -102,8 +102,7 @@ def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dic
 
 def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, term: str, target: str, exclude: list[str],
                 at: int) -> list[dict[str, Any]]:
-    """knobs.decoys issues before `at` without `term` in the description: first with it in the title, then
-    sharing the most words with the target (near_miss: how strictly)."""
+    """knobs.decoys issues before `at` without `term` in the description: it in the title first, then the most alike."""
     like = words(f"{issue(catalog, target)['title']} {issue(catalog, target)['body']}")
 
     def score(i: str) -> float:
@@ -251,9 +250,8 @@ def open_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
 
 def four_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     prs = [p for p in catalog.raw("pull_requests") if p not in PRELOAD_PRS]
-    at, events, _ = kit.counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4,
-                                 lambda t, item, note: arrive(catalog, t, item, note), what="new issue",
-                                 decoy_note=lambda item: "decoy: not an issue", first_s=kit.FLAT_S)
+    at, events, _ = kit.counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4, partial(arrive, catalog),
+                                 what="new issue", decoy_note=lambda item: "decoy: not an issue", first_s=kit.FLAT_S)
     return {"at": at, "n": 4, **traffic(rng, catalog, knobs, events, issues_after=at, stars=True)}
 
 

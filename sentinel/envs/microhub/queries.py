@@ -74,9 +74,8 @@ def issue_filter(state: str, label: str, query: str) -> tuple[str, list[Any]]:
     return " AND ".join(where), params
 
 
-ISSUE_COLUMNS = ("i.id, i.number, i.title, i.state, i.author_id, i.created_at, i.locked, "
-                 "(SELECT COUNT(*) FROM comments c WHERE c.target_kind = 'issue' AND c.target_id = i.id)"
-                 " AS comment_count")
+ISSUE_COLUMNS = ("i.id, i.number, i.title, i.state, i.author_id, i.created_at, i.locked, (SELECT COUNT(*) FROM "
+                 "comments c WHERE c.target_kind = 'issue' AND c.target_id = i.id) AS comment_count")
 
 
 def decode(row: Any, *keys: str) -> dict[str, Any]:
