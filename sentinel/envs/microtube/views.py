@@ -19,6 +19,8 @@ CATEGORIES = ("gaming", "science", "music", "film", "tech", "education", "cookin
               "nature", "travel", "comedy", "people")
 LABELS = {"howto": "How-to", "tech": "Tech"}  # the others capitalized
 OPEN_NOTIFICATIONS = "FROM notifications WHERE dismissed = 0"
+RATINGS = {"like": ("liked", "disliked", "Added to Liked videos", "Removed from Liked videos"),
+           "dislike": ("disliked", "liked", "You disliked this video", "Dislike removed")}  # column, the one it clears
 
 
 def compact(n: int) -> str:
@@ -220,24 +222,16 @@ async def update(request: web.Request, sql: str, params: tuple[Any, ...] = ()) -
 
 
 @routes.post("/watch/{id}/like", "like")
-async def like(request: web.Request) -> web.StreamResponse:
-    form, video = await form_of(request), await video_of(request)
-    liked = 1 - video["liked"]
-    await update(request, "UPDATE videos SET liked = ?, disliked = CASE WHEN ? = 1 THEN 0 ELSE disliked END, "
-                 "like_count = MAX(0, like_count + ?) WHERE id = ?", (liked, liked, 1 if liked else -1, video["id"]))
-    raise done(request, form, "Added to Liked videos" if liked else "Removed from Liked videos",
-               url_for(request, "watch", id=video["id"]))
-
-
 @routes.post("/watch/{id}/dislike", "dislike")
-async def dislike(request: web.Request) -> web.StreamResponse:
+async def rate(request: web.Request) -> web.StreamResponse:
+    """Like or dislike the video, or take it back: either clears the other, and like_count follows `liked`."""
     form, video = await form_of(request), await video_of(request)
-    disliked = 1 - video["disliked"]
-    await update(request, "UPDATE videos SET disliked = ?, liked = CASE WHEN ? = 1 THEN 0 ELSE liked END, "
-                 "like_count = MAX(0, like_count - ?) WHERE id = ?",
-                 (disliked, disliked, 1 if disliked and video["liked"] else 0, video["id"]))
-    raise done(request, form, "You disliked this video" if disliked else "Dislike removed",
-               url_for(request, "watch", id=video["id"]))
+    column, other, on, off = RATINGS[request.match_info.route.name]
+    now = 1 - video[column]
+    rated = {column: now, other: 0 if now else video[other]}
+    await update(request, "UPDATE videos SET liked = ?, disliked = ?, like_count = MAX(0, like_count + ?) WHERE id = ?",
+                 (rated["liked"], rated["disliked"], rated["liked"] - video["liked"], video["id"]))
+    raise done(request, form, on if now else off, url_for(request, "watch", id=video["id"]))
 
 
 @routes.post("/watch/{id}/save", "save")
