@@ -61,17 +61,11 @@ async def playlists_with_counts(world: World) -> list[dict[str, Any]]:
     return [dict(r) for r in rows]
 
 
-GRID = 24
-LIST = 20
-COMMENTS = 100
+GRID, LIST, COMMENTS = 24, 20, 100  # videos in a grid, in a list, comments on a watch page
 UP_NEXT = 8  # the watch page's suggestions: the same category first, then the newest others
-MAX_QUERY = 100
-MAX_COMMENT = 500
-MAX_PLAYLIST_NAME = 80
-GONE_VIDEO = "This video isn't available anymore."
-GONE_CHANNEL = "This channel doesn't exist."
-GONE_PLAYLIST = "This playlist doesn't exist."
-GONE_NOTIFICATION = "This notification no longer exists."
+MAX_QUERY, MAX_COMMENT, MAX_PLAYLIST_NAME = 100, 500, 80
+GONE_VIDEO, GONE_CHANNEL = "This video isn't available anymore.", "This channel doesn't exist."
+GONE_PLAYLIST, GONE_NOTIFICATION = "This playlist doesn't exist.", "This notification no longer exists."
 
 routes = Routes()
 
