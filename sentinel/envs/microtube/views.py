@@ -49,11 +49,6 @@ def card(row: Any) -> dict[str, Any]:
     return video
 
 
-def like_pattern(text: str) -> str:
-    """A LIKE pattern matching text anywhere, with % and _ taken literally (ESCAPE '\\')."""
-    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
 async def playlists_with_counts(world: World) -> list[dict[str, Any]]:
     rows = await world.fetch_all("SELECT p.id, p.name, p.created_at, COUNT(pv.video_id) AS size FROM playlists p "
                                  "LEFT JOIN playlist_videos pv ON pv.playlist_id = p.id "
@@ -175,7 +170,7 @@ async def results(request: web.Request) -> web.StreamResponse:
     query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
     listing = None
     if query:
-        pattern = like_pattern(query)
+        pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"  # % and _ as typed
         listing = await video_grid(request, "(v.title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\')",
                                    (pattern, pattern), per_page=LIST)
     return await render(request, "microtube/results.html", {"q": query, "list": listing})
