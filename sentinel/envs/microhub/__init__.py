@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import Environment, Header, NavItem
-from sentinel.envs.microhub import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microhub import views
 from sentinel.envs.microhub.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microhub.kinds import KINDS
 from sentinel.envs.microhub.queries import NUMBERS, repo_numbers
@@ -55,11 +55,10 @@ def serve_preload(catalog: Catalog) -> dict[str, Any]:
 
 ENV = Environment(
     name="microhub", title="MicroHub", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
-    routes=tuple(views.routes), search="issues", kinds=KINDS, check_scenario=check_scenario,
+    routes=tuple(views.routes), search="issues", kinds=KINDS, check_scenario=check_scenario, finalize=finalize,
     nav=(NavItem("Code", "home"), NavItem("Issues", "issues", count="issues"),
          NavItem("Pull requests", "pulls", count="pulls"), NavItem("Actions", "actions"),
          NavItem("Projects", "projects"), NavItem("Wiki", "wiki"), NavItem("Security", "security"),
          NavItem("Insights", "insights"), NavItem("Settings", "settings")),
     header=header, baseline_sql=BASELINE_SQL, baselines_extra=repo_baselines, serve_preload=serve_preload,
-    finalize=finalize,
 )

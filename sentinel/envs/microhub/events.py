@@ -1,7 +1,6 @@
-"""MicroHub's event types, run in the session's write transaction (item times are event.at, never the clock,
-so a replay writes the same rows; issues and pull requests share one number sequence assigned on arrival, so
-a number reveals nothing of the catalog), and the checks only MicroHub knows: the star waypoints and a star
-task's crossing (condition_at must be when the home page first shows the count its solution watches for)."""
+"""MicroHub's event types (item times are event.at, never the clock, so a replay writes the same rows; issues and pull
+requests share one number sequence assigned on arrival, so a number reveals nothing of the catalog) and its checks:
+the star waypoints, and a star task's condition_at (when the home page first shows the count its solution awaits)."""
 
 from __future__ import annotations
 
@@ -56,11 +55,9 @@ async def insert_item(world: World, collection: str, rec: dict[str, Any], when: 
         "id": rec["id"], "number": await next_number(world), "title": rec["title"], "body": rec["body"],
         "state": rec.get("state", "open") if when["origin"] == "preload" else "open",
         "author_id": rec["author_id"], **own}, **when)
-    for name in rec.get("labels", []):
-        label = await world.fetch_value("SELECT id FROM labels WHERE name = ?", (name,))
-        if label is not None:
-            await world.db.execute("INSERT OR IGNORE INTO issue_labels (issue_id, label_id) VALUES (?, ?)",
-                                   (rec["id"], label))
+    for name in rec.get("labels", []):  # a name the labels lack adds none
+        await world.db.execute("INSERT OR IGNORE INTO issue_labels (issue_id, label_id) SELECT ?, id FROM labels "
+                               "WHERE name = ?", (rec["id"], name))
 
 
 def _preloaded(event: Event, rec: dict[str, Any]) -> dict[str, Any]:
@@ -109,7 +106,6 @@ async def apply_preload(world: World, event: Event) -> None:
 
 
 def arrival(collection: str, field: str) -> EventType:
-    """A new issue or pull request: the catalog item `field` names."""
     async def apply(world: World, event: Event) -> None:
         rec = world.catalog.get(collection, str(event.fields[field]))
         await insert_item(world, collection, rec, {"origin": "event", "at": event.at})
@@ -121,17 +117,15 @@ async def apply_star_waypoint(world: World, event: Event) -> None:
     start = await world.fetch_value("SELECT initial_stars FROM repo")
     if start is None:
         raise ValueError("star_waypoint needs the repository, which the preload did not load")
-    points = await star_points(world)
-    target = star_target(points, float(start), event)
-    for t, stars in ramp_points(points, float(start), event.at, target, float(event.fields.get("ramp_s", 0))):
+    for t, stars in star_ramp(await star_points(world), float(start), event):
         await world.db.execute("INSERT INTO star_waypoints (t, stars, origin) VALUES (?, ?, 'event')", (t, stars))
 
 
-def star_target(points: list[tuple[float, float]], start: float, event: Event) -> float:
-    """Where a star_waypoint moves the count: to `stars`, or by `delta` from the value at its time."""
-    if "stars" in event.fields:
-        return float(event.fields["stars"])
-    return value_at(points, event.at, start) + float(event.fields["delta"])
+def star_ramp(points: list[tuple[float, float]], start: float, event: Event) -> list[tuple[float, float]]:
+    """The waypoints a star_waypoint adds to `points`: its count moves to `stars`, or by `delta` from its value then."""
+    f = event.fields
+    target = float(f["stars"]) if "stars" in f else value_at(points, event.at, start) + float(f["delta"])
+    return ramp_points(points, start, event.at, target, float(f.get("ramp_s", 0)))
 
 
 async def apply_lock_issue(world: World, event: Event) -> None:
@@ -171,16 +165,14 @@ def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None =
     points = [(float(t), float(v)) for t, v in scenario.events[0].fields.get("star_waypoints", [])]
     for event in sorted(scenario.timeline, key=lambda e: (e.at, e.index)):  # the path built as the run builds it
         if event.type == "star_waypoint" and event.at <= end:
-            target = star_target(points, start, event)
-            points += ramp_points(points, start, event.at, target, float(event.fields.get("ramp_s", 0)))
+            points += star_ramp(points, start, event)
     return _crossing_problems(scenario, points, start, end)
 
 
 def _star_event_problems(scenario: Scenario, end: float) -> Problems:
     out: Problems = []
     for event in scenario.events:
-        where = f"events[{event.index}]"
-        f = event.fields
+        where, f = f"events[{event.index}]", event.fields
         if event.type == "preload":
             points = f.get("star_waypoints", [])
             if not isinstance(points, list) or not all(

@@ -85,9 +85,8 @@ def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dic
             without: str | None = None, issues_after: float = 0, stars: bool = False,
             issues: Iterable[str] = PRELOAD_ISSUES, star_legs: list[Leg] | None = None,
             initial: int | None = None) -> Facts:
-    """The facts `preload` (stars from `initial` moved by `star_legs`, else the slow climb) and `events`: these
-    and background: issues that cannot decide the task (none before `issues_after`, none whose description
-    holds `without`), pull requests and, with `stars`, small star climbs."""
+    """Facts `preload` (stars from `initial` moved by `star_legs`, else the slow climb) and `events`: these and
+    background that cannot decide it: issues (none before `issues_after` or describing `without`), PRs, star climbs."""
     used = {*issues, *(e.get("issue_id") for e in events), *(e.get("pr_id") for e in events)}
     pool = [i for i in arrivals(catalog, used) if not without or without not in issue(catalog, i)["body"].lower()]
     pool += [p for p in catalog.raw("pull_requests") if p not in {*PRELOAD_PRS, *used}]
@@ -103,8 +102,7 @@ def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dic
 
 def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, term: str, target: str, exclude: list[str],
                 at: int) -> list[dict[str, Any]]:
-    """knobs.decoys issues before `at` without `term` in the description: first with it in the title, then
-    sharing the most words with the target (near_miss: how strictly)."""
+    """knobs.decoys issues before `at` without `term` in the description: it in the title first, then the most alike."""
     like = words(f"{issue(catalog, target)['title']} {issue(catalog, target)['body']}")
 
     def score(i: str) -> float:
@@ -251,11 +249,9 @@ def open_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
 
 
 def four_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
-    """Four new issues (kit counting); pull requests and star climbs between them do not count."""
     prs = [p for p in catalog.raw("pull_requests") if p not in PRELOAD_PRS]
-    at, events, _ = kit.counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4,
-                                 lambda t, item, note: arrive(catalog, t, item, note), what="new issue",
-                                 decoy_note=lambda item: "decoy: not an issue", first_s=kit.FLAT_S)
+    at, events, _ = kit.counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4, partial(arrive, catalog),
+                                 what="new issue", decoy_note=lambda item: "decoy: not an issue", first_s=kit.FLAT_S)
     return {"at": at, "n": 4, **traffic(rng, catalog, knobs, events, issues_after=at, stars=True)}
 
 
@@ -303,7 +299,6 @@ def star_climb(rng: random.Random, catalog: Catalog, knobs: Knobs, gain: bool = 
 
 
 def far_above(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
-    """The no-op asks for 10–50 times the limit the count reaches."""
     return {"goal": facts["limit"] * kit.choose(rng, (10, 20, 50))}
 
 

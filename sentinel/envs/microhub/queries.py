@@ -1,6 +1,5 @@
-"""Reads shared by MicroHub's pages, events and checks: people by login (authors are persona ids), the
-repository, issue and PR rows, and the star count: the waypoint path at the moment it is read, rounded
-down (+1 while the self user has starred). Pages, baselines and grading (repo_stats) all read it here."""
+"""Reads shared by MicroHub's pages, events and checks: people by login (authors are persona ids), repository, issue
+and PR rows, and the star count, which pages, baselines and grading (repo_stats) all read here (`repo_numbers`)."""
 
 from __future__ import annotations
 
@@ -75,9 +74,8 @@ def issue_filter(state: str, label: str, query: str) -> tuple[str, list[Any]]:
     return " AND ".join(where), params
 
 
-ISSUE_COLUMNS = ("i.id, i.number, i.title, i.state, i.author_id, i.created_at, i.locked, "
-                 "(SELECT COUNT(*) FROM comments c WHERE c.target_kind = 'issue' AND c.target_id = i.id)"
-                 " AS comment_count")
+ISSUE_COLUMNS = ("i.id, i.number, i.title, i.state, i.author_id, i.created_at, i.locked, (SELECT COUNT(*) FROM "
+                 "comments c WHERE c.target_kind = 'issue' AND c.target_id = i.id) AS comment_count")
 
 
 def decode(row: Any, *keys: str) -> dict[str, Any]:
@@ -85,7 +83,6 @@ def decode(row: Any, *keys: str) -> dict[str, Any]:
     for key in keys:
         out[key.removesuffix("_json")] = json.loads(out.pop(key))
     return out
-
 
 
 def stars_at(points: Iterable[Sequence[float]], start: float, t: float) -> int:

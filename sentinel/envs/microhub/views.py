@@ -1,15 +1,18 @@
-"""MicroHub's pages (GET) under /microhub/; actions.py adds the POST routes to `routes`. The only GET
-side effect: opening an issue or a pull request marks it viewed (not on live refreshes)."""
+"""MicroHub's pages (GET) under /microhub/, then its actions (POSTs: 303 to the form's `next` page with a status line;
+bad input: the form again, 400, the message by the field). The only GET side effect: an issue or PR opened is viewed."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from aiohttp import web
 
 from sentinel.core.environment import Routes
 from sentinel.envs.microhub import queries as q
-from sentinel.web.kit import choice_param, fetch_or_404, mark_seen, paged, text_param, world_of
+from sentinel.envs.microhub.events import next_number
+from sentinel.web import kit
+from sentinel.web.kit import BadInput, choice_param, done, fetch_or_404, form_of, paged, text_param, url_for, world_of
 from sentinel.web.render import render
 
 routes = Routes()
@@ -21,21 +24,19 @@ RUN_STEPS = ("Set up job", "Check out code", "Set up Node 20", "Install dependen
 
 
 async def numbered(request: web.Request, kind: str, seen: bool = False) -> Any:
-    """The issue or pull request (`kind`: issue or pr) the URL's number names, or a 404; with `seen`,
-    marked viewed by this visit (a live refresh leaves it as it was)."""
+    """The issue or pull request (`kind`: issue or pr) the URL numbers, or a 404; `seen`: viewed if no live refresh."""
     table, _, gone = TARGETS[kind]
     row = await fetch_or_404(request, f"SELECT * FROM {table} WHERE number = ?", (int(request.match_info["number"]),),
                              gone)
-    if seen and not row["viewed"] and await mark_seen(request, f"UPDATE {table} SET viewed = 1 WHERE id = ?",
-                                                      (row["id"],)):
+    if seen and not row["viewed"] and await kit.mark_seen(request, f"UPDATE {table} SET viewed = 1 WHERE id = ?",
+                                                          (row["id"],)):
         row = await world_of(request).fetch_one(f"SELECT * FROM {table} WHERE id = ?", (row["id"],))
     return row
 
 
 @routes.get("/", "home")
 async def home(request: web.Request) -> web.Response:
-    world = world_of(request)
-    people = q.People.of(world)
+    world, people = world_of(request), q.People.of(world_of(request))
     files = await world.fetch_all("SELECT * FROM files WHERE parent_path = '' ORDER BY kind = 'file', path")
     readme = await world.fetch_value("SELECT content FROM files WHERE path = 'README.md'")
     latest = await world.fetch_one("SELECT * FROM commits ORDER BY created_at DESC, rowid DESC LIMIT 1")
@@ -88,8 +89,7 @@ async def commit(request: web.Request) -> web.Response:
 
 @routes.get("/issues", "issues")
 async def issues(request: web.Request) -> web.Response:
-    world = world_of(request)
-    people = q.People.of(world)
+    world, people = world_of(request), q.People.of(world_of(request))
     state = choice_param(request.query, "state", ("open", "closed"), "open", "State must be open or closed.")
     sort = choice_param(request.query, "sort", tuple(q.ISSUE_SORTS), "newest",
                         "Sort must be newest, oldest or comments.")
@@ -113,8 +113,7 @@ async def issues(request: web.Request) -> web.Response:
 @routes.get(r"/pulls/{number:\d+}", "pull")
 async def item_page(request: web.Request, values: dict[str, str] | None = None, errors: dict[str, str] | None = None,
                     status: int = 200) -> web.Response:
-    """An issue's or a pull request's page with its labels and comments: opened (a GET, which marks it
-    viewed) or a comment on it refused (`values` and `errors` for the form)."""
+    """An issue's or pull request's page, labels and comments: opened, or a comment refused (`values`, `errors`)."""
     kind = "pr" if request.match_info.route.name.startswith("pull") else "issue"
     world, row = world_of(request), await numbered(request, kind, seen=request.method == "GET")
     people = q.People.of(world)
@@ -132,8 +131,7 @@ async def item_page(request: web.Request, values: dict[str, str] | None = None, 
 
 @routes.get("/pulls", "pulls")
 async def pulls(request: web.Request) -> web.Response:
-    world = world_of(request)
-    people = q.People.of(world)
+    world, people = world_of(request), q.People.of(world_of(request))
     state = choice_param(request.query, "state", ("open", "closed"), "open", "State must be open or closed.")
     where = "state = 'open'" if state == "open" else "state IN ('closed', 'merged')"
     listing = await paged(request, per_page=q.PULLS_PER_PAGE,
@@ -150,8 +148,7 @@ async def pulls(request: web.Request) -> web.Response:
 
 @routes.get("/actions", "actions")
 async def actions(request: web.Request) -> web.Response:
-    world = world_of(request)
-    people = q.People.of(world)
+    world, people = world_of(request), q.People.of(world_of(request))
     workflows = await world.fetch_all("SELECT * FROM workflows ORDER BY name")
     runs = await world.fetch_all("SELECT r.*, w.name AS workflow FROM workflow_runs r JOIN workflows w "
                                  "ON w.id = r.workflow_id ORDER BY r.created_at DESC, r.rowid DESC")
@@ -206,8 +203,7 @@ async def security(request: web.Request) -> web.Response:
 
 @routes.get("/insights", "insights")
 async def insights(request: web.Request) -> web.Response:
-    world = world_of(request)
-    people = q.People.of(world)
+    world, people = world_of(request), q.People.of(world_of(request))
     rows = await world.fetch_all("SELECT author_id, COUNT(*) AS n, SUM(additions) AS adds, SUM(deletions) AS dels "
                                  "FROM commits GROUP BY author_id ORDER BY n DESC, author_id")
     weeks = await world.fetch_all("SELECT CAST((julianday(?) - julianday(created_at)) / 7 AS INTEGER) AS week, "
@@ -228,8 +224,7 @@ async def releases(request: web.Request) -> web.Response:
 
 @routes.get("/users/{login}", "user")
 async def user(request: web.Request) -> web.Response:
-    world = world_of(request)
-    people = q.People.of(world)
+    world, people = world_of(request), q.People.of(world_of(request))
     person = people.by_login(request.match_info["login"])
     if person is None:
         raise web.HTTPNotFound(text="This user does not exist.")
@@ -253,3 +248,155 @@ async def form(request: web.Request) -> web.Response:
         values = {key: repo[key] for key in ("name", "description", "visibility")}
     return await render(request, f"microhub/{name}.html", {"values": values, "errors": {}})
 
+
+# --- actions: star, watch, fork, settings and new repositories, issues, comments, merges, follows ---
+
+MAX_TITLE, MAX_BODY = 200, 5000
+REPO_NAME = re.compile(r"^[A-Za-z0-9._-]{1,100}$")
+VISIBILITY = ("public", "private")
+FLIPS = {"star": ("starred_by_me", "Starred brightline/atlas-web", "Unstarred brightline/atlas-web"),
+         "watch": ("watching", "You are now watching this repository", "You are no longer watching this repository")}
+STRATEGIES = {"merge": "Merged", "squash": "Squashed and merged", "rebase": "Rebased and merged"}
+
+
+def text(form: Any, name: str, max_len: int) -> str:
+    value = form.get(name, "")
+    value = value.strip() if isinstance(value, str) else ""
+    if len(value) > max_len:
+        raise BadInput(f"{name.capitalize()} is too long ({max_len} characters at most).")
+    return value
+
+
+@routes.post("/star", "star")
+@routes.post("/watch", "watch")
+async def flip(request: web.Request) -> web.Response:
+    """Star or watch the repository, or undo it: the route's FLIPS column and status lines."""
+    column, on, off = FLIPS[request.match_info.route.name]
+    world, form = world_of(request), await form_of(request)
+    async with world.write() as db:
+        await db.execute(f"UPDATE repo SET {column} = 1 - {column}")
+        value = await world.fetch_value(f"SELECT {column} FROM repo")
+    if value is None:
+        raise web.HTTPNotFound(text="This repository does not exist.")
+    raise done(request, form, on if value else off, url_for(request, "home"))
+
+
+@routes.post("/fork", "fork")
+async def fork(request: web.Request) -> web.Response:
+    world, form = world_of(request), await form_of(request)
+    async with world.write() as db:
+        forked = await world.fetch_value("SELECT forked FROM repo")
+        if forked is None:
+            raise web.HTTPNotFound(text="This repository does not exist.")
+        await db.execute("UPDATE repo SET forked = 1 WHERE forked = 0")
+    login = q.People.of(world).login(world.self_persona["id"])
+    message = f"You already forked this repository to {login}/atlas-web" if forked else f"Forked to {login}/atlas-web"
+    raise done(request, form, message, url_for(request, "home"))
+
+
+@routes.post("/settings", "settings_save")
+@routes.post("/new", "repo_create")
+async def save_repo(request: web.Request) -> web.Response:
+    """The repository's settings, or (repo_create) a new repository of the self user's."""
+    world, form = world_of(request), await form_of(request)
+    new = request.match_info.route.name == "repo_create"
+    values = {"name": text(form, "name", 100), "description": text(form, "description", 350),
+              "visibility": text(form, "visibility", 10) or "public"}
+    errors = {}
+    if not REPO_NAME.match(values["name"]):
+        errors["name"] = "Use letters, digits, '.', '-' or '_' (1 to 100 characters)."
+    elif new and await world.fetch_value("SELECT 1 FROM my_repos WHERE name = ?", (values["name"],)):
+        errors["name"] = "You already have a repository with this name."
+    if values["visibility"] not in VISIBILITY:
+        errors["visibility"] = "Choose public or private."
+    if errors:
+        return await render(request, f"microhub/{'repo_new' if new else 'settings'}.html",
+                            {"values": values, "errors": errors}, status=400)
+    if not new:
+        async with world.write() as db:
+            await db.execute("UPDATE repo SET name = ?, description = ?, visibility = ?", tuple(values.values()))
+        raise done(request, form, "Settings saved", url_for(request, "settings"))
+    async with world.write():
+        await world.insert("my_repos", {"id": await world.next_self_id("my_repos"), **values}, origin="self")
+    login = q.People.of(world).login(world.self_persona["id"])
+    raise done(request, form, f"Created {login}/{values['name']}", url_for(request, "user", login=login))
+
+
+@routes.post("/issues/new", "issue_create")
+async def issue_create(request: web.Request) -> web.Response:
+    world, form = world_of(request), await form_of(request)
+    values = {"title": text(form, "title", MAX_TITLE), "body": text(form, "body", MAX_BODY)}
+    if not values["title"]:
+        return await render(request, "microhub/issue_new.html",
+                            {"values": values, "errors": {"title": "Give the issue a title."}}, status=400)
+    async with world.write():
+        number = await next_number(world)
+        await world.insert("issues", {"id": await world.next_self_id("issues"), "number": number, **values,
+                                      "state": "open", "author_id": world.self_persona["id"], "viewed": 1},
+                           origin="self")
+    raise done(request, form, f"Opened issue #{number}", url_for(request, "issue", number=number))
+
+
+@routes.post(r"/issues/{number:\d+}/comment", "issue_comment")
+@routes.post(r"/pulls/{number:\d+}/comment", "pull_comment")
+async def add_comment(request: web.Request) -> web.Response:
+    """A comment by the self user on the issue or pull request the URL numbers."""
+    kind, page = ("issue", "issue") if request.match_info.route.name == "issue_comment" else ("pr", "pull")
+    world, row, form = world_of(request), await numbered(request, kind), await form_of(request)
+    body = text(form, "body", MAX_BODY)
+    error = "This conversation is locked: only collaborators can comment." if kind == "issue" and row["locked"] \
+        else ("Write a comment first." if not body else None)
+    if error:
+        return await item_page(request, {"body": body}, {"body": error}, status=400)
+    async with world.write():
+        await world.insert("comments", {"id": await world.next_self_id("comments"), "target_kind": kind,
+                                        "target_id": row["id"], "author_id": world.self_persona["id"], "body": body},
+                           origin="self")
+    raise done(request, form, f"Comment added to #{row['number']}", url_for(request, page, number=row["number"]))
+
+
+@routes.post(r"/issues/{number:\d+}/state", "issue_state")
+async def issue_state(request: web.Request) -> web.Response:
+    world, row, form = world_of(request), await numbered(request, "issue"), await form_of(request)
+    wanted = form.get("state")
+    if wanted not in ("open", "closed"):
+        raise BadInput("State must be open or closed.")
+    if row["locked"]:
+        raise BadInput("This conversation is locked: only collaborators can change it.")
+    async with world.write() as db:
+        await db.execute("UPDATE issues SET state = ? WHERE id = ?", (wanted, row["id"]))
+    message = f"Closed issue #{row['number']}" if wanted == "closed" else f"Reopened issue #{row['number']}"
+    raise done(request, form, message, url_for(request, "issue", number=row["number"]))
+
+
+@routes.post(r"/pulls/{number:\d+}/merge", "pull_merge")
+async def pull_merge(request: web.Request) -> web.Response:
+    world, row, form = world_of(request), await numbered(request, "pr"), await form_of(request)
+    strategy = form.get("strategy", "merge")
+    if strategy not in STRATEGIES:
+        raise BadInput("Choose merge, squash or rebase.")
+    if row["state"] != "open":
+        raise BadInput(f"Pull request #{row['number']} is already {row['state']}.")
+    async with world.write() as db:
+        await db.execute("UPDATE pull_requests SET state = 'merged', merged_by_me = 1, merge_strategy = ? WHERE id = ?",
+                         (strategy, row["id"]))
+    raise done(request, form, f"{STRATEGIES[strategy]} pull request #{row['number']}",
+               url_for(request, "pull", number=row["number"]))
+
+
+@routes.post("/users/{login}/follow", "follow")
+async def follow(request: web.Request) -> web.Response:
+    world = world_of(request)
+    login = request.match_info["login"]
+    person = q.People.of(world).by_login(login)
+    if person is None:
+        raise web.HTTPNotFound(text="This user does not exist.")
+    form = await form_of(request)
+    async with world.write() as db:
+        if await world.fetch_value("SELECT 1 FROM follows WHERE persona_id = ?", (person["id"],)):
+            await db.execute("DELETE FROM follows WHERE persona_id = ?", (person["id"],))
+            message = f"You unfollowed {login}"
+        else:
+            await world.insert("follows", {"persona_id": person["id"]}, origin="self")
+            message = f"You are now following {login}"
+    raise done(request, form, message, url_for(request, "user", login=login))

@@ -8,7 +8,7 @@ from typing import Any
 
 from sentinel.core.environment import Environment, NavItem
 from sentinel.envs.microtube import views
-from sentinel.envs.microtube.events import EVENT_TYPES, check_scenario
+from sentinel.envs.microtube.events import EVENT_TYPES, PRELOAD_COLLECTIONS, check_scenario
 from sentinel.envs.microtube.kinds import KINDS
 
 BASELINE_SQL = {
@@ -25,19 +25,16 @@ SERVE_SUBSCRIBED = ("chn01", "chn02", "chn03", "chn04", "chn05", "chn06", "chn10
 
 
 def serve_preload(catalog: Any) -> dict[str, Any]:
-    """Everything: all channels (the usual ones subscribed), videos, comments and notifications."""
-    return {"channels": "*", "videos": "*", "comments": "*", "notifications": "*", "playlists": "*",
-            "subscribed": list(SERVE_SUBSCRIBED)}
+    """Everything: all channels (the usual ones subscribed), videos, comments, notifications and playlists."""
+    return {**dict.fromkeys(PRELOAD_COLLECTIONS, "*"), "subscribed": list(SERVE_SUBSCRIBED)}
 
 
 ENV = Environment(
-    name="microtube", title="MicroTube",
+    name="microtube", title="MicroTube", kinds=KINDS, check_scenario=check_scenario,
     schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES, routes=tuple(views.routes),
     nav=(NavItem("Home", "home"), NavItem("Shorts", "shorts"), NavItem("Subscriptions", "subscriptions"),
          NavItem("Library", "library"), NavItem("History", "history"),
          NavItem("Notifications", "notifications", count="notifications")),
     search="results", header=views.header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
-    check_scenario=check_scenario,
     page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
-    kinds=KINDS,
 )

@@ -19,6 +19,8 @@ CATEGORIES = ("gaming", "science", "music", "film", "tech", "education", "cookin
               "nature", "travel", "comedy", "people")
 LABELS = {"howto": "How-to", "tech": "Tech"}  # the others capitalized
 OPEN_NOTIFICATIONS = "FROM notifications WHERE dismissed = 0"
+RATINGS = {"like": ("liked", "disliked", "Added to Liked videos", "Removed from Liked videos"),
+           "dislike": ("disliked", "liked", "You disliked this video", "Dislike removed")}  # column, the one it clears
 
 
 def compact(n: int) -> str:
@@ -47,11 +49,6 @@ def card(row: Any) -> dict[str, Any]:
     return video
 
 
-def like_pattern(text: str) -> str:
-    """A LIKE pattern matching text anywhere, with % and _ taken literally (ESCAPE '\\')."""
-    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-
 async def playlists_with_counts(world: World) -> list[dict[str, Any]]:
     rows = await world.fetch_all("SELECT p.id, p.name, p.created_at, COUNT(pv.video_id) AS size FROM playlists p "
                                  "LEFT JOIN playlist_videos pv ON pv.playlist_id = p.id "
@@ -59,17 +56,11 @@ async def playlists_with_counts(world: World) -> list[dict[str, Any]]:
     return [dict(r) for r in rows]
 
 
-GRID = 24
-LIST = 20
-COMMENTS = 100
+GRID, LIST, COMMENTS = 24, 20, 100  # videos in a grid, in a list, comments on a watch page
 UP_NEXT = 8  # the watch page's suggestions: the same category first, then the newest others
-MAX_QUERY = 100
-MAX_COMMENT = 500
-MAX_PLAYLIST_NAME = 80
-GONE_VIDEO = "This video isn't available anymore."
-GONE_CHANNEL = "This channel doesn't exist."
-GONE_PLAYLIST = "This playlist doesn't exist."
-GONE_NOTIFICATION = "This notification no longer exists."
+MAX_QUERY, MAX_COMMENT, MAX_PLAYLIST_NAME = 100, 500, 80
+GONE_VIDEO, GONE_CHANNEL = "This video isn't available anymore.", "This channel doesn't exist."
+GONE_PLAYLIST, GONE_NOTIFICATION = "This playlist doesn't exist.", "This notification no longer exists."
 
 routes = Routes()
 
@@ -179,7 +170,7 @@ async def results(request: web.Request) -> web.StreamResponse:
     query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
     listing = None
     if query:
-        pattern = like_pattern(query)
+        pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"  # % and _ as typed
         listing = await video_grid(request, "(v.title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\')",
                                    (pattern, pattern), per_page=LIST)
     return await render(request, "microtube/results.html", {"q": query, "list": listing})
@@ -220,24 +211,16 @@ async def update(request: web.Request, sql: str, params: tuple[Any, ...] = ()) -
 
 
 @routes.post("/watch/{id}/like", "like")
-async def like(request: web.Request) -> web.StreamResponse:
-    form, video = await form_of(request), await video_of(request)
-    liked = 1 - video["liked"]
-    await update(request, "UPDATE videos SET liked = ?, disliked = CASE WHEN ? = 1 THEN 0 ELSE disliked END, "
-                 "like_count = MAX(0, like_count + ?) WHERE id = ?", (liked, liked, 1 if liked else -1, video["id"]))
-    raise done(request, form, "Added to Liked videos" if liked else "Removed from Liked videos",
-               url_for(request, "watch", id=video["id"]))
-
-
 @routes.post("/watch/{id}/dislike", "dislike")
-async def dislike(request: web.Request) -> web.StreamResponse:
+async def rate(request: web.Request) -> web.StreamResponse:
+    """Like or dislike the video, or take it back: either clears the other, and like_count follows `liked`."""
     form, video = await form_of(request), await video_of(request)
-    disliked = 1 - video["disliked"]
-    await update(request, "UPDATE videos SET disliked = ?, liked = CASE WHEN ? = 1 THEN 0 ELSE liked END, "
-                 "like_count = MAX(0, like_count - ?) WHERE id = ?",
-                 (disliked, disliked, 1 if disliked and video["liked"] else 0, video["id"]))
-    raise done(request, form, "You disliked this video" if disliked else "Dislike removed",
-               url_for(request, "watch", id=video["id"]))
+    column, other, on, off = RATINGS[request.match_info.route.name]
+    now = 1 - video[column]
+    rated = {column: now, other: 0 if now else video[other]}
+    await update(request, "UPDATE videos SET liked = ?, disliked = ?, like_count = MAX(0, like_count + ?) WHERE id = ?",
+                 (rated["liked"], rated["disliked"], rated["liked"] - video["liked"], video["id"]))
+    raise done(request, form, on if now else off, url_for(request, "watch", id=video["id"]))
 
 
 @routes.post("/watch/{id}/save", "save")
