@@ -14,6 +14,7 @@ from sentinel.envs.microhub.events import next_number
 from sentinel.web import kit
 from sentinel.web.kit import BadInput, choice_param, done, fetch_or_404, form_of, paged, text_param, url_for, world_of
 from sentinel.web.render import render
+from sentinel.world.state import World
 
 routes = Routes()
 TARGETS = {  # comments' target_kind → the items' table, their page, the 404's text
@@ -21,6 +22,11 @@ TARGETS = {  # comments' target_kind → the items' table, their page, the 404's
     "pr": ("pull_requests", "pull", "This pull request does not exist.")}
 RUN_STEPS = ("Set up job", "Check out code", "Set up Node 20", "Install dependencies", "Lint", "Run tests",
              "Complete job")
+
+
+def world_and_people(request: web.Request) -> tuple[World, q.People]:
+    world = world_of(request)
+    return world, q.People.of(world)
 
 
 async def numbered(request: web.Request, kind: str, seen: bool = False) -> Any:
@@ -36,7 +42,7 @@ async def numbered(request: web.Request, kind: str, seen: bool = False) -> Any:
 
 @routes.get("/", "home")
 async def home(request: web.Request) -> web.Response:
-    world, people = world_of(request), q.People.of(world_of(request))
+    world, people = world_and_people(request)
     files = await world.fetch_all("SELECT * FROM files WHERE parent_path = '' ORDER BY kind = 'file', path")
     readme = await world.fetch_value("SELECT content FROM files WHERE path = 'README.md'")
     latest = await world.fetch_one("SELECT * FROM commits ORDER BY created_at DESC, rowid DESC LIMIT 1")
@@ -89,7 +95,7 @@ async def commit(request: web.Request) -> web.Response:
 
 @routes.get("/issues", "issues")
 async def issues(request: web.Request) -> web.Response:
-    world, people = world_of(request), q.People.of(world_of(request))
+    world, people = world_and_people(request)
     state = choice_param(request.query, "state", ("open", "closed"), "open", "State must be open or closed.")
     sort = choice_param(request.query, "sort", tuple(q.ISSUE_SORTS), "newest",
                         "Sort must be newest, oldest or comments.")
@@ -131,7 +137,7 @@ async def item_page(request: web.Request, values: dict[str, str] | None = None, 
 
 @routes.get("/pulls", "pulls")
 async def pulls(request: web.Request) -> web.Response:
-    world, people = world_of(request), q.People.of(world_of(request))
+    world, people = world_and_people(request)
     state = choice_param(request.query, "state", ("open", "closed"), "open", "State must be open or closed.")
     where = "state = 'open'" if state == "open" else "state IN ('closed', 'merged')"
     listing = await paged(request, per_page=q.PULLS_PER_PAGE,
@@ -148,7 +154,7 @@ async def pulls(request: web.Request) -> web.Response:
 
 @routes.get("/actions", "actions")
 async def actions(request: web.Request) -> web.Response:
-    world, people = world_of(request), q.People.of(world_of(request))
+    world, people = world_and_people(request)
     workflows = await world.fetch_all("SELECT * FROM workflows ORDER BY name")
     runs = await world.fetch_all("SELECT r.*, w.name AS workflow FROM workflow_runs r JOIN workflows w "
                                  "ON w.id = r.workflow_id ORDER BY r.created_at DESC, r.rowid DESC")
@@ -203,7 +209,7 @@ async def security(request: web.Request) -> web.Response:
 
 @routes.get("/insights", "insights")
 async def insights(request: web.Request) -> web.Response:
-    world, people = world_of(request), q.People.of(world_of(request))
+    world, people = world_and_people(request)
     rows = await world.fetch_all("SELECT author_id, COUNT(*) AS n, SUM(additions) AS adds, SUM(deletions) AS dels "
                                  "FROM commits GROUP BY author_id ORDER BY n DESC, author_id")
     weeks = await world.fetch_all("SELECT CAST((julianday(?) - julianday(created_at)) / 7 AS INTEGER) AS week, "
@@ -224,7 +230,7 @@ async def releases(request: web.Request) -> web.Response:
 
 @routes.get("/users/{login}", "user")
 async def user(request: web.Request) -> web.Response:
-    world, people = world_of(request), q.People.of(world_of(request))
+    world, people = world_and_people(request)
     person = people.by_login(request.match_info["login"])
     if person is None:
         raise web.HTTPNotFound(text="This user does not exist.")
