@@ -2,6 +2,7 @@
 --scenarios-dir runs of a generated set; --variants give each trial its own variant."""
 
 import asyncio
+import re
 import json
 import math
 import subprocess
@@ -65,6 +66,9 @@ def test_every_kind_generates_a_scenario_that_validates(env):
         assert data["taxonomy"]["activity"] == kind.activity
         assert (data["condition_at"] is None) == kind.is_noop
         assert data["solution"] and data["condition_sql"]
+        for field in ("description", "prompt", *(f"taxonomy.{k}" for k in data["taxonomy"])):
+            text = data["taxonomy"][field[9:]] if field.startswith("taxonomy.") else data[field]
+            assert not re.search(r"\{\w+[^}]*\}", text), f"{kind.name}: {field} not filled in: {text}"
 
 
 def test_knobs_change_the_output():

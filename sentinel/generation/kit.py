@@ -84,10 +84,9 @@ def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs,
             eval_sql: str | None = None, near_miss_sql: str | None = None, start_page: str | None = None,
             earliest: float = MIN_AT) -> Kind:
     """A `Recipe` kind with the whole `solution`, whose templates see the knobs too; near_miss_sql is a template,
-    eval_sql by default the condition (a passive task is graded on reaching it), the distraction used as written."""
-    as_written = distraction.replace("{", "{{").replace("}", "}}")  # fill_in gives it back unchanged
+    eval_sql by default the condition (a passive task is graded on reaching it)."""
     graded = eval_sql or (None if activity == "noop" else condition_sql)
-    recipe = Recipe(activity, criteria, setup, description, prompt, difficulty, as_written, condition_sql,
+    recipe = Recipe(activity, criteria, setup, description, prompt, difficulty, distraction, condition_sql,
                     solution=solution, start_page=start_page, eval_sql=graded)
 
     def draw(rng: random.Random, catalog: Catalog, drawn: Knobs) -> dict[str, Any]:
