@@ -2,9 +2,9 @@
 --scenarios-dir runs of a generated set; --variants give each trial its own variant."""
 
 import asyncio
-import re
 import json
 import math
+import re
 import subprocess
 import sys
 from types import SimpleNamespace
