@@ -277,7 +277,9 @@ async def test_first_wave_clocks_start_together_after_every_agent_booted(tmp_pat
     config = make_config(tmp_path)
     slow_boot = (f'case "$SENTINEL_TASK_PROMPT" in "Tell me when CHPX trades at \\$520"*) sleep 1;; esac; '
                  f"{sys.executable} -m sentinel.agents.eager __TASK_URL__")
-    await Runner(config, plan("eager", command=slow_boot)).run()
+    runner = Runner(config, plan("eager", command=slow_boot))
+    runner.start_spacing_s = (0.0, 0.0)  # the line only, not its pace (tests/test_plan.py)
+    await runner.run()
     times = start_times(config.results_dir / "r")
     assert set(times) == {"rise", "rise_buy", "rise_noop"}
     assert max(times.values()) - min(times.values()) < 0.3  # the fast agents waited for the slow one

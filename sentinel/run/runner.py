@@ -118,6 +118,7 @@ class Runner:
         self._heap_frozen = False
         self._spawner: ThreadPoolExecutor | None = None  # while run() runs: starts the agents
         self.start_line_max_s = START_LINE_MAX_S
+        self.start_spacing_s = (START_CORE_SPACING_S / available_cores(), START_SPACING_MAX_S)  # least, most
         self.message_grace_s = PERSON_MESSAGE_GRACE_S
         self.realtime = False  # the loop's thread ran at a real-time priority (sentinel/session/priority.py)
         files = [s.path for s in plan.scenarios]
@@ -166,9 +167,9 @@ class Runner:
             gate = await self._admission_gate(canary, len(todo))
             wave = min(gate.admission.allowed if gate.admission else gate.limit or len(todo), len(todo))
             self._gate = StartGate(wave)
-            self._start_line = StartGate(wave, START_CORE_SPACING_S / available_cores(),
-                                         pace=lambda: calm_now(canary, self.plan.speed),
-                                         max_spacing_s=START_SPACING_MAX_S)
+            least, most = self.start_spacing_s
+            self._start_line = StartGate(wave, least, pace=lambda: calm_now(canary, self.plan.speed),
+                                         max_spacing_s=most)
 
             async def one(job: Job) -> Result | None:
                 async with gate.slot():
