@@ -183,3 +183,28 @@ async def test_the_board_skips_a_frozen_scheduler():
     await board.fire_due()
     assert applied == []
     await run
+
+
+async def test_a_quiet_moment_comes_after_the_next_event_and_never_later_than_asked():
+    """Building a session of a later wave waits for a gap between the running sessions' events."""
+    board = DueBoard(time.monotonic)
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    await board.quiet_moment(0.01, 5.0)
+    assert loop.time() - began < 0.5  # no clock runs: no wait
+    clock = SimClock(speed=1.0, wall=time.monotonic)
+    fired = []
+
+    async def apply(event):
+        fired.append(loop.time())
+    scheduler = Scheduler(clock, [Event(at=0.1, type="x", index=1)], apply, 720, board=board)
+    clock.start()
+    task = asyncio.create_task(scheduler.run())
+    await asyncio.sleep(0)
+    await board.quiet_moment(0.2, 5.0)  # the event is due in 0.1 s: too close, so wait until it has fired
+    assert fired and loop.time() >= fired[0]
+    await task
+    board.aim(object(), time.monotonic())  # due now and never fired: the wait gives up at its limit
+    began = loop.time()
+    await board.quiet_moment(0.05, 0.2)
+    assert 0.2 - 0.01 <= loop.time() - began < 2

@@ -69,6 +69,15 @@ class DueBoard:
         """Wall seconds until the next event of any scheduler falls due (inf if none)."""
         return self._soonest - self.wall()
 
+    async def quiet_moment(self, need_s: float, most_s: float) -> None:
+        """Wait (at most most_s) until no event falls due for need_s: a moment for work that holds
+        the loop a few ms, such as building a session of a later wave, to run without making an
+        event of a running session late. No wait while no clock runs."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + most_s
+        while self.quiet_for() < need_s and loop.time() < give_up:
+            await asyncio.sleep(min(max(self.quiet_for(), 0.0) + 0.0005, give_up - loop.time()))
+
     async def fire_due(self) -> None:
         """Apply every event due by now, in every scheduler on the board that is not already
         applying (a busy one is being served by its own task)."""

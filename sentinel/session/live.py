@@ -52,6 +52,8 @@ PERSONA_COLUMNS = ("id", "name", "username", "email", "title", "company", "locat
                    "avatar_color", "is_self")
 EVENT_HOLD_S = 0.004  # a session's scheduler holds the loop this long before each event (core/scheduler.py)
 SETUP_SLICE = 25  # preload events applied between two turns of the loop while a session is built
+BUILD_QUIET_S = 0.01  # ... each step waits for a moment this long with no event due (at most BUILD_WAIT_S)
+BUILD_WAIT_S = 0.2
 
 
 def create_database(path: Path, schema: Path) -> None:
@@ -136,19 +138,21 @@ class Session:
         # and skipping fsync on every commit keeps event writes to a fraction of a millisecond.
         await self._db.execute("PRAGMA synchronous = OFF")
         self.world = World(self.environment.name, self._db, catalog, self.clock, self.world_start)
-        await asyncio.sleep(0)  # building a world runs on the loop's thread: let due timers in
+        # building a world runs on the loop's thread: its steps wait for a moment between events
+        await self.board.quiet_moment(BUILD_QUIET_S, BUILD_WAIT_S)
         async with self.world.write() as db:
             await self._load_personas(db, catalog)
             for count, event in enumerate(self.scenario.preload, 1):
+                if count % SETUP_SLICE == 1:
+                    await self.board.quiet_moment(BUILD_QUIET_S, BUILD_WAIT_S)  # other sessions' events first
                 await self._apply(event)
-                if count % SETUP_SLICE == 0:
-                    await asyncio.sleep(0)
             self.baselines = await self.environment.baselines(self.world)
             meta: dict[str, object] = {f"baseline_{k}": v for k, v in self.baselines.items()}
             meta.update(speed_factor=self.speed, self_id=self.world.self_persona["id"],
                         world_start=iso(self.world.world_start), scenario_id=self.scenario.id)
             for key, value in meta.items():
                 await self.world.set_meta(key, value)
+            await self.board.quiet_moment(BUILD_QUIET_S, BUILD_WAIT_S)  # the commit that ends the block
         await asyncio.sleep(0)
         self.world.reader = open_page_reader(self._db_path)
         self.scheduler = Scheduler(self.clock, self.scenario.timeline, self._apply_in_transaction,
