@@ -46,15 +46,20 @@ PORTFOLIO = "/microhood/"
 
 # A site whose every GET renders, in its own process: argv = environment name, work folder. The
 # world starts at one fixed moment in every process, so both trees can serve the same bytes.
-# Only API present in both trees (Session, catalog_scenario, PageCache) is used.
+# Only API present in both trees (Session, catalog_scenario, PageCache) is used, found where each
+# tree keeps it.
 RENDER_SERVER = """
 import asyncio, sys
 from datetime import UTC, datetime
 from pathlib import Path
-from sentinel.core.config import load_config
+try:
+    from sentinel.core.config import load_config
+    from sentinel.session.live import Session
+except ImportError:  # a tree from before the layers: sentinel/config.py, sentinel/session.py
+    from sentinel.config import load_config
+    from sentinel.session import Session
 from sentinel.envs import get_environment
 from sentinel.serve import catalog_scenario
-from sentinel.session.live import Session
 from sentinel.web.cache import PageCache
 from sentinel.web.keys import PAGE_CACHE
 
@@ -179,7 +184,9 @@ async def same_page(before: str, after: str, digits: bool) -> None:
     if pages[0] != pages[1]:
         lines = [page.replace("><", ">\n<").splitlines() for page in pages]
         diff = difflib.unified_diff(lines[0], lines[1], "before", "after", lineterm="", n=0)
-        raise SystemExit(f"the baseline and this tree serve different pages at {after}:\n" + "\n".join(list(diff)[:20]))
+        raise SystemExit(f"the baseline and this tree serve different pages at {after} (a render is only compared "
+                         "with the same page: give --baseline a commit with these templates, e.g. "
+                         "`git log -1 --format=%h -- web/templates`):\n" + "\n".join(list(diff)[:20]))
 
 
 async def measure(args: argparse.Namespace) -> None:
