@@ -50,7 +50,7 @@ CREATE TABLE session_meta (key TEXT PRIMARY KEY, value TEXT);
 """
 PERSONA_COLUMNS = ("id", "name", "username", "email", "title", "company", "location", "bio",
                    "avatar_color", "is_self")
-EVENT_HOLD_S = 0.004  # a session's scheduler holds the loop this long before each event (core/scheduler.py)
+EVENT_HOLD_S = 0.008  # a session's scheduler holds the loop this long before each event (core/scheduler.py)
 SETUP_SLICE = 25  # preload events applied between two turns of the loop while a session is built
 BUILD_QUIET_S = 0.01  # ... each step waits for a moment this long with no event due (at most BUILD_WAIT_S)
 BUILD_WAIT_S = 0.2
