@@ -54,8 +54,9 @@ def selection(sessions: int) -> list[str]:
 
 def measure(sessions: int, speed: float, results: Path, agent: str = "oracle") -> dict:
     name = f"knee-{agent}-{sessions}-{os.getpid()}"
-    return measure_run(name, results, ["--agent", agent, "--speed", f"{speed:g}", "--concurrency", "0",
-                                       *selection(sessions)])  # all at once: the knee itself
+    row = measure_run(name, results, ["--agent", agent, "--speed", f"{speed:g}", "--concurrency", "0",
+                                      *selection(sessions)])  # all at once: the knee itself
+    return {**row, "agent": agent}
 
 
 def measure_run(name: str, results: Path, options: list[str], keep: bool = False) -> dict:
@@ -81,8 +82,7 @@ def measure_run(name: str, results: Path, options: list[str], keep: bool = False
     normal = [r for r in found if r.get("condition_at") is not None]
     if not keep:
         shutil.rmtree(run_dir, ignore_errors=True)
-    agent = options[options.index("--agent") + 1] if "--agent" in options else "oracle"
-    return {"agent": agent, "sessions": len(found), "passed": sum(bool(r["success"]) for r in found),
+    return {"sessions": len(found), "passed": sum(bool(r["success"]) for r in found),
             "on_time": sum(bool(r.get("on_time")) for r in normal), "normal": len(normal),
             "cpu_per_session": cpu_s / max(1, len(found)), "canary_p99": canary_p99,
             "p50": percentile(lateness, 50), "p99": percentile(lateness, 99), "max": max(lateness),
