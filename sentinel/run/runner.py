@@ -32,7 +32,6 @@ import jinja2
 import sentinel
 from sentinel.agents import builtin_command
 from sentinel.agents.usage import derive_costs
-from sentinel.core.admission import Admission
 from sentinel.core.bus import (
     AgentOutput,
     Bus,
@@ -58,6 +57,7 @@ from sentinel.envs import get_environment, template_dirs
 from sentinel.mcp import MCP_PLACEHOLDER, MCP_URL_VARIABLE
 from sentinel.mcp.calls import read_calls
 from sentinel.outputs.results import finished_result, write_result
+from sentinel.run.admission import Admission
 from sentinel.run.agent_folder import AGENT_FOLDER, working_folder
 from sentinel.run.camera import filming
 from sentinel.run.fidelity import AdmissionGate, Canary, HostSteal, Monitor, calm_now, fidelity_record, probe_first_wave
