@@ -12,7 +12,7 @@ from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.errors import SentinelError
 from sentinel.core.scenario import load_scenario
-from sentinel.stepper import Stepper, diff_tables
+from sentinel.run.stepper import Stepper, diff_tables
 
 RISE = REPO_ROOT / "tests" / "data" / "scenarios" / "microhood" / "rise.yaml"
 RISE_NOOP = REPO_ROOT / "tests" / "data" / "scenarios" / "microhood" / "rise_noop.yaml"

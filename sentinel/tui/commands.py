@@ -99,7 +99,7 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 
 def cmd_step(args: argparse.Namespace) -> int:
-    from sentinel.stepper import Stepper
+    from sentinel.run.stepper import Stepper
     from sentinel.tui.step import StepApp
 
     config = api.with_suite(api.get_config(args.config), args.suite)
