@@ -41,7 +41,7 @@ HEADER = struct.Struct(">I")
 PIPE_BYTES = 1 << 20  # room for bursts of messages while the screen's process is busy drawing
 
 
-def write_frame(stream: BinaryIO, value: Any) -> None:
+def write_frame(stream: IO[bytes], value: Any) -> None:
     data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(HEADER.pack(len(data)) + data)
     stream.flush()
@@ -63,7 +63,7 @@ def _widen(fd: int) -> None:
     """Make a pipe hold PIPE_BYTES where Linux allows it (it holds 64 KiB by default)."""
     with contextlib.suppress(AttributeError, OSError):
         import fcntl
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)  # type: ignore[attr-defined]
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
 
 
 class RunnerProcess:
