@@ -35,6 +35,7 @@ from sentinel.core.scenario import Scenario, ScenarioError, load_scenario, scena
 from sentinel.core.suites import mixed_suites, suite_dir
 from sentinel.core.summary import Summary, summarize
 from sentinel.outputs.results import load_results
+from sentinel.outputs.run_folder import refuse_existing_run
 from sentinel.run.options import RunOptions
 from sentinel.run.plan import RunPlan
 from sentinel.run.ray_backend import make_runner
@@ -149,9 +150,7 @@ def variants_for(config: Config, scenarios: list[Scenario], run_name: str, seed:
     from sentinel.checks.drafts import trial_variants
 
     run_dir = config.results_dir / run_name
-    if (run_dir / "run.json").exists() and not resume:
-        raise SentinelError(f"{run_dir}: a run with this name exists; pass --resume to continue it "
-                            f"or choose another --run name")
+    refuse_existing_run(run_dir, resume)  # before any variant is drawn into it
     drawn = run_coroutine(trial_variants(config, scenarios, seed, trials, run_dir / "variants"))
     if not drawn:
         raise SentinelError("--variants: none of the selected scenarios is a kind of its environment "

@@ -1,4 +1,4 @@
-"""Admission by measurement (sentinel/core/admission.py) and its edges (sentinel/run/fidelity.py):
+"""Admission by measurement (sentinel/run/admission.py) and its edges (sentinel/run/fidelity.py):
 the policy with made-up delays, the gate and the canary as real objects and a real process."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 from test_runner import make_config, plan
 
-from sentinel.core.admission import BUSY, CALM, STEADY, Admission, Fidelity, machine_state
+from sentinel.run.admission import BUSY, CALM, STEADY, Admission, Fidelity, machine_state
 from sentinel.run.fidelity import AdmissionGate, Canary, HostSteal, calm_now
 from sentinel.run.runner import Runner
 

@@ -25,7 +25,7 @@ LAYERS: dict[str, set[str]] = {
     "checks": {"core", "world", "web", "generation", "envs", "session"},
     "run": {"core", "world", "web", "envs", "agents", "outputs", "session", "mcp"},
 }
-EDGE_MODULES = {"cli", "api", "serve", "stepper", "sweep", "display", "tui"}  # may import any layer
+EDGE_MODULES = {"cli", "api", "serve", "sweep", "display", "tui"}  # may import any layer
 MAX_TOP_LEVEL_MODULES = 12
 
 CORE = sorted(p.stem for p in (PACKAGE / "core").glob("*.py") if p.stem != "__init__")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 
 import aiohttp
@@ -12,7 +13,7 @@ from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.errors import SentinelError
 from sentinel.core.scenario import load_scenario
-from sentinel.stepper import Stepper, diff_tables
+from sentinel.run.stepper import Stepper, diff_tables
 
 RISE = REPO_ROOT / "tests" / "data" / "scenarios" / "microhood" / "rise.yaml"
 RISE_NOOP = REPO_ROOT / "tests" / "data" / "scenarios" / "microhood" / "rise_noop.yaml"
@@ -150,3 +151,22 @@ async def test_the_attached_agents_requests_are_steps_and_its_report_is_graded_a
     assert stepper.steps[-1].action == "agent reported" and seen[-1] is stepper.steps[-1]
     with pytest.raises(SentinelError, match="froze at contact"):
         await stepper.advance(1)
+
+
+ARRIVES = REPO_ROOT / "scenarios" / "verified" / "micromail" / "sender_arrives.yaml"
+MCP_WATCHER = REPO_ROOT / "tests" / "agents" / "mcp_watch.py"
+
+
+async def test_an_mcp_agent_can_be_stepped_and_its_report_is_graded(open_stepper):
+    stepper, _ = await open_stepper(ARRIVES)
+    watcher = [sys.executable, str(MCP_WATCHER), "/micromail/folder/inbox", "Priya Shah", "Priya wrote."]
+    await stepper.attach_agent(watcher)  # a command of yours: the session serves it MCP, as in a run
+    limit = time.monotonic() + 60
+    while not any("/micromail/folder/inbox" in r for r in stepper.requests_since_step):  # its first look
+        assert time.monotonic() < limit, "the agent never read the inbox through its MCP tools"
+        await asyncio.sleep(0.05)
+    await stepper.jump_to_condition()
+    while stepper.grade is None:
+        assert time.monotonic() < limit + 60, "the agent never reported"
+        await asyncio.sleep(0.05)
+    assert stepper.grade[0], stepper.grade[1]

@@ -9,7 +9,7 @@ from test_stepper import RISE
 from sentinel.core.bus import SessionReady, SessionStarted
 from sentinel.core.config import load_config
 from sentinel.core.scenario import load_scenario
-from sentinel.stepper import Stepper
+from sentinel.run.stepper import Stepper
 from sentinel.tui.dashboard import DashboardApp
 from sentinel.tui.play import PlayApp
 from sentinel.tui.simulate import START_WALL, SimulatedRun

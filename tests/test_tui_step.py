@@ -11,7 +11,7 @@ from textual.widgets import Static
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import load_scenario
-from sentinel.stepper import Stepper
+from sentinel.run.stepper import Stepper
 from sentinel.tui.step import StepApp
 
 SIZE = (160, 40)

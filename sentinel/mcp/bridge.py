@@ -16,7 +16,7 @@ import httpx2
 from mcp.client.streamable_http import streamable_http_client
 from mcp.server.stdio import stdio_server
 
-from sentinel.mcp import MCP_URL_VARIABLE
+from sentinel.core.protocol import MCP_URL_VARIABLE
 
 CONNECT_WALL_S = 30.0
 READ_WALL_S = 3600.0  # a wait_for_change answers by its own timeout (at most an hour of sim time)

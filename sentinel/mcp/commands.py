@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from sentinel.mcp import MCP_URL_VARIABLE
+from sentinel.core.protocol import MCP_URL_VARIABLE
 
 
 def add_commands(subparsers) -> None:

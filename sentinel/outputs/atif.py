@@ -53,13 +53,19 @@ def trajectory(folder: Path, result: Result, prompt: str | None) -> Trajectory:
                       notes=None if trace else "The agent wrote no trace: its steps are its page reads.")
 
 
+def _arguments(call: dict[str, Any]) -> dict[str, Any]:
+    """A recorded call's arguments; {} when it recorded none, or not as an object."""
+    arguments = call.get("arguments")
+    return arguments if isinstance(arguments, dict) else {}
+
+
 def trace_steps(trace: list[dict[str, Any]], first_id: int) -> list[Step]:
     """One agent step per decision the agent recorded."""
     steps = []
     for number, turn in enumerate(trace, first_id):
         calls = [c for c in turn.get("calls", []) if isinstance(c, dict)]
         tool_calls = [ToolCall(tool_call_id=str(c.get("id") or f"call_{number}_{i}"), function_name=str(c.get("name")),
-                               arguments=c.get("arguments") if isinstance(c.get("arguments"), dict) else {})
+                               arguments=_arguments(c))
                       for i, c in enumerate(calls)]
         results = [ObservationResult(source_call_id=call.tool_call_id, content=str(c.get("result", "")))
                    for call, c in zip(tool_calls, calls, strict=True)]

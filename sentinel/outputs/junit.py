@@ -75,11 +75,11 @@ def _counts(results: list[Result]) -> dict[str, str]:
 def junit_xml(results: list[Result], run: str, properties: dict[str, object] | None = None) -> str:
     """The JUnit XML document (a string) for a run's results."""
     trials = max((r.trial for r in results), default=1)
-    root = ET.Element("testsuites", name=clean(f"sentinel run {run}"), **_counts(results))
+    root = ET.Element("testsuites", {"name": clean(f"sentinel run {run}"), **_counts(results)})
     ordered = sorted(results, key=lambda r: (r.environment, r.scenario_id, r.trial))
     for environment, group in groupby(ordered, key=lambda r: r.environment):
         members = list(group)
-        suite = ET.SubElement(root, "testsuite", name=clean(environment), **_counts(members))
+        suite = ET.SubElement(root, "testsuite", {"name": clean(environment), **_counts(members)})
         props = ET.SubElement(suite, "properties")
         for key, value in {**(properties or {}), **_on_time_properties(members)}.items():
             ET.SubElement(props, "property", name=clean(key), value=clean(value))

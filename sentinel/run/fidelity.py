@@ -1,5 +1,5 @@
 """The run's eye on the machine: the canary process, admission by its measurements, and the
-fidelity record (the policy is sentinel/core/admission.py; docs/timing.md#admission).
+fidelity record (the policy is sentinel/run/admission.py; docs/timing.md#admission).
 
 With `--concurrency auto` (the default) sessions wait at an AdmissionGate whose allowance the
 monitor raises while the machine is calm; with a fixed `--concurrency N` (or 0, all) the gate
@@ -18,8 +18,8 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from sentinel.core.admission import BUSY, CALM, WINDOW_S, Admission, Fidelity, delay_sim_s, machine_state
 from sentinel.core.summary import percentile
+from sentinel.run.admission import BUSY, CALM, WINDOW_S, Admission, Fidelity, delay_sim_s, machine_state
 from sentinel.session.harness import AGENT_NICENESS
 
 TICK_S = 0.5

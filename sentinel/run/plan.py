@@ -1,14 +1,18 @@
 """What a run is made of: the plan (agent, speed, scenarios, options), its jobs (one per session),
-the gate that holds the first wave until all of it is set up, and the run's report."""
+the gate that holds the first wave until all of it is set up, the run's report, and the handle
+whoever drives a run holds."""
 
 from __future__ import annotations
 
 import asyncio
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from sentinel.agents import builtin_command
+from sentinel.core.bus import Bus
+from sentinel.core.config import Config
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Result
 from sentinel.core.scenario import Scenario
@@ -83,6 +87,31 @@ class RunReport:
     skipped: int = 0
     wall_s: float = 0.0
     summary: Summary | None = None
+
+
+class RunHandle(ABC):
+    """A run as whoever drives it sees it (the API, a screen): its config, plan, bus and folder;
+    `run()`, `stop()`, `stop_session(key)`, and `stopping` once a stop was asked. A Runner runs
+    the sessions in this process, a RunnerProcess (sentinel/run/runner_process.py) in a child."""
+
+    def __init__(self, config: Config, plan: RunPlan, bus: Bus | None = None):
+        self.config = config
+        self.plan = plan
+        self.bus = bus or Bus()  # the run's messages (sentinel/core/bus.py)
+        self.run_dir = config.results_dir / plan.name
+        self.stopping = False
+
+    @abstractmethod
+    async def run(self) -> RunReport:
+        """Run every session of the plan; the report once all have ended."""
+
+    @abstractmethod
+    def stop(self) -> None:
+        """Stop every session (Ctrl-C): agents end cleanly, finished results are kept."""
+
+    @abstractmethod
+    def stop_session(self, key: str) -> None:
+        """Stop one running session (recorded as an infrastructure error, so resume reruns it)."""
 
 
 class StartGate:

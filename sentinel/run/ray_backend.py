@@ -324,7 +324,7 @@ class RayRunner(Runner):
         if self._channel is not None:
             self._channel.stop.remote(key)
 
-    async def run_session(self, job: Job) -> Result:  # type: ignore[override]
+    async def run_session(self, job: Job) -> Result:
         ray = import_ray()
         out_dir = job.dir_in(self.run_dir)
         ref = self._task.remote(self.config, self.plan, job, job.scenario.path.read_bytes(),

@@ -4,7 +4,9 @@ listed in sentinel/outputs/results.py).
 Each session is a scenario's site, clock and scheduler (sentinel/session/live.py) with the agent
 beside it, working in a fresh folder outside the repository (sentinel/run/agent_folder.py). The
 first wave of sessions starts together once all of it is set up (sentinel/run/plan.py's
-StartGate), and the loop is tuned for timing while the run lasts (sentinel/run/tuning.py). Only
+StartGate), and the loop is tuned for timing while the run lasts (sentinel/run/tuning.py). An
+agent's command and variables come from sentinel/session/launch.py, what its session lends it
+from sentinel/run/session_helpers.py, and its result from sentinel/session/result.py. Only
 built-in agents receive the scenario file (__SCENARIO_FILE__).
 
 A resumed run keeps every finished session and runs again those without a result or with an
@@ -15,7 +17,6 @@ error and never stops the others.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import platform
 import shutil
@@ -30,9 +31,7 @@ from pathlib import Path
 import jinja2
 
 import sentinel
-from sentinel.agents import builtin_command
 from sentinel.agents.usage import derive_costs
-from sentinel.core.admission import Admission
 from sentinel.core.bus import (
     AgentOutput,
     Bus,
@@ -46,8 +45,8 @@ from sentinel.core.bus import (
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import Config, available_cores
 from sentinel.core.errors import SentinelError
-from sentinel.core.files import read_json, remove_temporaries, write_atomic, write_json_atomic
-from sentinel.core.grading import Outcome, Result, judge, on_time, read_costs
+from sentinel.core.files import read_json, write_atomic, write_json_atomic
+from sentinel.core.grading import Result, read_costs
 from sentinel.core.paths import DATA
 from sentinel.core.scenario import Scenario, full_prompt
 from sentinel.core.scheduler import DueBoard
@@ -55,20 +54,21 @@ from sentinel.core.suites import suite_digest, suite_of
 from sentinel.core.summary import summarize
 from sentinel.envs import environments as all_environments
 from sentinel.envs import get_environment, template_dirs
-from sentinel.mcp import MCP_PLACEHOLDER, MCP_URL_VARIABLE
 from sentinel.mcp.calls import read_calls
 from sentinel.outputs.results import finished_result, write_result
+from sentinel.outputs.run_folder import RUN_FILE, RunIdentity, open_run_folder
+from sentinel.run.admission import Admission
 from sentinel.run.agent_folder import AGENT_FOLDER, working_folder
-from sentinel.run.camera import filming
 from sentinel.run.fidelity import AdmissionGate, Canary, HostSteal, Monitor, calm_now, fidelity_record, probe_first_wave
-from sentinel.run.plan import Job, RunPlan, RunReport, StartGate
+from sentinel.run.plan import Job, RunHandle, RunPlan, RunReport, StartGate
+from sentinel.run.session_helpers import WantedHelpers, started_helpers
 from sentinel.run.tuning import tuned_loop
-from sentinel.session.browser import lent_browser
-from sentinel.session.harness import AgentOutcome, AgentProcess, build_command, check_command
+from sentinel.session.harness import AgentOutcome, AgentProcess
+from sentinel.session.launch import AgentTerms, agent_launch
 from sentinel.session.live import Session
-from sentinel.session.proxy import METERED_FILE, MeteringProxy
+from sentinel.session.proxy import METERED_FILE
+from sentinel.session.result import AgentUsage, crashed_result, session_result
 from sentinel.session.sandbox import Sandbox
-from sentinel.session.shots import CAMERA_SHOTS
 from sentinel.web.render import make_templates
 
 # First-wave clocks start at least START_CORE_SPACING_S / cores apart (a hundred over 15 s on two cores),
@@ -80,13 +80,6 @@ START_LINE_MAX_S = 15.0  # longest a first-wave agent's /start waits for the oth
 # agent's process goes on after its contact (and posts its message) until it exits; a person
 # has no process, so the session waits for the POST, this grace, or the person closing the screen.
 PERSON_MESSAGE_GRACE_S = 300.0
-
-
-def serves_mcp(agent: str) -> bool:
-    """Whether a session of this agent serves MCP: any agent of yours (--cmd) and the mcp-* agents;
-    not the built-in agents that read pages over HTTP, for whom a server per session (a few ms of
-    the loop to start, a socket) would only cost the other sessions' timers."""
-    return builtin_command(agent) is None or agent.startswith("mcp-")
 
 
 def compile_templates(templates: jinja2.Environment, environments: set[str]) -> None:
@@ -101,15 +94,10 @@ def compile_templates(templates: jinja2.Environment, environments: set[str]) -> 
         templates.get_template(name)
 
 
-
-class Runner:
+class Runner(RunHandle):
     def __init__(self, config: Config, plan: RunPlan, bus: Bus | None = None):
-        self.config = config
-        self.plan = plan
-        self.bus = bus or Bus()
-        self.run_dir = config.results_dir / plan.name
+        super().__init__(config, plan, bus)
         self.templates: jinja2.Environment = make_templates(template_dirs())
-        self.stopping = False
         self._stops: dict[str, asyncio.Event] = {}
         self._gate = StartGate(0)  # agents of the first wave spawn once every session is set up
         self._start_line = StartGate(0)  # ... and their clocks start once every agent opened /start
@@ -145,7 +133,7 @@ class Runner:
                 self._spawner = None
 
     async def _run(self) -> RunReport:
-        self._prepare_run_dir()
+        self._open_run_dir()
         compile_templates(self.templates, {s.environment for s in self.plan.scenarios})
         report = RunReport(self.run_dir)
         started = time.monotonic()
@@ -209,40 +197,19 @@ class Runner:
 
     def _record_fidelity(self, record: dict) -> None:
         """The run's fidelity (sentinel/run/fidelity.py) into run.json, beside what it was run with."""
-        run_json = self.run_dir / "run.json"
+        run_json = self.run_dir / RUN_FILE
         write_json_atomic(run_json, {**(read_json(run_json) or {}), "fidelity": record})
         if record.get("warning"):
             self._notice(record["warning"])
 
-    def _prepare_run_dir(self) -> None:
-        run_json = self.run_dir / "run.json"
-        if run_json.exists() and not self.plan.resume:
-            raise SentinelError(f"{self.run_dir}: a run with this name exists; pass --resume to continue it "
-                                f"or choose another --run name")
-        try:
-            self.run_dir.mkdir(parents=True, exist_ok=True)
-            probe = self.run_dir / ".writable.tmp"
-            probe.write_bytes(b"")
-            probe.unlink()
-        except OSError as exc:
-            raise SentinelError(f"results folder {self.run_dir}: cannot write there "
-                                f"({exc.strerror or exc}); choose another with [run] results_dir") from None
-        remove_temporaries(self.run_dir)
-        previous = read_json(run_json) if run_json.exists() else None
-        settings = (self.plan.agent, self.plan.speed, self.plan.trials, self.plan.variant_seed)
-        if previous and (previous.get("agent"), previous.get("speed"), previous.get("trials", 1),
-                         previous.get("variant_seed")) != settings:
-            raise SentinelError(f"{self.run_dir}: was run with agent {previous.get('agent')!r} at speed "
-                                f"{previous.get('speed')} with {previous.get('trials', 1)} trial(s); resume it "
-                                f"with the same --agent, --speed, --trials (and --variants --seed)")
-        if previous and previous.get("suite_digest") not in (None, self.suite_digest):
-            raise SentinelError(f"{self.run_dir}: was run with suite {previous.get('suite')!r} digest "
-                                f"{previous.get('suite_digest')}, but its scenario files or catalogs have changed "
-                                f"since (now {self.suite_digest}); start a new --run")
-        if previous and previous.get("model") != self.plan.model:
-            raise SentinelError(f"{self.run_dir}: was run with model {previous.get('model')!r}; resume it with the "
-                                f"same --model")
-        write_json_atomic(run_json, {
+    def _open_run_dir(self) -> None:
+        """Check the run's folder may hold this run (sentinel/outputs/run_folder.py), then say in
+        run.json what the run is made with."""
+        identity = RunIdentity(agent=self.plan.agent, speed=self.plan.speed, trials=self.plan.trials,
+                               variant_seed=self.plan.variant_seed, model=self.plan.model, suite=self.suite,
+                               suite_digest=self.suite_digest)
+        previous = open_run_folder(self.run_dir, identity, self.plan.resume)
+        write_json_atomic(self.run_dir / RUN_FILE, {
             "name": self.plan.name, "agent": self.plan.agent, "command": self.plan.command,
             "speed": self.plan.speed, "concurrency": self.plan.concurrency, "trials": self.plan.trials,
             "model": self.plan.model, "meter": self.plan.meter, "sandbox": self.plan.sandbox,
@@ -294,7 +261,7 @@ class Runner:
             return await self._record(out_dir, key, replace(crashed, trial=job.trial))
         # costs.json from the usage logs an agent for the original SentinelBench leaves (if it wrote none)
         await asyncio.to_thread(derive_costs, out_dir / AGENT_FOLDER)
-        result = await asyncio.to_thread(self._grade, scenario, session, out_dir, agent_outcome, infra_error)
+        result = await asyncio.to_thread(self._grade, session, out_dir, agent_outcome, infra_error)
         wall_s = round(time.monotonic() - began, 3)
         return await self._record(out_dir, key, replace(result, trial=job.trial, wall_s=wall_s))
 
@@ -312,30 +279,18 @@ class Runner:
     async def _spawn_and_supervise(self, session: Session, scenario: Scenario, out_dir: Path, work_dir: Path,
                                    stop: asyncio.Event) -> AgentOutcome:
         assert self.plan.command is not None
-        prompt = full_prompt(scenario, session.contact_url)
-        scenario_file = str(scenario.path.resolve()) if self.plan.gets_scenario_file else ""
-        environ = {
-            "SENTINEL_TASK_URL": session.task_url, "SENTINEL_TASK_PROMPT": prompt,
-            "SENTINEL_CONTACT_URL": session.contact_url,
-            "SENTINEL_COSTS_FILE": str(work_dir / "costs.json"),
-            "SENTINEL_TIME_LIMIT_S": f"{self.config.deadline_wall_s(self.plan.speed):.3f}",
-            "SENTINEL_SPEED": f"{self.plan.speed:g}",
-            "SENTINEL_EVIDENCE_CAP_BYTES": str(self.config.evidence_cap_bytes),  # screenshots kept (agents/shots.py)
-            **({"SENTINEL_MODEL": self.plan.model} if self.plan.model else {}),
-        }
-        async with self._session_extras(session, out_dir) as extra_env:
-            values = {"__TASK_URL__": session.task_url, "__TASK_PROMPT__": prompt, "__BASE_DIR__": str(work_dir),
-                      "__SCENARIO_FILE__": scenario_file, "__CDP_URL__": extra_env.get("SENTINEL_CDP_URL", ""),
-                      MCP_PLACEHOLDER: extra_env.get(MCP_URL_VARIABLE, "")}
-            command = build_command(self.plan.command, values)
-            check_command(command)
-            self.bus.publish(ready_message(session, prompt))
+        deadline_s = self.config.deadline_wall_s(self.plan.speed)
+        terms = AgentTerms(time_limit_s=deadline_s, model=self.plan.model,
+                           scenario_file=scenario.path if self.plan.gets_scenario_file else None)
+        wanted = WantedHelpers.for_agent(self.plan.agent, browser=self.plan.agent_browser, meter=self.plan.meter)
+        async with started_helpers(session, out_dir, wanted) as helpers:
+            launch = agent_launch(session, self.plan.command, work_dir, terms, helpers)
+            self.bus.publish(ready_message(session, launch.prompt))
             process = await AgentProcess.spawn(
-                command, cwd=work_dir, env={**environ, **extra_env}, log_path=out_dir / "agent.log",
+                launch.command, cwd=work_dir, env=launch.environ, log_path=out_dir / "agent.log",
                 log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
                 on_line=lambda line: self.bus.publish(AgentOutput(key=session.key, line=line)),
                 sandbox=self._sandbox(scenario, work_dir) if self.plan.sandbox else None, spawner=self._spawner)
-            deadline_s = self.config.deadline_wall_s(self.plan.speed)
             return await process.supervise(
                 started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
                 deadline=lambda: (session.clock.started_wall or time.monotonic()) + deadline_s, stop=stop)
@@ -349,35 +304,6 @@ class Runner:
             readable = (Path(sentinel.__file__).parent, Path(sys.prefix), scenario.path)
         return Sandbox(work_dir=work_dir, readable=readable,
                        hidden=(DATA.root, config.results_dir, config.scenarios_dir, config.catalogs_dir))
-
-    @contextlib.asynccontextmanager
-    async def _session_extras(self, session: Session, out_dir: Path):
-        """Helpers that live exactly as long as a session's agent; yields environment variables
-        for it. The session's MCP server (sentinel/mcp/server.py), at SENTINEL_MCP_URL, which keeps
-        its calls in mcp.jsonl, for every agent that may use it (serves_mcp). With --agent-browser: a
-        headless Chromium (sentinel/session/browser.py) at SENTINEL_CDP_URL. With --meter: a metering
-        proxy (sentinel/session/proxy.py) the agent reaches through OPENAI_BASE_URL, which records the
-        model usage in metered.json."""
-        assert session.url is not None, "the site starts before the agent"
-        async with contextlib.AsyncExitStack() as extras:
-            environ: dict[str, str] = {}
-            if serves_mcp(self.plan.agent):
-                from sentinel.mcp.server import McpHost  # the MCP SDK loads only when a session serves it
-
-                host = McpHost(session.url, session.clock, out_dir)
-                environ[MCP_URL_VARIABLE] = await host.start()
-                extras.push_async_callback(host.stop)
-            if self.plan.agent_browser:
-                browser = await extras.enter_async_context(lent_browser(out_dir))
-                environ |= browser.environment()
-                await extras.enter_async_context(  # stops before the browser closes
-                    filming(browser.cdp_url, out_dir / CAMERA_SHOTS, self.config.evidence_cap_bytes))
-            if self.plan.meter:
-                proxy = MeteringProxy.from_env(out_dir / METERED_FILE)
-                await proxy.start()
-                extras.push_async_callback(proxy.stop)
-                environ["OPENAI_BASE_URL"] = proxy.url
-            yield environ
 
     async def _wait_at_start_line(self, key: str) -> None:
         """Hold this agent's first /start until every agent of the first wave has opened its
@@ -420,47 +346,16 @@ class Runner:
             return outcome("contact")
         return outcome("stopped" if stop.is_set() else "deadline")
 
-    def _grade(self, scenario: Scenario, session: Session, out_dir: Path,
-               agent: AgentOutcome | None, infra_error: str | None) -> Result:
-        verdict = session.final_verdict
-        assert verdict is not None, "graded before the session finished"
-        contact = session.contact_record
-        clock = session.clock
-        end_wall = contact.wall_s if contact else (clock.frozen_wall or 0) - (clock.started_wall or 0)
-        outcome = Outcome(contact_sim=contact.sim if contact else None,
-                          contact_wall_s=contact.wall_s if contact else None,
-                          speed=self.plan.speed, completion_s=max(0.0, end_wall))
-        success, detail, reaction, early = judge(scenario, verdict, outcome)
-        ended_by = agent.ended_by if agent else "harness_error"
-        if ended_by == "stopped":
-            infra_error = infra_error or "stopped before the session ended"
-        if infra_error:
-            success, detail = False, f"infrastructure error: {infra_error}"
-        costs_path = out_dir / METERED_FILE if self.plan.meter else out_dir / AGENT_FOLDER / "costs.json"
-        costs = read_costs(costs_path, self.config.prices)
-        mcp_calls = read_calls(out_dir)  # the agent's calls of its session's MCP server
-        model = costs.model
-        if model and (self.plan.meter or costs.estimated):  # say where the token counts come from
-            model = f"{model} ({'metered' if self.plan.meter else 'estimated'})"
-        return Result.for_scenario(
-            scenario, success=success, verdict=_jsonable(verdict.value), detail=detail,
-            contact_at=round(contact.sim, 4) if contact else None,
-            reaction_s=reaction, early_by_s=early, completion_s=round(outcome.completion_s, 4),
-            ended_by=ended_by, exit_code=agent.exit_code if agent else None,
-            signal=agent.signal if agent else None, requests=session.stats.requests,
-            live_requests=session.stats.live_requests, bytes_sent=session.stats.bytes_sent,
-            prompt_tokens=costs.prompt_tokens, completion_tokens=costs.completion_tokens,
-            tool_calls=costs.tool_calls or sum(mcp_calls.values()), mcp_calls=mcp_calls, model=model,
-            cost_usd=costs.cost_usd,
-            contact_message=contact.message if contact else None, infra_error=infra_error,
-            agent=self.plan.agent, speed=self.plan.speed,
-            on_time=on_time(scenario, success, contact.sim if contact else None, self.config.timing.on_time_s),
-        )
+    def _grade(self, session: Session, out_dir: Path, agent: AgentOutcome | None,
+               infra_error: str | None) -> Result:
+        """The session's Result (sentinel/session/result.py), with what its agent used."""
+        costs_file = out_dir / METERED_FILE if self.plan.meter else out_dir / AGENT_FOLDER / "costs.json"
+        usage = AgentUsage(read_costs(costs_file, self.config.prices), metered=self.plan.meter,
+                           mcp_calls=read_calls(out_dir))  # the agent's calls of its session's MCP server
+        return session_result(session, agent, infra_error, usage, self.plan.agent)
 
     def _crashed(self, scenario: Scenario, error: str) -> Result:
-        return Result.for_scenario(scenario, success=False, verdict=None, detail=f"infrastructure error: {error}",
-                                   infra_error=error, agent=self.plan.agent, speed=self.plan.speed,
-                                   on_time=None if scenario.is_noop else False)
+        return crashed_result(scenario, error, self.plan.agent, self.plan.speed)
 
     async def _record(self, out_dir: Path, key: str, result: Result) -> Result:
         """Write the result (in a thread: file writes never stall other sessions' timers)."""
@@ -484,11 +379,4 @@ async def _first_of(*events: asyncio.Event, timeout: float) -> bool:
     finally:
         for waiter in waiters:
             waiter.cancel()
-
-
-def _jsonable(value):
-    if isinstance(value, bytes):
-        return value.decode("utf-8", errors="replace")
-    return value
-
 

@@ -35,13 +35,13 @@ from typing import IO, Any, BinaryIO
 from sentinel.core.bus import Bus
 from sentinel.core.config import Config
 from sentinel.core.errors import SentinelError
-from sentinel.run.plan import RunPlan, RunReport
+from sentinel.run.plan import RunHandle, RunPlan, RunReport
 
 HEADER = struct.Struct(">I")
 PIPE_BYTES = 1 << 20  # room for bursts of messages while the screen's process is busy drawing
 
 
-def write_frame(stream: BinaryIO, value: Any) -> None:
+def write_frame(stream: IO[bytes], value: Any) -> None:
     data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
     stream.write(HEADER.pack(len(data)) + data)
     stream.flush()
@@ -63,18 +63,14 @@ def _widen(fd: int) -> None:
     """Make a pipe hold PIPE_BYTES where Linux allows it (it holds 64 KiB by default)."""
     with contextlib.suppress(AttributeError, OSError):
         import fcntl
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)  # type: ignore[attr-defined]
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
 
 
-class RunnerProcess:
+class RunnerProcess(RunHandle):
     """A Runner's run in a child process, seen through the Runner's surface (module docstring)."""
 
     def __init__(self, config: Config, plan: RunPlan, bus: Bus | None = None):
-        self.config = config
-        self.plan = plan
-        self.bus = bus or Bus()
-        self.run_dir = config.results_dir / plan.name
-        self.stopping = False
+        super().__init__(config, plan, bus)
         self.output = ""  # what the child printed (stdout and stderr), once run() has returned
         self._process: subprocess.Popen | None = None
         self._early: list[str] = []  # commands given before the child started

@@ -2,8 +2,8 @@
 
 The agent gets its DevTools address as SENTINEL_CDP_URL (and the `__CDP_URL__` placeholder):
 `http://127.0.0.1:PORT`, which Playwright's `connect_over_cdp`, `@playwright/mcp --cdp-endpoint`
-or any DevTools client accepts (SENTINEL_CDP_WS_URL is the browser's websocket address itself).
-See docs/agents-any-stack.md#a-browser-lent-to-the-agent.
+or any DevTools client accepts (SENTINEL_CDP_WS_URL is the browser's websocket address itself;
+sentinel/session/launch.py tells the agent both). See docs/agents-any-stack.md#a-browser-lent-to-the-agent.
 
 The browser belongs to the session, not to the agent: it starts before the agent and is closed
 after it, and it stays outside a `--sandbox` (the agent reaches it over loopback). No Chromium
@@ -91,10 +91,6 @@ class SessionBrowser:
                 raise SentinelError(f"--agent-browser: Chromium {problem}")
             await asyncio.sleep(POLL_S)
         return cls(process, profile, *address)
-
-    def environment(self) -> dict[str, str]:
-        """The variables the agent gets."""
-        return {"SENTINEL_CDP_URL": self.cdp_url, "SENTINEL_CDP_WS_URL": self.ws_url}
 
     def pids(self) -> list[int]:
         """The browser's live processes: its process group, and whatever the reaper still holds."""

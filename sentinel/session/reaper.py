@@ -48,7 +48,7 @@ def children() -> list[int]:
 
 def reap() -> list[tuple[int, int]]:
     """Collect every child that has ended: [(pid, wait status)]."""
-    ended = []
+    ended: list[tuple[int, int]] = []
     while True:
         try:
             pid, status = os.waitpid(-1, os.WNOHANG)
@@ -123,14 +123,14 @@ def main(argv: list[str]) -> int:
         return 127
     status = None
     while status is None:
-        for pid, ended in reap():
+        for pid, wait_status in reap():
             if pid == agent.pid:
-                status = ended
+                status = wait_status
         if status is None and signal.sigwaitinfo(SIGNALS).si_signo != signal.SIGCHLD:
             break  # SIGTERM or SIGINT: the session is ending
-    ended = end_all(grace)
+    collected = end_all(grace)
     if status is None:  # stopped before the agent ended: it ended with the rest
-        status = ended.get(agent.pid, signal.SIGKILL)  # (a bare signal number is a "killed by" status)
+        status = collected.get(agent.pid, signal.SIGKILL)  # (a bare signal number is a "killed by" status)
     if os.WIFSIGNALED(status):  # end the same way, so the harness sees the agent's signal
         signum = os.WTERMSIG(status)
         if signum not in (signal.SIGKILL, signal.SIGSTOP):  # (those two have no handler to reset)

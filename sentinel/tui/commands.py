@@ -30,6 +30,9 @@ def add_commands(sub) -> None:
     who = step.add_mutually_exclusive_group()
     who.add_argument("--agent", help="attach a built-in agent (it sees the pages; time moves only by your steps)")
     who.add_argument("--cmd", help="attach an agent command")
+    step.add_argument("--model", help="as for `sentinel run`: the attached agent's chat model (SENTINEL_MODEL)")
+    step.add_argument("--agent-browser", action="store_true",
+                      help="as for `sentinel run`: lend the attached agent a headless Chromium (SENTINEL_CDP_URL)")
     step.add_argument("--config", type=Path, help="a sentinel.toml or eval_config.yaml")
     add_suite_option(step)
     step.set_defaults(func=cmd_step)
@@ -99,13 +102,16 @@ def cmd_tui(args: argparse.Namespace) -> int:
 
 
 def cmd_step(args: argparse.Namespace) -> int:
-    from sentinel.stepper import Stepper
+    from sentinel.run.stepper import Stepper
+    from sentinel.session.browser import check_agent_browser
     from sentinel.tui.step import StepApp
 
     config = api.with_suite(api.get_config(args.config), args.suite)
     scenario = find_scenario(config, args.scenario)
     command = api.resolve_agent(config, agent=args.agent, cmd=args.cmd)[1] if (args.agent or args.cmd) else None
-    app = StepApp(Stepper(scenario, config), command)
+    if args.agent_browser:
+        check_agent_browser()  # a missing Chromium: one line before the screen opens
+    app = StepApp(Stepper(scenario, config, model=args.model, agent_browser=args.agent_browser), command)
     app.run()
     code = app.return_code or 0
     if app.error:

@@ -1,6 +1,6 @@
 """`sentinel step SCENARIO`: move one scenario's paused clock by hand and watch the verdict.
 
-A thin screen over sentinel.stepper.Stepper: keys fire the next event, advance by a chosen
+A thin screen over sentinel.run.stepper.Stepper: keys fire the next event, advance by a chosen
 number of sim seconds, or jump to condition_at; after each step it shows the eval_sql verdict,
 the baselines beside the same quantities now, and the rows the step inserted, changed or
 deleted. The session's start page URL is shown (and `o` opens it) so a person can look at the
@@ -23,7 +23,7 @@ from textual.widgets import Footer, Input, Label, Static
 
 from sentinel.core.bus import AgentOutput, AgentRequest, Contacted, Message
 from sentinel.core.errors import SentinelError
-from sentinel.stepper import RowChange, Step, Stepper
+from sentinel.run.stepper import RowChange, Step, Stepper
 from sentinel.tui.base import SentinelApp
 from sentinel.tui.widgets import DETAIL_EVENTS, DETAIL_OUTPUT, event_lines, heading
 

@@ -128,8 +128,11 @@ def _pass_rows(runs: list[RunData]) -> list[Row]:
             cells = []
             for run in runs:
                 entry = next((p for p in run.summary.pass_k if p.k == k), None)
-                value = getattr(entry, attribute) if entry else None
-                cells.append(Cell(fmt_share(value), value, f"{attribute}.{k}") if entry else Cell("—"))
+                if entry is None:
+                    cells.append(Cell("—"))
+                    continue
+                value = getattr(entry, attribute)
+                cells.append(Cell(fmt_share(value), value, f"{attribute}.{k}"))
             rows.append(Row(label, cells))
     return rows
 
@@ -167,7 +170,7 @@ def headline_rows(runs: list[RunData]) -> list[Row]:
 
 def session_row(index: int, session: SessionData, several_runs: bool, trials: bool) -> dict:
     r = session.result
-    cells = []
+    cells: list[tuple[str, str, object]] = []  # (column, text shown, value it sorts by)
     if several_runs:
         cells.append(("run", session.run, session.run))
     cells += [("scenario", r.scenario_id, r.scenario_id), ("activity", r.activity, r.activity),
@@ -269,6 +272,8 @@ def on_time_s(run: RunData) -> float:
 
 def _when(stamp: str | None) -> str:
     """An ISO timestamp from run.json as "2026-03-02 09:00 UTC"."""
+    if stamp is None:
+        return "?"
     try:
         return datetime.fromisoformat(stamp).astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
     except (TypeError, ValueError):

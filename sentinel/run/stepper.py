@@ -8,8 +8,10 @@ baselines next to the same quantities now, and every row the step inserted, chan
 deleted. Rows are compared by reading each table before and after, keyed by primary key (or
 rowid when a table has none).
 
-An agent may be attached: it gets the task URL as in a run, but its GET of /start does not
-start the clock (it already runs, paused), so the world moves only when a person steps it.
+An agent may be attached: it is started as in a run (sentinel/session/launch.py: the same
+variables and placeholders, and the same MCP server or lent Chromium, sentinel/run/session_helpers.py),
+but its GET of /start does not start the clock (it already runs, paused), so the world moves only
+when a person steps it. It has no deadline, and may read the scenario file whatever it is.
 Every step lists the agent's requests since the step before. An agent's request that changes
 the world is a step of its own ("agent: POST /..."), as is its report: the agent's contact
 freezes the world for good, as in a run, and that step carries the grade a run would give
@@ -20,6 +22,7 @@ stepped clock has no wall time of its own).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import tempfile
 import time
@@ -29,13 +32,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.bus import AgentOutput, AgentRequest, Bus, Contacted, Message
 from sentinel.core.config import Config
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Outcome, Verdict, judge
-from sentinel.core.scenario import Scenario, full_prompt
+from sentinel.core.scenario import Scenario
 from sentinel.envs import get_environment
-from sentinel.session.harness import AgentOutcome, AgentProcess, build_command
+from sentinel.run.session_helpers import WantedHelpers, started_helpers
+from sentinel.session.harness import AgentOutcome, AgentProcess
+from sentinel.session.launch import AgentTerms, agent_launch
 from sentinel.session.live import Session
 from sentinel.world.state import World
 
@@ -89,10 +95,15 @@ Snapshot = dict[str, dict[tuple, dict[str, Any]]]  # table → key → column �
 
 
 class Stepper:
+    """model and agent_browser: what a run's --model and --agent-browser give an attached agent."""
+
     def __init__(self, scenario: Scenario, config: Config, *, speed: float = 1.0,
-                 world_start: datetime | None = None, bus: Bus | None = None):
+                 world_start: datetime | None = None, bus: Bus | None = None, model: str | None = None,
+                 agent_browser: bool = False):
         self.scenario = scenario
         self.config = config
+        self.model = model
+        self.agent_browser = agent_browser
         self.bus = bus or Bus()
         self.env = get_environment(scenario.environment)
         self._work_dir = Path(tempfile.mkdtemp(prefix="sentinel-step-"))
@@ -102,6 +113,7 @@ class Stepper:
         self._snapshot: Snapshot = {}
         self._agent: AgentProcess | None = None
         self._agent_task: asyncio.Task[AgentOutcome] | None = None
+        self._helpers = contextlib.AsyncExitStack()  # what the session lends the agent, while it lives
         self._stop_agent = asyncio.Event()
         self.on_step: Callable[[Step], None] | None = None  # told of every step, the agent's too
         self._requests: list[str] = []  # the agent's requests since the last step
@@ -120,21 +132,26 @@ class Stepper:
         self._snapshot = await snapshot_tables(self.session.world)
         return await self._record("opened", [], self._snapshot, verdict)
 
-    async def attach_agent(self, command: str | list[str]) -> None:
-        """Start an agent on the task URL; it runs until it exits or the stepper closes."""
-        out_dir = self._work_dir / "agent"
-        out_dir.mkdir()
-        prompt = full_prompt(self.scenario, self.session.contact_url)
-        values = {"__TASK_URL__": self.session.task_url, "__TASK_PROMPT__": prompt,
-                  "__BASE_DIR__": str(out_dir), "__SCENARIO_FILE__": str(self.scenario.path.resolve())}
-        environ = {"SENTINEL_TASK_URL": self.session.task_url, "SENTINEL_TASK_PROMPT": prompt,
-                   "SENTINEL_CONTACT_URL": self.session.contact_url,
-                   "SENTINEL_COSTS_FILE": str(out_dir / "costs.json"),
-                   "SENTINEL_TIME_LIMIT_S": f"{AGENT_NEVER_ENDS_S:.0f}"}
-        self._agent = await AgentProcess.spawn(
-            build_command(command, values), cwd=out_dir, env=environ, log_path=out_dir / "agent.log",
-            log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
-            on_line=lambda line: self.bus.publish(AgentOutput(key=self.session.key, line=line)))
+    async def attach_agent(self, command: str | list[str], *, agent: str | None = None) -> None:
+        """Start an agent on the task URL, as a run would; it runs until it exits or the stepper
+        closes. agent: its name, which says whether the session serves it MCP (by default the
+        built-in agent whose command this is, else "custom", as for --cmd)."""
+        work_dir = self._work_dir / "agent"
+        work_dir.mkdir()
+        self.session.out_dir.mkdir(parents=True, exist_ok=True)  # the helpers' files (mcp.jsonl, browser.json)
+        wanted = WantedHelpers.for_agent(agent or agent_named(command), browser=self.agent_browser)
+        terms = AgentTerms(time_limit_s=AGENT_NEVER_ENDS_S, model=self.model, scenario_file=self.scenario.path)
+        try:
+            helpers = await self._helpers.enter_async_context(
+                started_helpers(self.session, self.session.out_dir, wanted))
+            launch = agent_launch(self.session, command, work_dir, terms, helpers)
+            self._agent = await AgentProcess.spawn(
+                launch.command, cwd=work_dir, env=launch.environ, log_path=work_dir / "agent.log",
+                log_cap_bytes=self.config.agent_log_cap_bytes, term_grace=self.config.timing.term_grace_s,
+                on_line=lambda line: self.bus.publish(AgentOutput(key=self.session.key, line=line)))
+        except BaseException:
+            await self._helpers.aclose()
+            raise
         self._watcher = asyncio.create_task(self._watch_agent(), name=f"step watcher {self.session.key}")
         began = asyncio.Event()
         began.set()  # the clock already runs (paused): no start-up wait
@@ -151,6 +168,7 @@ class Stepper:
         if self._agent_task is not None:
             self._stop_agent.set()
             await asyncio.gather(self._agent_task, return_exceptions=True)
+        await self._helpers.aclose()  # after the agent, as in a run
         if self._watcher is not None:
             self._watcher.cancel()
             await asyncio.gather(self._watcher, return_exceptions=True)
@@ -284,6 +302,11 @@ class Stepper:
         if self.on_step is not None:
             self.on_step(step)
         return step
+
+
+def agent_named(command: str | list[str]) -> str:
+    """The name of the built-in agent whose command this is; "custom" for any other."""
+    return next((name for name, argv in BUILTIN_AGENTS.items() if argv == command), "custom")
 
 
 async def snapshot_tables(world: World) -> Snapshot:
