@@ -1,10 +1,12 @@
-"""Displays for `sentinel run`: plain lines for --ci, a rich progress view on a terminal.
-Both only subscribe to the bus. Also the grade tables shared by `run` and `grade`."""
+"""What the commands print: the console, the displays of a running run (plain lines for --ci, a
+rich progress view on a terminal; both only subscribe to the bus), and the grade tables shared
+by `run`, `grade` and `tui`."""
 
 from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 from typing import TextIO
 
 from rich.console import Console
@@ -22,7 +24,13 @@ from sentinel.core.bus import (
     SessionStarted,
 )
 from sentinel.core.grading import Result
+from sentinel.core.suites import mixed_suites
 from sentinel.core.summary import Group, Summary
+
+
+def make_console() -> Console:
+    """A console that does not squeeze tables when output goes to a file or a CI log."""
+    return Console() if sys.stdout.isatty() else Console(width=160)
 
 
 def result_line(result: Result) -> str:
@@ -154,3 +162,13 @@ def pass_k_table(summary: Summary) -> Table:
     for p in summary.pass_k:
         table.add_row(str(p.k), f"{p.pass_at:.1%}", f"{p.pass_hat:.1%}", str(p.scenarios))
     return table
+
+
+def print_results(console: Console, results: list[Result], summary: Summary, name: str, run_dir: Path,
+                  wall_s: float | None) -> None:
+    """A finished run's tables and its one-line footer (`sentinel run` and `sentinel tui`)."""
+    for table in grade_tables(results, summary, f"Run {name}"):
+        console.print(table)
+    passed = f"{summary.overall.passed}/{summary.overall.total}"
+    suites = "; ".join(mixed_suites((r.suite, r.suite_digest) for r in results))
+    print(f"results: {run_dir}  wall time: {wall_s or 0:.1f} s  passed: {passed}  suite: {suites}")
