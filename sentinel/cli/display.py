@@ -26,6 +26,7 @@ from sentinel.core.bus import (
 from sentinel.core.grading import Result
 from sentinel.core.suites import mixed_suites
 from sentinel.core.summary import Group, Summary
+from sentinel.outputs.formatting import dollars, seconds
 
 
 def make_console() -> Console:
@@ -103,14 +104,6 @@ class RichProgress:
             self.progress.update(self.task, state=f"{self.passed} passed, {max(0, self.running)} running")
 
 
-def _fmt_s(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f} s"
-
-
-def _fmt_usd(value: float | None) -> str:
-    return "—" if value is None else f"${value:.4f}"
-
-
 def grade_tables(results: list[Result], summary: Summary, title: str) -> list[Table]:
     groups = Table(title=title, show_lines=False)
     for column in ("group", "name", "passed", "total", "rate", "± se", "on time", "on-time rate", "infra errors"):
@@ -130,8 +123,8 @@ def grade_tables(results: list[Result], summary: Summary, title: str) -> list[Ta
     for column in ("reaction p50", "reaction p90", "cost median", "cost total", "tokens median",
                    "requests median", "infra errors"):
         metrics.add_column(column, justify="right")
-    metrics.add_row(_fmt_s(summary.reaction_p50), _fmt_s(summary.reaction_p90), _fmt_usd(summary.cost_median),
-                    _fmt_usd(summary.cost_total), f"{summary.tokens_median or 0:g}",
+    metrics.add_row(seconds(summary.reaction_p50), seconds(summary.reaction_p90), dollars(summary.cost_median),
+                    dollars(summary.cost_total), f"{summary.tokens_median or 0:g}",
                     f"{summary.requests_median or 0:g}", str(summary.infra_errors))
     sessions = Table(title="Sessions")
     for column in ("scenario", "result", "on time", "ended by", "contact (sim s)", "condition (sim s)", "reaction",
@@ -143,7 +136,7 @@ def grade_tables(results: list[Result], summary: Summary, title: str) -> list[Ta
         sessions.add_row(r.scenario_id, mark, on_time_mark(r), r.ended_by,
                          "—" if r.contact_at is None else f"{r.contact_at:.2f}",
                          "no-op" if r.condition_at is None else f"{r.condition_at:g}",
-                         _fmt_s(r.reaction_s), str(r.requests))
+                         seconds(r.reaction_s), str(r.requests))
     return [sessions, groups, metrics] + ([pass_k_table(summary)] if summary.trials > 1 else [])
 
 

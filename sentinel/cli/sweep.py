@@ -27,6 +27,7 @@ from sentinel.core.bus import Bus
 from sentinel.core.config import check_speed
 from sentinel.core.errors import SentinelError
 from sentinel.core.files import write_json_atomic
+from sentinel.outputs.formatting import dollars, seconds
 from sentinel.run.options import add_run_options
 
 DEFAULT_SPEEDS = "4,2,1,0.5,0.25"
@@ -111,12 +112,6 @@ def rung_of(speed: float, outcome: api.RunOutcome, max_condition_at: float) -> R
 
 
 def sweep_table(rungs: list[Rung], agent: str) -> Table:
-    def seconds(value: float | None) -> str:
-        return "—" if value is None else f"{value:.2f} s"
-
-    def dollars(value: float | None) -> str:
-        return "—" if value is None else f"${value:.4f}"
-
     table = Table(title=f"Speed sweep of {agent}")
     for column in ("speed", "horizon (wall)", "success", "reaction p50", "reaction p90", "tokens median",
                    "× first rung", "cost median", "cost total", "wall time"):
