@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from sentinel.core.bus import (
@@ -47,25 +47,29 @@ class PlainLines:
         self.started = time.monotonic()
 
     def __call__(self, message: Message) -> None:
-        stamp = f"[{time.monotonic() - self.started:7.1f}s]"
-        if isinstance(message, RunStarted):
-            self._print(f"{stamp} run {message.run}: {message.to_run} of {message.total} sessions to run, "
-                        f"agent {message.agent}, speed {message.speed:g}")
-        elif isinstance(message, SessionStarted):
-            self._print(f"{stamp} started   {message.key}")
-        elif isinstance(message, Contacted):
-            self._print(f"{stamp} contact   {message.key} at sim {message.sim:.2f} s")
-        elif isinstance(message, SessionSkipped):
-            self._print(f"{stamp} kept      {message.key} (finished earlier)")
-        elif isinstance(message, SessionGraded):
-            self._print(f"{stamp} {result_line(message.result)}")
-        elif isinstance(message, RunNotice):
-            self._print(f"{stamp} notice    {message.text}")
-        elif isinstance(message, RunFinished):
-            self._print(f"{stamp} run finished in {message.wall_s:.1f} s")
+        line = plain_line(message)
+        if line is not None:
+            print(f"[{time.monotonic() - self.started:7.1f}s] {line}", file=self.out, flush=True)
 
-    def _print(self, line: str) -> None:
-        print(line, file=self.out, flush=True)
+
+def plain_line(message: Message) -> str | None:
+    """The line --ci prints for a bus message, or None for a message it leaves out."""
+    if isinstance(message, RunStarted):
+        return (f"run {message.run}: {message.to_run} of {message.total} sessions to run, "
+                f"agent {message.agent}, speed {message.speed:g}")
+    if isinstance(message, SessionStarted):
+        return f"started   {message.key}"
+    if isinstance(message, Contacted):
+        return f"contact   {message.key} at sim {message.sim:.2f} s"
+    if isinstance(message, SessionSkipped):
+        return f"kept      {message.key} (finished earlier)"
+    if isinstance(message, SessionGraded):
+        return result_line(message.result)
+    if isinstance(message, RunNotice):
+        return f"notice    {message.text}"
+    if isinstance(message, RunFinished):
+        return f"run finished in {message.wall_s:.1f} s"
+    return None
 
 
 class RichProgress:
@@ -75,7 +79,7 @@ class RichProgress:
         self.console = console
         self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("{task.fields[state]}"), TimeElapsedColumn(), console=console)
-        self.task = None
+        self.task: TaskID | None = None
         self.running = 0
         self.passed = 0
 
