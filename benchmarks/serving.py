@@ -59,7 +59,10 @@ except ImportError:  # a tree from before the layers: sentinel/config.py, sentin
     from sentinel.config import load_config
     from sentinel.session import Session
 from sentinel.envs import get_environment
-from sentinel.envs.catalog import catalog_scenario
+try:
+    from sentinel.envs.catalog import catalog_scenario
+except ImportError:  # a tree from before sentinel/cli/: sentinel/serve.py
+    from sentinel.serve import catalog_scenario
 from sentinel.web.cache import PageCache
 from sentinel.web.keys import PAGE_CACHE
 
