@@ -28,7 +28,7 @@ from yarl import URL
 
 from sentinel.core.config import load_config
 from sentinel.envs import get_environment
-from sentinel.serve import catalog_scenario
+from sentinel.envs.catalog import catalog_scenario
 from sentinel.session.live import Session
 from sentinel.web.cache import PageCache
 from sentinel.web.keys import PAGE_CACHE

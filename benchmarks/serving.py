@@ -36,7 +36,7 @@ from render_profile import bare_site  # noqa: E402 (a sibling script: one bare h
 
 from sentinel.core.config import load_config
 from sentinel.envs import get_environment
-from sentinel.serve import catalog_scenario
+from sentinel.envs.catalog import catalog_scenario
 from sentinel.session.live import Session
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,7 +59,10 @@ except ImportError:  # a tree from before the layers: sentinel/config.py, sentin
     from sentinel.config import load_config
     from sentinel.session import Session
 from sentinel.envs import get_environment
-from sentinel.serve import catalog_scenario
+try:
+    from sentinel.envs.catalog import catalog_scenario
+except ImportError:  # a tree from before sentinel/cli/: sentinel/serve.py
+    from sentinel.serve import catalog_scenario
 from sentinel.web.cache import PageCache
 from sentinel.web.keys import PAGE_CACHE
 

@@ -9,7 +9,7 @@ from aiohttp.test_utils import make_mocked_request
 
 from sentinel.core.config import load_config
 from sentinel.envs import get_environment
-from sentinel.serve import catalog_scenario
+from sentinel.envs.catalog import catalog_scenario
 
 MAX_PAGES = 80
 LINKS_JS = "() => Array.from(document.querySelectorAll('a[href]'), a => a.href)"

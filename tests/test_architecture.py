@@ -1,6 +1,13 @@
 """The layering of docs/protocol.md#architecture: packages that show the layers, imports that only
-point down, a pure core that never imports the web or display stacks, and `sentinel run` that
-never loads Textual."""
+point down, no import cycle anywhere in sentinel/ (nor between the edges: the CLI, the API and the
+screens), a pure core that never imports the web or display stacks, and `sentinel run` that never
+loads Textual.
+
+Imports are read from the source (ast), not by importing it. An import inside a function counts
+like one at module level: it runs as soon as the function does, so a cycle through it is as real
+(only deferred). Imports under `if TYPE_CHECKING:` are annotations and do not count. A module
+imported by a name computed at run time (importlib, as the environments' registry does) is not
+seen, so the commands are imported by name, not listed as strings."""
 
 import ast
 import subprocess
@@ -25,15 +32,15 @@ LAYERS: dict[str, set[str]] = {
     "checks": {"core", "world", "web", "generation", "envs", "session"},
     "run": {"core", "world", "web", "envs", "agents", "outputs", "session", "mcp"},
 }
-EDGE_MODULES = {"cli", "api", "serve", "sweep", "display", "tui"}  # may import any layer
+EDGE_MODULES = {"cli", "api", "tui"}  # the edges, which may import any layer
 MAX_TOP_LEVEL_MODULES = 12
 
 CORE = sorted(p.stem for p in (PACKAGE / "core").glob("*.py") if p.stem != "__init__")
 EDGE_PACKAGES = ("aiohttp", "textual", "jinja2", "aiosqlite", "rich")
 
 
-def module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+def module_name(path: Path, package: Path = PACKAGE) -> str:
+    parts = path.relative_to(package.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -44,9 +51,14 @@ def layer_of(module: str) -> str:
     return "edge" if top in EDGE_MODULES else top
 
 
-def runtime_imports(path: Path) -> set[str]:
-    """The sentinel modules a file imports when it runs: imports under `if TYPE_CHECKING:` are
-    annotations only and create no dependency."""
+def is_module(name: str, package: Path) -> bool:
+    path = package.parent.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def runtime_imports(path: Path, package: Path = PACKAGE) -> set[str]:
+    """The modules of the package a file imports when it runs, at module level or inside a function.
+    `from pkg import name` imports the module pkg.name when there is one, else pkg itself."""
     tree = ast.parse(path.read_text())
     skipped: set[int] = set()
     for node in ast.walk(tree):
@@ -56,11 +68,55 @@ def runtime_imports(path: Path) -> set[str]:
     for node in ast.walk(tree):
         if id(node) in skipped:
             continue
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "sentinel":
-            found.update([node.module] if node.module != "sentinel" else [f"sentinel.{a.name}" for a in node.names])
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == package.name:
+            found.update(f"{node.module}.{a.name}" if is_module(f"{node.module}.{a.name}", package) else node.module
+                         for a in node.names)
         elif isinstance(node, ast.Import):
-            found.update(a.name for a in node.names if a.name.split(".")[0] == "sentinel")
+            found.update(a.name for a in node.names if a.name.split(".")[0] == package.name)
     return found
+
+
+def import_graph(package: Path) -> dict[str, set[str]]:
+    """Each module of the package and the modules of the package it imports (itself left out)."""
+    graph = {}
+    for path in sorted(package.rglob("*.py")):
+        name = module_name(path, package)
+        graph[name] = runtime_imports(path, package) - {name}
+    return graph
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    """The modules that importing `start` goes on to import, directly or through others."""
+    seen: set[str] = set()
+    todo = list(graph.get(start, ()))
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(graph.get(module, ()))
+    return seen
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each group of modules that import each other (directly or through others), sorted."""
+    reach = {module: reachable(graph, module) for module in graph}
+    cycles = {frozenset(other for other in reach[module] if module in reach.get(other, ()))
+              for module in graph if module in reach[module]}
+    return sorted(sorted(cycle) for cycle in cycles)
+
+
+def edge_of(module: str) -> str | None:
+    """The edge a module belongs to (cli, api, tui, ...), or None for a layer's module."""
+    return layer_of(module) == "edge" and module.split(".")[1] or None
+
+
+def edge_imports() -> dict[str, set[str]]:
+    """Each edge and the other edges its modules import."""
+    edges: dict[str, set[str]] = {edge: set() for edge in EDGE_MODULES}
+    for module, imports in import_graph(PACKAGE).items():
+        if (here := edge_of(module)) is not None:
+            edges[here].update(there for target in imports if (there := edge_of(target)) not in (None, here))
+    return edges
 
 
 def test_every_package_is_a_known_layer():
@@ -90,6 +146,33 @@ def test_the_layer_check_sees_a_wrong_import(tmp_path):
     bad.write_text("from typing import TYPE_CHECKING\nimport sentinel.run.runner\n"
                    "if TYPE_CHECKING:\n    from sentinel.world.state import World\n")
     assert runtime_imports(bad) == {"sentinel.run.runner"}
+
+
+def test_no_import_cycle_anywhere_in_the_package():
+    assert import_cycles(import_graph(PACKAGE)) == []
+
+
+def test_the_edges_form_no_import_cycle():
+    assert import_cycles(edge_imports()) == []
+
+
+def test_the_screens_and_the_api_never_import_the_cli():
+    edges = edge_imports()
+    assert "cli" not in edges["tui"]
+    assert "cli" not in edges["api"]
+
+
+def test_the_cycle_check_sees_a_cycle_through_a_function_but_not_through_type_checking(tmp_path):
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "a.py").write_text("from typing import TYPE_CHECKING\nfrom pkg.sub import b\n"
+                                  "if TYPE_CHECKING:\n    from pkg import d\n")
+    (package / "sub" / "b.py").write_text("def later():\n    import pkg.c\n")
+    (package / "c.py").write_text("from pkg import a\n")
+    (package / "d.py").write_text("import pkg.a\n")  # no cycle: a imports d for its annotations only
+    assert import_cycles(import_graph(package)) == [["pkg.a", "pkg.c", "pkg.sub.b"]]
 
 
 def loaded_after_import(statement: str) -> set[str]:

@@ -8,7 +8,7 @@ from conftest import check_views_in_browser, wait_for_text
 
 from sentinel.core.config import load_config
 from sentinel.envs import get_environment
-from sentinel.serve import catalog_scenario
+from sentinel.envs.catalog import catalog_scenario
 
 TODAY_MORE = "scenarios/verified/microlendar/today_more.yaml"
 VIEWS = [

@@ -7,8 +7,8 @@ import io
 
 import pytest
 
+from sentinel.cli.display import PlainLines
 from sentinel.core.bus import Bus, Contacted, RunStarted, SessionMessage, SessionStarted
-from sentinel.display import PlainLines
 
 
 def test_messages_are_frozen_and_session_messages_name_their_session():

@@ -24,9 +24,9 @@ from sentinel.core.config import load_config
 from sentinel.core.environment import Environment
 from sentinel.core.scenario import Event, Scenario, load_scenario, scenario_files
 from sentinel.envs import EXTRA_VARIABLE, environments
+from sentinel.envs.catalog import catalog_scenario
 from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
-from sentinel.serve import catalog_scenario
 
 ALL = [*environments().values(), MICROTODO]
 GARBAGE = ["", "\x00", "%FF", "-1", "1e999", "x" * 5000, "<script>alert(1)</script>", "'; DROP TABLE x; --",

@@ -175,7 +175,7 @@ def test_result_names_the_variant(tmp_path):
 def test_target_windows_keep_the_spread_rule_wherever_each_draw_lands(n):
     """Any whole-second time inside each window (its edges, rounded either way) keeps the suite's
     spread of target times."""
-    from sentinel.core.suite_rules import _window_problems
+    from sentinel.checks.suite_rules import _window_problems
     from sentinel.generation.draw import _strata
 
     windows = _strata(n)

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from sentinel.core.config import REPO_ROOT, load_config
+from sentinel.envs.catalog import catalog_scenario
 from sentinel.envs.microdin import ENV
-from sentinel.serve import catalog_scenario
 
 VIEWS = ["/microdin/feed", "/microdin/feed?page=2", "/microdin/posts/dp001", "/microdin/network",
          "/microdin/jobs", "/microdin/jobs?q=engineer", "/microdin/jobs/applied", "/microdin/jobs/dj011",

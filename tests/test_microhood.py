@@ -10,9 +10,9 @@ import pytest
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import Event, load_scenario
+from sentinel.envs.catalog import catalog_scenario
 from sentinel.envs.microhood import ENV, queries
 from sentinel.envs.microhood.prices import PriceBook, cents, portfolio_numbers
-from sentinel.serve import catalog_scenario
 
 DRNX = "tests/data/env_scenarios/microhood/drnx_waves.yaml"  # DRNX ramps; VLTA, NEOX, HALO stay flat
 START_VALUE = 35_751.60  # buying power 10,000 + the ten catalog holdings at their open

@@ -8,8 +8,8 @@ import re
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import Event, load_scenario
+from sentinel.envs.catalog import catalog_scenario
 from sentinel.envs.microhub import ENV
-from sentinel.serve import catalog_scenario
 
 TOTP = "tests/data/env_scenarios/microhub/comment_on_totp.yaml"  # issues arrive, iss028 locked at 390
 STARS = "tests/data/env_scenarios/microhub/stars_target.yaml"  # 1,843 → 2,000 at 590 s

@@ -14,8 +14,8 @@ import pytest
 from sentinel.checks.drafts import generate_set
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.envs import get_environment
+from sentinel.envs.catalog import catalog_scenario
 from sentinel.envs.microlendar import calendar as cal
-from sentinel.serve import catalog_scenario
 
 TASKS = "scenarios/verified/microlendar/tasks_threshold.yaml"
 INVITE = "scenarios/verified/microlendar/invite_destination.yaml"

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from sentinel import api
+from sentinel.checks.paper_rules import paper_problems, read_inventory
 from sentinel.checks.validate import validate_all
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.errors import SentinelError
-from sentinel.core.paper_rules import paper_problems, read_inventory
 from sentinel.core.scenario import CONTACT_SENTENCE, ScenarioError, full_prompt, load_scenario, scenario_files
 from sentinel.core.suites import suite_digest, suite_dir, suite_name, suite_of
 from tests.made_results import make_result, write_run

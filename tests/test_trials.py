@@ -12,9 +12,9 @@ from fractions import Fraction
 import pytest
 from made_results import make_result, write_run
 
+from sentinel.cli.display import grade_tables
 from sentinel.core.summary import summarize
 from sentinel.core.trials import pass_at_k, pass_hat_k, pass_table, trial_counts
-from sentinel.display import grade_tables
 from sentinel.outputs.export import grade_csv, grade_json
 
 

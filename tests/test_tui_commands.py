@@ -18,9 +18,9 @@ import pytest
 from test_runner import DATA, processes_working_in, write_config
 
 from sentinel.cli import main
+from sentinel.cli.screens import find_scenario
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.errors import SentinelError
-from sentinel.tui.commands import find_scenario
 
 RISE = DATA / "microhood" / "rise.yaml"
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from sentinel.checks.suite_rules import suite_problems, suite_split
 from sentinel.checks.validate import validate_all
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import load_scenario
-from sentinel.core.suite_rules import suite_problems, suite_split
 
 RISE = (REPO_ROOT / "tests/data/scenarios/microhood/rise.yaml").read_text()
 PRELOAD = '  - {at: 0, type: preload, stocks: "*", price_waypoints: {CHPX: [[10, 500]]}}\n'

@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import http.cookiejar
 import re
+import sys
 import time
 import urllib.error
 import urllib.parse
@@ -150,7 +151,8 @@ class Numbering:
         raise BrowseError(f"there is no link [{number}]")
 
     def numbered_forms(self, page: Page) -> list[tuple[int, Form]]:
-        numbered, seen = [], {}
+        numbered: list[tuple[int, Form]] = []
+        seen: dict[tuple[str, str], int] = {}  # forms of each method and action so far
         for form in page.forms:
             key = (form.method, form.action.split("?", 1)[0])
             seen[key] = seen.get(key, 0) + 1
@@ -268,6 +270,11 @@ class Browser(Numbering):
         base = form.action.split("?", 1)[0]
         return self.get(base + "?" + urllib.parse.urlencode(values))
 
+    def contact(self, message: str) -> Page:
+        """Report without reading the page: open the contact page, then send it the message."""
+        self.get("/contact")
+        return self.post("/contact", {"message": message})
+
     def _fetch(self, request: urllib.request.Request, conditional: bool, hops: int = 0,
                timeout: float | None = None) -> Page:
         self.requests += 1
@@ -295,3 +302,12 @@ class Browser(Numbering):
 
     def close(self) -> None:
         pass
+
+
+def open_task(argv: list[str] | None = None) -> Browser:
+    """For the agents that never read a page: a browser of the task URL given first on the
+    command line, with the task opened (which starts the session clock)."""
+    task_url = (argv if argv is not None else sys.argv[1:])[0]
+    browser = Browser(task_url)
+    browser.get(task_url)
+    return browser

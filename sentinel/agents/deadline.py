@@ -12,19 +12,16 @@ import os
 import sys
 import time
 
-from sentinel.agents.browse import Browser
+from sentinel.agents.browse import open_task
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = argv if argv is not None else sys.argv[1:]
     limit = float(os.environ.get("SENTINEL_TIME_LIMIT_S", "630"))
     margin = min(5.0, limit * 0.1)
-    browser = Browser(args[0])
-    browser.get(args[0])
+    browser = open_task(argv)
     print(f"[deadline] will report {margin:.1f} s before the {limit:.1f} s limit", flush=True)
     time.sleep(max(0.0, limit - margin))
-    browser.get("/contact")
-    browser.post("/contact", {"message": "Reporting before time runs out."})
+    browser.contact("Reporting before time runs out.")
     print("[deadline] reported", flush=True)
     return 0
 

@@ -7,15 +7,11 @@ from __future__ import annotations
 
 import sys
 
-from sentinel.agents.browse import Browser
+from sentinel.agents.browse import open_task
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = argv if argv is not None else sys.argv[1:]
-    browser = Browser(args[0])
-    browser.get(args[0])
-    browser.get("/contact")
-    browser.post("/contact", {"message": "The condition holds."})
+    open_task(argv).contact("The condition holds.")
     print("[eager] reported immediately", flush=True)
     return 0
 

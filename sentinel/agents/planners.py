@@ -202,8 +202,12 @@ class RulePlanner:
         look = "page" if known is None else "wake" if earlier else "nothing"  # what the last result showed
         while True:
             waited = self.state.waited if look == "wake" else None
-            held = waited is not None and (waited.holds if waited is not earlier else
-                                           step.until.holds(waited.changes.added_text, first))
+            if waited is None:
+                held = False
+            elif earlier is not None and waited is earlier:  # the last step's wake: does it show this one's condition?
+                held = step.until.holds(waited.changes.added_text, first)
+            else:
+                held = waited.holds
             if step.open_new is None:
                 if held and waited is earlier and self.state.page.path != step.target:
                     yield "open", {"target": step.target}  # the page the next steps act on

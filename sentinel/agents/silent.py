@@ -8,12 +8,11 @@ from __future__ import annotations
 import sys
 import time
 
-from sentinel.agents.browse import Browser
+from sentinel.agents.browse import open_task
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = argv if argv is not None else sys.argv[1:]
-    Browser(args[0]).get(args[0])
+    open_task(argv)
     print("[silent] opened the task; staying quiet until stopped", flush=True)
     while True:
         time.sleep(3600)

@@ -286,16 +286,15 @@ def open_driver(settings: Settings) -> PageDriver:
 
 def build(settings: Settings, browser: PageDriver, clock: Clock) -> tuple[Planner, Tools, Meter]:
     """The planner, the tools (with their judge) and the meter for these settings."""
-    rule_based = settings.model is None
-    meter = Meter(model=RULE_BASED if rule_based else settings.model, estimated=rule_based,
-                  path=settings.costs_path)
-    if rule_based:
+    model = settings.model  # None: the rule-based planner
+    meter = Meter(model=RULE_BASED if model is None else model, estimated=model is None, path=settings.costs_path)
+    if model is None:
         judge = RuleJudge(meter)
         tools = Tools(browser, judge, clock, settings.contact_url, settings.check_s, settings.speed)
         planner: Planner = RulePlanner(load_solution(settings.scenario), settings.strategy, tools, judge, meter,
                                        settings.sleep_s, wait_timeout_s=DEFAULT_WAIT_TIMEOUT_S)
     else:
-        client = ChatClient(settings.model, Endpoint.from_env(), log=say)
+        client = ChatClient(model, Endpoint.from_env(), log=say)
         tools = Tools(browser, LLMJudge(client, meter, clock.deadline), clock, settings.contact_url,
                       settings.check_s, settings.speed)
         planner = LLMPlanner(client, meter)

@@ -38,11 +38,11 @@ def image_tokens(width: int, height: int) -> int:
     """Tokens of one high-detail image of this size (OpenAI's tile rule)."""
     if width <= 0 or height <= 0:
         return IMAGE_BASE_TOKENS
-    scale = min(1.0, 2048 / max(width, height))
-    width, height = width * scale, height * scale
-    scale = min(1.0, 768 / min(width, height))
-    width, height = width * scale, height * scale
-    return IMAGE_BASE_TOKENS + IMAGE_TILE_TOKENS * math.ceil(width / 512) * math.ceil(height / 512)
+    scale = min(1.0, 2048 / max(width, height))  # the long side fits in 2048
+    wide, high = width * scale, height * scale
+    scale = min(1.0, 768 / min(wide, high))  # then the short side in 768
+    wide, high = wide * scale, high * scale
+    return IMAGE_BASE_TOKENS + IMAGE_TILE_TOKENS * math.ceil(wide / 512) * math.ceil(high / 512)
 
 
 def png_size(data_url: str) -> tuple[int, int] | None:

@@ -16,13 +16,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from sentinel.checks.suite_rules import suite_problems
 from sentinel.checks.validate import validate_scenario
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import Config
 from sentinel.core.environment import Environment
 from sentinel.core.errors import SentinelError
 from sentinel.core.scenario import Scenario, ScenarioError, load_scenario
-from sentinel.core.suite_rules import suite_problems
 from sentinel.envs import get_environment
 from sentinel.generation.draw import GeneratedScenario, Generation, draw_set, dump_yaml
 

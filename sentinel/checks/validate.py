@@ -6,7 +6,7 @@ twice, events are in order and inside the timeline, condition_at is in range, ev
 condition_sql and near_miss_sql are read-only statements that compile against the schema.
 The timeline is then replayed in a real session with a paused clock (sentinel.checks.replay) to check
 the validity rules of docs/environments.md#validity-rules on each scenario; the suite rules (spread of target
-times, conditions that pass) run in sentinel.core.suite_rules when a whole environment is checked.
+times, conditions that pass) run in sentinel.checks.suite_rules when a whole environment is checked.
 """
 
 from __future__ import annotations
@@ -14,14 +14,14 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from sentinel.checks.paper_rules import paper_problems
 from sentinel.checks.replay import replay_checks
+from sentinel.checks.suite_rules import suite_problems, suite_split
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import Config
 from sentinel.core.environment import Environment
 from sentinel.core.errors import SentinelError
-from sentinel.core.paper_rules import paper_problems
 from sentinel.core.scenario import Problem, Scenario, ScenarioError, expand_self, load_scenario, scenario_files
-from sentinel.core.suite_rules import suite_problems, suite_split
 from sentinel.envs import environments
 from sentinel.envs.kit import preload_problems, selected
 from sentinel.session.live import COMMON_SCHEMA

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
 
 MIN_AT, MAX_AT = 10.0, 600.0  # docs/environments.md#validity-rules: the target moment lies in this window
-EARLY_S, LATE_S = 120.0, 480.0  # the suite's spread edges (sentinel.core.suite_rules)
+EARLY_S, LATE_S = 120.0, 480.0  # the suite's spread edges (sentinel.checks.suite_rules)
 SPREAD_SHARE, WINDOW_S = 0.20, 60.0  # ... its share early / late / in one window, and that window
 EARLY_FROM_S = 30.0  # early strata start here: a target at 10 s is within a slow agent's start-up at high speed
 MAX_ATTEMPTS = 12  # draws per scenario before generation gives up with the last problem

@@ -165,7 +165,7 @@ class RunApp(SentinelApp):
     def run_finished(self) -> None:
         """The run ended by itself (every session graded)."""
 
-    def action_quit(self) -> None:
+    async def action_quit(self) -> None:  # Textual awaits it, like the App method it replaces
         if not self.running:
             self.exit(return_code=self.exit_code())
         elif not self.quitting:

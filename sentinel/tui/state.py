@@ -214,14 +214,6 @@ class RunState:
 
 
 # --- text shared by the screens ---------------------------------------------------
-def fmt_seconds(value: float | None, digits: int = 2) -> str:
-    return "—" if value is None else f"{value:.{digits}f} s"
-
-
-def fmt_usd(value: float | None) -> str:
-    return "—" if value is None else f"${value:.4f}"
-
-
 def result_text(result: Result) -> str:
     """One line about a graded session: the mark, the reaction and the grading detail."""
     mark = "ERROR" if result.is_infra_error else ("PASS" if result.success else "FAIL")

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
+from sentinel.outputs.formatting import dollars, seconds
 from sentinel.tui.state import (
     CONTACTED,
     GRADED,
@@ -14,8 +15,6 @@ from sentinel.tui.state import (
     RunState,
     SessionView,
     Totals,
-    fmt_seconds,
-    fmt_usd,
     result_text,
 )
 
@@ -93,7 +92,7 @@ def totals_line(state: RunState, totals: Totals) -> Text:
     out.append(f"failed {totals.failed}", style="red")
     out.append(f"  running {totals.running}  waiting {totals.waiting}  ")
     out.append(f"infra errors {totals.infra_errors}", style="yellow" if totals.infra_errors else "")
-    out.append(f"\nreaction p50 {fmt_seconds(totals.reaction_p50)}  cost so far {fmt_usd(totals.cost_usd)}  ")
+    out.append(f"\nreaction p50 {seconds(totals.reaction_p50)}  cost so far {dollars(totals.cost_usd)}  ")
     if state.finished:
         out.append(f"finished in {state.finished_wall_s:.1f} s", style="bold")
     else:

@@ -22,6 +22,7 @@ from sentinel.core.paths import DATA
 from sentinel.core.suites import mixed_suites, suite_label
 from sentinel.core.summary import Group, Summary
 from sentinel.outputs.export import outcome
+from sentinel.outputs.formatting import dollars, seconds
 from sentinel.outputs.plots import series_color
 from sentinel.outputs.report.charts import overview_charts
 from sentinel.outputs.report.data import RunData, SessionData
@@ -66,11 +67,8 @@ def fmt_on_time(group: Group) -> str:
 
 
 def fmt_seconds(value: float | None) -> str:
-    return "—" if value is None else f"{value:.3f} s"
-
-
-def fmt_usd(value: float | None) -> str:
-    return "—" if value is None else f"${value:.4f}"
+    """The report gives durations to the millisecond."""
+    return seconds(value, digits=3)
 
 
 def fmt_number(value: float | None) -> str:
@@ -154,8 +152,8 @@ def headline_rows(runs: list[RunData]) -> list[Row]:
     rows.append(Row("Reaction and cost", [], section="Reaction and cost"))
     rows += [_metric_row(runs, "reaction p50", "reaction_p50", fmt_seconds),
              _metric_row(runs, "reaction p90", "reaction_p90", fmt_seconds),
-             _metric_row(runs, "cost median", "cost_median", fmt_usd),
-             _metric_row(runs, "cost total", "cost_total", fmt_usd),
+             _metric_row(runs, "cost median", "cost_median", dollars),
+             _metric_row(runs, "cost total", "cost_total", dollars),
              _metric_row(runs, "tokens median", "tokens_median", fmt_number),
              _metric_row(runs, "requests median", "requests_median", fmt_number),
              _metric_row(runs, "infrastructure errors", "infra_errors", fmt_number)]
@@ -183,7 +181,7 @@ def session_row(index: int, session: SessionData, several_runs: bool, trials: bo
               ("contact", "—" if r.contact_at is None else f"{r.contact_at:.2f}", r.contact_at),
               ("reaction", fmt_seconds(r.reaction_s), r.reaction_s),
               ("requests", str(r.requests), r.requests),
-              ("cost", fmt_usd(r.cost_usd), r.cost_usd),
+              ("cost", dollars(r.cost_usd), r.cost_usd),
               ("ended by", r.ended_by, r.ended_by)]
     return {"id": f"s{index}", "outcome": outcome(r), "label": f"{session.run} · {session.folder}",
             "cells": [{"key": k, "text": text, "sort": "" if value is None else value} for k, text, value in cells]}
@@ -216,7 +214,7 @@ def session_view(index: int, session: SessionData, link_base: Path | None = None
              ("completion", fmt_seconds(r.completion_s)),
              ("requests", f"{r.requests} pages, {r.live_requests} live refreshes, {r.bytes_sent:,} bytes"),
              ("cost", f"{r.prompt_tokens + r.completion_tokens:,} tokens, {r.tool_calls} tool calls, "
-                      f"{fmt_usd(r.cost_usd)}" + (f" ({r.model})" if r.model else "")),
+                      f"{dollars(r.cost_usd)}" + (f" ({r.model})" if r.model else "")),
              ("contact message", r.contact_message or "—"), ("agent · speed", f"{r.agent} · {r.speed:g}×")]
     if r.infra_error:
         facts.insert(1, ("infrastructure error", r.infra_error))

@@ -6,29 +6,32 @@ own port, with the clock running at speed 1, until Ctrl-C.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import shutil
 import signal
 import tempfile
 from pathlib import Path
 
-from sentinel.core.catalog import Catalog
+from sentinel import api
 from sentinel.core.config import Config
-from sentinel.core.environment import Environment
 from sentinel.core.errors import SentinelError
-from sentinel.core.scenario import Event, Scenario, Taxonomy
 from sentinel.envs import environments, get_environment
+from sentinel.envs.catalog import catalog_scenario
 from sentinel.session.live import Session
 
 
-def catalog_scenario(env: Environment, config: Config) -> Scenario:
-    """A scenario with no task: only a preload of the environment's whole catalog."""
-    preload = env.serve_preload(Catalog.of(env, config.catalogs_dir))
-    return Scenario(
-        id=f"{env.name}-catalog", environment=env.name, prompt=f"Browse {env.title}.", condition_at=None,
-        start_page=env.start_page, taxonomy=Taxonomy("noop", "absolute"),
-        events=(Event(at=0.0, type="preload", fields=preload),), eval_sql=None, solution=(),
-        path=config.scenarios_dir / env.name / "catalog.yaml")
+def add_commands(subparsers) -> None:
+    serve = subparsers.add_parser("serve", help="browse environments filled with their whole catalog")
+    serve.add_argument("env", nargs="*", help="environment names (default: all)")
+    serve.add_argument("--port", type=int, default=8400, help="port of the first environment (next ones count up)")
+    serve.add_argument("--config", type=Path)
+    serve.set_defaults(func=cmd_serve)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    config = api.get_config(args.config)
+    return asyncio.run(serve(config, args.env, args.port))
 
 
 async def serve(config: Config, names: list[str], first_port: int) -> int:

@@ -1,14 +1,16 @@
-"""Displays for `sentinel run`: plain lines for --ci, a rich progress view on a terminal.
-Both only subscribe to the bus. Also the grade tables shared by `run` and `grade`."""
+"""What the commands print: the console, the displays of a running run (plain lines for --ci, a
+rich progress view on a terminal; both only subscribe to the bus), and the grade tables shared
+by `run`, `grade` and `tui`."""
 
 from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 from typing import TextIO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from sentinel.core.bus import (
@@ -22,7 +24,14 @@ from sentinel.core.bus import (
     SessionStarted,
 )
 from sentinel.core.grading import Result
+from sentinel.core.suites import mixed_suites
 from sentinel.core.summary import Group, Summary
+from sentinel.outputs.formatting import dollars, seconds
+
+
+def make_console() -> Console:
+    """A console that does not squeeze tables when output goes to a file or a CI log."""
+    return Console() if sys.stdout.isatty() else Console(width=160)
 
 
 def result_line(result: Result) -> str:
@@ -38,25 +47,29 @@ class PlainLines:
         self.started = time.monotonic()
 
     def __call__(self, message: Message) -> None:
-        stamp = f"[{time.monotonic() - self.started:7.1f}s]"
-        if isinstance(message, RunStarted):
-            self._print(f"{stamp} run {message.run}: {message.to_run} of {message.total} sessions to run, "
-                        f"agent {message.agent}, speed {message.speed:g}")
-        elif isinstance(message, SessionStarted):
-            self._print(f"{stamp} started   {message.key}")
-        elif isinstance(message, Contacted):
-            self._print(f"{stamp} contact   {message.key} at sim {message.sim:.2f} s")
-        elif isinstance(message, SessionSkipped):
-            self._print(f"{stamp} kept      {message.key} (finished earlier)")
-        elif isinstance(message, SessionGraded):
-            self._print(f"{stamp} {result_line(message.result)}")
-        elif isinstance(message, RunNotice):
-            self._print(f"{stamp} notice    {message.text}")
-        elif isinstance(message, RunFinished):
-            self._print(f"{stamp} run finished in {message.wall_s:.1f} s")
+        line = plain_line(message)
+        if line is not None:
+            print(f"[{time.monotonic() - self.started:7.1f}s] {line}", file=self.out, flush=True)
 
-    def _print(self, line: str) -> None:
-        print(line, file=self.out, flush=True)
+
+def plain_line(message: Message) -> str | None:
+    """The line --ci prints for a bus message, or None for a message it leaves out."""
+    if isinstance(message, RunStarted):
+        return (f"run {message.run}: {message.to_run} of {message.total} sessions to run, "
+                f"agent {message.agent}, speed {message.speed:g}")
+    if isinstance(message, SessionStarted):
+        return f"started   {message.key}"
+    if isinstance(message, Contacted):
+        return f"contact   {message.key} at sim {message.sim:.2f} s"
+    if isinstance(message, SessionSkipped):
+        return f"kept      {message.key} (finished earlier)"
+    if isinstance(message, SessionGraded):
+        return result_line(message.result)
+    if isinstance(message, RunNotice):
+        return f"notice    {message.text}"
+    if isinstance(message, RunFinished):
+        return f"run finished in {message.wall_s:.1f} s"
+    return None
 
 
 class RichProgress:
@@ -66,7 +79,7 @@ class RichProgress:
         self.console = console
         self.progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("{task.fields[state]}"), TimeElapsedColumn(), console=console)
-        self.task = None
+        self.task: TaskID | None = None
         self.running = 0
         self.passed = 0
 
@@ -95,14 +108,6 @@ class RichProgress:
             self.progress.update(self.task, state=f"{self.passed} passed, {max(0, self.running)} running")
 
 
-def _fmt_s(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f} s"
-
-
-def _fmt_usd(value: float | None) -> str:
-    return "—" if value is None else f"${value:.4f}"
-
-
 def grade_tables(results: list[Result], summary: Summary, title: str) -> list[Table]:
     groups = Table(title=title, show_lines=False)
     for column in ("group", "name", "passed", "total", "rate", "± se", "on time", "on-time rate", "infra errors"):
@@ -122,8 +127,8 @@ def grade_tables(results: list[Result], summary: Summary, title: str) -> list[Ta
     for column in ("reaction p50", "reaction p90", "cost median", "cost total", "tokens median",
                    "requests median", "infra errors"):
         metrics.add_column(column, justify="right")
-    metrics.add_row(_fmt_s(summary.reaction_p50), _fmt_s(summary.reaction_p90), _fmt_usd(summary.cost_median),
-                    _fmt_usd(summary.cost_total), f"{summary.tokens_median or 0:g}",
+    metrics.add_row(seconds(summary.reaction_p50), seconds(summary.reaction_p90), dollars(summary.cost_median),
+                    dollars(summary.cost_total), f"{summary.tokens_median or 0:g}",
                     f"{summary.requests_median or 0:g}", str(summary.infra_errors))
     sessions = Table(title="Sessions")
     for column in ("scenario", "result", "on time", "ended by", "contact (sim s)", "condition (sim s)", "reaction",
@@ -135,7 +140,7 @@ def grade_tables(results: list[Result], summary: Summary, title: str) -> list[Ta
         sessions.add_row(r.scenario_id, mark, on_time_mark(r), r.ended_by,
                          "—" if r.contact_at is None else f"{r.contact_at:.2f}",
                          "no-op" if r.condition_at is None else f"{r.condition_at:g}",
-                         _fmt_s(r.reaction_s), str(r.requests))
+                         seconds(r.reaction_s), str(r.requests))
     return [sessions, groups, metrics] + ([pass_k_table(summary)] if summary.trials > 1 else [])
 
 
@@ -154,3 +159,13 @@ def pass_k_table(summary: Summary) -> Table:
     for p in summary.pass_k:
         table.add_row(str(p.k), f"{p.pass_at:.1%}", f"{p.pass_hat:.1%}", str(p.scenarios))
     return table
+
+
+def print_results(console: Console, results: list[Result], summary: Summary, name: str, run_dir: Path,
+                  wall_s: float | None) -> None:
+    """A finished run's tables and its one-line footer (`sentinel run` and `sentinel tui`)."""
+    for table in grade_tables(results, summary, f"Run {name}"):
+        console.print(table)
+    passed = f"{summary.overall.passed}/{summary.overall.total}"
+    suites = "; ".join(mixed_suites((r.suite, r.suite_digest) for r in results))
+    print(f"results: {run_dir}  wall time: {wall_s or 0:.1f} s  passed: {passed}  suite: {suites}")

@@ -1,4 +1,4 @@
-"""The commands `sentinel tui`, `sentinel step` and `sentinel play`.
+"""The commands `sentinel tui`, `sentinel step` and `sentinel play`: the screens of sentinel/tui/.
 
 Textual is imported inside the command functions only, so `sentinel run` never loads it.
 """
@@ -11,7 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from sentinel import api
-from sentinel.cli import make_console, prepare, print_results
+from sentinel.cli.display import make_console, print_results
+from sentinel.cli.runs import prepare
 from sentinel.core.config import Config
 from sentinel.core.errors import SentinelError
 from sentinel.core.scenario import Scenario, ScenarioError, load_scenario, scenario_files

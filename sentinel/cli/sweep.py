@@ -17,12 +17,18 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import asdict, dataclass, replace
-from typing import TYPE_CHECKING
 
+from rich.table import Table
+
+from sentinel import api
+from sentinel.cli.display import PlainLines, RichProgress, make_console
+from sentinel.cli.runs import prepare
+from sentinel.core.bus import Bus
+from sentinel.core.config import check_speed
 from sentinel.core.errors import SentinelError
-
-if TYPE_CHECKING:
-    from sentinel.api import RunOutcome
+from sentinel.core.files import write_json_atomic
+from sentinel.outputs.formatting import dollars, seconds
+from sentinel.run.options import add_run_options
 
 DEFAULT_SPEEDS = "4,2,1,0.5,0.25"
 
@@ -47,8 +53,6 @@ class Rung:
 
 
 def add_commands(subparsers) -> None:
-    from sentinel.run.options import add_run_options
-
     sweep = subparsers.add_parser("sweep", help="run one agent at several speed factors; success, reaction "
                                                 "and cost per speed")
     add_run_options(sweep)
@@ -59,8 +63,6 @@ def add_commands(subparsers) -> None:
 
 
 def parse_speeds(text: str) -> list[float]:
-    from sentinel.core.config import check_speed
-
     try:
         speeds = [float(part) for part in text.split(",") if part.strip()]
     except ValueError:
@@ -73,12 +75,6 @@ def parse_speeds(text: str) -> list[float]:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from sentinel import api
-    from sentinel.cli import make_console, prepare
-    from sentinel.core.bus import Bus
-    from sentinel.core.files import write_json_atomic
-    from sentinel.display import PlainLines, RichProgress
-
     if args.speed is not None:
         raise SentinelError("sweep: give the speed factors with --speeds (a list), not --speed")
     speeds = parse_speeds(args.speeds)
@@ -106,7 +102,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 1 if args.ci and any(r.infra_errors for r in rungs) else 0
 
 
-def rung_of(speed: float, outcome: RunOutcome, max_condition_at: float) -> Rung:
+def rung_of(speed: float, outcome: api.RunOutcome, max_condition_at: float) -> Rung:
     summary = outcome.summary
     return Rung(speed=speed, horizon_s=round(max_condition_at / speed, 1), passed=summary.overall.passed,
                 total=summary.overall.total, infra_errors=summary.infra_errors,
@@ -115,15 +111,7 @@ def rung_of(speed: float, outcome: RunOutcome, max_condition_at: float) -> Rung:
                 cost_total=summary.cost_total, wall_s=round(outcome.wall_s or 0.0, 1))
 
 
-def sweep_table(rungs: list[Rung], agent: str):
-    from rich.table import Table
-
-    def seconds(value: float | None) -> str:
-        return "—" if value is None else f"{value:.2f} s"
-
-    def dollars(value: float | None) -> str:
-        return "—" if value is None else f"${value:.4f}"
-
+def sweep_table(rungs: list[Rung], agent: str) -> Table:
     table = Table(title=f"Speed sweep of {agent}")
     for column in ("speed", "horizon (wall)", "success", "reaction p50", "reaction p90", "tokens median",
                    "× first rung", "cost median", "cost total", "wall time"):
