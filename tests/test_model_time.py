@@ -44,18 +44,20 @@ def test_the_virtual_clock_defaults_to_fixed_2_and_refuses_wall():
 
 
 class Recorder:
-    def __init__(self):
+    def __init__(self, running: bool = True):
         self.log: list = []
+        self.running = running  # what hold() answers: whether the session's clock was running
 
-    def hold(self):
+    def hold(self) -> bool:
         self.log.append("hold")
+        return self.running
 
     def release(self, sim_s):
         self.log.append(("release", sim_s))
 
 
-def meter_for(text: str) -> tuple[ThinkingMeter, Recorder, ManualTime]:
-    wall, seen = ManualTime(100.0), Recorder()
+def meter_for(text: str, running: bool = True) -> tuple[ThinkingMeter, Recorder, ManualTime]:
+    wall, seen = ManualTime(100.0), Recorder(running)
     return ThinkingMeter(ModelTime.parse(text), seen.hold, seen.release, wall), seen, wall
 
 
@@ -111,3 +113,22 @@ def test_end_all_closes_what_is_open_as_one_interval():
     meter.end_all()
     assert seen.log == ["hold", ("release", 4.0)]
     assert not meter.in_flight
+
+
+def test_an_interval_on_a_clock_that_is_not_running_is_a_call_but_costs_nothing():
+    meter, seen, wall = meter_for("fixed:2", running=False)  # before /start, stepped, or after the report
+    meter.begin("proxy:1")
+    wall.advance(3.0)
+    meter.end("proxy:1")
+    assert seen.log == ["hold"]  # never released: it never paused
+    assert meter.thinking.as_record() == {"model_calls": 1, "paused_wall_s": 0.0, "charged_sim_s": 0.0}
+
+
+def test_the_paused_time_so_far_includes_the_open_interval():
+    meter, seen, wall = meter_for("measured")
+    meter.begin("mcp-gap")
+    wall.advance(1.5)
+    assert meter.paused_wall_s() == 1.5
+    meter.end("mcp-gap")
+    wall.advance(10.0)
+    assert meter.paused_wall_s() == 1.5

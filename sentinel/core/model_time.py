@@ -109,12 +109,15 @@ class ThinkingMeter:
 
     `begin(source)` opens an interval for a source (a proxy call's id, "mcp-gap"); `end(source)`
     closes it; opening a source that is open, or closing one that is not, changes nothing. When the
-    first source opens, `hold()` is called (the session pauses its clock); when the last closes,
-    `release(sim_s)` is called with the policy's charge for the whole union's wall duration (the
-    session advances its clock by it, firing due events at their own times, and resumes). Under
-    `wall` nothing is held or charged, but intervals are still counted."""
+    first source opens, `hold()` is called: the session pauses its clock and answers True, or
+    answers False when its clock is not running (not started yet, paused by the stepper, frozen
+    at the report), and then the interval is counted as a call but neither paused nor charged.
+    When the last source closes an interval that held, `release(sim_s)` is called with the
+    policy's charge for the whole union's wall duration (the session advances its clock by it,
+    firing due events at their own times, and resumes). Under `wall` nothing is held or charged,
+    but intervals are still counted."""
 
-    def __init__(self, policy: ModelTime, hold: Callable[[], None], release: Callable[[float], None],
+    def __init__(self, policy: ModelTime, hold: Callable[[], bool], release: Callable[[float], None],
                  wall: Callable[[], float] = time.monotonic):
         self.policy = policy
         self.thinking = Thinking()
@@ -123,6 +126,12 @@ class ThinkingMeter:
         self._wall = wall
         self._open: set[str] = set()
         self._since: float | None = None
+        self._holding = False  # the open interval paused the clock
+
+    def paused_wall_s(self) -> float:
+        """Wall seconds the clock has been paused for thinking so far, the open interval included."""
+        open_s = self._wall() - self._since if self._holding and self._since is not None else 0.0
+        return self.thinking.paused_wall_s + max(0.0, open_s)
 
     @property
     def in_flight(self) -> bool:
@@ -134,8 +143,7 @@ class ThinkingMeter:
         self._open.add(source)
         if len(self._open) == 1:
             self._since = self._wall()
-            if self.policy.pauses:
-                self._hold()
+            self._holding = self.policy.pauses and self._hold()
 
     def end(self, source: str) -> None:
         if source not in self._open:
@@ -147,7 +155,8 @@ class ThinkingMeter:
         self._since = None
         charge = self.policy.charge(wall_s)
         self.thinking.model_calls += 1
-        if self.policy.pauses:
+        if self._holding:
+            self._holding = False
             self.thinking.paused_wall_s += wall_s
             self.thinking.charged_sim_s += charge
             self._release(charge)
