@@ -71,7 +71,7 @@ class Result:
     tool_calls: int = 0
     mcp_calls: dict[str, int] = field(default_factory=dict)  # calls per tool of the session's MCP server
     # What the model-time meter saw (docs/model-time.md); None in results written before it.
-    model_calls: int | None = None  # thinking intervals seen (proxy calls, MCP gaps; overlaps once)
+    model_calls: int | None = None  # thinking intervals on the running clock (proxy calls, MCP gaps; overlaps once)
     paused_wall_s: float | None = None  # wall seconds the clock was paused for them
     charged_sim_s: float | None = None  # sim seconds they were charged
     model: str | None = None

@@ -93,7 +93,7 @@ def resolve_model_time(clock: str, model_time: str | None) -> ModelTime:
 
 @dataclass
 class Thinking:
-    """What a session's meter counted: intervals charged, wall seconds paused, sim seconds charged."""
+    """What a session's meter counted: calls on the running clock, wall seconds paused, sim seconds charged."""
 
     model_calls: int = 0
     paused_wall_s: float = 0.0
@@ -109,13 +109,13 @@ class ThinkingMeter:
 
     `begin(source)` opens an interval for a source (a proxy call's id, "mcp-gap"); `end(source)`
     closes it; opening a source that is open, or closing one that is not, changes nothing. When the
-    first source opens, `hold()` is called: the session pauses its clock and answers True, or
-    answers False when its clock is not running (not started yet, paused by the stepper, frozen
-    at the report), and then the interval is counted as a call but neither paused nor charged.
-    When the last source closes an interval that held, `release(sim_s)` is called with the
-    policy's charge for the whole union's wall duration (the session advances its clock by it,
-    firing due events at their own times, and resumes). Under `wall` nothing is held or charged,
-    but intervals are still counted."""
+    first source opens, `hold()` is called: it answers whether the session's clock is running, and
+    under a policy that pauses, the session pauses it. An interval on a clock that is not running
+    (not started yet, paused by the stepper, frozen at the report) is not counted: it costs
+    nothing and is not a call on the clock. When the last source closes a counted interval, it is
+    a model call, and under a pausing policy `release(sim_s)` is called with the policy's charge
+    for the whole union's wall duration (the session advances its clock by it, firing due events
+    at their own times, and resumes). Under `wall` calls are counted but never paused or charged."""
 
     def __init__(self, policy: ModelTime, hold: Callable[[], bool], release: Callable[[float], None],
                  wall: Callable[[], float] = time.monotonic):
@@ -126,11 +126,12 @@ class ThinkingMeter:
         self._wall = wall
         self._open: set[str] = set()
         self._since: float | None = None
-        self._holding = False  # the open interval paused the clock
+        self._holding = False  # the open interval began on a running clock (and paused it, if the policy pauses)
 
     def paused_wall_s(self) -> float:
         """Wall seconds the clock has been paused for thinking so far, the open interval included."""
-        open_s = self._wall() - self._since if self._holding and self._since is not None else 0.0
+        paused = self._holding and self.policy.pauses
+        open_s = self._wall() - self._since if paused and self._since is not None else 0.0
         return self.thinking.paused_wall_s + max(0.0, open_s)
 
     @property
@@ -143,7 +144,7 @@ class ThinkingMeter:
         self._open.add(source)
         if len(self._open) == 1:
             self._since = self._wall()
-            self._holding = self.policy.pauses and self._hold()
+            self._holding = self._hold()
 
     def end(self, source: str) -> None:
         if source not in self._open:
@@ -154,9 +155,11 @@ class ThinkingMeter:
         wall_s = max(0.0, self._wall() - self._since)
         self._since = None
         charge = self.policy.charge(wall_s)
+        counted, self._holding = self._holding, False
+        if not counted:
+            return
         self.thinking.model_calls += 1
-        if self._holding:
-            self._holding = False
+        if self.policy.pauses:
             self.thinking.paused_wall_s += wall_s
             self.thinking.charged_sim_s += charge
             self._release(charge)

@@ -11,14 +11,17 @@ mcp.jsonl when the host stops; the result counts them (`mcp_calls`). A malformed
 tool error with a one-line message.
 
 The session is told when the agent thinks (`ToolWatch`, docs/model-time.md): from a tool's answer,
-once no other tool call is in flight, to the agent's next request of any kind (every HTTP request
-to this server is reported, and the site reports its pages). Parallel tool calls are one gap.
+once no other tool call is in flight, to the agent's next request of any kind (every message it
+POSTs to this server is reported, and the site reports its pages; the listening GET its client
+opens by itself, and its own bookkeeping, listing tools, pings and notifications, are not the
+agent acting). Parallel tool calls are one gap.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import socket
 from collections.abc import Awaitable
@@ -155,6 +158,47 @@ def build_server(tools: SiteTools, calls: CallLog, watch: ToolWatch | None = Non
     return server
 
 
+# Messages an MCP client sends by itself, not as the agent's act: listing tools to check a result
+# against its schema (the SDK does so right after a tool's first answer), pings, notifications.
+CLIENT_BOOKKEEPING = ("initialize", "tools/list", "ping")
+
+
+def acts(body: bytes) -> bool:
+    """Whether a POSTed JSON-RPC message (or batch) is the agent acting: anything but the client's
+    own bookkeeping (an unreadable body counts as acting)."""
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return True
+    messages = parsed if isinstance(parsed, list) else [parsed]
+    methods = [m.get("method") if isinstance(m, dict) else None for m in messages]
+    return any(not isinstance(method, str) or not (method in CLIENT_BOOKKEEPING or method.startswith("notifications/"))
+               for method in methods)
+
+
+def watched(served: Any, watch: ToolWatch) -> Any:
+    """The ASGI app `served`, telling `watch` of every message the agent POSTs that is its act (the
+    GET a client opens by itself to listen for the server's messages is not)."""
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http" or scope.get("method") != "POST":
+            await served(scope, receive, send)
+            return
+        received = [await receive()]  # the body, read ahead (a few hundred bytes), then given on as it came
+        while received[-1].get("type") == "http.request" and received[-1].get("more_body"):
+            received.append(await receive())
+        if acts(b"".join(m.get("body", b"") for m in received)):
+            watch.agent_acts()
+        ahead = iter(received)
+
+        async def replayed() -> Any:
+            return next(ahead, None) or await receive()
+
+        await served(scope, replayed, send)
+
+    return app
+
+
 class _LoopServer(uvicorn.Server):
     """uvicorn's server as one task among the session's: it leaves the process's signals alone,
     and it sleeps until told to stop instead of waking ten times a second to ask (uvicorn's own
@@ -192,14 +236,7 @@ class McpHost:
         self._task: asyncio.Task | None = None
 
     async def start(self) -> str:
-        served = self.server.streamable_http_app(streamable_http_path=MCP_PATH)
-        watch = self.watch
-
-        async def app(scope: Any, receive: Any, send: Any) -> None:
-            if scope.get("type") == "http":
-                watch.agent_acts()  # any request of the agent ends its thinking
-            await served(scope, receive, send)
-
+        app = watched(self.server.streamable_http_app(streamable_http_path=MCP_PATH), self.watch)
         config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, lifespan="on",
                                 timeout_graceful_shutdown=SHUTDOWN_GRACE_WALL_S, date_header=False)
         listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

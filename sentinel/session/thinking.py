@@ -91,12 +91,15 @@ class SessionThinking:
 
     # --- the meter's callbacks -----------------------------------------------
     def _hold(self) -> bool:
+        """Whether the thinking is on the clock (it runs, or this meter paused it), pausing it
+        under a policy that pauses."""
         if self._paused_here:  # still moving through an earlier charge: it stays paused after
             return True
         if not self.clock.running:
             return False
-        self.clock.pause()
-        self._paused_here = True
+        if self.policy.pauses:
+            self.clock.pause()
+            self._paused_here = True
         return True
 
     def _release(self, sim_s: float) -> None:
