@@ -187,7 +187,7 @@ def judge(scenario: Scenario, verdict: Verdict, outcome: Outcome) -> tuple[bool,
     if outcome.contact_sim < condition_at:
         early = condition_wall_s - outcome.contact_wall_s
         return (False, f"reported at sim {outcome.contact_sim:.3f} s, {condition_at - outcome.contact_sim:.3f} sim s "
-                       f"before the condition held at {condition_at:.3f} s", None, round(early, 4))
+                       f"before the condition was due at {condition_at:.3f} s", None, round(early, 4))
     if verdict.error:
         return False, f"reported in time, but {verdict.error}", None, None
     if not verdict.truthy:
