@@ -314,7 +314,7 @@ class Session:
         if not self.clock.started:
             self.clock.start()
         self.clock.freeze()
-        self.thinking.end()  # what was open is counted; a frozen clock is charged nothing
+        self.thinking.end()  # what is open closes; a frozen clock is charged nothing
         await self.thinking.settled()
         await self.scheduler.fire_due()
         if self._scheduler_task:
@@ -363,6 +363,7 @@ class Session:
 
     async def abort(self) -> None:
         """Release everything after a failure, keeping nothing half-written."""
+        await self.thinking.stop()
         if self._scheduler_task:
             self._scheduler_task.cancel()
             await asyncio.gather(self._scheduler_task, return_exceptions=True)

@@ -89,6 +89,12 @@ class SessionThinking:
         """The session ends: close what is open (the clock is frozen by now: nothing is charged)."""
         self.meter.end_all()
 
+    async def stop(self) -> None:
+        """The session is dropped after a failure: a charge being moved through stops where it is."""
+        if self._moving is not None and not self._moving.done():
+            self._moving.cancel()
+            await asyncio.gather(self._moving, return_exceptions=True)
+
     # --- the meter's callbacks -----------------------------------------------
     def _hold(self) -> bool:
         """Whether the thinking is on the clock (it runs, or this meter paused it), pausing it
