@@ -65,14 +65,18 @@ def test_grade_list_and_validate_from_code(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("id: x\n")
     found = api.validate([bad], config=config)
-    assert not found.ok and found.checked == 1 and all(p.file == str(bad) for p in found.problems)
+    assert not found.ok
+    assert found.checked == 1
+    assert all(p.file == str(bad) for p in found.problems)
 
 
 def test_prepare_run_checks_choices_and_accepts_a_loaded_config(tmp_path):
     loaded = api.get_config(write_config(tmp_path))
     config, plan = api.prepare_run(agent="eager", envs=["microhood"], tasks=["rise,rise_buy"], speed=50,
                                    run_name="p", config=loaded)
-    assert config is loaded and plan.name == "p" and plan.speed == 50
+    assert config is loaded
+    assert plan.name == "p"
+    assert plan.speed == 50
     assert [s.short_id for s in plan.scenarios] == ["rise", "rise_buy"]
     with pytest.raises(SentinelError, match="--trials must be between 1 and 100"):
         api.prepare_run(agent="eager", trials=0, config=loaded)

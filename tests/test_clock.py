@@ -97,10 +97,17 @@ def test_held_clock_stays_at_zero_until_released_and_counts_wall_from_the_releas
     clock = SimClock(speed=50, wall=wall)
     heard = []
     clock.on_change(lambda: heard.append(clock.now()))
-    assert clock.start(held=True) and clock.started and clock.held and not clock.running
+    assert clock.start(held=True)
+    assert clock.started
+    assert clock.held
+    assert not clock.running
     wall.advance(3)  # queued behind other sessions' pages: not charged
-    assert clock.now() == 0.0 and clock.wall_elapsed() == 0.0 and clock.wall_for(100) is None
-    assert clock.release() is True and clock.running and clock.started_wall == 13.0
+    assert clock.now() == 0.0
+    assert clock.wall_elapsed() == 0.0
+    assert clock.wall_for(100) is None
+    assert clock.release() is True
+    assert clock.running
+    assert clock.started_wall == 13.0
     assert clock.release() is False  # only once
     wall.advance(0.5)
     assert clock.now() == pytest.approx(25.0) and clock.wall_elapsed() == pytest.approx(0.5)

@@ -88,7 +88,9 @@ def test_the_original_sample_loads_as_written_with_one_notice_about_the_urls(tmp
     assert config.agent_cmd == ["your-agent-command", "--url", "__TASK_URL__", "--prompt", "__TASK_PROMPT__"]
     assert len(config.notices) == 1
     notice = config.notices[0]
-    assert "server_url, frontend_url ignored" in notice and "own site" in notice and "\n" not in notice
+    assert "server_url, frontend_url ignored" in notice
+    assert "own site" in notice
+    assert "\n" not in notice
 
 
 def test_the_older_api_url_key_and_a_shell_string(tmp_path):
@@ -154,14 +156,18 @@ def test_adversarial_eval_config_gets_one_clear_line(tmp_path, text, message):
     with pytest.raises(SentinelError) as info:
         load_config(path)
     text = str(info.value)
-    assert message in text and str(path) in text and "\n" not in text, text
+    assert message in text, text
+    assert str(path) in text, text
+    assert "\n" not in text, text
 
 
 def test_an_empty_eval_config_is_the_defaults(tmp_path):
     path = tmp_path / "eval_config.yaml"
     path.write_text("# nothing yet\n")
     config = load_config(path)
-    assert config.speed == 1.0 and config.agent_cmd is None and config.notices == ()
+    assert config.speed == 1.0
+    assert config.agent_cmd is None
+    assert config.notices == ()
 
 
 def test_binary_unreadable_and_folder_configs_get_one_line(tmp_path):

@@ -74,7 +74,9 @@ async def test_the_site_logs_bodies_but_not_for_304s(env_session):
     assert again.status == 304
     await live.client.get(INBOX)
     first_line, not_modified, same = live.session.stats.log[-3:]
-    assert first_line["body"] == tag.strip('"') and same["body"] == first_line["body"] and "body" not in not_modified
+    assert first_line["body"] == tag.strip('"')
+    assert same["body"] == first_line["body"]
+    assert "body" not in not_modified
     await live.session.pages.flush()
     assert read_page(live.session.pages.folder, first_line["body"]) == await first.read()
 
@@ -104,7 +106,9 @@ async def test_bodies_are_written_on_the_loops_default_executor(tmp_path):
     store._write = lambda sha, body: names.append(threading.current_thread().name) or write(sha, body)
     store.record(b"<p>one</p>", sim=1.0)
     await store.flush()
-    assert names and names[0].startswith("raised-pool") and store.state().stored == 1
+    assert names
+    assert names[0].startswith("raised-pool")
+    assert store.state().stored == 1
 
 def test_a_run_past_its_cap_marks_the_lines_it_could_not_keep(tmp_path):
     config = write_config(tmp_path, cap=4_000)

@@ -80,4 +80,6 @@ def test_bad_rates_and_trials_get_one_clear_line(tmp_path):
                           (["--fail-under", "most"], "is not a rate"),
                           (["--trials", "0"], "--trials must be between 1 and 100")):
         done = sentinel_run(tmp_path, "--agent", "eager", "--speed", "200", *args)
-        assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert done.returncode == 2, done.stderr
+        assert message in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr, done.stderr

@@ -39,7 +39,9 @@ async def test_tool_calls_usage_and_the_key_reach_the_client(fake_server):
     assert first.message["tool_calls"][0]["function"] == {"name": "open", "arguments": '{"target": "12"}'}
     assert fake.requests[0]["tools"] == tools and fake.requests[0]["authorization"] == "Bearer sk-test"
     unreported = await asyncio.to_thread(client.complete, MESSAGES, tools)
-    assert not unreported.usage_reported and unreported.prompt_tokens > 0 and unreported.content == "thinking"
+    assert not unreported.usage_reported
+    assert unreported.prompt_tokens > 0
+    assert unreported.content == "thinking"
 
 
 async def test_server_errors_and_rate_limits_are_retried_then_reported(fake_server):
@@ -158,7 +160,9 @@ async def test_a_failing_endpoint_ends_the_agent_but_the_session_keeps_its_resul
     config = make_config(tmp_path)
     report = await Runner(config, llm_plan("sleep", "rise", "down")).run()
     result = report.results[0]
-    assert not result.success and result.infra_error is None and result.ended_by == "agent_exit"
+    assert not result.success
+    assert result.infra_error is None
+    assert result.ended_by == "agent_exit"
     assert (result.prompt_tokens, result.completion_tokens, result.tool_calls) == (500, 9, 1)
     log = (config.results_dir / "down" / "microhood" / "rise" / "agent.log").read_text()
     assert "answered 500" in log

@@ -116,7 +116,9 @@ def test_a_checkout_reads_the_folders_beside_the_package(tmp_path):
 def test_this_checkout_finds_its_own_folders():
     assert package_dir() == Path(sentinel.__file__).resolve().parent
     assert DATA == DataPaths(ROOT, installed=False)
-    assert DATA.scenarios.is_dir() and DATA.catalogs.is_dir() and (DATA.templates / "base.html").is_file()
+    assert DATA.scenarios.is_dir()
+    assert DATA.catalogs.is_dir()
+    assert (DATA.templates / "base.html").is_file()
     assert (DATA.static / "style.css").is_file() and DEFAULT_CONFIG == ROOT / "sentinel.toml"
     config = load_config()
     assert config.scenarios_dir == ROOT / "scenarios" / "verified" and config.catalogs_dir == ROOT / "catalogs"

@@ -46,7 +46,9 @@ def test_each_paper_scenario_is_its_original_task():
         assert s.path.name == s.id.split("-", 1)[1] + ".yaml"
         assert (s.taxonomy.activity, s.taxonomy.criteria, len(s.events)) == (task.activity, task.criteria, task.events)
         if task.condition_at is None:
-            assert s.condition_at is None and s.eval_sql is None and s.near_miss_sql is None
+            assert s.condition_at is None
+            assert s.eval_sql is None
+            assert s.near_miss_sql is None
         else:
             assert s.condition_at is not None and abs(s.condition_at - task.condition_at) <= 0.01
         assert s.is_paper and s.condition_until is None
@@ -140,7 +142,9 @@ def test_a_paper_run_stamps_its_suite_on_every_result(tmp_path):
     outcome = api.run(agent="oracle", suite="paper", tasks=["micromail-sender-absolute-passive"], speed=50,
                       config=config, run_name="stamped")
     (result,) = outcome.results
-    assert result.success and result.suite == "paper" and result.suite_digest
+    assert result.success
+    assert result.suite == "paper"
+    assert result.suite_digest
     info = (outcome.run_dir / "run.json").read_text()
     assert '"suite": "paper"' in info and result.suite_digest in info
     with pytest.raises(SentinelError, match="not both"):

@@ -52,8 +52,12 @@ async def test_oracle_run_writes_every_result_file(tmp_path):
     assert set(by_id) == {"microhood-rise", "microhood-rise_buy", "microhood-rise_noop"}
     assert all(r.success for r in report.results), [r.detail for r in report.results]
     rise = by_id["microhood-rise"]
-    assert rise.ended_by == "agent_exit" and rise.contact_at >= 60 and rise.reaction_s >= 0
-    assert rise.requests > 2 and rise.bytes_sent > 0 and rise.contact_message
+    assert rise.ended_by == "agent_exit"
+    assert rise.contact_at >= 60
+    assert rise.reaction_s >= 0
+    assert rise.requests > 2
+    assert rise.bytes_sent > 0
+    assert rise.contact_message
     assert by_id["microhood-rise_noop"].ended_by == "deadline"
     folder = config.results_dir / "r" / "microhood" / "rise_buy"
     for name in ("result.json", "agent.log", "events.jsonl", "requests.jsonl", "state.db"):
@@ -65,7 +69,9 @@ async def test_oracle_run_writes_every_result_file(tmp_path):
     summary = json.loads((config.results_dir / "r" / "summary.json").read_text())
     assert summary["overall"]["passed"] == 3 and summary["infra_errors"] == 0
     run = json.loads((config.results_dir / "r" / "run.json").read_text())
-    assert run["agent"] == "oracle" and run["speed"] == SPEED and len(run["scenarios"]) == 3
+    assert run["agent"] == "oracle"
+    assert run["speed"] == SPEED
+    assert len(run["scenarios"]) == 3
 
 
 async def test_eager_fails_normal_tasks_and_silent_passes_only_the_noop(tmp_path):
@@ -83,7 +89,9 @@ async def test_resume_of_a_finished_run_starts_nothing(tmp_path):
     bus = Bus()
     seen = recorder(bus)
     report = await Runner(config, plan("eager", resume=True), bus).run()
-    assert seen.count(SessionSkipped) == 3 and SessionStarted not in seen and SessionGraded not in seen
+    assert seen.count(SessionSkipped) == 3
+    assert SessionStarted not in seen
+    assert SessionGraded not in seen
     assert report.skipped == 3 and len(report.results) == 3
     assert stamps == {p: p.stat().st_mtime_ns for p in stamps}
 
@@ -115,7 +123,9 @@ async def test_agent_that_exits_at_once_is_graded_not_an_error(tmp_path):
     config = make_config(tmp_path)
     report = await Runner(config, plan("eager", command=["false"])).run()
     rise = next(r for r in report.results if r.scenario_id == "microhood-rise")
-    assert rise.ended_by == "agent_exit" and rise.exit_code == 1 and not rise.success
+    assert rise.ended_by == "agent_exit"
+    assert rise.exit_code == 1
+    assert not rise.success
     assert rise.infra_error is None
 
 
@@ -196,7 +206,9 @@ def test_cli_run_then_grade(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "PASS  microhood-rise " in done.stdout and "passed: 2/2" in done.stdout
     graded = sentinel_cli("grade", "g", "--config", str(config), cwd=tmp_path)
-    assert graded.returncode == 0 and "microhood-rise_buy" in graded.stdout and "100%" in graded.stdout
+    assert graded.returncode == 0
+    assert "microhood-rise_buy" in graded.stdout
+    assert "100%" in graded.stdout
 
 
 def test_ctrl_c_stops_agents_cleanly_and_resume_continues(tmp_path):
@@ -258,7 +270,9 @@ async def test_a_person_plays_through_http_and_the_report_with_its_message_ends_
             assert page.status == 200
     report = await asyncio.wait_for(running, 10)
     result = report.results[0]
-    assert result.agent == "human" and result.ended_by == "contact" and result.success
+    assert result.agent == "human"
+    assert result.ended_by == "contact"
+    assert result.success
     assert result.contact_message == "it crossed"
     assert (config.results_dir / "p" / "microhood" / "rise" / "result.json").exists()
 
@@ -309,7 +323,9 @@ async def test_the_agent_works_in_a_temporary_folder_outside_the_repository(tmp_
     folder = config.results_dir / "w" / "microhood" / "rise"
     cwd, base_dir, costs_file = (folder / "agent.log").read_text().splitlines()[:3]
     work = Path(cwd)
-    assert work.is_absolute() and work.name.startswith("sentinel-") and base_dir == cwd
+    assert work.is_absolute()
+    assert work.name.startswith("sentinel-")
+    assert base_dir == cwd
     assert Path(costs_file) == work / "costs.json"
     repo = Path(__file__).resolve().parent.parent
     assert not work.is_relative_to(repo) and not work.is_relative_to(config.results_dir)
@@ -362,5 +378,7 @@ def test_compile_templates_compiles_the_run_s_environments_and_the_shared_ones_o
     templates = make_templates(template_dirs())
     compile_templates(templates, {"micromail"})
     compiled = {key[1] for key in templates.cache}
-    assert "micromail/folder.html" in compiled and "base.html" in compiled and "common/macros.html" in compiled
+    assert "micromail/folder.html" in compiled
+    assert "base.html" in compiled
+    assert "common/macros.html" in compiled
     assert not any(name.startswith("microhood/") for name in compiled)

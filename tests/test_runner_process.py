@@ -47,7 +47,9 @@ async def test_a_run_in_a_child_process_publishes_its_messages_and_returns_its_r
     assert report.run_dir == config.results_dir / "child"
     assert finished_result(report.run_dir / "microhood" / "rise").success
     kinds = [type(m) for m in seen]
-    assert kinds[0] is RunStarted and kinds[-1] is RunFinished and kinds.count(SessionGraded) == 3
+    assert kinds[0] is RunStarted
+    assert kinds[-1] is RunFinished
+    assert kinds.count(SessionGraded) == 3
     assert seen[0].wall <= seen[-1].wall and not runner.stopping
 
 

@@ -65,7 +65,9 @@ async def test_a_sandboxed_agent_finds_no_answers_and_its_session_completes(tmp_
     log = (folder / "agent.log").read_text()
     assert "SNOOPED" in log
     assert [line for line in log.splitlines() if line.startswith("FOUND") and str(REPO_ROOT) in line] == []
-    assert result.infra_error is None and result.ended_by == "agent_exit" and not result.success
+    assert result.infra_error is None
+    assert result.ended_by == "agent_exit"
+    assert not result.success
 
 
 async def test_without_the_sandbox_the_same_agent_sees_the_repository(tmp_path):

@@ -34,4 +34,6 @@ def test_serve_reports_a_port_in_use():
         port = taken.getsockname()[1]
         done = subprocess.run([sys.executable, "-m", "sentinel.cli", "serve", "microhood", "--port", str(port)],
                               capture_output=True, text=True, timeout=30)
-    assert done.returncode == 2 and f"port {port}" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 2
+    assert f"port {port}" in done.stderr
+    assert "Traceback" not in done.stderr

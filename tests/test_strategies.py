@@ -65,7 +65,9 @@ def test_rule_judge_reads_the_predicate_on_the_changed_lines_and_counts_estimate
     assert not judge.check("c", diff_lines(before, lines("Price $76.00", "Volume 10")), "/p").holds
     assert judge.check("c", dipped, "/p").holds
     assert not judge.check("c", diff_lines(before, lines("Price $80.00", "Volume 75.00")), "/p").holds
-    assert meter.calls == {"judge": 3} and meter.prompt_tokens > 3 * 50 and meter.completion_tokens > 0
+    assert meter.calls == {"judge": 3}
+    assert meter.prompt_tokens > 3 * 50
+    assert meter.completion_tokens > 0
     assert describe_condition(judge.watch) == r"the number in /Price \$([\d,.]+)/ is at most 75.6"
 
 

@@ -107,7 +107,9 @@ def test_sentinel_grade_in_each_format(tmp_path):
     run_dir = write_run(tmp_path / "trio", three_scenarios(), trials=3)
     table = grade(run_dir, "table")
     assert table.returncode == 0, table.stderr
-    assert "Repeated trials" in table.stdout and "55.6%" in table.stdout and "33.3%" in table.stdout
+    assert "Repeated trials" in table.stdout
+    assert "55.6%" in table.stdout
+    assert "33.3%" in table.stdout
     as_json = grade(run_dir, "json")
     data = json.loads(as_json.stdout)
     assert data["summary"]["overall"] == {"name": "all", "total": 9, "passed": 4, "infra_errors": 1,

@@ -69,16 +69,22 @@ def test_messages_move_a_session_through_its_states_and_clock():
     at.done = 0.0
 
     at(START_WALL)
-    assert view.state == WAITING and view.url and len(view.pending) == 24
+    assert view.state == WAITING
+    assert view.url
+    assert len(view.pending) == 24
     at(START_WALL + 0.5)
     assert view.state == RUNNING and view.sim_now(now[0], 50.0) == pytest.approx(15.0)
     at(START_WALL + 1.0)
-    assert len(view.fired) == 1 and len(view.pending) == 23 and view.pending[0][0] == 60
+    assert len(view.fired) == 1
+    assert len(view.pending) == 23
+    assert view.pending[0][0] == 60
     assert view.requests == 1 and list(view.output) == ["[agent] look 1", "[agent] look 2"]
     at(START_WALL + 1.62)
     assert view.state == CONTACTED and view.sim_now(now[0] + 5, 50.0) == view.contact_sim == pytest.approx(70)
     at(START_WALL + 1.7)
-    assert view.state == GRADED and view.mark == "pass" and view.result.reaction_s == pytest.approx(0.2)
+    assert view.state == GRADED
+    assert view.mark == "pass"
+    assert view.result.reaction_s == pytest.approx(0.2)
     assert key in state.take_dirty() and state.take_dirty() == set()
     totals = state.totals()
     assert (totals.passed, totals.failed, totals.infra_errors) == (1, 0, 0)
@@ -118,7 +124,9 @@ async def test_rows_update_as_a_real_run_progresses_and_keys_filter_them(tmp_pat
         assert "passed 3" in text_of(app, "#summary")
         assert float(cells(app)["microhood/rise"][3]) >= 60  # the sim clock froze at contact
         detail = text_of(app, "#detail")
-        assert "Tell me when CHPX" in detail and "Fired events (1)" in detail and "[oracle]" in detail
+        assert "Tell me when CHPX" in detail
+        assert "Fired events (1)" in detail
+        assert "[oracle]" in detail
         await pilot.press("f")  # active: nothing is left running
         assert cells(app) == {} and "filter active" in text_of(app, "#summary")
         await pilot.press("f", "f")  # passed

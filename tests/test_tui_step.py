@@ -105,7 +105,9 @@ async def test_the_screen_follows_the_attached_agent_and_grades_its_report(tmp_p
         assert accepted.action == "agent request" and accepted.verdict.truthy
         assert any(change.table == "event_attendees" for change in accepted.changes)
         reported = app.stepper.steps[-1]
-        assert reported.action == "agent reported" and reported.grade is not None and reported.grade[0]
+        assert reported.action == "agent reported"
+        assert reported.grade is not None
+        assert reported.grade[0]
         assert any(r.startswith("GET /contact") for r in reported.requests)
         assert "GET /contact" in text_of(app, "#changes-list")
         assert "contacted at sim 185.00 s" in text_of(app, "#step-head")
