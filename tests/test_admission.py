@@ -10,7 +10,7 @@ import time
 from dataclasses import replace
 
 import pytest
-from test_runner import make_config, plan
+from helpers.runs import make_config, plan
 
 from sentinel.core.admission import BUSY, CALM, STEADY, Admission, Fidelity, machine_state
 from sentinel.run.fidelity import AdmissionGate, Canary, HostSteal, calm_now
@@ -115,6 +115,7 @@ async def test_the_canary_is_a_real_process_that_reports_and_stops():
     assert canary._process is not None and canary._process.returncode is not None
 
 
+@pytest.mark.slow
 async def test_every_run_records_its_fidelity_in_run_json(tmp_path):
     config = make_config(tmp_path)
     await Runner(config, replace(plan("eager"), admission=True)).run()

@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import replace
 
 import pytest
-from made_results import TEST_SCENARIOS
+from helpers.runs import TEST_SCENARIOS
 
 from sentinel.agents import blind_command, builtin_command, parse_blind
 from sentinel.core.config import load_config
@@ -27,6 +27,7 @@ def test_blind_names_parse_to_their_command():
             parse_blind(bad)
 
 
+@pytest.mark.slow
 async def test_blind_passes_only_by_luck_of_its_time(tmp_path):
     base = load_config()
     config = replace(base, results_dir=tmp_path / "results", scenarios_dir=TEST_SCENARIOS,

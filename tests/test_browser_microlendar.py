@@ -4,11 +4,14 @@ Screenshots land in tests/artifacts/ (microlendar-*.png) for a person to look at
 
 from __future__ import annotations
 
-from conftest import check_views_in_browser, wait_for_text
+import pytest
+from helpers.browser import check_views_in_browser, wait_for_text
 
 from sentinel.core.config import load_config
 from sentinel.envs import get_environment
 from sentinel.serve import catalog_scenario
+
+pytestmark = pytest.mark.browser
 
 TODAY_MORE = "scenarios/verified/microlendar/today_more.yaml"
 VIEWS = [
@@ -53,6 +56,7 @@ async def test_rsvp_and_calendar_filter_work_in_chromium(env_session, browser_ta
     browser_tab.assert_clean("rsvp and filter")
 
 
+@pytest.mark.slow
 async def test_new_event_appears_on_an_open_week_without_reload(env_session, browser_tab):
     live = await env_session(TODAY_MORE)
     await browser_tab.visit(str(live.client.make_url("/microlendar/week/2025-06-17")))

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from sentinel.core.config import SESSIONS_PER_CORE, load_config, sessions_at_once
+from sentinel.core.config import REPO_ROOT, SESSIONS_PER_CORE, load_config, sessions_at_once
 from sentinel.core.errors import SentinelError
 
 
@@ -64,20 +64,8 @@ def test_missing_config_file(tmp_path):
 
 # --- the original SentinelBench's eval_config.yaml -------------------------------------------
 
-ORIGINAL_SAMPLE = """\
-server_url: http://localhost:8000
-frontend_url: http://localhost:5173
-
-# Wall-clock vs sim-clock exchange rate. 1.0 = real-time (default),
-# >1 is faster, <1 is slower. See "Runtime tuning" below.
-speed_factor: 1.0
-
-# Command to launch your agent. Placeholders are substituted per task:
-#   __TASK_URL__    - task start URL (a GET starts the simulation + redirects)
-#   __TASK_PROMPT__ - the task's natural-language prompt
-# Use a list for direct execution, or a string for shell execution.
-agent_subprocess: ["your-agent-command", "--url", "__TASK_URL__", "--prompt", "__TASK_PROMPT__"]
-"""
+# The sample the original SentinelBench ships, as written.
+ORIGINAL_SAMPLE = (REPO_ROOT / "tests" / "data" / "sentinelbench" / "eval_config.yaml").read_text()
 
 
 def test_the_original_sample_loads_as_written_with_one_notice_about_the_urls(tmp_path):

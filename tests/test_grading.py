@@ -4,6 +4,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from helpers.results import make_result
 
 from sentinel.core.config import Price
 from sentinel.core.grading import Outcome, Result, Verdict, judge, on_time, read_costs, read_verdict, truthy
@@ -136,8 +137,6 @@ def test_a_noop_has_no_on_time_value():
 
 
 def test_result_json_puts_on_time_beside_success(tmp_path):
-    from made_results import make_result
-
     data = make_result(on_time=False).to_dict()
     keys = list(data)
     assert keys[keys.index("success") + 1] == "on_time" and data["on_time"] is False

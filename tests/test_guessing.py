@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from made_results import make_result, write_run
+from helpers.results import make_result, write_run
 
 from sentinel.core.files import write_json_atomic
 

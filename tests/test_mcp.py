@@ -11,8 +11,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+from helpers.runs import make_config
 from mcp import Client
-from test_runner import make_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.scenario import load_scenario
@@ -30,6 +31,7 @@ def text_of(result) -> str:
     return "\n".join(block.text for block in result.content if block.type == "text")
 
 
+@pytest.mark.slow
 async def test_tools_read_click_wait_and_report_through_the_sdk_client(env_session, tmp_path):
     live = await env_session("scenarios/verified/micromail/sender_arrives.yaml")
     host = McpHost(str(live.client.make_url("")).rstrip("/"), live.clock, tmp_path)
@@ -117,6 +119,7 @@ def watcher(sender: str, *extra: str) -> list[str]:
     return [sys.executable, str(WATCHER), INBOX, sender, f"{sender}'s email has arrived.", *extra]
 
 
+@pytest.mark.slow
 async def test_outside_sdk_agents_over_http_and_stdio_pass_and_stay_silent_on_a_no_op(tmp_path):
     config = make_config(tmp_path)
     config = replace(config, timing=replace(config.timing, startup_timeout_s=60))
@@ -140,6 +143,7 @@ async def test_outside_sdk_agents_over_http_and_stdio_pass_and_stay_silent_on_a_
         assert result.mcp_calls["wait_for_change"] >= 1
 
 
+@pytest.mark.slow
 async def test_mcp_built_in_agents_complete_passive_and_active_tasks(tmp_path):
     config = make_config(tmp_path)
     config = replace(config, timing=replace(config.timing, startup_timeout_s=60))

@@ -73,6 +73,7 @@ def test_the_wheel_holds_only_the_package_and_is_named_sentinel_bench(wheel, nam
     assert "sentinel = sentinel.cli:main" in entry_points
 
 
+@pytest.mark.slow
 def test_the_unpacked_wheel_lists_its_bundled_scenarios_from_another_folder(wheel, tmp_path):
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:

@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from tests.made_results import make_result, write_run
 
 from sentinel import api
 from sentinel.checks.validate import validate_all
@@ -16,7 +17,6 @@ from sentinel.core.errors import SentinelError
 from sentinel.core.paper_rules import paper_problems, read_inventory
 from sentinel.core.scenario import CONTACT_SENTENCE, ScenarioError, full_prompt, load_scenario, scenario_files
 from sentinel.core.suites import suite_digest, suite_dir, suite_name, suite_of
-from tests.made_results import make_result, write_run
 
 PAPER = REPO_ROOT / "scenarios" / "paper"
 INVENTORY = read_inventory(PAPER / "INVENTORY.tsv")
@@ -137,6 +137,7 @@ def test_a_report_comparing_different_suites_says_so(tmp_path):
     assert "(different suites)" in html and "paper (digest bbbb)" in html
 
 
+@pytest.mark.slow
 def test_a_paper_run_stamps_its_suite_on_every_result(tmp_path):
     config = load_config().with_overrides(results_dir=tmp_path / "results")
     outcome = api.run(agent="oracle", suite="paper", tasks=["micromail-sender-absolute-passive"], speed=50,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from sentinel.run.plan import StartGate
 
 
@@ -53,6 +55,7 @@ async def open_gate_and_pass(gate: StartGate, keys: str) -> list[float]:
     return [times[k] for k in keys]
 
 
+@pytest.mark.slow
 async def test_a_paced_start_line_holds_the_next_session_while_the_machine_is_busy():
     calm = False
     gate = StartGate(3, spacing_s=0.01, pace=lambda: calm, max_spacing_s=0.3)

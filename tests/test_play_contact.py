@@ -13,7 +13,8 @@ import re
 import time
 
 import aiohttp
-from test_runner import SPEED, make_config
+import pytest
+from helpers.runs import SPEED, make_config
 
 from sentinel import api
 from sentinel.core.bus import Bus, EventFired, SessionReady
@@ -23,6 +24,8 @@ from sentinel.core.scenario import load_scenario
 from sentinel.outputs.results import load_results
 from sentinel.run.options import RunOptions
 from sentinel.run.runner import Runner
+
+pytestmark = pytest.mark.slow
 
 SCENARIO = REPO_ROOT / "scenarios" / "verified" / "microhub" / "open_issues_threshold.yaml"
 OPEN = re.compile(r"([\d,]+) Open")

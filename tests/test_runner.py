@@ -11,32 +11,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from made_results import TEST_SCENARIOS
-from made_results import write_test_config as write_config
+from helpers.runs import SPEED, TEST_SCENARIOS, make_config, plan, processes_working_in, write_test_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.bus import Bus, SessionGraded, SessionReady, SessionSkipped, SessionStarted
-from sentinel.core.config import load_config
 from sentinel.core.errors import SentinelError
-from sentinel.core.scenario import load_scenario, scenario_files
 from sentinel.outputs.results import load_results
 from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
-
-DATA = TEST_SCENARIOS
-SPEED = 200.0  # condition_at 60 sim s = 0.3 wall s; deadline 600/200 + 2 = 5 wall s
-
-
-def make_config(tmp_path: Path):
-    config = load_config()
-    return replace(config, results_dir=tmp_path / "results", scenarios_dir=DATA,
-                   timing=replace(config.timing, reaction_window_s=2.0, startup_timeout_s=10, term_grace_s=1))
-
-
-def plan(agent: str, name: str = "r", resume: bool = False, command=None) -> RunPlan:
-    scenarios = tuple(load_scenario(p) for p in scenario_files(DATA, "microhood"))
-    return RunPlan(name=name, agent=agent, command=command or BUILTIN_AGENTS[agent], speed=SPEED,
-                   scenarios=scenarios, resume=resume)
 
 
 def recorder(bus: Bus) -> list:
@@ -45,6 +27,7 @@ def recorder(bus: Bus) -> list:
     return seen
 
 
+@pytest.mark.slow
 async def test_oracle_run_writes_every_result_file(tmp_path):
     config = make_config(tmp_path)
     report = await Runner(config, plan("oracle")).run()
@@ -74,6 +57,7 @@ async def test_oracle_run_writes_every_result_file(tmp_path):
     assert len(run["scenarios"]) == 3
 
 
+@pytest.mark.slow
 async def test_eager_fails_normal_tasks_and_silent_passes_only_the_noop(tmp_path):
     config = make_config(tmp_path)
     eager = {r.scenario_id: r.success for r in (await Runner(config, plan("eager", "e")).run()).results}
@@ -82,6 +66,7 @@ async def test_eager_fails_normal_tasks_and_silent_passes_only_the_noop(tmp_path
     assert silent == {"microhood-rise": False, "microhood-rise_buy": False, "microhood-rise_noop": True}
 
 
+@pytest.mark.slow
 async def test_resume_of_a_finished_run_starts_nothing(tmp_path):
     config = make_config(tmp_path)
     await Runner(config, plan("eager")).run()
@@ -96,6 +81,7 @@ async def test_resume_of_a_finished_run_starts_nothing(tmp_path):
     assert stamps == {p: p.stat().st_mtime_ns for p in stamps}
 
 
+@pytest.mark.slow
 async def test_resume_reruns_sessions_with_an_infrastructure_error(tmp_path):
     config = make_config(tmp_path)
     await Runner(config, plan("eager")).run()
@@ -110,6 +96,7 @@ async def test_resume_reruns_sessions_with_an_infrastructure_error(tmp_path):
     assert json.loads(broken.read_text())["infra_error"] is None
 
 
+@pytest.mark.slow
 async def test_a_run_name_is_not_reused_without_resume(tmp_path):
     config = make_config(tmp_path)
     await Runner(config, plan("eager")).run()
@@ -119,6 +106,7 @@ async def test_a_run_name_is_not_reused_without_resume(tmp_path):
         await Runner(config, plan("silent", resume=True)).run()
 
 
+@pytest.mark.slow
 async def test_agent_that_exits_at_once_is_graded_not_an_error(tmp_path):
     config = make_config(tmp_path)
     report = await Runner(config, plan("eager", command=["false"])).run()
@@ -136,26 +124,14 @@ async def test_missing_agent_program_is_an_infrastructure_error_per_session(tmp_
     assert report.summary.infra_errors == 3 and report.summary.overall.total == 3
 
 
-def processes_working_in(folder: Path) -> list[int]:
-    """Live (non-zombie) processes whose working folder is inside folder: agents of this test."""
-    found = []
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            if str(proc.joinpath("cwd").readlink()).startswith(str(folder / "results")) and \
-                    proc.joinpath("stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
-                found.append(int(proc.name))
-        except OSError:
-            continue
-    return found
-
-
 def sentinel_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "sentinel.cli", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_run_killed_with_sigkill_halfway_resumes_to_all_results(tmp_path):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     args = ["run", "--ci", "--agent", "silent", "--speed", "200", "--concurrency", "1",
             "--run", "k", "--config", str(config)]
     proc = subprocess.Popen([sys.executable, "-m", "sentinel.cli", *args], cwd=tmp_path,
@@ -182,8 +158,9 @@ def test_run_killed_with_sigkill_halfway_resumes_to_all_results(tmp_path):
         json.loads(path.read_text())
 
 
+@pytest.mark.slow
 def test_cli_bad_input_gets_one_clear_line(tmp_path):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     cases = [
         (["run", "--cmd", "no-such-agent-xyz __TASK_URL__", "--config", str(config)], "no-such-agent-xyz"),
         (["run", "--agent", "psychic", "--config", str(config)], "unknown; built-in agents are"),
@@ -199,8 +176,9 @@ def test_cli_bad_input_gets_one_clear_line(tmp_path):
         assert message in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
 
 
+@pytest.mark.slow
 def test_cli_run_then_grade(tmp_path):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     done = sentinel_cli("run", "--ci", "--agent", "oracle", "--speed", "200", "--run", "g",
                         "--task", "rise,rise_buy", "--config", str(config), cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -211,8 +189,9 @@ def test_cli_run_then_grade(tmp_path):
     assert "100%" in graded.stdout
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_agents_cleanly_and_resume_continues(tmp_path):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     args = ["run", "--ci", "--agent", "silent", "--speed", "200", "--run", "c", "--config", str(config),
             "--concurrency", "0"]  # all three at once, whatever the machine is doing
     proc = subprocess.Popen([sys.executable, "-m", "sentinel.cli", *args], cwd=tmp_path,
@@ -234,6 +213,7 @@ def test_ctrl_c_stops_agents_cleanly_and_resume_continues(tmp_path):
     assert [r.success for r in load_results(run_dir)] == [False, False, True]
 
 
+@pytest.mark.slow
 async def test_trials_run_each_scenario_k_times_as_separate_sessions(tmp_path):
     config = make_config(tmp_path)
     report = await Runner(config, replace(plan("eager"), trials=2)).run()
@@ -246,6 +226,7 @@ async def test_trials_run_each_scenario_k_times_as_separate_sessions(tmp_path):
         await Runner(config, replace(plan("eager", resume=True), trials=3)).run()
 
 
+@pytest.mark.slow
 async def test_a_person_plays_through_http_and_the_report_with_its_message_ends_the_session(tmp_path):
     import asyncio
 
@@ -287,6 +268,7 @@ def start_times(run_dir: Path) -> dict[str, float]:
     return times
 
 
+@pytest.mark.slow
 async def test_first_wave_clocks_start_together_after_every_agent_booted(tmp_path):
     config = make_config(tmp_path)
     slow_boot = (f'case "$SENTINEL_TASK_PROMPT" in "Tell me when CHPX trades at \\$520"*) sleep 1;; esac; '
@@ -299,6 +281,7 @@ async def test_first_wave_clocks_start_together_after_every_agent_booted(tmp_pat
     assert max(times.values()) - min(times.values()) < 0.3  # the fast agents waited for the slow one
 
 
+@pytest.mark.slow
 async def test_start_line_waits_no_longer_than_its_limit(tmp_path):
     config = make_config(tmp_path)
     never_starts = (f'case "$SENTINEL_TASK_PROMPT" in "Tell me when CHPX trades at \\$520"*) sleep 30;; esac; '
@@ -314,6 +297,7 @@ async def test_start_line_waits_no_longer_than_its_limit(tmp_path):
     assert set(times) == {"rise_buy", "rise_noop"}
 
 
+@pytest.mark.slow
 async def test_the_agent_works_in_a_temporary_folder_outside_the_repository(tmp_path):
     config = make_config(tmp_path)
     script = ("pwd; echo __BASE_DIR__; printf '%s\\n' \"$SENTINEL_COSTS_FILE\"; "
@@ -345,6 +329,7 @@ def test_a_custom_command_cannot_ask_for_the_scenario_file(tmp_path):
                    scenarios=scenarios).gets_scenario_file
 
 
+@pytest.mark.slow
 async def test_nothing_in_a_custom_agents_environment_names_the_scenario(tmp_path):
     config = make_config(tmp_path)
     scenarios = plan("eager").scenarios[:1]
@@ -352,11 +337,12 @@ async def test_nothing_in_a_custom_agents_environment_names_the_scenario(tmp_pat
                                  scenarios=scenarios)).run()
     log = (config.results_dir / "e" / "microhood" / "rise" / "agent.log").read_text()
     assert "SENTINEL_SPEED=200" in log and "args:/" in log
-    assert "rise.yaml" not in log and str(DATA) not in log
+    assert "rise.yaml" not in log and str(TEST_SCENARIOS) not in log
 
 
+@pytest.mark.slow
 def test_cmd_pwd_prints_a_folder_outside_the_repository(tmp_path):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     done = subprocess.run([sys.executable, "-m", "sentinel.cli", "run", "--config", str(config), "--cmd", "pwd",
                            "--speed", "200", "--task", "rise", "--run", "p", "--ci"],
                           cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=60)

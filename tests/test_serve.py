@@ -8,6 +8,9 @@ import subprocess
 import sys
 import urllib.request
 
+import pytest
+
+pytestmark = pytest.mark.slow
 
 def test_serve_shows_the_whole_catalog_and_stops_cleanly():
     proc = subprocess.Popen([sys.executable, "-m", "sentinel.cli", "serve", "microhood", "--port", "0"],

@@ -7,16 +7,13 @@ import time
 
 import aiohttp
 import pytest
+from helpers.runs import RISE, RISE_NOOP, SENDER
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.errors import SentinelError
 from sentinel.core.scenario import load_scenario
 from sentinel.stepper import Stepper, diff_tables
-
-RISE = REPO_ROOT / "tests" / "data" / "scenarios" / "microhood" / "rise.yaml"
-RISE_NOOP = REPO_ROOT / "tests" / "data" / "scenarios" / "microhood" / "rise_noop.yaml"
-SENDER = REPO_ROOT / "tests" / "data" / "env_scenarios" / "micromail" / "sender_waves.yaml"
 
 
 @pytest.fixture

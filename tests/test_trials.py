@@ -10,7 +10,7 @@ import sys
 from fractions import Fraction
 
 import pytest
-from made_results import make_result, write_run
+from helpers.results import make_result, write_run
 
 from sentinel.core.summary import summarize
 from sentinel.core.trials import pass_at_k, pass_hat_k, pass_table, trial_counts
@@ -103,6 +103,7 @@ def grade(run_dir, fmt: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.slow
 def test_sentinel_grade_in_each_format(tmp_path):
     run_dir = write_run(tmp_path / "trio", three_scenarios(), trials=3)
     table = grade(run_dir, "table")

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 
 import aiohttp
-from test_runner import SPEED, make_config
-from test_runner import plan as make_plan
-from test_tui import FakeBrowser, wait_until
+import pytest
+from helpers.runs import SPEED, make_config
+from helpers.runs import plan as make_plan
+from helpers.tui import FakeBrowser, wait_until
 from textual.widgets import Static
 
 from sentinel.core.bus import Bus
@@ -16,6 +17,8 @@ from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
 from sentinel.tui.play import PlayApp
 from sentinel.tui.state import RunState
+
+pytestmark = pytest.mark.slow
 
 SIZE = (120, 32)
 
