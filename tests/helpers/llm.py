@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from helpers.fake_openai import Reply, last_user_text, tool, verdict
-from helpers.runs import SPEED, TEST_SCENARIOS, make_config
-
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.config import Config
 from sentinel.core.scenario import load_scenario
 from sentinel.run.plan import RunPlan
+
+from .fake_openai import Reply, last_user_text, tool, verdict
+from .runs import SPEED, TEST_SCENARIOS, make_config
 
 # The planner's answers for microhood's rise_buy: wait for $520, buy 2 shares, report.
 BUY_SCRIPT = [
