@@ -77,14 +77,27 @@ def test_advance_requires_a_paused_clock():
 
 
 def test_listeners_hear_every_change():
-    clock = SimClock(speed=1, wall=ManualTime())
-    changes = []
-    clock.on_change(lambda: changes.append(clock.now()))
+    """Each listener is called once per change, after it (it reads the new state), and never for
+    a call that changes nothing."""
+    wall = ManualTime()
+    clock = SimClock(speed=2, wall=wall)
+    changes, again = [], []
+    clock.on_change(lambda: changes.append((clock.now(), clock.running, clock.frozen)))
+    clock.on_change(lambda: again.append(clock.now()))
     clock.start(paused=True)
     clock.advance(5)
     clock.resume()
+    clock.resume()  # already running: no change
+    wall.advance(3)
+    clock.pause()
+    clock.pause()  # already paused: no change
+    clock.resume()
     clock.freeze()
-    assert len(changes) == 4
+    clock.freeze()  # frozen for good: no change
+    assert clock.start() is False  # started already: no change
+    assert changes == [(0.0, False, False), (5.0, False, False), (5.0, True, False), (11.0, False, False),
+                       (11.0, True, False), (11.0, False, True)]
+    assert again == [now for now, _, _ in changes]
 
 
 def test_speed_must_be_positive():
