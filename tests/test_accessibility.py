@@ -166,7 +166,7 @@ async def survey(env: str, env_session, browser_tab) -> dict[str, View]:
     views = await crawl(live, in_chromium(live, page), once_per_route=True)
     assert len(views) >= 5, f"{env}: the crawl reached only {sorted(views)}"
     axe, found = Axe(), {}
-    for path in views.values():
+    for path in views:
         await browser_tab.visit(str(live.client.make_url(path)))
         snapshot = await page.locator("body").aria_snapshot()
         for_ai = await page.locator("body").aria_snapshot(mode="ai")
