@@ -71,7 +71,7 @@ def _folded(page: Page) -> Page:
 @pytest.fixture
 async def env_session(aiohttp_client, tmp_path):
     """env_session(path) → LiveSession for that scenario file (relative to the repo root), or for
-    a Scenario object (e.g. sentinel.serve.catalog_scenario: the whole catalog preloaded).
+    a Scenario object (e.g. helpers.worlds.whole_catalog: the whole catalog preloaded).
     With paused=False the clock is left unstarted, as a runner's session is before /start."""
     sessions: list[Session] = []
 

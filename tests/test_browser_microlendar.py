@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import pytest
 from helpers.browser import check_views_in_browser, wait_for_text
-
-from sentinel.core.config import load_config
-from sentinel.envs import get_environment
-from sentinel.serve import catalog_scenario
+from helpers.worlds import whole_catalog
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +28,7 @@ VIEWS = [
 
 
 async def test_every_microlendar_view_is_clean_in_chromium(env_session, browser_tab):
-    live = await env_session(catalog_scenario(get_environment("microlendar"), load_config()))
+    live = await env_session(whole_catalog("microlendar"))
     await check_views_in_browser(tab=browser_tab, live=live, paths=VIEWS, shot_prefix="microlendar")
     response = await browser_tab.visit(str(live.client.make_url("/microlendar/event/ev9999")))
     assert response is not None and response.status == 404
@@ -39,7 +36,7 @@ async def test_every_microlendar_view_is_clean_in_chromium(env_session, browser_
 
 
 async def test_rsvp_and_calendar_filter_work_in_chromium(env_session, browser_tab):
-    live = await env_session(catalog_scenario(get_environment("microlendar"), load_config()))
+    live = await env_session(whole_catalog("microlendar"))
     await browser_tab.visit(str(live.client.make_url("/microlendar/event/ev0069")))
     await browser_tab.page.check("input[name=response][value=yes]")
     await browser_tab.page.click("form.rsvp button[type=submit]")

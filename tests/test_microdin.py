@@ -8,10 +8,10 @@ import json
 import re
 
 import pytest
+from helpers.worlds import whole_catalog
 
-from sentinel.core.config import REPO_ROOT, load_config
+from sentinel.core.config import REPO_ROOT
 from sentinel.envs.microdin import ENV
-from sentinel.serve import catalog_scenario
 
 VIEWS = ["/microdin/feed", "/microdin/feed?page=2", "/microdin/posts/dp001", "/microdin/network",
          "/microdin/jobs", "/microdin/jobs?q=engineer", "/microdin/jobs/applied", "/microdin/jobs/dj011",
@@ -25,7 +25,7 @@ async def value(s, sql: str, params: tuple = ()):
 
 @pytest.fixture
 async def full(env_session):
-    return await env_session(catalog_scenario(ENV, load_config()))
+    return await env_session(whole_catalog(ENV))
 
 
 async def test_every_view_renders_on_the_whole_catalog(full):

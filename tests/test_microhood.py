@@ -6,13 +6,13 @@ import dataclasses
 import re
 
 import pytest
+from helpers.worlds import whole_catalog
 
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import Event, load_scenario
 from sentinel.envs.microhood import ENV, queries
 from sentinel.envs.microhood.prices import PriceBook, cents, portfolio_numbers
-from sentinel.serve import catalog_scenario
 
 DRNX = "tests/data/env_scenarios/microhood/drnx_waves.yaml"  # DRNX ramps; VLTA, NEOX, HALO stay flat
 START_VALUE = 35_751.60  # buying power 10,000 + the ten catalog holdings at their open
@@ -413,7 +413,7 @@ def test_check_flags_a_short_window_a_reachable_noop_and_bad_fields():
 
 
 async def test_serve_preload_builds_a_session(env_session):
-    sc = catalog_scenario(ENV, load_config())
+    sc = whole_catalog(ENV)
     assert ENV.check_scenario(sc, CATALOG) == []
     s = await env_session(sc)
     p = await s.page("/microhood/news")

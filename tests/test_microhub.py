@@ -5,11 +5,12 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from helpers.worlds import whole_catalog
+
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import Event, load_scenario
 from sentinel.envs.microhub import ENV
-from sentinel.serve import catalog_scenario
 
 TOTP = "tests/data/env_scenarios/microhub/comment_on_totp.yaml"  # issues arrive, iss028 locked at 390
 STARS = "tests/data/env_scenarios/microhub/stars_target.yaml"  # 1,843 → 2,000 at 590 s
@@ -260,7 +261,7 @@ async def test_new_issue_pull_request_and_lock_events(env_session):
 
 
 async def test_star_waypoint_event_with_stars_and_delta(env_session):
-    full = catalog_scenario(ENV, load_config())
+    full = whole_catalog(ENV)
     preload = dataclasses.replace(full.events[0], fields={**full.events[0].fields, "star_waypoints": []})
     scenario = dataclasses.replace(full, events=(preload, Event(10, "star_waypoint", {"delta": 100, "ramp_s": 20}, 1),
                                                  Event(40, "star_waypoint", {"stars": 1900, "ramp_s": 0}, 2)))
@@ -303,7 +304,7 @@ def test_check_scenario_recomputes_the_star_crossing():
 
 
 async def test_serve_preload_builds_the_whole_catalog(env_session):
-    s = await env_session(catalog_scenario(ENV, load_config()))
+    s = await env_session(whole_catalog(ENV))
     assert await value(s, "SELECT COUNT(*) FROM issues") == 45
     assert await value(s, "SELECT COUNT(*) FROM pull_requests") == 12
     assert "Showing 1–25 of" in (await s.page("/microhub/issues")).text

@@ -8,13 +8,13 @@ import json
 import re
 
 import pytest
+from helpers.worlds import whole_catalog
 
 from sentinel.checks.validate import static_checks
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import Event, load_scenario
 from sentinel.envs.micromail import ENV
-from sentinel.serve import catalog_scenario
 
 CC = "scenarios/verified/micromail/cc_three_more.yaml"
 SENDER = "scenarios/verified/micromail/sender_arrives.yaml"
@@ -358,7 +358,7 @@ async def test_new_email_event_inserts_unread_mail_with_files_and_times(env_sess
 
 
 async def test_whole_catalog_preload_and_scenario_checks(env_session):
-    sc = catalog_scenario(ENV, load_config())
+    sc = whole_catalog(ENV)
     assert ENV.check_scenario(sc, CATALOG) == []
     session = (await env_session(sc)).session
     assert await session.world.fetch_value("SELECT COUNT(*) FROM emails") == len(CATALOG.raw("emails"))
