@@ -11,11 +11,11 @@ import markupsafe
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
+from helpers.crawl import crawl
+from helpers.worlds import hostile_microtodo, whole_catalog
 from hypothesis import given
 from hypothesis import strategies as st
 from markupsafe import Markup
-from test_environments import MICROTODO, crawl, env, whole_catalog  # noqa: F401  (env: a fixture)
-from test_hostile_text import hostile_microtodo
 
 from sentinel.web import render
 from sentinel.web.keys import PAGE_CACHE
@@ -255,7 +255,9 @@ def test_page_templates_print_what_jinja_prints_for_every_construct():
                "tree": [{"name": "<r>", "kids": [{"name": "k&", "kids": []}]}],
                "url": lambda name, value=None: f"/{name}/{value}?a=1&b=<2>", "never_called": never_called}
     page = same_as_jinja(CONSTRUCTS, "page.html", **context)
-    assert "&lt;x&gt;" in page and "<y>&amp;" in page and "<i>m</i>" in page
+    assert "&lt;x&gt;" in page
+    assert "<y>&amp;" in page
+    assert "<i>m</i>" in page
     assert "[1[&#39;&lt;a&amp;" in page  # the list printed between the two appends held one item
     empty = same_as_jinja(CONSTRUCTS, "page.html", **{**context, "items": []})
     assert "<p>none</p>" in empty
@@ -318,7 +320,7 @@ async def test_every_page_of_every_environment_is_jinjas_own(env, env_session, c
     itself renders from the same templates and context."""
     live = await env_session(whole_catalog(env))
     live.session.app[PAGE_CACHE].max_pages = 0  # every page rendered, none served again from the cache
-    pages = await crawl(live, env)
+    pages = await crawl(live)
     await live.page(env.start_page + "no-such-page", status=404)
     assert len(checked_against_jinja) >= len(pages) > 1
 
