@@ -9,7 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote_plus
 
-from sentinel.core.kinds import Knobs, NoDraw
+from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.generation import kit
 from sentinel.generation.kit import counting
 
@@ -62,7 +62,7 @@ def maker(rng: random.Random, catalog: Catalog, read: Callable[[str], bool | Non
 
     def make(at: float, rid: str, note: str | None) -> dict[str, Any]:
         if rid in alerts:
-            flag = {} if read(rid) is None else {"read": read(rid)}
+            flag: dict[str, Any] = {} if read(rid) is None else {"read": read(rid)}
             return kit.event(at, "new_alert", note and f"{note} · {alerts[rid]['description']}", alert_id=rid, **flag)
         if rid in PRELOAD:
             return kit.event(at, "citations", note and f"{note}: a citation count changes", paper_id=rid,
@@ -106,7 +106,7 @@ def titled(rng: random.Random, catalog: Catalog, knobs: Knobs, withdraw: bool = 
     at, until, key = kit.one_target(rng, knobs, maker(rng, catalog), target, decoys, hold=withdraw,
                                     note="target: the exact title",
                                     decoy_note=lambda rid: "decoy: a look-alike title, not the one asked")
-    if withdraw:
+    if until is not None:  # withdraw
         key.append(kit.event(until, "withdraw_paper", "the authors withdraw the target: it can no longer be cited "
                              f"(condition_until) · {title[target]}", paper_id=target))
     query = max((w for w in words(title[target]) if w not in STOP), key=len)  # the title's longest content word
@@ -130,12 +130,13 @@ def other_subject(rng: random.Random, catalog: Catalog, f: Facts) -> Facts:
 
 
 TITLE = kit.Recipe(
-    "passive", "absolute", titled, difficulty="easy", distraction="near-identical titles", start_page=HOME,
+    titled, difficulty="easy", distraction="near-identical titles", start_page=HOME,
     description="{decoys} look-alike titles come first; the exact title appears at {at} s.",
     prompt="A colleague told me their paper \"{title}\" should be indexed soon. Tell me as soon as it appears on "
-           "MicroScholar.", watch="{search}", until={"text": "{title}"}, report="The paper {title} is now indexed.",
+           "MicroScholar.",
     condition_sql=kit.exists_sql("papers WHERE title = {title!q}"),
-    eval_sql=kit.exists_sql("papers WHERE id = {target!q}"))
+    eval_sql=kit.exists_sql("papers WHERE id = {target!q}"),
+    solution=kit.watch_until("{search}", {"text": "{title}"}, "The paper {title} is now indexed."))
 
 
 # --- phrases in abstracts: save_phrase, abstract_save_more -----------------------------------
@@ -239,13 +240,13 @@ def narrower(rng: random.Random, catalog: Catalog, f: Facts) -> Facts:
 
 
 ALERT = kit.Recipe(
-    "passive", "absolute", topical, difficulty="easy", distraction="alerts on near topics", start_page=HOME,
+    topical, difficulty="easy", distraction="alerts on near topics", start_page=HOME,
     description="Alerts on other topics (those sharing words first) come first; the alert on {topic} arrives at "
-                "{at} s.", watch=ALERTS, until={"text": "{topic}"}, report="An alert about {topic} has arrived.",
+                "{at} s.",
     prompt="I follow research on {topic}. Keep an eye on my MicroScholar alerts and tell me as soon as an alert about "
            "{topic} comes in.",
     condition_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"),
-    eval_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"))
+    solution=kit.watch_until(ALERTS, {"text": "{topic}"}, "An alert about {topic} has arrived."))
 
 
 # --- counted arrivals: papers_more, save_by_author, unread_alerts_more -----------------------
@@ -292,92 +293,111 @@ def unread(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
 
 AUTHORED = "papers WHERE origin = 'event' AND id IN (SELECT paper_id FROM paper_authors WHERE persona_id = {pid!q})"
 
-KINDS = (
-    kit.Recipe("active", "relative", two_more, difficulty="hard", start_page=HOME,
-               distraction="phrase in titles, shared words, phrase past the snippet",
-               description="\"{first_title}\" (its abstract mentions '{phrase}') is in the library from the start. "
-                           "New papers with the phrase in the abstract arrive at {first_at} s and {at} s among "
-                           "look-alikes. Saving a paper without the phrase in its abstract fails the task.",
-               prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new paper "
-                      "whose abstract mentions \"{phrase}\" (only those), and tell me once two more such papers are in "
-                      "my library.",
-               condition_sql=kit.count_reaches(PHRASED, 2),
-               eval_sql=f"{kit.count_reaches(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
-               solution=save_each({"matches": "(?i)Abstract: .*{phrase!e}"},
-                                  "Two more papers mentioning {phrase} arrived; both are saved.")).kind(
-        "abstract_save_more", 2, "decoys: papers with the phrase in a title only or sharing its words (near_miss: how "
-        "near); a paper with the phrase is saved from the start"),
-    ALERT.noop("alert_absent_noop", narrower, distraction="an alert on {broad}",
-               notes="as alert_topic; the asked topic narrows another alert's topic, which arrives",
-               description="No-op copy of alert_topic asking about {topic}, which no alert covers. An alert on {broad} "
-                           "arrives at {broad_at} s, and the {source[topic]} alert still arrives at {at} s (the near "
-                           "miss)."),
-    ALERT.kind("alert_topic", 3, "decoys: alerts on other topics, those sharing the topic's words first (near_miss)"),
-    kit.Recipe("active", "absolute", partial(titled, withdraw=True), difficulty="medium", start_page=HOME,
-               distraction="near-identical titles, withdrawn later",
-               description="Look-alike titles come first; the exact title appears at {at} s and is withdrawn by "
-                           "its authors at {until} s, after which it cannot be cited. Citing any other paper fails "
-                           "the task.",
-               prompt="I need to cite \"{title}\" as soon as it is out. When that paper appears on MicroScholar, use "
-                      "its Cite button (that paper only, not look-alikes) and tell me.",
-               condition_sql=kit.exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
-               eval_sql="SELECT EXISTS (SELECT 1 FROM papers WHERE id = {target!q} AND cited = 1) "
-                        "AND NOT EXISTS (SELECT 1 FROM papers WHERE cited = 1 AND id != {target!q})",
-               watch="{search}", open_new=PAPER_LINK, until={"matches": "(?m)^{title!e}$"}, then=[{"submit": "/cite$"}],
-               report="{title} appeared; I cited it.").kind(
-        "cite_title", 2, "decoys: papers whose titles share words with the asked title (near_miss: how many); "
-        "hold_s: until the authors withdraw it"),
-    kit.more_than_first(
-        new_papers, "papers WHERE origin != 'self'", "paper_count", HOME, "Showing \\S+ of (\\d+)", difficulty="easy",
-        distraction="citation count changes, alerts", start_page=HOME,
-        condition_sql=kit.count_reaches("papers WHERE origin = 'event'", 5),
-        description="Five new papers are indexed one by one, the fifth at {at} s; citation counts and alerts change "
-                    "between them and more papers follow. The home page shows the index size, never the difference.",
-        prompt="I want to know when MicroScholar has picked up a batch of new work. Watch the Recommended for you "
-               "list and tell me once at least five more papers have been added to it than were there when you "
-               "started.",
-        report="Five more papers have been added to Recommended for you.").kind(
-        "papers_more", 3, "decoys: citation changes and alerts between the five new papers"),
-    kit.Recipe("active", "relative", by_author, difficulty="medium", start_page=HOME,
-               distraction="authors with the same surname or first name",
-               description="Papers by {name} arrive at {times} s among papers by look-alike names (a shared surname or "
-                           "first name). Saving any other paper fails the task.",
-               prompt="{name} is about to put out several papers. Save each new paper {name} co-authors to my "
-                      "MicroScholar library (nobody else's), and tell me once three new papers by {name} are saved.",
-               condition_sql=kit.count_reaches(AUTHORED, 3),
-               eval_sql=f"{kit.count_reaches(AUTHORED + ' AND saved = 1', 3)} AND NOT EXISTS (SELECT 1 FROM papers "
-                        "WHERE saved = 1 AND saved_at > 0 AND NOT (id IN (SELECT paper_id FROM paper_authors WHERE "
-                        "persona_id = {pid!q})))",
-               solution=save_each({"text": "{name}"}, "Three new papers by {name} arrived; I saved all three.")).kind(
-        "save_by_author", 2, "decoys: papers by authors sharing the surname or first name (near_miss: how many)"),
-    kit.Recipe("active", "absolute", past_snippet, difficulty="medium", start_page=HOME,
-               distraction="phrase in titles, shared words, phrase past the snippet",
-               description=f"The phrase '{{phrase}}' sits past the {SNIPPET}-character snippet of the target (at "
-                           "{at} s), so only the paper page shows it; look-alikes carry it in a title or share its "
-                           "words. Saving a paper without the phrase in its abstract fails the task.",
-               prompt="When a new paper whose abstract mentions \"{phrase}\" shows up on MicroScholar, save it to my "
-                      "library (only papers whose abstract says that; a title is not enough) and tell me.",
-               condition_sql=kit.exists_sql(PHRASED),
-               eval_sql=f"{kit.exists_sql(PHRASED + ' AND saved = 1')} AND {SAVED_ONLY}",
-               watch="{search}", open_new=PAPER_LINK,
-               until={"matches": "(?i)Abstract: .*{phrase!e}"}, then=[{"submit": "/save$"}],
-               report="A new paper whose abstract mentions {phrase} arrived; I saved it.").kind(
-        "save_phrase", 3, "decoys: papers with the phrase in a title only or sharing its words (near_miss: how near)"),
-    TITLE.noop("title_absent_noop", other_subject, decoys=2,
-               notes="as title_appears; the asked title puts another title's subject after the source title's last "
-                     "preposition, and the source title arrives as the near miss",
-               description="No-op copy of title_appears asking for \"{title}\", never indexed; the title the source "
-                           "task waits for still appears at {at} s (the near miss)."),
-    TITLE.kind("title_appears", 2, "decoys: papers whose titles share words with the asked title (near_miss: how "
-               "many)"),
-    kit.more_than_first(
-        unread, "alerts WHERE is_read = 0 AND origin != 'self'", "unread_alert_count", ALERTS, "(\\d+) unread",
-        difficulty="medium", distraction="alerts that arrive already read", start_page=HOME,
-        condition_sql=kit.count_reaches("alerts WHERE origin = 'event' AND arrived_read = 0", 3),
-        description="Three unread alerts arrive, the last (the target) at {at} s; between them alerts arrive already "
-                    "read, which do not count. The alerts page shows the unread total, never how many are new.",
-        prompt="Watch my MicroScholar alerts without marking anything read, and tell me once there are at least three "
-               "more unread alerts than when you started.",
-        report="There are three more unread alerts than when I started.").kind(
-        "unread_alerts_more", 3, "decoys: alerts arriving already read between the three unread ones"),
+KINDS: tuple[Kind, ...] = (
+    kit.kind("abstract_save_more", "active", "relative", Knobs(decoys=2),
+             "decoys: papers with the phrase in a title only or sharing its words (near_miss: how near); a paper "
+             "with the phrase is saved from the start",
+             kit.Recipe(
+                 two_more, difficulty="hard", start_page=HOME,
+                 distraction="phrase in titles, shared words, phrase past the snippet",
+                 description="\"{first_title}\" (its abstract mentions '{phrase}') is in the library from the "
+                             "start. New papers with the phrase in the abstract arrive at {first_at} s and {at} s "
+                             "among look-alikes. Saving a paper without the phrase in its abstract fails the task.",
+                 prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new "
+                        "paper whose abstract mentions \"{phrase}\" (only those), and tell me once two more such "
+                        "papers are in my library.",
+                 condition_sql=kit.count_reaches(PHRASED, 2),
+                 eval_sql=f"{kit.count_reaches(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
+                 solution=save_each({"matches": "(?i)Abstract: .*{phrase!e}"},
+                                    "Two more papers mentioning {phrase} arrived; both are saved."))),
+    kit.kind("alert_absent_noop", "noop", "absolute", Knobs(decoys=3),
+             "as alert_topic; the asked topic narrows another alert's topic, which arrives",
+             ALERT.noop(narrower, distraction="an alert on {broad}",
+                        description="No-op copy of alert_topic asking about {topic}, which no alert covers. An alert "
+                                    "on {broad} arrives at {broad_at} s, and the {source[topic]} alert still arrives "
+                                    "at {at} s (the near miss).")),
+    kit.kind("alert_topic", "passive", "absolute", Knobs(decoys=3),
+             "decoys: alerts on other topics, those sharing the topic's words first (near_miss)", ALERT),
+    kit.kind("cite_title", "active", "absolute", Knobs(decoys=2),
+             "decoys: papers whose titles share words with the asked title (near_miss: how many); hold_s: until the "
+             "authors withdraw it",
+             kit.Recipe(
+                 partial(titled, withdraw=True), difficulty="medium", start_page=HOME,
+                 distraction="near-identical titles, withdrawn later",
+                 description="Look-alike titles come first; the exact title appears at {at} s and is withdrawn by its "
+                             "authors at {until} s, after which it cannot be cited. Citing any other paper fails the "
+                             "task.",
+                 prompt="I need to cite \"{title}\" as soon as it is out. When that paper appears on MicroScholar, "
+                        "use its Cite button (that paper only, not look-alikes) and tell me.",
+                 condition_sql=kit.exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
+                 eval_sql="SELECT EXISTS (SELECT 1 FROM papers WHERE id = {target!q} AND cited = 1) "
+                          "AND NOT EXISTS (SELECT 1 FROM papers WHERE cited = 1 AND id != {target!q})",
+                 solution=kit.watch_until("{search}", {"matches": "(?m)^{title!e}$"}, "{title} appeared; I cited it.",
+                                          open_new=PAPER_LINK, then=[{"submit": "/cite$"}]))),
+    kit.kind("papers_more", "passive", "relative", Knobs(decoys=3),
+             "decoys: citation changes and alerts between the five new papers",
+             kit.Recipe(
+                 new_papers, difficulty="easy", distraction="citation count changes, alerts", start_page=HOME,
+                 description="Five new papers are indexed one by one, the fifth at {at} s; citation counts and alerts "
+                             "change between them and more papers follow. The home page shows the index size, never "
+                             "the difference.",
+                 prompt="I want to know when MicroScholar has picked up a batch of new work. Watch the Recommended "
+                        "for you list and tell me once at least five more papers have been added to it than were "
+                        "there when you started.",
+                 condition_sql=kit.count_reaches("papers WHERE origin = 'event'", 5),
+                 eval_sql=kit.count_reaches("papers WHERE origin != 'self'", "{n}", "paper_count"),
+                 solution=kit.watch_number(HOME, "Showing \\S+ of (\\d+)", "first + {n}",
+                                           "Five more papers have been added to Recommended for you."))),
+    kit.kind("save_by_author", "active", "relative", Knobs(decoys=2),
+             "decoys: papers by authors sharing the surname or first name (near_miss: how many)",
+             kit.Recipe(
+                 by_author, difficulty="medium", start_page=HOME,
+                 distraction="authors with the same surname or first name",
+                 description="Papers by {name} arrive at {times} s among papers by look-alike names (a shared surname "
+                             "or first name). Saving any other paper fails the task.",
+                 prompt="{name} is about to put out several papers. Save each new paper {name} co-authors to my "
+                        "MicroScholar library (nobody else's), and tell me once three new papers by {name} are "
+                        "saved.",
+                 condition_sql=kit.count_reaches(AUTHORED, 3),
+                 eval_sql=f"{kit.count_reaches(AUTHORED + ' AND saved = 1', 3)} AND NOT EXISTS (SELECT 1 FROM "
+                          "papers WHERE saved = 1 AND saved_at > 0 AND NOT (id IN (SELECT paper_id FROM "
+                          "paper_authors WHERE persona_id = {pid!q})))",
+                 solution=save_each({"text": "{name}"}, "Three new papers by {name} arrived; I saved all three."))),
+    kit.kind("save_phrase", "active", "absolute", Knobs(decoys=3),
+             "decoys: papers with the phrase in a title only or sharing its words (near_miss: how near)",
+             kit.Recipe(
+                 past_snippet, difficulty="medium", start_page=HOME,
+                 distraction="phrase in titles, shared words, phrase past the snippet",
+                 description=f"The phrase '{{phrase}}' sits past the {SNIPPET}-character snippet of the target (at "
+                             "{at} s), so only the paper page shows it; look-alikes carry it in a title or share its "
+                             "words. Saving a paper without the phrase in its abstract fails the task.",
+                 prompt="When a new paper whose abstract mentions \"{phrase}\" shows up on MicroScholar, save it to "
+                        "my library (only papers whose abstract says that; a title is not enough) and tell me.",
+                 condition_sql=kit.exists_sql(PHRASED),
+                 eval_sql=f"{kit.exists_sql(PHRASED + ' AND saved = 1')} AND {SAVED_ONLY}",
+                 solution=kit.watch_until("{search}", {"matches": "(?i)Abstract: .*{phrase!e}"},
+                                          "A new paper whose abstract mentions {phrase} arrived; I saved it.",
+                                          open_new=PAPER_LINK, then=[{"submit": "/save$"}]))),
+    kit.kind("title_absent_noop", "noop", "absolute", Knobs(decoys=2),
+             "as title_appears; the asked title puts another title's subject after the source title's last "
+             "preposition, and the source title arrives as the near miss",
+             TITLE.noop(other_subject, description="No-op copy of title_appears asking for \"{title}\", never "
+                                                   "indexed; the title the source task waits for still appears at "
+                                                   "{at} s (the near miss).")),
+    kit.kind("title_appears", "passive", "absolute", Knobs(decoys=2),
+             "decoys: papers whose titles share words with the asked title (near_miss: how many)", TITLE),
+    kit.kind("unread_alerts_more", "passive", "relative", Knobs(decoys=3),
+             "decoys: alerts arriving already read between the three unread ones",
+             kit.Recipe(
+                 unread, difficulty="medium", distraction="alerts that arrive already read", start_page=HOME,
+                 description="Three unread alerts arrive, the last (the target) at {at} s; between them alerts arrive "
+                             "already read, which do not count. The alerts page shows the unread total, never how "
+                             "many are new.",
+                 prompt="Watch my MicroScholar alerts without marking anything read, and tell me once there are at "
+                        "least three more unread alerts than when you started.",
+                 condition_sql=kit.count_reaches("alerts WHERE origin = 'event' AND arrived_read = 0", 3),
+                 eval_sql=kit.count_reaches("alerts WHERE is_read = 0 AND origin != 'self'", "{n}",
+                                            "unread_alert_count"),
+                 solution=kit.watch_number(ALERTS, "(\\d+) unread", "first + {n}",
+                                           "There are three more unread alerts than when I started."))),
 )
