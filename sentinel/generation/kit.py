@@ -1,30 +1,41 @@
 """The one kit every environment's scenario kinds are built on (sentinel/envs/<env>/kinds.py). Pure: no aiohttp.
 
-A kind is declared one way, as an entry of the environment's KINDS table:
+Each kinds.py ends in its KINDS table, one `kind(...)` per kind: the name (the authored scenario's short id), the
+labels (activity: passive, active or noop; criteria: absolute or relative; they are the scenario's taxonomy, no draw
+sets them), the default knobs, notes saying what each knob means for this kind, and the draw, which is either
 
-    kit.kind("title_appears", "passive", "absolute", Knobs(decoys=2),
-             "decoys: papers whose titles share words with the asked title (near_miss: how many)", TITLE)
+- a `Recipe` (most kinds): its setup(rng, catalog, knobs) draws the facts (`preload`, `events`, the target time `at`,
+  `until` when a passing condition ends, and whatever the texts name) and every text (prompt, description, SQL,
+  solution) is a template over those facts and the knobs (`fill_in`); `recipe.noop(ask, ...)` is its no-op twin.
+  From sentinel/envs/microscholar/kinds.py:
 
-its name (the authored scenario's short id), its labels (activity: passive, active or noop; criteria: absolute or
-relative; they become the taxonomy's, nothing else sets them), default knobs, what the knobs mean for it, and its
-draw, which is one of two things:
+      ALERT = kit.Recipe(
+          topical, difficulty="easy", distraction="alerts on near topics", start_page=HOME,
+          description="Alerts on other topics (those sharing words first) come first; the alert on {topic} arrives at "
+                      "{at} s.",
+          prompt="I follow research on {topic}. Keep an eye on my MicroScholar alerts and tell me as soon as an "
+                 "alert about {topic} comes in.",
+          condition_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"),
+          solution=kit.watch_until(ALERTS, {"text": "{topic}"}, "An alert about {topic} has arrived."))
 
-- a `Recipe` (the common case): a setup draws the facts (preload, events, the target time `at`, `until` when a
-  passing condition ends, and whatever the texts name) and every text (prompt, description, SQL, solution) is a
-  template over them and the knobs (`fill_in`); `recipe.noop(...)` is its no-op twin;
-- a function (rng, catalog, knobs) → the scenario mapping, ending in `scenario(...)`, when the texts need code;
-  its no-op twin calls it and ends in `noop_twin(source, ...)`.
+      kit.kind("alert_topic", "passive", "absolute", Knobs(decoys=3),
+               "decoys: alerts on other topics, those sharing the topic's words first (near_miss)", ALERT),
 
-Either way a no-op twin finds its source's target by the mark the kit put on that event (`event(..., target=True)`,
-and every kit function that builds a target); the mark never reaches a scenario file. The sections below follow the
-order in which a kind is written:
+- or a function (rng, catalog, knobs) → the scenario mapping ending in `scenario(...)`, when the texts need code
+  (MicroHood's prices); its no-op twin calls it and ends in `noop_twin(source, ...)`.
 
-1. Timing: TIMELINE_END, LAST_S (background keeps off deciding events), FIRST_READ_S, FLAT_S (start delays).
+A no-op twin turns its source's target into its near miss (`as_near_miss`): the event marked as the target, which
+every kit function that places a target marks (an environment's own code with `event(..., target=True)`). `kind`
+drops the marks: no scenario file holds them.
+
+The sections below follow the order in which a kind is written:
+
+1. Timing: FIRST_READ_S and FLAT_S, when counted arrivals and moving values may begin.
 2. Declaring a kind: `kind`, `Recipe` (and its `noop`), `fill_in` ({x!q} SQL text, {x!l} LIKE pattern, {x!e} regex).
 3. Choosing from the catalog: `ids_where`, `choose`, `sample`, `nearest` (look-alikes ranked by the near_miss knob),
    `unseen`, and how alike two items are: `words`, `overlap`, `nearness`, `alike`.
-4. Spacing: `target_time` inside the knobs' window, `times_between` and `spaced` before it, `free_moment` away from
-   the events, `hold_until` for a condition that ends.
+4. Spacing: `target_time` inside the knobs' window, `times_between` before it, `free_moment` away from the
+   events, `hold_until` for a condition that ends.
 5. Events and the scenario: `event` (its note becomes `_note`), `timeline`, `scenario`.
 6. An environment's arrivals: `Arrivals` (a subclass per environment), `arriving`.
 7. One target among look-alikes: `one_target`.
@@ -57,7 +68,7 @@ if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
 
 __all__ = [
-    "FIRST_READ_S", "FLAT_S", "LAST_S", "TIMELINE_END",
+    "FIRST_READ_S", "FLAT_S",
     "Facts", "Make", "Setup",
     "kind", "Recipe", "fill_in",
     "ids_where", "choose", "sample", "nearest", "unseen", "words", "overlap", "nearness", "alike",
@@ -75,10 +86,9 @@ __all__ = [
 ]
 
 
-# --- Timing: the timeline's end and the delays every kind respects --------------------------------
+# --- Timing: the delays every kind respects, and the timeline's end --------------------------------
 
-TIMELINE_END = 720
-LAST_S = TIMELINE_END - 5
+_LAST_S = 715  # the last second an event may come (the timeline ends at 720 s)
 _GAP_S = 2  # background events keep this far from the events that decide the task
 FIRST_READ_S = 8  # counted arrivals begin after the agent's first read (a relative count starts from it)
 FLAT_S = 14  # a moving value (price, star count) first moves after the first read and 10 s of steady value
@@ -86,7 +96,7 @@ FLAT_S = 14  # a moving value (price, star count) first moves after the first re
 Make = Callable[[float, str, str | None], dict[str, Any]]  # make(at, item id, note) builds one arrival event
 Facts = dict[str, Any]
 Setup = Callable[[random.Random, "Catalog", Knobs], Facts]  # draws a recipe's facts
-Template = Any  # text filled in from the facts (`fill_in`): a str, a list or mapping of them, or a function of them
+_Template = Any  # text filled in from the facts (`fill_in`): a str, a list or mapping of them, or a function of them
 
 
 # --- Declaring a kind: its labels, knobs and notes, and a draw (a Recipe or a function) -----------
@@ -118,14 +128,14 @@ class Recipe:
     setup: Setup
     _: KW_ONLY
     difficulty: str
-    distraction: Template
-    description: Template
-    prompt: Template
-    condition_sql: Template
-    solution: Template
-    eval_sql: Template = None
-    near_miss_sql: Template = None
-    start_page: Template = None
+    distraction: _Template
+    description: _Template
+    prompt: _Template
+    condition_sql: _Template
+    solution: _Template
+    eval_sql: _Template = None
+    near_miss_sql: _Template = None
+    start_page: _Template = None
 
     def draw(self, rng: random.Random, catalog: Catalog, knobs: Knobs, *, noop: bool) -> dict[str, Any]:
         facts = {**knobs.to_dict(), **self.setup(rng, catalog, knobs)}
@@ -138,8 +148,8 @@ class Recipe:
             condition_sql=fill_in(self.condition_sql, facts), near_miss_sql=fill_in(self.near_miss_sql, facts),
             eval_sql=fill_in(graded, facts), solution=fill_in(self.solution, facts))
 
-    def noop(self, ask: Callable[[random.Random, Catalog, Facts], Facts], *, description: Template,
-             distraction: Template = None, eval_sql: Template = None) -> Recipe:
+    def noop(self, ask: Callable[[random.Random, Catalog, Facts], Facts], *, description: _Template,
+             distraction: _Template = None, eval_sql: _Template = None) -> Recipe:
         """The no-op twin: this recipe's facts with the target as the near miss (`as_near_miss`), asking with the
         facts `ask(rng, catalog, facts)` changes (the source's stay under `source`); the source's condition is its
         near_miss_sql."""
@@ -160,7 +170,7 @@ class _Templates(string.Formatter):
         return convert(str(value)) if convert else super().convert_field(value, conversion)
 
 
-def fill_in(template: Template, facts: Mapping[str, Any]) -> Any:
+def fill_in(template: _Template, facts: Mapping[str, Any]) -> Any:
     """A template filled from the facts: a str is formatted with them (`{x!e}` a regex escape, `{x!q}` an SQL text
     literal, `{x!l}` a LIKE pattern for x anywhere; braces doubled), a whole `{x}` is the fact itself (a number stays a
     number), a callable is called with the facts, and lists, tuples and mappings are filled item by item."""
@@ -298,7 +308,7 @@ def free_moment(rng: random.Random, events: Iterable[Mapping[str, Any]], lo: flo
     return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)], "free moment")
 
 
-def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 5) -> int:
+def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = _LAST_S) -> int:
     """When a passing condition ends: knobs.hold_s after `at` but at least `least`, and by `end`."""
     until = min(at + max(least, int(knobs.hold_s)), end)
     if until - at < least:
@@ -400,7 +410,7 @@ class Arrivals:
                                       self.make, what=what, decoy_note=note, first_s=first_s, trailing=trailing)
         if after:
             later = sample(rng, [x for x in others if x not in picked], knobs.decoys, "look-alikes")
-            times = times_between(rng, len(later), at + 4, TIMELINE_END - 5)
+            times = times_between(rng, len(later), at + 4, _LAST_S)
             events += [self.make(t, rid, note(rid)) for t, rid in zip(times, later, strict=True)]
         types = {self.type_of[rid] for rid in counted}
         counts = counts or (lambda rid: self.type_of[rid] in types)
@@ -439,7 +449,7 @@ def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys
     times = _spaced(rng, len(decoys), 2, at - gap, gap)
     events = [*(make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)),
               _marked(make(at, target, note))]
-    later = [t for t in range(min(at + 5, LAST_S), LAST_S + 1) if until is None or abs(t - until) >= gap]
+    later = [t for t in range(min(at + 5, _LAST_S), _LAST_S + 1) if until is None or abs(t - until) >= gap]
     return at, until, events + [make(choose(rng, later, "time after the target"), x, trail_note(x)) for x in trailing]
 
 
@@ -460,7 +470,7 @@ def counting(rng: random.Random, knobs: Knobs, counted: Sequence[str], others: S
     dtimes = _free_times(rng, len(decoys), 2, at - 3, times, gap=3)
     events += [make(t, rid, decoy_note(rid)) for t, rid in zip(dtimes, decoys, strict=True)]
     if trailing:
-        trail = rng.randint(int(min(at + gap + 6, LAST_S)), min(at + 150, LAST_S))
+        trail = rng.randint(int(min(at + gap + 6, _LAST_S)), min(at + 150, _LAST_S))
         events.append(make(trail, picked[n], f"trailing: {what} after the target"))
     return at, events, list(picked)
 
@@ -486,7 +496,7 @@ def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], l
     _marked(events[-1])
     events += [make(t, rid, decoy_note) for t, rid in zip(_free_times(rng, k, start + 1, at - 3, times), decoys,
                                                            strict=True)]
-    later = _free_times(rng, trailing, at + 10, LAST_S, [])
+    later = _free_times(rng, trailing, at + 10, _LAST_S, [])
     events += [make(t, rid, f"trailing: another {what}") for t, rid in zip(later, picked[n:], strict=True)]
     return at, events, [*picked, *decoys]
 
@@ -507,7 +517,7 @@ def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], dr
         note = f"{what} {level} of {base + n}" if step == "add" else f"{drop_note}: now {level} of {base + n}"
         events.append(make(t, next(arriving), note) if step == "add" else drop(t, next(leaving), note))
     events.append(_marked(make(at, next(arriving), f"target: {what} {base + n} of {base + n}")))
-    later = _free_times(rng, trailing, at + 10, LAST_S, [])
+    later = _free_times(rng, trailing, at + 10, _LAST_S, [])
     events += [make(t, next(arriving), f"trailing: {what} {base + n + i + 1}") for i, t in enumerate(later)]
     return at, events, [*adds, *gone]
 
@@ -545,7 +555,7 @@ def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
 # --- Background traffic that cannot decide the task -----------------------------------------------
 
 def _background_times(rng: random.Random, density: float, taken: Iterable[float],
-                      start: float = 1, stop: float = TIMELINE_END - 5) -> list[int]:
+                      start: float = 1, stop: float = _LAST_S) -> list[int]:
     """Background event times at `density` per sim minute over the timeline, kept _GAP_S away from `taken`."""
     busy = [float(t) for t in taken]
     n = int(round(density * (stop - start) / 60.0))
@@ -555,7 +565,7 @@ def _background_times(rng: random.Random, density: float, taken: Iterable[float]
 
 def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
                      allow: Callable[[Any, int], bool], start: float = 1,
-                     stop: float = TIMELINE_END - 5) -> list[tuple[int, Any]]:
+                     stop: float = _LAST_S) -> list[tuple[int, Any]]:
     """(time, item) background pairs at `density` per sim minute, kept off the `taken` times, each with a pool item
     (used once) that `allow(item, time)` accepts, so a pool can mix event families."""
     out: list[tuple[int, Any]] = []
