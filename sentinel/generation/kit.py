@@ -7,17 +7,11 @@ sets them), the default knobs, notes saying what each knob means for this kind, 
 - a `Recipe` (most kinds): its setup(rng, catalog, knobs) draws the facts (`preload`, `events`, the target time `at`,
   `until` when a passing condition ends, and whatever the texts name) and every text (prompt, description, SQL,
   solution) is a template over those facts and the knobs (`fill_in`); `recipe.noop(ask, ...)` is its no-op twin.
-  From sentinel/envs/microscholar/kinds.py:
+  From sentinel/envs/microscholar/kinds.py (ALERT's texts shortened here):
 
-      ALERT = kit.Recipe(
-          topical, difficulty="easy", distraction="alerts on near topics", start_page=HOME,
-          description="Alerts on other topics (those sharing words first) come first; the alert on {topic} arrives at "
-                      "{at} s.",
-          prompt="I follow research on {topic}. Keep an eye on my MicroScholar alerts and tell me as soon as an "
-                 "alert about {topic} comes in.",
-          condition_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"),
-          solution=kit.watch_until(ALERTS, {"text": "{topic}"}, "An alert about {topic} has arrived."))
-
+      ALERT = kit.Recipe(topical, difficulty="easy", distraction="alerts on near topics", start_page=HOME, ...,
+                         condition_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"),
+                         solution=kit.watch_until(ALERTS, {"text": "{topic}"}, "An alert about {topic} has arrived."))
       kit.kind("alert_topic", "passive", "absolute", Knobs(decoys=3),
                "decoys: alerts on other topics, those sharing the topic's words first (near_miss)", ALERT),
 
