@@ -358,13 +358,14 @@ def _num(value: float | None) -> Any:
 class Arrivals:
     """What may arrive in one draw, as an environment's kinds read its catalog (a subclass per environment): the
     catalog ids by event type (`pools`; `type_of` maps an id to its type), the event field naming each type's id
-    (`fields`), the `preload` and the page a task starts on. `make(at, id, note)` is the `Make` of the arrivals (its
-    note followed by what `about(id)` says); `arrange(events)` is a last pass over a draw's events."""
+    (`fields`), and, for the draws that use them, the `preload` and the page a task starts on. `make(at, id, note)` is
+    the `Make` of the arrivals: the note is followed by what `about(id)` says the item is (by default nothing);
+    `arrange(events)` is a last pass over a draw's events."""
 
-    def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str], preload: Mapping[str, Any],
-                 start_page: str | None = None) -> None:
+    def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str],
+                 preload: Mapping[str, Any] | None = None, start_page: str | None = None) -> None:
         self.pools = {etype: list(ids) for etype, ids in pools.items()}
-        self.fields, self.preload, self.start_page = dict(fields), preload, start_page
+        self.fields, self.preload, self.start_page = dict(fields), dict(preload or {}), start_page
         self.type_of = {rid: etype for etype, ids in self.pools.items() for rid in ids}
 
     @property
@@ -374,13 +375,14 @@ class Arrivals:
     def of(self, etype: str) -> list[str]:
         return list(self.pools.get(etype, ()))
 
-    def about(self, rid: str) -> str:
-        return rid
+    def about(self, rid: str) -> str | None:
+        return None
 
-    def make(self, at: float, rid: str, note: str | None = None) -> dict[str, Any]:
-        etype = self.type_of[rid]
-        named: dict[str, Any] = {self.fields[etype]: rid}
-        return event(at, etype, f"{note} · {self.about(rid)}" if note else None, **named)
+    def make(self, at: float, rid: str, note: str | None = None, **fields: Any) -> dict[str, Any]:
+        """The item's arrival at `at` (`fields`: more of the event's fields, or `target=True`)."""
+        etype, about = self.type_of[rid], self.about(rid) if note else None
+        named: dict[str, Any] = {self.fields[etype]: rid, **fields}
+        return event(at, etype, f"{note} · {about}" if about is not None else note or None, **named)
 
     def arrange(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return events

@@ -56,10 +56,12 @@ def about(catalog: Catalog, rid: str) -> str:
     return f"{name(catalog, r['sender_id'])} in {place}"
 
 
-def arrival(catalog: Catalog) -> kit.Make:
-    calls = catalog.raw("calls")
-    return lambda at, rid, note: (kit.event(at, "new_call", note, call_id=rid) if rid in calls
-                                  else kit.event(at, "new_message", note, message_id=rid))
+class Chat(kit.Arrivals):
+    """What may arrive: any message or call of the catalog (a target may come from the standard preload)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        super().__init__({"new_message": list(catalog.raw("messages")), "new_call": list(catalog.raw("calls"))},
+                         {"new_message": "message_id", "new_call": "call_id"})
 
 
 def background(catalog: Catalog) -> list[str]:
@@ -72,7 +74,7 @@ def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dic
             spoils=lambda r: False, after: float | None = None) -> list[dict[str, Any]]:
     """The events plus background, never a message that `spoils` the task (before `after`)."""
     m = catalog.raw("messages")
-    return kit.traffic(rng, knobs, events, background(catalog), arrival(catalog),
+    return kit.traffic(rng, knobs, events, background(catalog), Chat(catalog).make,
                        lambda rid: rid in m and spoils(m[rid]), after)
 
 
@@ -121,7 +123,7 @@ def file_message(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
     decoys = kit.nearest(rng, pool, knobs.decoys + 1, lambda rid: len(kit.words(m[rid]["body"]) & FILE_WORDS) / 3,
                          knobs.near_miss)
     at, until, events = kit.one_target(
-        rng, knobs, arrival(catalog), target, decoys, hold=True, hi=min(600, 700 - knobs.hold_s),
+        rng, knobs, Chat(catalog).make, target, decoys, hold=True, hi=min(600, 700 - knobs.hold_s),
         note=f"target: {about(catalog, target)} shares {file} (the file shows only in the thread)",
         decoy_note=lambda rid: f"decoy: {about(catalog, rid)}, no file")
     assert until is not None  # hold=True: the message is deleted when the hold ends
@@ -159,7 +161,7 @@ def direct_phrase(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[st
     pool = where(catalog, lambda r: others_write(r) and not r.get("attachment_name") and r["id"] != target)
     decoys = kit.nearest(rng, pool, knobs.decoys, lambda rid: 0.5 * (m[rid]["conversation_id"] == cv)
                          + len(kit.words(m[rid]["body"]) & kit.words(phrase)) / 4, knobs.near_miss)
-    at, _, events = kit.one_target(rng, knobs, arrival(catalog), target, decoys,
+    at, _, events = kit.one_target(rng, knobs, Chat(catalog).make, target, decoys,
                                    note=f"target: {who} in the direct chat: '{phrase}'",
                                    decoy_note=lambda rid: f"decoy: {about(catalog, rid)}, not the phrase"
                                    + (" (the same direct chat)" if m[rid]["conversation_id"] == cv else ""))
@@ -180,7 +182,7 @@ def three_new(rng: random.Random, catalog: Catalog, knobs: Knobs, flag, looks, s
     pool = where(catalog, lambda r: looks(r) and others_write(r) and not flag(r))
     decoys = kit.nearest(rng, pool, min(len(pool), knobs.decoys), lambda rid: score(m[rid]), knobs.near_miss)
     at, events, ids = kit.counting(
-        rng, knobs, where(catalog, lambda r: flag(r) and others_write(r)), decoys, 3, arrival(catalog), what=what,
+        rng, knobs, where(catalog, lambda r: flag(r) and others_write(r)), decoys, 3, Chat(catalog).make, what=what,
         decoy_note=lambda rid: f"decoy: {about(catalog, rid)}{decoy_note(m[rid])}", first_s=kit.FIRST_READ_S,
         gap=ACTIVE_GAP)
     return facts(catalog, at, traffic(rng, catalog, knobs, events, flag), m1=ids[0], m2=ids[1], m3=ids[2])
@@ -214,7 +216,7 @@ def missed_calls(rng: random.Random, catalog: Catalog, knobs: Knobs, n: int = 3,
     caller = {c: name(catalog, calls[c]["persona_id"]) for c in new}
     at, events, _ = kit.counting(
         rng, knobs, [c for c in new if calls[c]["missed"]], [c for c in new if not calls[c]["missed"]], n,
-        arrival(catalog), what="missed call", first_s=first_s,
+        Chat(catalog).make, what="missed call", first_s=first_s,
         decoy_note=lambda c: f"decoy: answered {calls[c]['direction']} call ({caller[c]}), not missed")
     for e in events:
         if e.get("_note", "").startswith("missed"):
@@ -245,7 +247,7 @@ def own_and_answered(catalog: Catalog) -> list[str]:
 def unread_growth(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     start, n = len(unread_start(catalog)), rng.randint(4, 7)
     at, events, _ = kit.counting(rng, knobs, where(catalog, others_write, new=True), own_and_answered(catalog), n,
-                                 arrival(catalog), what="unread arrival",
+                                 Chat(catalog).make, what="unread arrival",
                                  decoy_note=lambda rid: "decoy: arrives read (own message) or a call")
     events = traffic(rng, catalog, knobs, events, others_write, after=at)
     return facts(catalog, at, events, start=start, n=n, threshold=start + n)
@@ -262,7 +264,7 @@ def unread_chats(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
     near = kit.nearest(rng, near + own_and_answered(catalog), min(knobs.decoys, len(near)),
                        lambda rid: float(rid in m and others_write(m[rid])), knobs.near_miss)
     at, events, _ = kit.counting(
-        rng, knobs, sorted(one_each.values()), near, 3, arrival(catalog), what="newly unread chat",
+        rng, knobs, sorted(one_each.values()), near, 3, Chat(catalog).make, what="newly unread chat",
         first_s=kit.FIRST_READ_S, decoy_note=lambda rid: "near miss: lands in a chat that is already unread"
         if rid in m and others_write(m[rid]) else "decoy: arrives read (own message) or a call")
     return facts(catalog, at, traffic(rng, catalog, knobs, events, others_write, after=at), unread=len(unread))

@@ -118,8 +118,8 @@ COUNT_KINDS = (
     ),
     kit.kind(
         "invitations_threshold", "passive", "absolute", Knobs(decoys=3),
-        "decoys: connection and profile-view notifications between the invitations; 8–12 pending at the start, 3–6 "
-        "arrive",
+        "decoys: connection and profile-view notifications between the invitations; 8–12 pending at the start, "
+        "3–6 arrive",
         kit.Recipe(
             kit.counted_setup(
                 lambda rng, catalog: Arrivals(catalog, invitations=rng.randint(8, 12)), n=(3, 6), trailing=2,

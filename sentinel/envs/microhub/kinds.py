@@ -72,15 +72,22 @@ def shared_terms(catalog: Catalog, phrases: bool) -> dict[str, list[str]]:
 
 # --- events and background ---------------------------------------------------------------------------
 
-def arrive(catalog: Catalog, at: float, item: str, note: str | None = None, target: bool = False) -> dict[str, Any]:
-    """A new issue, pull request or (STAR_CLIMB) small star climb, sized by `at` (so it draws nothing); `target`:
-    the issue that meets the task's condition."""
-    if item.startswith("pr"):
-        return kit.event(at, "new_pull_request", note, pr_id=item)
-    if item == STAR_CLIMB:
-        return kit.event(at, "star_waypoint", note, delta=10 + int(at) % 30, ramp_s=10 + int(at) % 20)
-    return kit.event(at, "new_issue", note and f"{note} · {issue(catalog, item)['title']}", issue_id=item,
-                     target=target)
+class Repo(kit.Arrivals):
+    """What may arrive: any issue (a note is followed by its title), pull request, or STAR_CLIMB: a small climb of
+    the star count, sized by its time (so it draws nothing)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.issues = catalog.raw("issues")
+        super().__init__({"new_issue": list(self.issues), "new_pull_request": list(catalog.raw("pull_requests"))},
+                         {"new_issue": "issue_id", "new_pull_request": "pr_id"})
+
+    def about(self, rid: str) -> str | None:
+        return str(self.issues[rid]["title"]) if rid in self.issues else None
+
+    def make(self, at: float, rid: str, note: str | None = None, **fields: Any) -> dict[str, Any]:
+        if rid == STAR_CLIMB:
+            return kit.event(at, "star_waypoint", note, delta=10 + int(at) % 30, ramp_s=10 + int(at) % 20)
+        return super().make(at, rid, note, **fields)
 
 
 def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dict[str, Any]], *,
@@ -98,8 +105,9 @@ def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dic
     picked = kit.mixed_background(rng, knobs.density, [e["at"] for e in events], pool,
                                   lambda it, t: t > issues_after + 2 or it.startswith(("pr", STAR_CLIMB)))
     own = {"initial_stars": initial} if initial is not None else {"star_waypoints": STAR_PATH}
+    make = Repo(catalog).make
     return {"preload": {"issues": list(dict.fromkeys(issues)), "pull_requests": list(PRELOAD_PRS), **own},
-            "events": [*events, *(arrive(catalog, t, it) for t, it in picked)]}
+            "events": [*events, *(make(t, it) for t, it in picked)]}
 
 
 def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, term: str, target: str, exclude: list[str],
@@ -111,9 +119,9 @@ def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, term: str, t
         r = issue(catalog, i)
         return 2.0 * (term in r["title"].lower()) + kit.overlap(like, words(f"{r['title']} {r['body']}"))
     others = [i for i in arrivals(catalog, exclude) if term not in issue(catalog, i)["body"].lower()]
-    decoys = kit.nearest(rng, others, knobs.decoys, score, knobs.near_miss)
-    return [arrive(catalog, t, i, f"decoy: '{term}' in the title only" if term in issue(catalog, i)["title"].lower()
-                   else f"decoy: no '{term}' in the description")
+    decoys, make = kit.nearest(rng, others, knobs.decoys, score, knobs.near_miss), Repo(catalog).make
+    return [make(t, i, f"decoy: '{term}' in the title only" if term in issue(catalog, i)["title"].lower()
+                 else f"decoy: no '{term}' in the description")
             for t, i in zip(kit.times_between(rng, len(decoys), 0, at), decoys, strict=True)]
 
 
@@ -133,7 +141,7 @@ def word_target(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool 
     at = kit.target_time(rng, knobs, 4 + 2 * knobs.decoys)
     until = kit.hold_until(knobs, at) if locks else None
     events = [*look_alikes(rng, catalog, knobs, word, target, [target], at),
-              arrive(catalog, at, target, f"the description mentions '{word}' (the target)", target=True)]
+              Repo(catalog).make(at, target, f"the description mentions '{word}' (the target)", target=True)]
     if until is not None:
         events.append(kit.event(until, "lock_issue", "the author closes and locks the target issue: comments are no "
                                                      "longer possible (condition_until)", issue_id=target))
@@ -153,7 +161,7 @@ def title_only(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
     at = kit.free_moment(rng, facts["events"], 20, 699)
     kept = [e for e in facts["events"] if "_note" in e or e.get("issue_id") != decoy]  # its background arrival
     return {"term": asked, "decoy_at": at,
-            "events": [*kept, arrive(catalog, at, decoy, f"decoy: '{asked}' in the title only")]}
+            "events": [*kept, Repo(catalog).make(at, decoy, f"decoy: '{asked}' in the title only")]}
 
 
 WORD = kit.Recipe(
@@ -181,7 +189,7 @@ def second_issue(rng: random.Random, catalog: Catalog, knobs: Knobs, phrases: bo
     first = next(i for i in table[term] if i != target)
     at = kit.target_time(rng, knobs, 4 + 2 * knobs.decoys)
     events = [*look_alikes(rng, catalog, knobs, term, target, [target, first], at),
-              arrive(catalog, at, target, f"the second issue whose description has '{term}' (the target)",
+              Repo(catalog).make(at, target, f"the second issue whose description has '{term}' (the target)",
                      target=True)]
     return {"term": term, "target": target, "first": issue(catalog, first)["title"], "at": at,
             **traffic(rng, catalog, knobs, events, without=term, issues=[*PRELOAD_ISSUES, first])}
@@ -202,6 +210,7 @@ SECOND = kit.Recipe(
 
 def open_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """New issues raise the open count to a threshold; closures (locks) and pull requests between."""
+    make = Repo(catalog).make
     opened = [i for i in PRELOAD_ISSUES if issue(catalog, i).get("state", "open") == "open"]
     closes, n = min(2, knobs.decoys // 2), rng.randint(3, 5)
     order = kit.order_under(rng, n, closes)
@@ -211,22 +220,22 @@ def open_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     rng.shuffle(slots)
     new = kit.sample(rng, arrivals(catalog), n + closes + 1, "new issues")
     shut = kit.sample(rng, opened, closes, "open issues to close")
-    events = [arrive(catalog, t, p, "decoy: a pull request, not an issue") for t, p in zip(slots, prs, strict=False)]
+    events = [make(t, p, "decoy: a pull request, not an issue") for t, p in zip(slots, prs, strict=False)]
     count, threshold = len(opened), len(opened) + n
     for t, step in zip(sorted(slots[len(prs):]), order, strict=True):
         count += 1 if step == "add" else -1
-        events.append(arrive(catalog, t, new.pop(), f"{count} open") if step == "add" else
+        events.append(make(t, new.pop(), f"{count} open") if step == "add" else
                       kit.event(t, "lock_issue", f"an open issue is closed and locked: back to {count} open",
                                 issue_id=shut.pop()))
-    events += [arrive(catalog, at, new.pop(), f"the open issue that makes {threshold} (the target)", target=True),
-               arrive(catalog, rng.randint(min(at + 10, 715), 715), new.pop(), "trailing: one more open issue")]
+    events += [make(at, new.pop(), f"the open issue that makes {threshold} (the target)", target=True),
+               make(rng.randint(min(at + 10, 715), 715), new.pop(), "trailing: one more open issue")]
     return {"at": at, "start": len(opened), "closes": closes, "goal": threshold,
             **traffic(rng, catalog, knobs, events, issues_after=at)}
 
 
 def four_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     prs = [p for p in catalog.raw("pull_requests") if p not in PRELOAD_PRS]
-    at, events, _ = kit.counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4, partial(arrive, catalog),
+    at, events, _ = kit.counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4, Repo(catalog).make,
                                  what="new issue", decoy_note=lambda item: "decoy: not an issue", first_s=kit.FLAT_S)
     return {"at": at, "n": 4, **traffic(rng, catalog, knobs, events, issues_after=at, stars=True)}
 

@@ -46,17 +46,20 @@ def new(r: dict[str, Any]) -> bool:
     return r.get("_role") != "base"
 
 
-def maker(catalog: Catalog):
-    """make(at, id, note): the catalog event or to-do arriving, its note followed by what it is."""
-    events, tasks = catalog.raw("events"), catalog.raw("tasks")
+class Calendar(kit.Arrivals):
+    """What may arrive: any catalog event or to-do; a note is followed by what it is (title, calendar, when)."""
 
-    def make(at: float, rid: str, note: str | None) -> dict[str, Any]:
-        if rid in tasks:
-            return kit.event(at, "new_task", note and f"{note} · to-do · {tasks[rid]['title']}", task_id=rid)
-        r = events[rid]
+    def __init__(self, catalog: Catalog) -> None:
+        self.events, self.tasks = catalog.raw("events"), catalog.raw("tasks")
+        super().__init__({"new_event": list(self.events), "new_task": list(self.tasks)},
+                         {"new_event": "event_id", "new_task": "task_id"})
+
+    def about(self, rid: str) -> str:
+        if rid in self.tasks:
+            return f"to-do · {self.tasks[rid]['title']}"
+        r = self.events[rid]
         when = day(r).strftime("%a %b %d") + ("" if r.get("all_day") or not r.get("start") else f" {r['start']}")
-        return kit.event(at, "new_event", note and f"{note} · {r['title']} · {r['category']} · {when}", event_id=rid)
-    return make
+        return f"{r['title']} · {r['category']} · {when}"
 
 
 def finish(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, key: list[dict[str, Any]], harmless: Test,
@@ -68,7 +71,7 @@ def finish(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, key: lis
     def pool(test: Test, tasks: bool) -> list[str]:
         return [x for x in kit.ids_where(catalog, "events", lambda r: new(r) and test(r)) + kit.ids_where(
             catalog, "tasks", lambda r: tasks and new(r)) if x not in used]
-    events = key + fill(rng, knobs, key, at, pool(harmless, todos), pool(anything, True), maker(catalog))
+    events = key + fill(rng, knobs, key, at, pool(harmless, todos), pool(anything, True), Calendar(catalog).make)
     gone = used | set(drop)
     return {"at": at, "events": events, "preload": {"today": DEFAULT_TODAY, **{
         c: kit.ids_where(catalog, c, lambda r: not new(r), exclude=gone) for c in ("events", "tasks")}}}
@@ -87,7 +90,7 @@ def invitations(title: str, phrase: str, hold: bool) -> Setup:
         target = kit.choose(rng, sorted(named), "invitation")
         rest = rng.sample([x for x in sorted(named) if x != target], len(named) - 1)
         fact, plain = named[target], lambda r: not FACT.search(r.get("_note", ""))
-        at, until, key = kit.one_target(rng, knobs, maker(catalog), target, rest[1:1 + knobs.decoys], hold=hold,
+        at, until, key = kit.one_target(rng, knobs, Calendar(catalog).make, target, rest[1:1 + knobs.decoys], hold=hold,
                                   note=f"target: {title} whose description names {fact}",
                                   decoy_note=lambda rid: f"decoy: {title} about {named[rid]}, not {fact}",
                                   trailing=rest[:1], trail_note=lambda rid: f"trailing: {title} about {named[rid]}")
@@ -148,8 +151,8 @@ def arrivals(what: str, n: tuple[int, int], counts: Test, near: Test, note: Call
         others = kit.nearest(rng, pool, min(knobs.decoys, len(pool)), lambda rid: score(m[rid]), knobs.near_miss)
         k = rng.randint(*n)
         counted = kit.ids_where(catalog, collection, lambda r: counts(r) and arrive(r))
-        at, key, _ = counting(rng, replace(knobs, decoys=len(others)), counted, others, k, maker(catalog), what=what,
-                              decoy_note=lambda rid: note(m[rid]), first_s=first_s)
+        at, key, _ = counting(rng, replace(knobs, decoys=len(others)), counted, others, k, Calendar(catalog).make,
+                              what=what, decoy_note=lambda rid: note(m[rid]), first_s=first_s)
         drop = kit.ids_where(catalog, collection, lambda r: not new(r) and counts(r) and rng.random() < lighter)
         f = finish(rng, catalog, knobs, at, key, lambda r: tasks or not counts(r), todos=not tasks, drop=drop)
         start = sum(counts(recs[x]) for x in f["preload"][collection])
@@ -219,7 +222,7 @@ def second_mention(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     decoys = kit.nearest(rng, kit.ids_where(catalog, "events", without), knobs.decoys, lambda rid: (
         float(word in m[rid]["title"].lower()) + 0.8 * (m[rid]["title"] == m[target]["title"])
         + 0.2 * len(set(WORD.findall(text[rid])) & shared)), knobs.near_miss)
-    at, _, key = kit.one_target(rng, knobs, maker(catalog), target, decoys,
+    at, _, key = kit.one_target(rng, knobs, Calendar(catalog).make, target, decoys,
                           note=f"target: the second event whose description mentions {word}",
                           decoy_note=lambda rid: f"decoy: no '{word}' in the description",
                           trailing=[i for i in found[word] if i not in (target, first)],

@@ -56,26 +56,35 @@ def arrivals(catalog: Catalog, exclude: Iterable[str] = (), alerts: bool = False
                          exclude=[*PRELOAD, *exclude])
 
 
-def maker(rng: random.Random, catalog: Catalog, read: Callable[[str], bool | None] = lambda aid: None):
-    """make(at, id, note): a new alert (read as `read(id)` says), a preloaded paper's citation change, a new paper."""
-    papers, alerts = catalog.raw("papers"), catalog.raw("alerts")
+class Library(kit.Arrivals):
+    """What may arrive: a new paper, a new alert (read as `read(id)` says), and for a preloaded paper a change of its
+    citation count (by `rng`); a note is followed by the paper's title or the alert's description."""
 
-    def make(at: float, rid: str, note: str | None) -> dict[str, Any]:
-        if rid in alerts:
-            flag: dict[str, Any] = {} if read(rid) is None else {"read": read(rid)}
-            return kit.event(at, "new_alert", note and f"{note} · {alerts[rid]['description']}", alert_id=rid, **flag)
-        if rid in PRELOAD:
+    def __init__(self, rng: random.Random, catalog: Catalog,
+                 read: Callable[[str], bool | None] = lambda aid: None) -> None:
+        self.rng, self.read = rng, read
+        self.papers, self.alerts = catalog.raw("papers"), catalog.raw("alerts")
+        super().__init__({"new_paper": [p for p in self.papers if p not in PRELOAD], "citations": list(PRELOAD),
+                          "new_alert": list(self.alerts)},
+                         {"new_paper": "paper_id", "citations": "paper_id", "new_alert": "alert_id"})
+
+    def about(self, rid: str) -> str:
+        return str(self.alerts[rid]["description"] if rid in self.alerts else self.papers[rid]["title"])
+
+    def make(self, at: float, rid: str, note: str | None = None, **fields: Any) -> dict[str, Any]:
+        if self.type_of[rid] == "citations":  # no arrival: the count on the paper's page changes
+            cited = int(self.papers[rid].get("cited_by", 0)) + self.rng.randint(1, 25)
             return kit.event(at, "citations", note and f"{note}: a citation count changes", paper_id=rid,
-                             cited_by=int(papers[rid].get("cited_by", 0)) + rng.randint(1, 25))
-        return kit.event(at, "new_paper", note and f"{note} · {papers[rid]['title']}", paper_id=rid)
-    return make
+                             cited_by=cited)
+        read = self.read(rid) if rid in self.alerts else None
+        return super().make(at, rid, note, **fields, **({} if read is None else {"read": read}))
 
 
 def finish(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, key: list[dict[str, Any]],
            harmless: Callable[[str], bool] = lambda rid: True, make=None, first: str | None = None) -> Facts:
     """A draw's facts: key events, background (before `at` only what `harmless` passes), the preload + `first` saved."""
     pool = [*arrivals(catalog), *arrivals(catalog, alerts=True), *PRELOAD]
-    events = kit.traffic(rng, knobs, key, pool, make or maker(rng, catalog), lambda x: not harmless(x), at)
+    events = kit.traffic(rng, knobs, key, pool, make or Library(rng, catalog).make, lambda x: not harmless(x), at)
     papers = [*PRELOAD, *([first] if first and first not in PRELOAD else [])]
     saved = list(dict.fromkeys([*SAVED, *([first] if first else [])]))
     return {"at": at, "events": events, "preload": {"papers": papers, "saved": saved, "alerts": list(PRELOAD_ALERTS)}}
@@ -103,7 +112,7 @@ def titled(rng: random.Random, catalog: Catalog, knobs: Knobs, withdraw: bool = 
         title[rid].lower() in t for o, t in text.items() if o != rid)], "paper with a unique title")
     decoys = kit.nearest(rng, arrivals(catalog, [target]), knobs.decoys, lambda rid: jaccard(title[target], title[rid]),
                          knobs.near_miss)
-    at, until, key = kit.one_target(rng, knobs, maker(rng, catalog), target, decoys, hold=withdraw,
+    at, until, key = kit.one_target(rng, knobs, Library(rng, catalog).make, target, decoys, hold=withdraw,
                                     note="target: the exact title",
                                     decoy_note=lambda rid: "decoy: a look-alike title, not the one asked")
     if until is not None:  # withdraw
@@ -182,7 +191,7 @@ def past_snippet(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     phrase = kit.choose(rng, sorted({p for p, _ in late}), "phrase past the snippet")
     target = kit.choose(rng, [r for p, r in late if p == phrase], "target")
     rest, (decoys, note) = [r for r in table[phrase] if r != target], look_alikes(rng, catalog, knobs, phrase)
-    at, _, key = kit.one_target(rng, knobs, maker(rng, catalog), target, decoys, decoy_note=note,
+    at, _, key = kit.one_target(rng, knobs, Library(rng, catalog).make, target, decoys, decoy_note=note,
                           note=f"target: '{phrase}' in the abstract, past the {SNIPPET}-character snippet",
                           trailing=rng.sample(rest, min(1, len(rest))),
                           trail_note=lambda rid: f"trailing: another abstract with '{phrase}'")
@@ -197,8 +206,9 @@ def two_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     arriving = [r for r in table[phrase] if r in new]
     first = kit.choose(rng, [r for r in table[phrase] if r not in new] or arriving)
     rest, (decoys, note) = [r for r in arriving if r != first], look_alikes(rng, catalog, knobs, phrase)
-    at, key, picked = counting(rng, knobs, rest, decoys, 2, maker(rng, catalog), what=f"new abstract with '{phrase}'",
-                               decoy_note=note, first_s=kit.FIRST_READ_S, gap=STEP_GAP_S, trailing=len(rest) > 2)
+    at, key, picked = counting(rng, knobs, rest, decoys, 2, Library(rng, catalog).make,
+                               what=f"new abstract with '{phrase}'", decoy_note=note, first_s=kit.FIRST_READ_S,
+                               gap=STEP_GAP_S, trailing=len(rest) > 2)
     return {**phrase_facts(rng, catalog, knobs, phrase, at, key, first), "first_title": papers[first]["title"],
             "targets": picked[:2], "first_at": key[0]["at"]}
 
@@ -223,7 +233,7 @@ def topical(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     topic = found[target]
     decoys = kit.nearest(rng, arrivals(catalog, [target], alerts=True), knobs.decoys, lambda a: len(
         set(topic.lower().split()) & set(text[a].replace(".", " ").split())), knobs.near_miss)
-    at, _, key = kit.one_target(rng, knobs, maker(rng, catalog), target, decoys,
+    at, _, key = kit.one_target(rng, knobs, Library(rng, catalog).make, target, decoys,
                           note=f"target: an alert on the topic '{topic}'",
                           decoy_note=lambda a: f"decoy: another topic, not '{topic}'")
     return {**finish(rng, catalog, knobs, at, key, lambda rid: topic.lower() not in text[rid]), "topic": topic}
@@ -235,7 +245,7 @@ def narrower(rng: random.Random, catalog: Catalog, f: Facts) -> Facts:
     broad = kit.choose(rng, sorted(a for a in found if a not in used), "broader alert")
     asked = kit.unseen(rng, [f"{found[broad]} in {p}" for p in PLACES], texts(catalog).values(), "narrower topic")
     at = kit.choose(rng, [t for t in range(20, 700) if all(abs(t - e["at"]) > 3 for e in f["events"])], "time")
-    return {"topic": asked, "broad": found[broad], "broad_at": at, "events": [*f["events"], maker(rng, catalog)(
+    return {"topic": asked, "broad": found[broad], "broad_at": at, "events": [*f["events"], Library(rng, catalog).make(
         at, broad, f"decoy: {found[broad]}, not {asked}")]}
 
 
@@ -254,7 +264,7 @@ ALERT = kit.Recipe(
 def new_papers(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """Five new papers after the first read, citation changes and alerts between them (they do not count)."""
     quiet = [*arrivals(catalog, alerts=True), *PRELOAD]
-    at, key, _ = counting(rng, knobs, arrivals(catalog), rng.sample(quiet, knobs.decoys), 5, maker(rng, catalog),
+    at, key, _ = counting(rng, knobs, arrivals(catalog), rng.sample(quiet, knobs.decoys), 5, Library(rng, catalog).make,
                           what="new paper", decoy_note=lambda rid: "decoy: no new paper", first_s=kit.FIRST_READ_S,
                           gap=2)
     return {**finish(rng, catalog, knobs, at, key, lambda rid: rid in quiet), "n": 5}
@@ -273,7 +283,7 @@ def by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     decoys = kit.nearest(rng, [r for r in arrivals(catalog, mine) if name not in called[r]], knobs.decoys,
                          lambda r: max((n.split()[-1] == last) + 0.5 * (n.split()[0] == first) for n in called[r]),
                          knobs.near_miss)
-    at, key, picked = counting(rng, knobs, mine, decoys, 3, maker(rng, catalog), what=f"paper by {name}",
+    at, key, picked = counting(rng, knobs, mine, decoys, 3, Library(rng, catalog).make, what=f"paper by {name}",
                                decoy_note=lambda r: f"decoy: by {', '.join(called[r])}, not {name}",
                                first_s=kit.FIRST_READ_S, gap=STEP_GAP_S, trailing=len(mine) > 3)
     f = finish(rng, catalog, knobs, at, key, lambda r: r not in mine and name not in called.get(r, []))
@@ -285,7 +295,7 @@ def unread(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """Three unread alerts after the first read; alerts arriving already read between them."""
     pool = arrivals(catalog, alerts=True)
     counted = rng.sample(pool, 4)
-    make = maker(rng, catalog, read=lambda aid: aid not in counted)
+    make = Library(rng, catalog, read=lambda aid: aid not in counted).make
     at, key, _ = counting(rng, knobs, counted, [a for a in pool if a not in counted], 3, make, what="unread alert",
                           decoy_note=lambda a: "decoy: arrives already read", first_s=kit.FIRST_READ_S, gap=2)
     return {**finish(rng, catalog, knobs, at, key, make=make), "n": 3}
