@@ -31,7 +31,7 @@ The sections below follow the order in which a kind is written:
 4. Spacing: `target_time` inside the knobs' window, `times_between` before it, `free_moment` away from the
    events, `hold_until` for a condition that ends.
 5. Events and the scenario: `event` (its note becomes `_note`), `timeline`, `scenario`.
-6. An environment's arrivals: `Arrivals` (a subclass per environment), `arriving`.
+6. What may arrive: `Arrivals` (an environment's subclass reads its catalog), `arriving`.
 7. One target among look-alikes: `one_target`.
 8. Counted arrivals: `counting`, `counted_arrivals` (look-alikes fitted to the window), `rise_with_drops`
    and `order_under` (a count that drops on its way), `counted_setup`.
@@ -356,7 +356,7 @@ def _num(value: float | None) -> Any:
 # --- An environment's arrivals: its catalog as one draw reads it ----------------------------------
 
 class Arrivals:
-    """What may arrive in one draw, as an environment's kinds read its catalog (a subclass per environment): the
+    """What may arrive in one draw, as an environment's kinds read its catalog (the environment's subclass): the
     catalog ids by event type (`pools`; `type_of` maps an id to its type), the event field naming each type's id
     (`fields`), and, for the draws that use them, the `preload` and the page a task starts on. `make(at, id, note)` is
     the `Make` of the arrivals: the note is followed by what `about(id)` says the item is (by default nothing);

@@ -282,9 +282,7 @@ KINDS: tuple[Kind, ...] = (
             prompt="{who} will write to me in our MicroChat direct chat. When a message from {first} there says "
                    "\"{phrase}\", react 👀 to that message (only that one) and tell me right away.",
             **react_task(IN_DM, "👀", ["{target}"], "{who} wrote '{phrase}'; I reacted 👀 to the message.",
-                         {"text": "{phrase}"}),
-        ),
-    ),
+                         {"text": "{phrase}"}))),
     kit.kind(
         "file_shared", "active", "absolute", Knobs(decoys=4),
         "decoys: file-less messages before the file (near_miss: how much they talk about files); hold_s: until "
@@ -299,9 +297,7 @@ KINDS: tuple[Kind, ...] = (
                    "got it, then tell me.",
             **react_task("has_attachment = 1", "👍", ["{target}"],
                          "A file arrived ({file} from {sender}); I reacted 👍 to it.",
-                         {"matches": "(?s)New messages.*Attachment: "}),
-        ),
-    ),
+                         {"matches": "(?s)New messages.*Attachment: "}))),
     kit.kind(
         "file_from_person_noop", "noop", "absolute", Knobs(decoys=4),
         "as file_shared; the awaited colleague writes without files, someone else's file is the near miss",
@@ -316,9 +312,7 @@ KINDS: tuple[Kind, ...] = (
             near_miss_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1"), eval_sql=none_reacted("👍"),
             solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^📎]*Attachment: "}},
                       {"submit": "/react$", "fields": {"emoji": "👍"}},
-                      {"report": "{who} sent the file; I reacted 👍."}],
-        ),
-    ),
+                      {"report": "{who} sent the file; I reacted 👍."}])),
     kit.kind(
         "mentions_three_more", "active", "relative", Knobs(decoys=3),
         "decoys: messages @mentioning other people between the three mentions of self",
@@ -329,9 +323,7 @@ KINDS: tuple[Kind, ...] = (
                         "that does not mention the self user fails the task.",
             prompt="People keep @mentioning me in MicroChat. React 👀 to each new message that @mentions me (and to "
                    "nothing else), and tell me once three new messages have mentioned me.",
-            **react_task("mentions_me = 1", "👀", THREE, "Three new messages mentioned me; I reacted 👀 to each."),
-        ),
-    ),
+            **react_task("mentions_me = 1", "👀", THREE, "Three new messages mentioned me; I reacted 👀 to each."))),
     kit.kind(
         "mentions_by_person_noop", "noop", "relative", Knobs(decoys=3),
         "as mentions_three_more; the awaited colleague only @mentions others",
@@ -347,9 +339,7 @@ KINDS: tuple[Kind, ...] = (
             near_miss_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1", 3),
             eval_sql=none_reacted("👀"),
             solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^@]*" + ME}, "count": 3},
-                      {"report": "{who} mentioned me three times."}],
-        ),
-    ),
+                      {"report": "{who} mentioned me three times."}])),
     kit.kind(
         "urgent_three_more", "active", "relative", Knobs(decoys=3),
         "decoys: unflagged messages between the urgent ones (near_miss: 'urgent' in plain text)",
@@ -360,9 +350,7 @@ KINDS: tuple[Kind, ...] = (
                         "first); a fourth trails. A ✅ on a new message that is not urgent fails the task.",
             prompt="Acknowledge urgent messages for me in MicroChat: react ✅ to each new message marked urgent (and "
                    "to nothing else), and tell me once three new urgent messages have come in.",
-            **react_task("is_urgent = 1", "✅", THREE, "Three new urgent messages came in; I reacted ✅ to each."),
-        ),
-    ),
+            **react_task("is_urgent = 1", "✅", THREE, "Three new urgent messages came in; I reacted ✅ to each."))),
     kit.kind(
         "missed_calls_threshold", "passive", "absolute", Knobs(decoys=3),
         "decoys: answered and outgoing calls between the missed ones; threshold = preloaded missed + 3–4",
@@ -372,9 +360,7 @@ KINDS: tuple[Kind, ...] = (
                         "outgoing calls in between; another missed call trails.",
             prompt="Keep an eye on my MicroChat call log. Tell me once it shows {threshold} missed calls.",
             **kit.count_watch("calls WHERE missed = 1", "{threshold}", CALLS, "Missed \\((\\d+)\\)",
-                              "The call log shows {threshold} missed calls."),
-        ),
-    ),
+                              "The call log shows {threshold} missed calls."))),
     kit.kind(
         "missed_calls_more", "passive", "relative", Knobs(decoys=3),
         "decoys: answered and outgoing calls between the three missed ones",
@@ -386,9 +372,7 @@ KINDS: tuple[Kind, ...] = (
             prompt="I'm in workshops all day. Watch my MicroChat calls and tell me once I have missed three more calls "
                    "than I had when you started.",
             **kit.count_watch("calls WHERE missed = 1 AND origin != 'self'", 3, CALLS, "Missed \\((\\d+)\\)",
-                              "Three more calls were missed since I started watching.", "missed_call_count"),
-        ),
-    ),
+                              "Three more calls were missed since I started watching.", "missed_call_count"))),
     kit.kind(
         "unread_threshold", "passive", "absolute", Knobs(decoys=3),
         "decoys: own messages (arrive read) and calls; threshold = preloaded unread + 4–7",
@@ -398,9 +382,7 @@ KINDS: tuple[Kind, ...] = (
                         "{at} s; the self user's own messages arrive read and calls arrive in between, neither counts.",
             prompt="Don't open any chats. Just tell me when I have {threshold} unread messages in MicroChat.",
             **kit.count_watch("messages WHERE is_read = 0", "{threshold}", LIST, "Chat \\((\\d+)\\)",
-                              "You have {threshold} unread messages."),
-        ),
-    ),
+                              "You have {threshold} unread messages."))),
     kit.kind(
         "unread_chats_more", "passive", "relative", Knobs(decoys=3),
         "decoys: messages into chats already unread (near_miss: how many of them, against own messages)",
@@ -414,7 +396,5 @@ KINDS: tuple[Kind, ...] = (
                    "conversations have unread messages than when you started.",
             **kit.count_watch("messages WHERE is_read = 0", 3, LIST, "Unread \\((\\d+)\\)",
                               "Three more conversations have unread messages.", "unread_conversation_count",
-                              count="COUNT(DISTINCT conversation_id)"),
-        ),
-    ),
+                              count="COUNT(DISTINCT conversation_id)"))),
 )

@@ -107,15 +107,13 @@ COUNT_KINDS = (
         "decoys: preloaded postings that close before the target (each needs one more arrival)",
         board(False, distraction="slow growth, postings that close",
               description="{k} openings at the start; postings arrive (and some close), the board reaches {goal} at "
-                          "{at} s and {peak} later. The board's header says 'N results'."),
-    ),
+                          "{at} s and {peak} later. The board's header says 'N results'.")),
     kit.kind(
         "jobs_fifty_noop", "noop", "absolute", Knobs(decoys=1),
         "as jobs_threshold; near_miss: the asked number is the board's peak + 1 (near_miss 1) up to + 41 (0)",
         board(True, distraction="the board grows, but only to {peak}",
               description="Copy of jobs_threshold asking for {goal} openings; the board peaks at {peak} (at {last} s).",
-              near_miss_sql=kit.count_reaches(OPEN_JOBS, "{peak}")),
-    ),
+              near_miss_sql=kit.count_reaches(OPEN_JOBS, "{peak}"))),
     kit.kind(
         "invitations_threshold", "passive", "absolute", Knobs(decoys=3),
         "decoys: connection and profile-view notifications between the invitations; 8–12 pending at the start, "
@@ -134,9 +132,7 @@ COUNT_KINDS = (
                    "{goal} pending invitations, tell me.",
             start_page="/microdin/network",
             **kit.count_watch("invitations WHERE status = 'pending'", "{goal}", "/microdin/network",
-                              "Invitations \\(([0-9]+)\\)", "You now have {goal} pending invitations."),
-        ),
-    ),
+                              "Invitations \\(([0-9]+)\\)", "You now have {goal} pending invitations."))),
     kit.kind(
         "notifications_more", "passive", "relative", Knobs(decoys=3),
         "decoys: messages and invitations (other badges) between the counted notifications",
@@ -155,9 +151,7 @@ COUNT_KINDS = (
             start_page="/microdin/notifications",
             **kit.count_watch("notifications WHERE is_read = 0", "{n}", "/microdin/notifications",
                               "Notifications \\(([0-9]+)\\)", "{n} more unread notifications have arrived.",
-                              "unread_notification_count", at_least="{goal}"),
-        ),
-    ),
+                              "unread_notification_count", at_least="{goal}"))),
     kit.kind(
         "posts_more", "passive", "relative", Knobs(decoys=2),
         "decoys: notifications about posts inside the burst of new posts",
@@ -176,9 +170,7 @@ COUNT_KINDS = (
             start_page="/microdin/feed",
             **kit.count_watch("posts WHERE origin != 'self'", "{n}", "/microdin/feed",
                               "Showing [0-9]+–[0-9]+ of ([0-9]+)", "{n} new posts have appeared in the feed.",
-                              "post_count", at_least="{goal}"),
-        ),
-    ),
+                              "post_count", at_least="{goal}"))),
 )
 
 
@@ -253,9 +245,7 @@ APPLY_KINDS = (
                    "requirements ask for experience with {skill}, apply to it through Easy Apply with my phone number "
                    "{phone} (and apply to nothing else), then tell me.",
             condition_sql=POSTED, eval_sql=ONLY,
-            solution=[ON_BOARD, SUBMIT, {"report": "A role asking for {skill} was posted; I applied."}],
-        ),
-    ),
+            solution=[ON_BOARD, SUBMIT, {"report": "A role asking for {skill} was posted; I applied."}])),
     kit.kind(
         "apply_kubernetes", "active", "absolute", Knobs(decoys=3),
         "as apply_api_docs; hold_s: until the posting closes",
@@ -269,9 +259,7 @@ APPLY_KINDS = (
                    "appears whose requirements ask for {skill} experience, apply to it (only that one) through its "
                    "Easy Apply form, using my phone number {phone}, then tell me.",
             condition_sql=POSTED, eval_sql=ONLY,
-            solution=[ON_BOARD, SUBMIT, {"report": "A {skill} role was posted; I applied to it."}],
-        ),
-    ),
+            solution=[ON_BOARD, SUBMIT, {"report": "A {skill} role was posted; I applied to it."}])),
     kit.kind(
         "apply_python_two", "active", "relative", Knobs(decoys=2),
         "as apply_api_docs, two target postings",
@@ -283,9 +271,7 @@ APPLY_KINDS = (
             prompt="I'm after {skill}-heavy roles. Watch the MicroDin job board and apply, through Easy Apply with my "
                    "phone number {phone}, to each new posting whose requirements ask for {skill} (a mention in the "
                    "description is not enough). When you have applied to two such roles, tell me.",
-            condition_sql=POSTED, eval_sql=ONLY, solution=[*EACH, BOTH],
-        ),
-    ),
+            condition_sql=POSTED, eval_sql=ONLY, solution=[*EACH, BOTH])),
     kit.kind(
         "apply_react_two", "active", "relative", Knobs(decoys=2),
         "as apply_api_docs, three target postings (the third after the target time)",
@@ -294,9 +280,7 @@ APPLY_KINDS = (
             start_page=JOBS,
             description="Three postings ask for {skill} ({ids}); the second arrives at {at} s, the third after it. "
                         "Look-alikes name {skill} outside the requirements. Applying to a look-alike fails.",
-            prompt=TWO, condition_sql=POSTED, eval_sql=ONLY, solution=[*EACH, BOTH],
-        ),
-    ),
+            prompt=TWO, condition_sql=POSTED, eval_sql=ONLY, solution=[*EACH, BOTH])),
     kit.kind(
         "apply_cobol_noop", "noop", "relative", Knobs(decoys=2),
         "as apply_react_two; the asked skill is named only outside a posting's requirements (the near miss)",
@@ -310,9 +294,7 @@ APPLY_KINDS = (
             near_miss_sql="SELECT EXISTS (SELECT 1 FROM jobs WHERE origin = 'event' AND (title LIKE {skill!l} OR "
                           "description LIKE {skill!l}))",
             eval_sql="SELECT NOT EXISTS (SELECT 1 FROM jobs WHERE origin = 'event' AND applied = 1)",
-            solution=[ON_BOARD, SUBMIT, ON_BOARD, SUBMIT, BOTH],
-        ),
-    ),
+            solution=[ON_BOARD, SUBMIT, ON_BOARD, SUBMIT, BOTH])),
 )
 
 KINDS: tuple[Kind, ...] = tuple(sorted((*COUNT_KINDS, *APPLY_KINDS), key=lambda k: k.name))

@@ -237,9 +237,7 @@ KINDS: tuple[Kind, ...] = (
                    "my MicroMail inbox, flag that email (and only that one) so I find it later, then tell me.",
             condition_sql=f"SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND {HAS_FILE})",
             eval_sql=FLAGGED_ONLY.format(HAS_FILE),
-            solution=flag_steps({"text": "{name}"}, "The email carrying {name} arrived; I flagged it."),
-        ),
-    ),
+            solution=flag_steps({"text": "{name}"}, "The email carrying {name} arrived; I flagged it."))),
     kit.kind(
         "attachment_name_noop", "noop", "absolute", Knobs(decoys=3),
         "as attachment_name; the near miss is the asked file in another format",
@@ -253,9 +251,7 @@ KINDS: tuple[Kind, ...] = (
             condition_sql="SELECT EXISTS (SELECT 1 FROM attachments WHERE file_name = {asked!q})",
             near_miss_sql="SELECT EXISTS (SELECT 1 FROM attachments WHERE file_name LIKE {stem!q})",
             eval_sql=f"SELECT NOT EXISTS (SELECT 1 FROM emails WHERE {NEW} AND is_flagged = 1)",
-            solution=flag_steps({"text": "{asked}"}, "The email carrying {asked} arrived; I flagged it."),
-        ),
-    ),
+            solution=flag_steps({"text": "{asked}"}, "The email carrying {asked} arrived; I flagged it."))),
     kit.kind(
         "body_keyword_second", "active", "relative", Knobs(decoys=3),
         "decoys: mails sharing the phrase's words (near_miss: how many); the first mention is preloaded",
@@ -268,9 +264,8 @@ KINDS: tuple[Kind, ...] = (
                    "text mentions the {phrase}, flag that new email (only that one) and tell me.",
             condition_sql=kit.count_reaches("emails WHERE origin != 'self' AND body LIKE {phrase!l}", 2),
             eval_sql=FLAGGED_ONLY.format("body LIKE {phrase!l}"),
-            solution=flag_steps({"text": "{phrase}"}, "A second email mentioning the {phrase} arrived; I flagged it."),
-        ),
-    ),
+            solution=flag_steps({"text": "{phrase}"},
+                                "A second email mentioning the {phrase} arrived; I flagged it."))),
     kit.kind(
         "body_phrase", "active", "absolute", Knobs(decoys=3),
         "decoys: mails sharing the phrase's words (near_miss: how many)",
@@ -282,9 +277,7 @@ KINDS: tuple[Kind, ...] = (
                    "(only that one) and tell me.",
             eval_sql=FLAGGED_ONLY.format("body LIKE {phrase!l}"),
             condition_sql=kit.exists_sql("emails WHERE folder = 'inbox' AND origin != 'self' AND body LIKE {phrase!l}"),
-            solution=flag_steps({"text": "{phrase}"}, "The email about {phrase} arrived; I flagged it."),
-        ),
-    ),
+            solution=flag_steps({"text": "{phrase}"}, "The email about {phrase} arrived; I flagged it."))),
     kit.kind(
         "cc_three_more", "active", "relative", Knobs(decoys=3),
         "decoys: others on Cc or an @mention without self on Cc; the Cc mails come 45 s or more apart",
@@ -301,10 +294,8 @@ KINDS: tuple[Kind, ...] = (
             eval_sql=f"SELECT (SELECT COUNT(*) FROM emails WHERE {NEW} AND cc_me = 1 AND is_flagged = 1) >= 3 AND NOT "
                      f"EXISTS (SELECT 1 FROM emails WHERE {NEW} AND is_flagged = 1 AND NOT (cc_me = 1))",
             solution=flag_steps({"matches": "Cc: [^|]*Alex Morgan \\(you\\)"},
-                                "Three new emails with me on Cc arrived; I flagged all three.", count=3),
-        ),
-        earliest=kit.FIRST_READ_S + 3 * CC_GAP_S + 2,
-    ),
+                                "Three new emails with me on Cc arrived; I flagged all three.", count=3)),
+        earliest=kit.FIRST_READ_S + 3 * CC_GAP_S + 2),
     kit.kind(
         "inbox_growth", "passive", "relative", Knobs(decoys=4),
         "decoys: junk arrivals between the five inbox arrivals",
@@ -317,9 +308,7 @@ KINDS: tuple[Kind, ...] = (
                    "Mail that lands in Junk doesn't count.",
             **kit.count_watch("emails WHERE folder = 'inbox' AND origin != 'self'", 5, INBOX,
                               "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)",
-                              "The inbox now holds five more messages than at the start.", "inbox_count"),
-        ),
-    ),
+                              "The inbox now holds five more messages than at the start.", "inbox_count"))),
     kit.kind(
         "junk_growth", "passive", "relative", Knobs(decoys=4),
         "decoys: inbox arrivals between the three junk arrivals",
@@ -330,9 +319,7 @@ KINDS: tuple[Kind, ...] = (
                         "junk mail trails. The sidebar shows only Junk's total.",
             prompt="Tell me when three more messages have landed in my MicroMail Junk folder than are there now.",
             **kit.count_watch("emails WHERE folder = 'junk' AND origin != 'self'", 3, INBOX,
-                              "Junk \\(([\\d,]+)\\)", "Three more messages have landed in Junk.", "junk_count"),
-        ),
-    ),
+                              "Junk \\(([\\d,]+)\\)", "Three more messages have landed in Junk.", "junk_count"))),
     kit.kind(
         "sender_arrives", "passive", "absolute", Knobs(decoys=2),
         "decoys: other senders before the target (near_miss: sharing a first name or surname)",
@@ -343,9 +330,7 @@ KINDS: tuple[Kind, ...] = (
             prompt="I'm expecting an email from {name}. Tell me as soon as a message from them shows up in my "
                    "MicroMail inbox.",
             condition_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_name = {name!q})",
-            solution=[{"watch": INBOX, "until": {"text": "{name}"}}, {"report": "{name}'s email has arrived."}],
-        ),
-    ),
+            solution=[{"watch": INBOX, "until": {"text": "{name}"}}, {"report": "{name}'s email has arrived."}])),
     kit.kind(
         "sender_noop", "noop", "absolute", Knobs(decoys=2),
         "as sender_arrives; the near miss is a colleague of the awaited sender's organisation",
@@ -359,9 +344,7 @@ KINDS: tuple[Kind, ...] = (
                    "up in my MicroMail inbox.",
             near_miss_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_email LIKE "
                           "{at_dom!q})",
-            solution=[{"watch": INBOX, "until": {"text": "{asked}"}}, {"report": "{asked}'s email has arrived."}],
-        ),
-    ),
+            solution=[{"watch": INBOX, "until": {"text": "{asked}"}}, {"report": "{asked}'s email has arrived."}])),
     kit.kind(
         "unread_threshold", "passive", "absolute", Knobs(decoys=3),
         "decoys: mail arriving read or in junk between the unread arrivals",
@@ -371,7 +354,5 @@ KINDS: tuple[Kind, ...] = (
                         "{at} s, between mail that arrives read and junk.",
             prompt="Don't open any messages. Just tell me when my MicroMail inbox has {threshold} unread messages.",
             **kit.count_watch("emails WHERE folder = 'inbox' AND is_read = 0", "{threshold}", INBOX,
-                              "Inbox \\(([\\d,]+)\\)", "The inbox has {threshold} unread messages."),
-        ),
-    ),
+                              "Inbox \\(([\\d,]+)\\)", "The inbox has {threshold} unread messages."))),
 )

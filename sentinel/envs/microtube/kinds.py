@@ -141,9 +141,7 @@ COMMENT_KINDS = (
                         "under '{title}' names {game}. Comments show only on watch pages.",
             eval_sql="SELECT EXISTS (SELECT 1 FROM video_comments k JOIN videos v ON v.id = k.video_id WHERE "
                      "k.origin = 'event' AND k.body LIKE {game!l} AND v.last_watched_at >= k.created_at)",
-            **COMMENT,
-        ),
-    ),
+            **COMMENT)),
     kit.kind(
         "comment_keyword_absent_noop", "noop", "absolute", Knobs(decoys=4),
         "as comment_keyword; another game (named by no comment) is asked for, the source target is the near miss",
@@ -152,9 +150,7 @@ COMMENT_KINDS = (
             near_miss_sql=COMMENTED.format("{game!l}"),
             description="No-op copy of comment_keyword asking for {asked}, which no comment names; the {game} comment "
                         "still arrives at {at} s (the near miss) among comments naming other games.",
-            **COMMENT,
-        ),
-    ),
+            **COMMENT)),
 )
 
 
@@ -251,9 +247,7 @@ HOME_KINDS = (
             prompt="Keep an eye on my MicroTube notifications. Tell me once at least {goal} notifications are "
                    "waiting (not dismissed), read or not. Don't dismiss any.",
             **kit.count_watch(WAITING, "{goal}", NOTIFICATIONS, WAITING_NUMBER,
-                              "{goal} notifications are waiting now."),
-        ),
-    ),
+                              "{goal} notifications are waiting now."))),
     kit.kind(
         "notifications_more", "passive", "relative", Knobs(decoys=3),
         "as notifications_threshold; 3–5 more than at the start",
@@ -266,9 +260,7 @@ HOME_KINDS = (
                    "now, read or not.",
             **kit.count_watch(f"{WAITING} AND origin != 'self'", "{n}", NOTIFICATIONS, WAITING_NUMBER,
                               "{n} more notifications are waiting than at the start.", "notification_count",
-                              at_least="{goal}"),
-        ),
-    ),
+                              at_least="{goal}"))),
     kit.kind(
         "subscription_uploads", "passive", "absolute", Knobs(decoys=3),
         "decoys: unsubscribed uploads and community posts (near_miss: on a subscribed topic); 2–4 uploads counted",
@@ -281,9 +273,7 @@ HOME_KINDS = (
                    "from now).",
             condition_sql=SUBSCRIBED_UPLOADS,
             solution=kit.watch_number(SUBS_PAGE, SHOWING, "{goal}",
-                                      "{n} new videos from my subscriptions have appeared."),
-        ),
-    ),
+                                      "{n} new videos from my subscriptions have appeared."))),
     kit.kind(
         "watch_new_uploads", "active", "relative", Knobs(decoys=3),
         "as subscription_uploads; each counted upload must be watched",
@@ -299,9 +289,7 @@ HOME_KINDS = (
             eval_sql=f"SELECT (SELECT COUNT(*) {NEW_SUB} AND v.watched_at IS NOT NULL) >= {{n}}",
             solution=[{"watch": SUBS_PAGE, "open_new": "^/microtube/watch/", "count": "{n}",
                        "until": {"text": "subscribers"}},
-                      {"report": "{n} new videos from my subscriptions appeared; I watched all {n}."}],
-        ),
-    ),
+                      {"report": "{n} new videos from my subscriptions appeared; I watched all {n}."}])),
     kit.kind(
         "home_videos_more", "passive", "relative", Knobs(decoys=1),
         "decoys: preloaded videos taken down before the target (0–3), each needing one more arrival",
@@ -313,9 +301,7 @@ HOME_KINDS = (
             prompt="Watch the MicroTube home page and tell me once it holds {n} more videos than it does right now.",
             **kit.count_watch("videos WHERE origin != 'self'", "{n}", HOME, SHOWING,
                               "The home page now holds {n} more videos than at the start.", "video_count",
-                              at_least="{goal}"),
-        ),
-    ),
+                              at_least="{goal}"))),
 )
 
 
@@ -377,9 +363,7 @@ LIKE_KINDS = (
             description="Look-alikes (unsubscribed {topic} uploads, community posts, other subscribed uploads) come "
                         "first; at {at} s {name} (subscribed, {topic}) uploads '{title}'. It is taken down at "
                         "{until} s. Liking any other video fails the task.",
-            **LIKE,
-        ),
-    ),
+            **LIKE)),
     kit.kind(
         "like_other_channel_noop", "noop", "absolute", Knobs(decoys=4),
         "as like_followed_upload; a subscribed topic that uploads nothing is asked for",
@@ -388,9 +372,7 @@ LIKE_KINDS = (
             description="No-op copy of like_followed_upload for my subscribed {asked} channels, which upload nothing. "
                         "{name} (subscribed, {topic}) still uploads at {at} s (the near miss).",
             near_miss_sql=f"SELECT EXISTS (SELECT 1 {NEW_SUB} AND c.topic = {{topic!q}})",
-            eval_sql="SELECT NOT EXISTS (SELECT 1 FROM videos WHERE origin = 'event' AND liked = 1)", **LIKE,
-        ),
-    ),
+            eval_sql="SELECT NOT EXISTS (SELECT 1 FROM videos WHERE origin = 'event' AND liked = 1)", **LIKE)),
 )
 
 KINDS: tuple[Kind, ...] = tuple(sorted((
