@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FIRST_READ_S", "FLAT_S",
-    "Facts", "Make", "Setup",
+    "Facts", "Setup",
     "kind", "Recipe", "fill_in",
     "ids_where", "choose", "sample", "nearest", "unseen", "words", "overlap", "nearness", "alike",
     "target_time", "times_between", "free_moment", "hold_until",
@@ -87,7 +87,7 @@ _GAP_S = 2  # background events keep this far from the events that decide the ta
 FIRST_READ_S = 8  # counted arrivals begin after the agent's first read (a relative count starts from it)
 FLAT_S = 14  # a moving value (price, star count) first moves after the first read and 10 s of steady value
 
-Make = Callable[[float, str, str | None], dict[str, Any]]  # make(at, item id, note) builds one arrival event
+_Make = Callable[[float, str, str | None], dict[str, Any]]  # make(at, item id, note) builds one arrival event
 Facts = dict[str, Any]
 Setup = Callable[[random.Random, "Catalog", Knobs], Facts]  # draws a recipe's facts
 _Template = Any  # text filled in from the facts (`fill_in`): a str, a list or mapping of them, or a function of them
@@ -358,9 +358,9 @@ def _num(value: float | None) -> Any:
 class Arrivals:
     """What may arrive in one draw, as an environment's kinds read its catalog (the environment's subclass): the
     catalog ids by event type (`pools`; `type_of` maps an id to its type), the event field naming each type's id
-    (`fields`), and, for the draws that use them, the `preload` and the page a task starts on. `make(at, id, note)` is
-    the `Make` of the arrivals: the note is followed by what `about(id)` says the item is (by default nothing);
-    `arrange(events)` is a last pass over a draw's events."""
+    (`fields`), and, for the draws that use them, the `preload` and the page a task starts on. `make(at, id, note)`,
+    what the kit functions take to place arrivals, follows the note with what `about(id)` says the item is (by default
+    nothing); `arrange(events)` is a last pass over a draw's events."""
 
     def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str],
                  preload: Mapping[str, Any] | None = None, start_page: str | None = None) -> None:
@@ -432,7 +432,7 @@ def arriving(events: Iterable[Mapping[str, Any]]) -> set[str]:
 
 # --- One target among look-alikes -----------------------------------------------------------------
 
-def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys: Sequence[str], *, note: str,
+def one_target(rng: random.Random, knobs: Knobs, make: _Make, target: str, decoys: Sequence[str], *, note: str,
                decoy_note: Callable[[str], str], gap: float = 3, lo: float = MIN_AT, hi: float = MAX_AT,
                trailing: Sequence[str] = (), hold: bool = False,
                trail_note: Callable[[str], str] = lambda item: "trailing: after the target",
@@ -452,7 +452,7 @@ def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys
 # --- Counted arrivals: n of a family, the n-th at the target time ---------------------------------
 
 def counting(rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int,
-             make: Make, *, what: str, decoy_note: Callable[[str], str], first_s: float = 2,
+             make: _Make, *, what: str, decoy_note: Callable[[str], str], first_s: float = 2,
              gap: float = 4, trailing: bool = True) -> tuple[int, list[dict[str, Any]], list[str]]:
     """The key events of a counting task: n of `counted` (the n-th at the target time, one more
     trailing when `trailing`), knobs.decoys of `others` between. Returns (at, events, counted ids)."""
@@ -472,7 +472,7 @@ def counting(rng: random.Random, knobs: Knobs, counted: Sequence[str], others: S
 
 
 def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], looks: Sequence[str], n: int,
-                     make: Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
+                     make: _Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
                      start: float = 0, gap: float = 4, trailing: int = 1, span: float | None = None,
                      ordered: bool = False) -> tuple[int, list[dict[str, Any]], list[str]]:
     """As `counting`, with as many `looks` as fit before knobs.latest (at most the decoys knob; the nearest by
@@ -498,7 +498,7 @@ def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], l
 
 
 def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], droppable: Sequence[str], n: int,
-                    make: Make, drop: Make, *, what: str, drop_note: str, base: int = 0, start: float = 0,
+                    make: _Make, drop: _Make, *, what: str, drop_note: str, base: int = 0, start: float = 0,
                     gap: float = 4, cap: int = 3, trailing: int = 1) -> tuple[int, list[dict[str, Any]], list[str]]:
     """A count that must rise from `base` by n while some of what was there leaves: arrivals of `counted` and
     d removals of `droppable` (`drop(t, item, note)`; d the decoys knob, at most `cap`) in an order staying under n,
@@ -574,7 +574,7 @@ def mixed_background(rng: random.Random, density: float, taken: Iterable[float],
 
 
 def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: float | None,
-         before: Sequence[str], after: Sequence[str], make: Make) -> list[dict[str, Any]]:
+         before: Sequence[str], after: Sequence[str], make: _Make) -> list[dict[str, Any]]:
     """Background at the density knob, each item once: before `at` only `before` items (they cannot change the
     task's condition), after it `after` items too."""
     times = _background_times(rng, knobs.density, [e["at"] for e in events])
@@ -590,7 +590,7 @@ def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: flo
     return out
 
 
-def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool: Sequence[str], make: Make,
+def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool: Sequence[str], make: _Make,
             spoils: Callable[[str], bool] = lambda item: False, after: float | None = None) -> list[dict[str, Any]]:
     """`events` plus background from `pool` at the density knob: items not yet arriving, none that `spoils`
     the task (or, given `after`, the target time, none before it)."""
