@@ -40,6 +40,18 @@ def preloaded_age(event: Event, record: Mapping[str, Any]) -> float:
     return float(record.get("age_minutes", 0) or 0) + age_offset(event)
 
 
+def insert_timing(event: Event, record: Mapping[str, Any], younger_by: float = 0.0) -> dict[str, Any]:
+    """world.insert's timing arguments for a catalog record an event brings:
+    `await world.insert(table, values, **insert_timing(event, record))`.
+
+    The preload's items are as old as the catalog says (preloaded_age), `younger_by` minutes
+    less but never younger than the start (a comment written after its post); an arrival is
+    the event's moment, so a replay writes the same rows."""
+    if event.type == "preload":
+        return {"origin": "preload", "age_minutes": max(0.0, preloaded_age(event, record) - younger_by)}
+    return {"origin": "event", "at": event.at}
+
+
 def oldest_first(catalog: Catalog, collection: str, ids: list[str]) -> list[str]:
     """Preload order: oldest first, so insertion order (the tie-break for equal times) follows age."""
     records = catalog.raw(collection)

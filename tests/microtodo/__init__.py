@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from aiohttp import web
 
 from sentinel.core.environment import Environment, EventType, Header, NavItem, Routes
 from sentinel.core.scenario import Event
-from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.kit import insert_timing, oldest_first, preload_type, selected
 from sentinel.web.kit import done, fetch_or_404, form_of, mark_seen, paged, toggle, url_for
 from sentinel.web.render import render
 from sentinel.world.state import World
@@ -22,9 +21,8 @@ routes = Routes()
 
 async def insert_task(world: World, event: Event, task_id: str) -> None:
     record = world.catalog.get("tasks", task_id)
-    when: dict[str, Any] = ({"origin": "preload", "age_minutes": preloaded_age(event, record)}
-                            if event.type == "preload" else {"origin": "event", "at": event.at})
-    await world.insert("tasks", {"id": task_id, "title": record["title"], "notes": record.get("notes", "")}, **when)
+    await world.insert("tasks", {"id": task_id, "title": record["title"], "notes": record.get("notes", "")},
+                       **insert_timing(event, record))
 
 
 async def apply_preload(world: World, event: Event) -> None:
