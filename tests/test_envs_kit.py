@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from sentinel.core.scenario import Event
-from sentinel.envs.kit import insert_timing
+from sentinel.envs.kit import contains, insert_timing, like_pattern
 
 PRELOAD = Event(at=0, type="preload", fields={"age_offset_minutes": 30})
 ARRIVAL = Event(at=125.5, type="new_item", fields={"item_id": "it01"})
@@ -22,3 +24,28 @@ def test_insert_timing_younger_by_never_goes_past_the_start():
 def test_insert_timing_puts_an_arrival_at_its_event_time_whatever_the_catalog_age():
     assert insert_timing(ARRIVAL, {"age_minutes": 90}) == {"origin": "event", "at": 125.5}
     assert insert_timing(ARRIVAL, {"age_minutes": 90}, younger_by=20) == {"origin": "event", "at": 125.5}
+
+
+def found(texts: list[str], query: str) -> list[str]:
+    """The texts a search for query finds, through SQLite's LIKE as the views run it."""
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE t (a TEXT, b TEXT)")
+    db.executemany("INSERT INTO t VALUES (?, '')", [(text,) for text in texts])
+    sql = f"SELECT a FROM t WHERE {contains('a', 'b')} ORDER BY rowid"
+    return [row[0] for row in db.execute(sql, (like_pattern(query),) * 2)]
+
+
+def test_a_search_finds_the_text_anywhere_ignoring_ascii_case():
+    assert found(["Quarterly Invoice", "invoices due", "receipt"], "INVOICE") == ["Quarterly Invoice", "invoices due"]
+
+
+def test_a_search_takes_percent_underscore_and_backslash_as_typed():
+    texts = ["50% off", "500 off", "a_b", "axb", "C:\\temp", "C:temp"]
+    assert found(texts, "50%") == ["50% off"]
+    assert found(texts, "a_b") == ["a_b"]
+    assert found(texts, ":\\") == ["C:\\temp"]
+
+
+def test_contains_writes_one_placeholder_per_column():
+    assert contains("title") == "(title LIKE ? ESCAPE '\\')"
+    assert contains("v.title", "c.name").count("?") == 2

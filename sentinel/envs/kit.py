@@ -1,4 +1,5 @@
-"""What every environment's events share: catalog selection, the preload type and its rules.
+"""What every environment's events and queries share: catalog selection, the preload type and its
+rules, insert timing, baseline counts and text search.
 
 Pure: no aiohttp. Page helpers (paging, 400s, toggles, url_for) are in sentinel.web.kit.
 """
@@ -84,3 +85,18 @@ def preload_problems(event: Event, etype: EventType) -> list[tuple[str, str]]:
     if isinstance(offset, bool) or not isinstance(offset, (int, float)) or offset < 0:
         problems.append((f"{where}.{AGE_OFFSET}", "expected minutes ≥ 0"))
     return problems
+
+
+# --- text search ---------------------------------------------------------------------------
+
+def like_pattern(text: str) -> str:
+    """The LIKE pattern that finds `text` anywhere, as typed: its %, _ and \\ match only
+    themselves (the SQL says ESCAPE '\\', as `contains` writes it)."""
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def contains(*columns: str) -> str:
+    """SQL that is true when any of the columns holds the searched text, one `?` per column, each
+    bound to like_pattern(text): contains("title", "c.name") is
+    "(title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\')" (LIKE ignores ASCII case)."""
+    return "(" + " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in columns) + ")"

@@ -8,6 +8,7 @@ from typing import Any
 from aiohttp import web
 
 from sentinel.core.environment import Header, Routes
+from sentinel.envs.kit import contains, like_pattern
 from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, mark_seen, paged, text_param, url_for, world_of
 from sentinel.web.render import render
 from sentinel.world.state import World
@@ -170,9 +171,8 @@ async def results(request: web.Request) -> web.StreamResponse:
     query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
     listing = None
     if query:
-        pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"  # % and _ as typed
-        listing = await video_grid(request, "(v.title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\')",
-                                   (pattern, pattern), per_page=LIST)
+        pattern = like_pattern(query)
+        listing = await video_grid(request, contains("v.title", "c.name"), (pattern, pattern), per_page=LIST)
     return await render(request, "microtube/results.html", {"q": query, "list": listing})
 
 
