@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from sentinel.core.scenario import Event
-from sentinel.envs.kit import contains, insert_timing, like_pattern
+from sentinel.envs.kit import arrived_count, contains, insert_timing, like_pattern
 
 PRELOAD = Event(at=0, type="preload", fields={"age_offset_minutes": 30})
 ARRIVAL = Event(at=125.5, type="new_item", fields={"item_id": "it01"})
@@ -49,3 +49,14 @@ def test_a_search_takes_percent_underscore_and_backslash_as_typed():
 def test_contains_writes_one_placeholder_per_column():
     assert contains("title") == "(title LIKE ? ESCAPE '\\')"
     assert contains("v.title", "c.name").count("?") == 2
+
+
+def test_arrived_count_leaves_the_agents_own_rows_out():
+    assert arrived_count("emails") == "SELECT COUNT(*) FROM emails WHERE origin != 'self'"
+    assert (arrived_count("emails", "is_read = 0", count="DISTINCT sender_id")
+            == "SELECT COUNT(DISTINCT sender_id) FROM emails WHERE is_read = 0 AND origin != 'self'")
+    db = sqlite3.connect(":memory:")
+    db.execute("CREATE TABLE emails (folder TEXT, origin TEXT)")
+    db.executemany("INSERT INTO emails VALUES (?, ?)", [("inbox", "preload"), ("inbox", "event"), ("inbox", "self"),
+                                                          ("junk", "event")])
+    assert db.execute(arrived_count("emails", "folder = 'inbox'")).fetchone() == (2,)

@@ -87,6 +87,19 @@ def preload_problems(event: Event, etype: EventType) -> list[tuple[str, str]]:
     return problems
 
 
+# --- baselines -----------------------------------------------------------------------------
+
+NOT_OWN = "origin != 'self'"  # a row the world brought (preload or event), not one the agent wrote
+
+
+def arrived_count(table: str, where: str = "", *, count: str = "*") -> str:
+    """A baseline's SQL: how many rows of `table` the world brought, the agent's own left out,
+    with `where` (conditions joined by AND) and `count` what COUNT counts ("DISTINCT thread_id").
+    arrived_count("emails", "folder = 'inbox'") is
+    "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND origin != 'self'"."""
+    return f"SELECT COUNT({count}) FROM {table} WHERE {f'{where} AND ' if where else ''}{NOT_OWN}"
+
+
 # --- text search ---------------------------------------------------------------------------
 
 def like_pattern(text: str) -> str:

@@ -9,7 +9,7 @@ from aiohttp import web
 
 from sentinel.core.environment import Environment, EventType, Header, NavItem, Routes
 from sentinel.core.scenario import Event
-from sentinel.envs.kit import insert_timing, oldest_first, preload_type, selected
+from sentinel.envs.kit import arrived_count, insert_timing, oldest_first, preload_type, selected
 from sentinel.web.kit import done, fetch_or_404, form_of, mark_seen, paged, toggle, url_for
 from sentinel.web.render import render
 from sentinel.world.state import World
@@ -73,7 +73,7 @@ ENV = Environment(
     routes=tuple(routes),
     nav=(NavItem("Tasks", "home", count="open"),),
     header=header,
-    baseline_sql={"task_count": "SELECT COUNT(*) FROM tasks WHERE origin != 'self'"},
+    baseline_sql={"task_count": arrived_count("tasks")},
     serve_preload=lambda catalog: {"tasks": "*"},
     templates=HERE / "templates",
     catalog_dir=HERE / "catalog",

@@ -6,13 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from sentinel.core.environment import Environment, Header, NavItem
+from sentinel.envs.kit import arrived_count
 from sentinel.envs.microdin import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microdin.events import COLLECTIONS, EVENT_TYPES, check_scenario
 from sentinel.envs.microdin.kinds import KINDS
 from sentinel.world.state import World
 
 BASELINE_SQL = {
-    "post_count": "SELECT COUNT(*) FROM posts WHERE origin != 'self'",
+    "post_count": arrived_count("posts"),
     "pending_invitation_count": "SELECT COUNT(*) FROM invitations WHERE status = 'pending'",
     "unread_message_count": "SELECT COUNT(*) FROM messages WHERE is_read = 0",
     "unread_conversation_count": "SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE is_read = 0",

@@ -6,17 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from sentinel.core.environment import Environment, NavItem
+from sentinel.envs.kit import arrived_count
 from sentinel.envs.microfy import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microfy.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microfy.kinds import KINDS
 from sentinel.envs.microfy.queries import header
 
 BASELINE_SQL = {
-    "track_count": "SELECT COUNT(*) FROM tracks WHERE origin != 'self'",
+    "track_count": arrived_count("tracks"),
     "liked_count": "SELECT COUNT(*) FROM tracks WHERE liked = 1",
     "my_play_total": "SELECT COALESCE(SUM(my_play_count), 0) FROM tracks",
-    "new_release_count": "SELECT COUNT(*) FROM tracks WHERE is_new_release = 1 AND origin != 'self'",
-    "public_playlist_count": "SELECT COUNT(*) FROM playlists WHERE is_mine = 0 AND origin != 'self'",
+    "new_release_count": arrived_count("tracks", "is_new_release = 1"),
+    "public_playlist_count": arrived_count("playlists", "is_mine = 0"),
     "my_playlist_count": "SELECT COUNT(*) FROM playlists WHERE is_mine = 1",
     "followed_artist_count": "SELECT COUNT(*) FROM artists WHERE followed = 1",
 }

@@ -7,19 +7,19 @@ from pathlib import Path
 from typing import Any
 
 from sentinel.core.environment import Environment, NavItem
+from sentinel.envs.kit import arrived_count
 from sentinel.envs.microgram import actions, views  # noqa: F401  (actions adds its routes to views.routes)
 from sentinel.envs.microgram.events import EVENT_TYPES, SERVE_FOLLOWED
 from sentinel.envs.microgram.kinds import KINDS
 
-NOT_SELF = "origin != 'self'"
 BASELINE_SQL = {
-    "post_count": f"SELECT COUNT(*) FROM posts WHERE {NOT_SELF}",
-    "story_count": f"SELECT COUNT(*) FROM stories WHERE {NOT_SELF}",
-    "viewed_story_count": f"SELECT COUNT(*) FROM stories WHERE {NOT_SELF} AND viewed = 1",
-    "liked_count": f"SELECT COUNT(*) FROM posts WHERE {NOT_SELF} AND liked = 1",
-    "saved_count": f"SELECT COUNT(*) FROM posts WHERE {NOT_SELF} AND saved = 1",
+    "post_count": arrived_count("posts"),
+    "story_count": arrived_count("stories"),
+    "viewed_story_count": arrived_count("stories", "viewed = 1"),
+    "liked_count": arrived_count("posts", "liked = 1"),
+    "saved_count": arrived_count("posts", "saved = 1"),
     "followed_count": "SELECT COUNT(*) FROM follows",
-    "activity_count": f"SELECT COUNT(*) FROM activity WHERE {NOT_SELF}",
+    "activity_count": arrived_count("activity"),
     "my_comment_count": "SELECT COUNT(*) FROM post_comments"
                         " WHERE author_id = (SELECT id FROM personas WHERE is_self = 1)",
 }

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import Environment, NavItem
+from sentinel.envs.kit import arrived_count
 from sentinel.envs.microhood.checks import check_scenario
 from sentinel.envs.microhood.events import DEFAULT_BUYING_POWER, EVENT_TYPES
 from sentinel.envs.microhood.kinds import KINDS
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 BASELINE_SQL = {
     "order_count": "SELECT COUNT(*) FROM orders",
     "watchlist_count": "SELECT COUNT(*) FROM watchlist",
-    "news_count": "SELECT COUNT(*) FROM news WHERE origin != 'self'",
+    "news_count": arrived_count("news"),
 }
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import Environment, Header, NavItem
+from sentinel.envs.kit import arrived_count
 from sentinel.envs.microhub import views
 from sentinel.envs.microhub.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microhub.kinds import KINDS
@@ -17,11 +18,11 @@ if TYPE_CHECKING:
     from sentinel.world.state import World
 
 BASELINE_SQL = {
-    "issue_count": "SELECT COUNT(*) FROM issues WHERE origin != 'self'",
-    "open_issue_count": "SELECT COUNT(*) FROM issues WHERE state = 'open' AND origin != 'self'",
-    "pr_count": "SELECT COUNT(*) FROM pull_requests WHERE origin != 'self'",
-    "commit_count": "SELECT COUNT(*) FROM commits WHERE origin != 'self'",
-    "comment_count": "SELECT COUNT(*) FROM comments WHERE origin != 'self'",
+    "issue_count": arrived_count("issues"),
+    "open_issue_count": arrived_count("issues", "state = 'open'"),
+    "pr_count": arrived_count("pull_requests"),
+    "commit_count": arrived_count("commits"),
+    "comment_count": arrived_count("comments"),
 }
 
 

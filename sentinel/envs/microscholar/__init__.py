@@ -6,17 +6,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from sentinel.core.environment import Environment, Header, NavItem
+from sentinel.envs.kit import arrived_count
 from sentinel.envs.microscholar import views
 from sentinel.envs.microscholar.events import EVENT_TYPES
 from sentinel.envs.microscholar.kinds import KINDS
 from sentinel.world.state import World
 
-NOT_SELF = "origin != 'self'"
 BASELINE_SQL = {
-    "paper_count": f"SELECT COUNT(*) FROM papers WHERE {NOT_SELF}",
-    "saved_count": f"SELECT COUNT(*) FROM papers WHERE saved = 1 AND {NOT_SELF}",
-    "unread_alert_count": f"SELECT COUNT(*) FROM alerts WHERE is_read = 0 AND {NOT_SELF}",
-    "alert_count": f"SELECT COUNT(*) FROM alerts WHERE {NOT_SELF}",
+    "paper_count": arrived_count("papers"),
+    "saved_count": arrived_count("papers", "saved = 1"),
+    "unread_alert_count": arrived_count("alerts", "is_read = 0"),
+    "alert_count": arrived_count("alerts"),
 }
 
 

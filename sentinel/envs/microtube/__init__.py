@@ -7,19 +7,20 @@ from pathlib import Path
 from typing import Any
 
 from sentinel.core.environment import Environment, NavItem
+from sentinel.envs.kit import arrived_count
 from sentinel.envs.microtube import views
 from sentinel.envs.microtube.events import EVENT_TYPES, PRELOAD_COLLECTIONS, check_scenario
 from sentinel.envs.microtube.kinds import KINDS
 
 BASELINE_SQL = {
-    "video_count": "SELECT COUNT(*) FROM videos WHERE origin != 'self'",
+    "video_count": arrived_count("videos"),
     "subscribed_count": "SELECT COUNT(*) FROM channels WHERE subscribed = 1",
     "watched_count": "SELECT COUNT(*) FROM videos WHERE watched_at IS NOT NULL",
     "liked_count": "SELECT COUNT(*) FROM videos WHERE liked = 1",
-    "comment_count": "SELECT COUNT(*) FROM video_comments WHERE origin != 'self'",
-    "notification_count": f"SELECT COUNT(*) {views.OPEN_NOTIFICATIONS} AND origin != 'self'",
-    "unread_notification_count": f"SELECT COUNT(*) {views.OPEN_NOTIFICATIONS} AND is_read = 0 AND origin != 'self'",
-    "playlist_count": "SELECT COUNT(*) FROM playlists WHERE origin != 'self'",
+    "comment_count": arrived_count("video_comments"),
+    "notification_count": arrived_count("notifications", "dismissed = 0"),  # the ones the page still lists
+    "unread_notification_count": arrived_count("notifications", "dismissed = 0 AND is_read = 0"),
+    "playlist_count": arrived_count("playlists"),
 }
 SERVE_SUBSCRIBED = ("chn01", "chn02", "chn03", "chn04", "chn05", "chn06", "chn10", "chn14")  # as in the scenarios
 
