@@ -70,7 +70,7 @@ ENV = Environment(
     event_types={"preload": preload_type(apply_preload, {"tasks": "tasks"}, required=("tasks",)),
                  "new_task": EventType(apply_new_task, refs={"task_id": "tasks"}, inserts=("task_id",),
                                        required=("task_id",))},
-    routes=tuple(routes),
+    routes=routes,
     nav=(NavItem("Tasks", "home", count="open"),),
     header=header,
     baseline_sql={"task_count": arrived_count("tasks")},

@@ -3,8 +3,6 @@ and channels whose thread shows what lists hide, reactions, favourites, mute, a 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.kit import arrived_count
 from sentinel.envs.microchat import views
@@ -31,10 +29,9 @@ async def header(world: World) -> Header:
 
 
 ENV = Environment(
-    name="microchat", title="MicroChat", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
-    routes=tuple(views.routes), search="search", header=header, baseline_sql=BASELINE_SQL,
+    name="microchat", title="MicroChat", event_types=EVENT_TYPES, routes=views.routes, search="search",
+    header=header, baseline_sql=BASELINE_SQL,
     nav=(NavItem("Chat", "chats", count="unread"), NavItem("Teams", "teams"), NavItem("Calls", "calls"),
          NavItem("New chat", "new")),
     serve_preload=lambda catalog: {"messages": "*", "calls": "*"}, check_scenario=check_scenario, kinds=KINDS,
-    page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
 )

@@ -6,12 +6,14 @@ import re
 
 from aiohttp import web
 
+from sentinel.core.environment import Routes
 from sentinel.envs.microdin import views
-from sentinel.envs.microdin.views import POST_GONE, routes, self_id
+from sentinel.envs.microdin.views import POST_GONE, self_id
 from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
 
 MAX_POST, MAX_COMMENT, MAX_MESSAGE = 1300, 1000, 2000
 PHONE = re.compile(r"^\+?[0-9 ()\-]{7,20}$")
+routes = Routes()
 
 
 @routes.post("/posts", "create_post")

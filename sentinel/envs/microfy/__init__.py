@@ -3,11 +3,9 @@ artists, playlists, a library sidebar, search (never on lyrics), moods; media: c
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sentinel.core.environment import Environment, NavItem
 from sentinel.envs.kit import arrived_count
-from sentinel.envs.microfy import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microfy import actions, views
 from sentinel.envs.microfy.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microfy.kinds import KINDS
 from sentinel.envs.microfy.queries import header
@@ -26,15 +24,13 @@ BASELINE_SQL = {
 ENV = Environment(
     name="microfy",
     title="MicroFy",
-    schema=Path(__file__).with_name("schema.sql"),
     event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    routes=views.routes + actions.routes,
     nav=(NavItem("Home", "home"), NavItem("Your Library", "library"), NavItem("Search", "search")),
     search="search",
     header=header,
     baseline_sql=BASELINE_SQL,
     serve_preload=lambda catalog: {"artists": "*", "moods": "*", "tracks": "*", "playlists": "*"},  # every catalog item
     check_scenario=check_scenario,
-    page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
     kinds=KINDS,
 )

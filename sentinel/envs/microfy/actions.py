@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from sentinel.envs.microfy.views import TRACK_GONE, library_context, routes
+from sentinel.core.environment import Routes
+from sentinel.envs.microfy.views import TRACK_GONE, library_context
 from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
 from sentinel.web.render import render
 
 MAX_NAME = 80
 MAX_DESCRIPTION = 300
+routes = Routes()
 
 
 async def track_of(request: web.Request, track_id: str) -> dict:

@@ -3,12 +3,11 @@ picture (catalogs/microgram/generate.py writes them) and alt text the pages prin
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from sentinel.core.environment import Environment, NavItem
 from sentinel.envs.kit import arrived_count
-from sentinel.envs.microgram import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microgram import actions, views
 from sentinel.envs.microgram.events import EVENT_TYPES, SERVE_FOLLOWED
 from sentinel.envs.microgram.kinds import KINDS
 
@@ -30,11 +29,9 @@ def serve_preload(catalog: Any) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microgram", title="MicroGram",
-    schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES, routes=tuple(views.routes),
+    name="microgram", title="MicroGram", event_types=EVENT_TYPES, routes=views.routes + actions.routes,
     nav=(NavItem("Home", "home"), NavItem("Explore", "explore"), NavItem("Direct", "direct", count="direct"),
          NavItem("Activity", "activity", count="activity"), NavItem("Profile", "profile", parts={"id": "me"})),
     search="search", header=views.header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
-    page_time_step_s=1.0,  # time shows as "N min ago" and a "new" window of whole-second timestamps
     kinds=KINDS,
 )

@@ -3,7 +3,6 @@ logic is pricing (prices.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import Environment, NavItem
@@ -54,9 +53,8 @@ def serve_preload(catalog: Catalog) -> dict[str, Any]:
 ENV = Environment(
     name="microhood",
     title="MicroHood",
-    schema=Path(__file__).with_name("schema.sql"),
     event_types=EVENT_TYPES,
-    routes=tuple(routes),
+    routes=routes,
     nav=(NavItem("Portfolio", "home"), NavItem("Stocks", "search"), NavItem("Orders", "orders"),
          NavItem("News", "news")),
     search="search",
@@ -66,4 +64,5 @@ ENV = Environment(
     finalize=finalize,
     check_scenario=check_scenario,
     kinds=KINDS,
+    page_time_step_s=None,  # prices move continuously between their waypoints: every request renders
 )

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import Environment, Header, NavItem
@@ -55,11 +54,12 @@ def serve_preload(catalog: Catalog) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microhub", title="MicroHub", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
-    routes=tuple(views.routes), search="issues", kinds=KINDS, check_scenario=check_scenario, finalize=finalize,
+    name="microhub", title="MicroHub", event_types=EVENT_TYPES, routes=views.routes, search="issues", kinds=KINDS,
+    check_scenario=check_scenario, finalize=finalize,
     nav=(NavItem("Code", "home"), NavItem("Issues", "issues", count="issues"),
          NavItem("Pull requests", "pulls", count="pulls"), NavItem("Actions", "actions"),
          NavItem("Projects", "projects"), NavItem("Wiki", "wiki"), NavItem("Security", "security"),
          NavItem("Insights", "insights"), NavItem("Settings", "settings")),
     header=header, baseline_sql=BASELINE_SQL, baselines_extra=repo_baselines, serve_preload=serve_preload,
+    page_time_step_s=None,  # the star count climbs continuously between its waypoints: every request renders
 )

@@ -3,11 +3,9 @@ No, and to-dos (docs/environments.md#microlendar). An event's description shows 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.kit import arrived_count
-from sentinel.envs.microlendar import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.microlendar import actions, views
 from sentinel.envs.microlendar import queries as q
 from sentinel.envs.microlendar.events import EVENT_TYPES, TODAY_SQL, check_scenario
 from sentinel.envs.microlendar.kinds import KINDS
@@ -36,11 +34,10 @@ async def header(world: World) -> Header:
 
 
 ENV = Environment(
-    name="microlendar", title="MicroLendar", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
-    routes=tuple(views.routes), search="search", kinds=KINDS, check_scenario=check_scenario,
+    name="microlendar", title="MicroLendar", event_types=EVENT_TYPES,
+    routes=views.routes + actions.routes, search="search", kinds=KINDS, check_scenario=check_scenario,
     nav=(NavItem("Month", "month_now"), NavItem("Week", "week_now"), NavItem("Day", "day_now"),
          NavItem("Schedule", "schedule"), NavItem("Tasks", "tasks", count="open_tasks"),
          NavItem("Create", "event_new")),
     header=header, baseline_sql=BASELINE_SQL, serve_preload=lambda catalog: {"events": "*", "tasks": "*"},
-    page_time_step_s=1.0,  # the clock and the now line show whole minutes of sim time
 )

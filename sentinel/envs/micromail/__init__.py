@@ -3,11 +3,9 @@ lists hide (Cc, attachment names, the body past its preview), flags, pins, moves
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.kit import arrived_count
-from sentinel.envs.micromail import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.micromail import actions, views
 from sentinel.envs.micromail import queries as q
 from sentinel.envs.micromail.events import EVENT_TYPES, check_scenario
 from sentinel.envs.micromail.kinds import KINDS
@@ -31,9 +29,8 @@ async def header(world: World) -> Header:
 
 
 ENV = Environment(
-    name="micromail", title="MicroMail", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
-    routes=tuple(views.routes), search="search", header=header, baseline_sql=BASELINE_SQL, kinds=KINDS,
+    name="micromail", title="MicroMail", event_types=EVENT_TYPES,
+    routes=views.routes + actions.routes, search="search", header=header, baseline_sql=BASELINE_SQL, kinds=KINDS,
     nav=(NavItem("Mail", "folder", parts={"folder": "inbox"}), NavItem("New message", "compose")),
     check_scenario=check_scenario, serve_preload=lambda catalog: {"emails": "*"},  # every catalog item
-    page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
 )

@@ -6,13 +6,15 @@ from typing import Any
 
 from aiohttp import web
 
+from sentinel.core.environment import Routes
 from sentinel.envs.micromail import queries as q
 from sentinel.envs.micromail.events import derived_flags
-from sentinel.envs.micromail.views import BULK_OPS, compose_page, message_row, routes
+from sentinel.envs.micromail.views import BULK_OPS, compose_page, message_row
 from sentinel.web.kit import BadInput, choice_param, done, form_of, toggle, url_for, world_of
 from sentinel.world.state import World
 
 MAX_BULK = 500
+routes = Routes()
 
 
 @routes.post("/message/{id}/read", "read")

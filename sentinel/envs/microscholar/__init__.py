@@ -3,8 +3,6 @@ and profiles (docs/environments.md#microscholar)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sentinel.core.environment import Environment, Header, NavItem
 from sentinel.envs.kit import arrived_count
 from sentinel.envs.microscholar import views
@@ -27,10 +25,9 @@ async def header(world: World) -> Header:
 
 
 ENV = Environment(
-    name="microscholar", title="MicroScholar", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
-    routes=tuple(views.routes), search="search", header=header, baseline_sql=BASELINE_SQL,
+    name="microscholar", title="MicroScholar", event_types=EVENT_TYPES, routes=views.routes, search="search",
+    header=header, baseline_sql=BASELINE_SQL,
     nav=(NavItem("Home", "home"), NavItem("My library", "library"), NavItem("Alerts", "alerts", count="alerts"),
          NavItem("My profile", "profile", parts={"persona": "me"}), NavItem("Advanced search", "advanced")),
     serve_preload=lambda catalog: {"papers": "*", "alerts": "*"}, kinds=KINDS,  # every catalog item
-    page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
 )

@@ -3,7 +3,6 @@ only place comments show; thumbnails are SVGs that catalogs/microtube/generate.p
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from sentinel.core.environment import Environment, NavItem
@@ -31,11 +30,10 @@ def serve_preload(catalog: Any) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microtube", title="MicroTube", kinds=KINDS, check_scenario=check_scenario,
-    schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES, routes=tuple(views.routes),
+    name="microtube", title="MicroTube", event_types=EVENT_TYPES, routes=views.routes, kinds=KINDS,
+    check_scenario=check_scenario,
     nav=(NavItem("Home", "home"), NavItem("Shorts", "shorts"), NavItem("Subscriptions", "subscriptions"),
          NavItem("Library", "library"), NavItem("History", "history"),
          NavItem("Notifications", "notifications", count="notifications")),
     search="results", header=views.header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
-    page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
 )
