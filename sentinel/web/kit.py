@@ -19,7 +19,8 @@ from aiohttp import web
 from multidict import MultiDictProxy
 
 from sentinel.web.keys import ENVIRONMENT, WORLD
-from sentinel.web.render import local_path, make_url, render, skips_side_effect
+from sentinel.web.render import make_url, render
+from sentinel.web.request_checks import local_path, skips_side_effect
 from sentinel.world.state import World
 
 MAX_PAGE = 10_000

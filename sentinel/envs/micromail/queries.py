@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from sentinel.core.environment import Header
 from sentinel.envs.micromail.events import split_addresses
-from sentinel.web.render import fulltime
+from sentinel.web.filters import fulltime
 from sentinel.world.state import World
 
 FOLDERS = ("inbox", "drafts", "sent", "archive", "junk", "trash")
