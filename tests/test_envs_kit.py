@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from pathlib import Path
+from types import SimpleNamespace
 
+from sentinel.core.catalog import Catalog
 from sentinel.core.scenario import Event
-from sentinel.envs.kit import arrived_count, contains, insert_timing, like_pattern
+from sentinel.envs.kit import arrived_count, contains, insert_timing, like_pattern, removed_before_arrival
 
 PRELOAD = Event(at=0, type="preload", fields={"age_offset_minutes": 30})
 ARRIVAL = Event(at=125.5, type="new_item", fields={"item_id": "it01"})
@@ -60,3 +64,32 @@ def test_arrived_count_leaves_the_agents_own_rows_out():
     db.executemany("INSERT INTO emails VALUES (?, ?)", [("inbox", "preload"), ("inbox", "event"), ("inbox", "self"),
                                                           ("junk", "event")])
     assert db.execute(arrived_count("emails", "folder = 'inbox'")).fetchone() == (2,)
+
+
+def jobs_catalog(root: Path) -> Catalog:
+    (root / "microjobs").mkdir()
+    (root / "microjobs" / "jobs.jsonl").write_text("".join(json.dumps({"id": f"jb{n}"}) + "\n" for n in (1, 2, 3)))
+    return Catalog(root, "microjobs")
+
+
+def closings(catalog: Catalog, *events: Event) -> list[tuple[str, str]]:
+    scenario = SimpleNamespace(events=events)  # all removed_before_arrival reads of a scenario
+    return removed_before_arrival(scenario, catalog, "jobs", field="job_id", arrival="new_job", removal="close_job",
+                                  why="{id} closes before it was posted")
+
+
+def test_an_item_is_removed_only_once_it_is_there(tmp_path):
+    catalog = jobs_catalog(tmp_path)
+    preload = Event(0, "preload", {"jobs": ["jb1"]}, 0)
+    assert closings(catalog, preload, Event(10, "close_job", {"job_id": "jb1"}, 1)) == []
+    assert closings(catalog, preload, Event(10, "new_job", {"job_id": "jb2"}, 1),
+                    Event(20, "close_job", {"job_id": "jb2"}, 2)) == []
+    early = closings(catalog, preload, Event(10, "close_job", {"job_id": "jb2"}, 1),
+                     Event(20, "new_job", {"job_id": "jb2"}, 2))
+    assert early == [("events[1].job_id", "jb2 closes before it was posted")]
+
+
+def test_a_preload_of_the_whole_collection_makes_every_item_present(tmp_path):
+    catalog = jobs_catalog(tmp_path)
+    assert closings(catalog, Event(0, "preload", {"jobs": "*"}, 0), Event(10, "close_job", {"job_id": "jb3"}, 1)) == []
+    assert closings(catalog, Event(0, "preload", {}, 0), Event(10, "close_job", {"job_id": "jb3"}, 1)) != []

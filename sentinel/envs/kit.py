@@ -13,7 +13,7 @@ from sentinel.core.environment import EventType
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
-    from sentinel.core.scenario import Event
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
 AGE_OFFSET = "age_offset_minutes"
@@ -84,6 +84,24 @@ def preload_problems(event: Event, etype: EventType) -> list[tuple[str, str]]:
     offset = event.fields.get(AGE_OFFSET, 0)
     if isinstance(offset, bool) or not isinstance(offset, (int, float)) or offset < 0:
         problems.append((f"{where}.{AGE_OFFSET}", "expected minutes ≥ 0"))
+    return problems
+
+
+def removed_before_arrival(scenario: Scenario, catalog: Catalog, collection: str, *, field: str, arrival: str,
+                           removal: str, why: str) -> list[tuple[str, str]]:
+    """A scenario check: an item is withdrawn (a `removal` event: a job closed, an event cancelled)
+    only once it is there, preloaded (the preload's `collection` field) or brought by an earlier
+    `arrival` event; each event names its item in `field`. `why` is the problem, "{id}" its id."""
+    problems: list[tuple[str, str]] = []
+    present: set[str] = set()
+    for event in scenario.events:
+        item = str(event.fields.get(field))
+        if event.type == "preload":
+            present |= set(selected(catalog, collection, event.fields.get(collection)))
+        elif event.type == arrival:
+            present.add(item)
+        elif event.type == removal and item not in present:
+            problems.append((f"events[{event.index}].{field}", why.format(id=item)))
     return problems
 
 

@@ -6,12 +6,12 @@
 - `mark_seen(...)`: the one GET side effect, skipped for live refreshes.
 - `toggle(...)`: flip a 0/1 column and say what happened.
 - `done(...)`: post/redirect/get with the one-line status.
-- `url_for(...)`: named routes instead of literal paths.
+- `url_for(...)`: named routes instead of literal paths; `redirect_to(...)`: a page that only forwards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,6 +192,14 @@ def done(request: web.Request, form: Mapping[str, Any], status_line: str, fallba
     next_url = form.get("next")
     target = next_url if isinstance(next_url, str) and local_path(next_url) else fallback
     return web.HTTPSeeOther(target)
+
+
+def redirect_to(name: str, **parts: Any) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """A handler that only sends the browser on (302) to the named route, for a home page that
+    is another page: `routes.get("/", "home")(redirect_to("chats"))`."""
+    async def forward(request: web.Request) -> web.StreamResponse:
+        raise web.HTTPFound(url_for(request, name, **parts))
+    return forward
 
 
 async def bad_request(request: web.Request, message: str) -> web.Response:

@@ -45,9 +45,7 @@ async def conversation_of(request: web.Request):
     return await fetch_or_404(request, "SELECT * FROM conversations WHERE id = ?", (request.match_info["id"],), GONE)
 
 
-@routes.get("/", "home")
-async def home(request: web.Request) -> web.StreamResponse:
-    raise web.HTTPFound(url_for(request, "chats"))
+routes.get("/", "home")(kit.redirect_to("chats"))
 
 
 @routes.get("/chats", "chats")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import EventType
-from sentinel.envs.kit import insert_timing, oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.kit import insert_timing, oldest_first, preload_type, preloaded_age, removed_before_arrival, selected
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -103,15 +103,5 @@ EVENT_TYPES = {
 
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
     """A posting closes only after it was posted (validate checks that arrivals come after 0)."""
-    problems: list[tuple[str, str]] = []
-    posted: set[str] = set()
-    for event in scenario.events:
-        where = f"events[{event.index}]"
-        if event.type == "preload":
-            jobs = event.fields.get("jobs")
-            posted |= set(catalog.raw("jobs")) if jobs == "*" else {str(j) for j in jobs or []}
-        elif event.type == "new_job":
-            posted.add(str(event.fields.get("job_id")))
-        elif event.type == "close_job" and str(event.fields.get("job_id")) not in posted:
-            problems.append((f"{where}.job_id", f"{event.fields.get('job_id')} closes before it was posted"))
-    return problems
+    return removed_before_arrival(scenario, catalog, "jobs", field="job_id", arrival="new_job", removal="close_job",
+                                  why="{id} closes before it was posted")

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import EventType
-from sentinel.envs.kit import insert_timing, oldest_first, preload_type, selected
+from sentinel.envs.kit import insert_timing, oldest_first, preload_type, removed_before_arrival, selected
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -83,20 +83,13 @@ async def apply_cancel_event(world: World, event: Event) -> None:
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
     """The preload's `today` is a date; an event is cancelled only after it arrived (or was preloaded)."""
     problems: list[tuple[str, str]] = []
-    present: set[str] = set()
     for event in scenario.events:
-        where = f"events[{event.index}]"
-        if event.type == "preload":
-            today = event.fields.get("today")
-            if today is not None and parse_day(today) is None:
-                problems.append((f"{where}.today", f"expected a date YYYY-MM-DD, got {today!r}"))
-            ids = event.fields.get("events")
-            present |= set(catalog.raw("events")) if ids == "*" else set(map(str, ids or []))
-        elif event.type == "new_event":
-            present.add(str(event.fields.get("event_id")))
-        elif event.type == "cancel_event" and str(event.fields.get("event_id")) not in present:
-            problems.append((f"{where}.event_id", "cancels an event that is not on the calendar yet"))
-    return problems
+        today = event.fields.get("today")
+        if event.type == "preload" and today is not None and parse_day(today) is None:
+            problems.append((f"events[{event.index}].today", f"expected a date YYYY-MM-DD, got {today!r}"))
+    return problems + removed_before_arrival(scenario, catalog, "events", field="event_id", arrival="new_event",
+                                             removal="cancel_event",
+                                             why="cancels an event that is not on the calendar yet")
 
 
 EVENT_TYPES = {

@@ -8,7 +8,17 @@ from aiohttp import web
 from sentinel.core.environment import Routes
 from sentinel.envs.kit import contains, like_pattern
 from sentinel.envs.micromail import queries as q
-from sentinel.web.kit import BadInput, choice_param, fetch_or_404, mark_seen, paged, text_param, url_for, world_of
+from sentinel.web.kit import (
+    BadInput,
+    choice_param,
+    fetch_or_404,
+    mark_seen,
+    paged,
+    redirect_to,
+    text_param,
+    url_for,
+    world_of,
+)
 from sentinel.web.render import make_url, render
 
 GONE = "This message no longer exists."
@@ -26,9 +36,7 @@ BULK_OPS = {  # op → (menu label, status after it, what it sets; trash deletes
 routes = Routes()
 
 
-@routes.get("/", "home")
-async def home(request: web.Request) -> web.StreamResponse:
-    raise web.HTTPFound(url_for(request, "folder", folder="inbox"))
+routes.get("/", "home")(redirect_to("folder", folder="inbox"))
 
 
 @routes.get("/folder/{folder}", "folder")
