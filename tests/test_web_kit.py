@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from aiohttp import web
 
-from sentinel.web.kit import BadInput, redirect_to, text_param
+from sentinel.web.kit import BadInput, redirect_to, route_name, text_param
 
 
 def test_text_param_folds_whitespace_and_may_be_empty_when_not_required():
@@ -35,3 +35,13 @@ async def test_redirect_to_forwards_to_the_named_route_with_its_parts(aiohttp_cl
     client = await aiohttp_client(app)
     response = await client.get("/m/", allow_redirects=False)
     assert (response.status, response.headers["Location"]) == (302, "/m/folder/inbox")
+
+
+async def test_route_name_tells_apart_the_routes_one_handler_serves(aiohttp_client):
+    async def rate(request: web.Request) -> web.Response:
+        return web.Response(text=route_name(request))
+    app = web.Application()
+    app.router.add_post("/v/like", rate, name="like")
+    app.router.add_post("/v/dislike", rate, name="dislike")
+    client = await aiohttp_client(app)
+    assert [await (await client.post(f"/v/{name}")).text() for name in ("like", "dislike")] == ["like", "dislike"]

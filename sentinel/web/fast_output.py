@@ -146,7 +146,7 @@ class _FastOutput:
             if kind == "value":
                 if off:
                     out.append(_autoescape(True, lineno))
-                pieces = [nodes.Name(VALUE, "load", lineno=lineno)]
+                pieces: list[nodes.Expr] = [nodes.Name(VALUE, "load", lineno=lineno)]
                 if units and units[0][0] == "text":  # the text after it joins it
                     pieces += units.pop(0)[1]
                 out.append(nodes.With([nodes.Name(VALUE, "store", lineno=lineno)], [unit],
@@ -242,7 +242,9 @@ class PageTemplates(jinja2.Environment):
                 log.exception("template %s: output rewrite failed; compiled as Jinja would", name)
                 tree = self.parse(source, name, filename)
             source = tree
-        return super().compile(source, name, filename, raw, defer_init)
+        if raw:  # Jinja's two signatures: the Python source, or its code object
+            return super().compile(source, name, filename, True, defer_init)
+        return super().compile(source, name, filename, False, defer_init)
 
     @property
     def fast_output(self) -> bool:

@@ -35,6 +35,11 @@ def world_of(request: web.Request) -> World:
     return request.app[WORLD]
 
 
+def route_name(request: web.Request) -> str:
+    """The name of the route serving the request: what tells apart the routes one handler serves."""
+    return request.match_info.route.name or ""
+
+
 def url_for(request: web.Request, name: str, query: Mapping[str, Any] | None = None, **parts: Any) -> str:
     """The path of the named route ("message", id="em0001"), with an optional query string."""
     return make_url(request)(name, query, **parts)
