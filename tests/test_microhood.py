@@ -11,7 +11,6 @@ from helpers.worlds import whole_catalog
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import Event, load_scenario
-from sentinel.envs.catalog import catalog_scenario
 from sentinel.envs.microhood import ENV, queries
 from sentinel.envs.microhood.prices import PriceBook, cents, portfolio_numbers
 

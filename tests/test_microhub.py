@@ -10,7 +10,6 @@ from helpers.worlds import whole_catalog
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import Event, load_scenario
-from sentinel.envs.catalog import catalog_scenario
 from sentinel.envs.microhub import ENV
 
 TOTP = "tests/data/env_scenarios/microhub/comment_on_totp.yaml"  # issues arrive, iss028 locked at 390

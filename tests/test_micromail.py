@@ -14,7 +14,6 @@ from sentinel.checks.validate import static_checks
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import Event, load_scenario
-from sentinel.envs.catalog import catalog_scenario
 from sentinel.envs.micromail import ENV
 
 CC = "scenarios/verified/micromail/cc_three_more.yaml"

@@ -359,7 +359,7 @@ def test_cmd_pwd_prints_a_folder_outside_the_repository(tmp_path):
 def test_compile_templates_compiles_the_run_s_environments_and_the_shared_ones_only():
     from sentinel.envs import template_dirs
     from sentinel.run.runner import compile_templates
-    from sentinel.web.render import make_templates
+    from sentinel.web.templates import make_templates
 
     templates = make_templates(template_dirs())
     compile_templates(templates, {"micromail"})
