@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from tests.made_results import make_result, write_run
+from helpers.results import make_result, write_run
 
 from sentinel import api
 from sentinel.checks.paper_rules import paper_problems, read_inventory
