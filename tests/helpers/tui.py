@@ -4,7 +4,7 @@ only records what it was asked to open."""
 from __future__ import annotations
 
 
-async def wait_until(pilot, condition, timeout: float = 20.0) -> None:
+async def wait_until(pilot, condition, timeout: float = 60.0) -> None:
     """Let the app run until condition() holds (it polls every 50 ms)."""
     for _ in range(int(timeout / 0.05)):
         if condition():
