@@ -157,7 +157,7 @@ def variants_for(config: Config, scenarios: list[Scenario], run_name: str, seed:
     drawn = run_coroutine(trial_variants(config, scenarios, seed, trials, run_dir / "variants"))
     if not drawn:
         raise SentinelError("--variants: none of the selected scenarios is a kind of its environment "
-                            "(`sentinel generate --help`; README: Generated scenarios)")
+                            "(`sentinel generate --help`; docs/scenarios.md#generated-scenarios)")
     return drawn
 
 

@@ -1,23 +1,26 @@
-"""Shared fixtures: a real session of any scenario with a paused clock and an aiohttp client."""
+"""Shared fixtures: a real session of any scenario with a paused clock and an aiohttp client
+(env_session), each environment in turn (env), a headless Chromium tab (browser_tab), the fake
+OpenAI server (fake_server); and the rule for tests marked `browser` on a machine without
+Chromium. Helpers that are not fixtures live in tests/helpers/."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_openai import fake_server  # noqa: F401 (a fixture, shared by the LLM and proxy tests)
+from helpers.browser import CHROMIUM_ARGS, REQUIRE_BROWSER, BrowserTab, browser_required, browser_verdict
+from helpers.fake_openai import FakeOpenAI
+from helpers.worlds import ENVIRONMENTS, WORLD_START
 
 from sentinel.agents.browse import Page, parse_page
+from sentinel.core.chromium import chromium_program
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.environment import Environment
 from sentinel.core.scenario import Scenario, load_scenario
-from sentinel.envs import get_environment
+from sentinel.envs import EXTRA_VARIABLE, get_environment
 from sentinel.session.live import Session
-
-WORLD_START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
 @dataclass
@@ -68,7 +71,7 @@ def _folded(page: Page) -> Page:
 @pytest.fixture
 async def env_session(aiohttp_client, tmp_path):
     """env_session(path) → LiveSession for that scenario file (relative to the repo root), or for
-    a Scenario object (e.g. sentinel.envs.catalog.catalog_scenario: the whole catalog preloaded).
+    a Scenario object (e.g. helpers.worlds.whole_catalog: the whole catalog preloaded).
     With paused=False the clock is left unstarted, as a runner's session is before /start."""
     sessions: list[Session] = []
 
@@ -90,42 +93,37 @@ async def env_session(aiohttp_client, tmp_path):
         await session.abort()
 
 
-# --- real browser checks -----------------------------------------------------------------
-
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ARTIFACTS = REPO_ROOT / "tests" / "artifacts"
-
-
-@dataclass
-class BrowserTab:
-    """A headless Chromium page that records console errors and failed page scripts."""
-    page: Any
-    errors: list[str]
-
-    async def visit(self, url: str) -> Any:
-        response = await self.page.goto(url, wait_until="load")
-        return response
-
-    def assert_clean(self, where: str) -> None:
-        assert not self.errors, f"console errors on {where}: {self.errors}"
-
-    async def screenshot(self, name: str) -> Path:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        path = ARTIFACTS / f"{name}.png"
-        await self.page.screenshot(path=str(path), full_page=True)
-        return path
+@pytest.fixture(params=ENVIRONMENTS, ids=[env.name for env in ENVIRONMENTS])
+def env(request, monkeypatch) -> Environment:
+    """Each environment in turn: the built-in ones and MicroTodo (a new one is covered the moment
+    it joins the list)."""
+    monkeypatch.setenv(EXTRA_VARIABLE, "microtodo")  # sessions look environments up by name
+    return request.param
 
 
 @pytest.fixture
+async def fake_server():
+    """fake_server(FakeOpenAI(...)) → its base URL; every server started is stopped after the test."""
+    servers: list[FakeOpenAI] = []
+
+    async def start(fake: FakeOpenAI) -> str:
+        servers.append(fake)
+        return await fake.start()
+
+    yield start
+    for fake in servers:
+        await fake.stop()
+
+
+# --- real browser checks -----------------------------------------------------------------
+
+@pytest.fixture
 async def browser_tab():
-    """A fresh headless Chromium tab (Debian's chromium driven by Playwright)."""
+    """A fresh headless Chromium tab (the Chromium the browser agents use, driven by Playwright)."""
     from playwright.async_api import async_playwright
 
-    assert CHROMIUM.exists(), "browser tests need Debian's chromium at /usr/bin/chromium (.ci/run installs it)"
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        browser = await pw.chromium.launch(executable_path=chromium_program(), args=CHROMIUM_ARGS, headless=True)
         page = await browser.new_page()
         errors: list[str] = []
         page.on("console", lambda msg: errors.append(f"{msg.type}: {msg.text}") if msg.type == "error" else None)
@@ -134,17 +132,33 @@ async def browser_tab():
         await browser.close()
 
 
-async def check_views_in_browser(tab: BrowserTab, live: LiveSession, paths: list[str], shot_prefix: str) -> None:
-    """Open every path in Chromium: status below 400, the shared layout present, no console error."""
-    for path in paths:
-        response = await tab.visit(str(live.client.make_url(path)))
-        assert response is not None and response.status < 400, f"{path}: HTTP {response and response.status}"
-        assert await tab.page.locator("header.site-header").count() == 1, f"{path}: no shared header"
-        assert await tab.page.locator("main").count() == 1, f"{path}: no main"
-        await tab.screenshot(f"{shot_prefix}-{path.strip('/').replace('/', '_').replace('?', '_') or 'root'}")
-        tab.assert_clean(path)
+def pytest_collection_modifyitems(config, items):
+    """A test that opens a Chromium tab carries the `browser` marker, or the suite does not start."""
+    unmarked = [item.nodeid for item in items
+                if "browser_tab" in getattr(item, "fixturenames", ()) and item.get_closest_marker("browser") is None]
+    if unmarked:
+        raise pytest.UsageError(f"tests using browser_tab without @pytest.mark.browser: {unmarked}")
 
 
-async def wait_for_text(tab: BrowserTab, text: str, timeout_ms: int = 6000) -> None:
-    """Wait until the open page shows text, without reloading (the live refresh must bring it)."""
-    await tab.page.wait_for_function("t => document.body.innerText.includes(t)", arg=text, timeout=timeout_ms)
+def pytest_runtest_setup(item):
+    """A browser test on a machine without Chromium or Playwright skips, with one line naming what
+    to install; under SENTINEL_REQUIRE_BROWSER (.ci/run sets it) it fails with that line instead."""
+    if item.get_closest_marker("browser") is not None and (verdict := browser_verdict()) is not None:
+        outcome, line = verdict
+        if outcome == "fail":
+            pytest.fail(line, pytrace=False)
+        pytest.skip(line)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under SENTINEL_REQUIRE_BROWSER a browser test that skipped for any other reason (a skipif,
+    an importorskip) fails too: CI must not pass without the browser checks."""
+    report = yield
+    if report.skipped and not hasattr(report, "wasxfail") and browser_required() \
+            and item.get_closest_marker("browser") is not None:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reason = reason.removeprefix("Skipped: ")
+        report.outcome = "failed"
+        report.longrepr = f"{REQUIRE_BROWSER} is set, and this browser test skipped: {reason}"
+    return report

@@ -1,4 +1,4 @@
-"""Every view of every environment (tests/site_crawl.py opens each GET route of the app once, in
+"""Every view of every environment (tests/helpers/crawl.py opens one page of each of its routes, in
 a world holding the whole catalog, late in the session), checked twice from one page load:
 
 - axe-core: no serious or critical violation, colour contrast included;
@@ -21,9 +21,12 @@ from dataclasses import dataclass
 
 import pytest
 import yaml
-from site_crawl import crawl, whole_catalog
+from helpers.crawl import crawl, in_chromium
+from helpers.worlds import whole_catalog
 
 from sentinel.envs import environments
+
+pytestmark = pytest.mark.browser
 
 LATE_SIM_S = 600.0
 BLOCKING = ("serious", "critical")
@@ -160,10 +163,10 @@ async def survey(env: str, env_session, browser_tab) -> dict[str, View]:
     live = await env_session(whole_catalog(env))
     await live.advance_to(LATE_SIM_S)
     page = browser_tab.page
-    views = await crawl(live, page)
+    views = await crawl(live, in_chromium(live, page), once_per_route=True)
     assert len(views) >= 5, f"{env}: the crawl reached only {sorted(views)}"
     axe, found = Axe(), {}
-    for path in views.values():
+    for path in views:
         await browser_tab.visit(str(live.client.make_url(path)))
         snapshot = await page.locator("body").aria_snapshot()
         for_ai = await page.locator("body").aria_snapshot(mode="ai")

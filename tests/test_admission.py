@@ -10,7 +10,7 @@ import time
 from dataclasses import replace
 
 import pytest
-from test_runner import make_config, plan
+from helpers.runs import make_config, plan
 
 from sentinel.run.admission import BUSY, CALM, STEADY, Admission, Fidelity, machine_state
 from sentinel.run.fidelity import AdmissionGate, Canary, HostSteal, calm_now
@@ -69,10 +69,14 @@ async def test_a_fixed_gate_lets_a_session_in_when_another_leaves():
     tasks = [asyncio.create_task(session(n)) for n in "abc"]
     while gate.running + gate.waiting < 3:
         await asyncio.sleep(0)
-    assert gate.running == 2 and gate.waiting == 1 and order == ["a", "b"]
+    assert gate.running == 2
+    assert gate.waiting == 1
+    assert order == ["a", "b"]
     release.set()
     await asyncio.gather(*tasks)
-    assert order == ["a", "b", "c"] and gate.peak == 2 and gate.running == 0
+    assert order == ["a", "b", "c"]
+    assert gate.peak == 2
+    assert gate.running == 0
 
 
 async def test_an_auto_gate_opens_when_the_admission_allows_more():
@@ -111,6 +115,7 @@ async def test_the_canary_is_a_real_process_that_reports_and_stops():
     assert canary._process is not None and canary._process.returncode is not None
 
 
+@pytest.mark.slow
 async def test_every_run_records_its_fidelity_in_run_json(tmp_path):
     config = make_config(tmp_path)
     await Runner(config, replace(plan("eager"), admission=True)).run()
@@ -121,7 +126,9 @@ async def test_every_run_records_its_fidelity_in_run_json(tmp_path):
     assert record["host_steal_s"] >= 0 and 0 <= record["host_steal_peak"] <= 1  # this machine has /proc/stat
     await Runner(config, replace(plan("eager", name="fixed"), concurrency=1)).run()
     fixed = json.loads((config.results_dir / "fixed" / "run.json").read_text())["fidelity"]
-    assert fixed["admission"] == "fixed" and fixed["concurrency"] == 1 and fixed["peak_sessions"] == 1
+    assert fixed["admission"] == "fixed"
+    assert fixed["concurrency"] == 1
+    assert fixed["peak_sessions"] == 1
 
 
 def test_host_steal_reads_the_cpu_lines_steal_ticks_in_all_and_at_its_worst(tmp_path):

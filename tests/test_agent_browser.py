@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from made_results import write_test_config as write_config
+from helpers.runs import write_test_config
 
 from sentinel import api
 from sentinel.session.browser import BROWSER_FILE, SessionBrowser, group_members
@@ -25,7 +25,7 @@ GONE_WITHIN_S = 20.0
 
 def bundled_config(folder: Path) -> Path:
     """The test config, on the bundled scenarios, with time for a slow agent to start."""
-    path = write_config(folder)
+    path = write_test_config(folder)
     text = path.read_text().replace('scenarios_dir = "', f'scenarios_dir = "{SCENARIOS}" #')
     path.write_text(text.replace("startup_timeout_s = 10", "startup_timeout_s = 60"))  # node and a browser attach
     return path
@@ -49,6 +49,8 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_a_playwright_agent_on_the_session_browser_passes_sender_arrives(tmp_path):
     config = bundled_config(tmp_path)
     command = [sys.executable, str(AGENTS / "cdp_watcher.py"), "Priya Shah"]
@@ -71,6 +73,7 @@ def test_a_playwright_agent_on_the_session_browser_passes_sender_arrives(tmp_pat
     assert group_members(figures["pid"]) == []
 
 
+@pytest.mark.browser
 async def test_the_browser_reaches_the_agent_by_url_and_closes_its_whole_group(tmp_path):
     from playwright.async_api import async_playwright
 
@@ -102,6 +105,8 @@ asyncio.run(main())
 """
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_no_chromium_outlives_a_runner_killed_by_sigkill():
     runner = subprocess.Popen([sys.executable, "-c", RUNNER_SCRIPT], stdout=subprocess.PIPE, text=True)
     try:
@@ -122,7 +127,8 @@ def test_no_chromium_outlives_a_runner_killed_by_sigkill():
 def test_a_missing_chromium_is_one_clear_line(tmp_path, monkeypatch):
     monkeypatch.setenv("SENTINEL_CHROMIUM", str(tmp_path / "nothing"))
     with pytest.raises(api.SentinelError, match="--agent-browser needs Chromium"):
-        api.run(agent="silent", tasks=["micromail-sender_arrives"], agent_browser=True, config=write_config(tmp_path))
+        api.run(agent="silent", tasks=["micromail-sender_arrives"], agent_browser=True,
+                config=write_test_config(tmp_path))
 
 
 CDP_PROBE = """
@@ -133,6 +139,8 @@ print("reached", version["Browser"], "at", os.environ["SENTINEL_CDP_URL"], flush
 
 
 @pytest.mark.skipif(shutil.which("bwrap") is None, reason="--sandbox needs bubblewrap (.ci/run installs it)")
+@pytest.mark.browser
+@pytest.mark.slow
 def test_a_sandboxed_agent_reaches_the_browser_over_loopback(tmp_path):
     outcome = api.run(cmd=["/usr/bin/python3", "-c", CDP_PROBE], tasks=["micromail-sender_arrives"], speed=200,
                       agent_browser=True, sandbox=True, run_name="boxed", config=bundled_config(tmp_path))
@@ -154,6 +162,8 @@ MCP_TASKS = {  # a passive and an active task, each decided from accessibility s
 @pytest.mark.skipif(not PLAYWRIGHT_MCP.exists(),
                     reason="@playwright/mcp is not installed (.ci/run: npm install --prefix .ci/node @playwright/mcp)")
 @pytest.mark.parametrize("task", sorted(MCP_TASKS))
+@pytest.mark.browser
+@pytest.mark.slow
 def test_an_agent_on_playwright_mcp_completes_a_task_from_snapshots(tmp_path, task):
     pytest.importorskip("mcp")
     command = [sys.executable, str(AGENTS / "mcp_watcher.py"), str(PLAYWRIGHT_MCP), *MCP_TASKS[task]]

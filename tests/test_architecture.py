@@ -199,3 +199,39 @@ def test_the_api_does_not_import_the_cli():
     code = "import sys, sentinel.api; print(' '.join(m for m in sys.modules if m.startswith('sentinel.')))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert "sentinel.api" in loaded and "sentinel.cli" not in loaded
+
+
+# --- the tests themselves ---------------------------------------------------------------------
+
+TESTS = PACKAGE.parent / "tests"
+
+
+def collected_modules(tests: Path) -> set[str]:
+    """The names of the test modules (and conftest) directly in tests: pytest's to collect, no one's to import."""
+    return {p.stem for p in tests.glob("*.py") if p.stem.startswith("test_") or p.stem == "conftest"}
+
+
+def imports_of_test_modules(tests: Path) -> list[str]:
+    """'file: imports module' for every import, at any depth, of a test module (or conftest) by a
+    file under tests (helpers included): what several test files share belongs in tests/helpers/."""
+    modules = collected_modules(tests)
+    found = []
+    for path in sorted(tests.rglob("*.py")):
+        if "__snapshots__" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+            found += [f"{path.relative_to(tests)}: imports {name}" for name in names if name.split(".")[0] in modules]
+    return found
+
+
+def test_no_test_module_imports_another():
+    assert imports_of_test_modules(TESTS) == []
+
+
+def test_the_test_import_check_sees_an_import_of_a_test_module(tmp_path):
+    (tmp_path / "test_a.py").write_text("def test_a():\n    from test_b import B\n")
+    (tmp_path / "test_b.py").write_text("import conftest\nimport helpers.runs\nB = 1\n")
+    (tmp_path / "conftest.py").write_text("")
+    assert imports_of_test_modules(tmp_path) == ["test_a.py: imports test_b", "test_b.py: imports conftest"]

@@ -7,7 +7,10 @@ Screenshots land in tests/artifacts/ for a person to look at.
 
 from __future__ import annotations
 
-from conftest import check_views_in_browser, wait_for_text
+import pytest
+from helpers.browser import check_views_in_browser, wait_for_text
+
+pytestmark = pytest.mark.browser
 
 MAIL = "scenarios/verified/micromail/sender_arrives.yaml"
 HOOD = "scenarios/verified/microhood/price_target.yaml"
@@ -61,6 +64,7 @@ async def test_order_review_and_confirm_work_in_chromium(env_session, browser_ta
     browser_tab.assert_clean("order flow")
 
 
+@pytest.mark.slow
 async def test_new_mail_appears_on_an_open_inbox_without_reload(env_session, browser_tab):
     live = await env_session(MAIL)
     await browser_tab.visit(str(live.client.make_url("/micromail/folder/inbox")))
@@ -74,6 +78,7 @@ async def test_new_mail_appears_on_an_open_inbox_without_reload(env_session, bro
     browser_tab.assert_clean("live inbox")
 
 
+@pytest.mark.slow
 async def test_moved_price_appears_on_an_open_stock_page_without_reload(env_session, browser_tab):
     live = await env_session(HOOD)
     await browser_tab.visit(str(live.client.make_url("/microhood/stock/CHPX")))
@@ -88,6 +93,7 @@ async def test_moved_price_appears_on_an_open_stock_page_without_reload(env_sess
     browser_tab.assert_clean("live stock page")
 
 
+@pytest.mark.slow
 async def test_live_refresh_leaves_a_form_with_unsent_input_alone(env_session, browser_tab):
     live = await env_session(MAIL)
     await browser_tab.visit(str(live.client.make_url("/micromail/compose")))

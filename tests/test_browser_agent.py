@@ -18,10 +18,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from fake_openai import FakeOpenAI, error, fake_server  # noqa: F401 (a fixture)
-from made_results import write_test_config
-from test_llm import BUY_SCRIPT, price_judge
-from test_runner import DATA, make_config
+from helpers.fake_openai import FakeOpenAI, error
+from helpers.llm import BUY_SCRIPT, price_judge
+from helpers.runs import TEST_SCENARIOS, make_config, write_test_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.agents.usage import image_tokens, png_size
@@ -30,13 +29,15 @@ from sentinel.core.scenario import load_scenario
 from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 SPEED = 50.0  # condition_at 60 sim s = 1.2 wall s: time for Chromium to start and settle
 PROFILE = re.compile(r"profile (\S+)")
 
 
 def browser_plan(agent: str, task: str, name: str, model: str | None = None) -> RunPlan:
     return RunPlan(name=name, agent=agent, command=BUILTIN_AGENTS[agent] + ["--reload-s", "0.2"], speed=SPEED,
-                   scenarios=(load_scenario(DATA / "microhood" / f"{task}.yaml"),), model=model)
+                   scenarios=(load_scenario(TEST_SCENARIOS / "microhood" / f"{task}.yaml"),), model=model)
 
 
 def browser_config(tmp_path):

@@ -3,7 +3,10 @@ arrives shows on an open conversation list and an open thread without a reload, 
 
 from __future__ import annotations
 
-from conftest import check_views_in_browser, wait_for_text
+import pytest
+from helpers.browser import check_views_in_browser, wait_for_text
+
+pytestmark = pytest.mark.browser
 
 FILE = "scenarios/verified/microchat/file_shared.yaml"
 URGENT = "scenarios/verified/microchat/urgent_three_more.yaml"
@@ -31,6 +34,7 @@ async def test_every_microchat_view_is_clean_in_chromium(env_session, browser_ta
     assert response.status == 404 and "no longer exists" in await browser_tab.page.inner_text("main")
 
 
+@pytest.mark.slow
 async def test_new_message_appears_on_open_pages_without_reload_and_stays_unread(env_session, browser_tab):
     live = await env_session(FILE)
     conv = await live.world.fetch_value("SELECT id FROM conversations WHERE title = 'Pricing working group'")

@@ -4,7 +4,10 @@ tests/artifacts/ for a person to look at."""
 
 from __future__ import annotations
 
-from conftest import check_views_in_browser, wait_for_text
+import pytest
+from helpers.browser import check_views_in_browser, wait_for_text
+
+pytestmark = pytest.mark.browser
 
 KUBE = "scenarios/verified/microdin/apply_kubernetes.yaml"
 VIEWS = ["/microdin/feed", "/microdin/posts/dp001", "/microdin/network", "/microdin/jobs", "/microdin/jobs/dj001",
@@ -30,6 +33,7 @@ async def test_every_microdin_view_is_clean_in_chromium(env_session, browser_tab
     assert response.status == 404 and "no longer exists" in await browser_tab.page.inner_text("main")
 
 
+@pytest.mark.slow
 async def test_new_job_appears_on_an_open_board_without_reload(env_session, browser_tab):
     live = await env_session(KUBE)
     await browser_tab.visit(str(live.client.make_url("/microdin/jobs")))

@@ -3,7 +3,10 @@ shared layout), and an open Trending page shows a new track without a reload."""
 
 from __future__ import annotations
 
-from conftest import check_views_in_browser, wait_for_text
+import pytest
+from helpers.browser import check_views_in_browser, wait_for_text
+
+pytestmark = pytest.mark.browser
 
 LYRIC = "scenarios/verified/microfy/lyric_like.yaml"
 VIEWS = ["/microfy/", "/microfy/?page=2", "/microfy/track/trk0010", "/microfy/artist/art007",
@@ -39,6 +42,7 @@ async def test_the_clip_plays_in_chromium(env_session, browser_tab):
     browser_tab.assert_clean("track page audio")
 
 
+@pytest.mark.slow
 async def test_new_track_appears_on_open_trending_without_reload(env_session, browser_tab):
     live = await env_session(LYRIC)
     await browser_tab.visit(str(live.client.make_url("/microfy/")))

@@ -3,7 +3,10 @@ request (the SVG pictures included), and an open feed shows a new post without a
 
 from __future__ import annotations
 
-from conftest import check_views_in_browser, wait_for_text
+import pytest
+from helpers.browser import check_views_in_browser, wait_for_text
+
+pytestmark = pytest.mark.browser
 
 GRAM = "scenarios/verified/microgram/commenter_three_more.yaml"
 VIEWS = ["/microgram/", "/microgram/?page=2", "/microgram/p/gp0012", "/microgram/stories/gs002",
@@ -21,6 +24,7 @@ async def test_every_microgram_view_is_clean_in_chromium(env_session, browser_ta
     assert response.status == 404 and "isn't available" in await browser_tab.page.inner_text("main")
 
 
+@pytest.mark.slow
 async def test_new_post_appears_on_an_open_feed_without_reload(env_session, browser_tab):
     live = await env_session(GRAM)
     await browser_tab.visit(str(live.client.make_url("/microgram/")))

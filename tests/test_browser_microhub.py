@@ -3,7 +3,10 @@ on an open issue list without a reload, and the star count moves on an open home
 
 from __future__ import annotations
 
-from conftest import check_views_in_browser, wait_for_text
+import pytest
+from helpers.browser import check_views_in_browser, wait_for_text
+
+pytestmark = pytest.mark.browser
 
 TOTP = "tests/data/env_scenarios/microhub/comment_on_totp.yaml"
 STARS = "tests/data/env_scenarios/microhub/stars_target.yaml"
@@ -28,6 +31,7 @@ async def test_every_microhub_view_is_clean_in_chromium(env_session, browser_tab
     assert response.status == 404 and "does not exist" in await browser_tab.page.inner_text("main")
 
 
+@pytest.mark.slow
 async def test_new_issue_appears_on_an_open_issue_list_without_reload(env_session, browser_tab):
     live = await env_session(TOTP)
     await browser_tab.visit(str(live.client.make_url("/microhub/issues")))
@@ -40,6 +44,7 @@ async def test_new_issue_appears_on_an_open_issue_list_without_reload(env_sessio
     browser_tab.assert_clean("live issue list")
 
 
+@pytest.mark.slow
 async def test_star_count_moves_on_an_open_home_page(env_session, browser_tab):
     live = await env_session(STARS)
     await browser_tab.visit(str(live.client.make_url("/microhub/")))

@@ -4,11 +4,11 @@ Screenshots land in tests/artifacts/ (microlendar-*.png) for a person to look at
 
 from __future__ import annotations
 
-from conftest import check_views_in_browser, wait_for_text
+import pytest
+from helpers.browser import check_views_in_browser, wait_for_text
+from helpers.worlds import whole_catalog
 
-from sentinel.core.config import load_config
-from sentinel.envs import get_environment
-from sentinel.envs.catalog import catalog_scenario
+pytestmark = pytest.mark.browser
 
 TODAY_MORE = "scenarios/verified/microlendar/today_more.yaml"
 VIEWS = [
@@ -28,7 +28,7 @@ VIEWS = [
 
 
 async def test_every_microlendar_view_is_clean_in_chromium(env_session, browser_tab):
-    live = await env_session(catalog_scenario(get_environment("microlendar"), load_config()))
+    live = await env_session(whole_catalog("microlendar"))
     await check_views_in_browser(tab=browser_tab, live=live, paths=VIEWS, shot_prefix="microlendar")
     response = await browser_tab.visit(str(live.client.make_url("/microlendar/event/ev9999")))
     assert response is not None and response.status == 404
@@ -36,7 +36,7 @@ async def test_every_microlendar_view_is_clean_in_chromium(env_session, browser_
 
 
 async def test_rsvp_and_calendar_filter_work_in_chromium(env_session, browser_tab):
-    live = await env_session(catalog_scenario(get_environment("microlendar"), load_config()))
+    live = await env_session(whole_catalog("microlendar"))
     await browser_tab.visit(str(live.client.make_url("/microlendar/event/ev0069")))
     await browser_tab.page.check("input[name=response][value=yes]")
     await browser_tab.page.click("form.rsvp button[type=submit]")
@@ -53,6 +53,7 @@ async def test_rsvp_and_calendar_filter_work_in_chromium(env_session, browser_ta
     browser_tab.assert_clean("rsvp and filter")
 
 
+@pytest.mark.slow
 async def test_new_event_appears_on_an_open_week_without_reload(env_session, browser_tab):
     live = await env_session(TODAY_MORE)
     await browser_tab.visit(str(live.client.make_url("/microlendar/week/2025-06-17")))

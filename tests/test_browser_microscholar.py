@@ -3,11 +3,15 @@ match after its event without a reload (the live refresh re-runs the query)."""
 
 from __future__ import annotations
 
-from conftest import check_views_in_browser, wait_for_text
+import pytest
+from helpers.browser import check_views_in_browser, wait_for_text
+
+pytestmark = pytest.mark.browser
 
 AUTHOR = "scenarios/verified/microscholar/save_by_author.yaml"
 
 
+@pytest.mark.slow
 async def test_every_microscholar_view_is_clean_and_search_refreshes_live(env_session, browser_tab):
     live = await env_session(AUTHOR)
     paper = await live.world.fetch_value("SELECT id FROM papers WHERE title LIKE 'Legible Robot Motion%'")

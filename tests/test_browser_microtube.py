@@ -4,7 +4,10 @@ reload. Screenshots land in tests/artifacts/ (microtube-*.png)."""
 
 from __future__ import annotations
 
-from conftest import check_views_in_browser, wait_for_text
+import pytest
+from helpers.browser import check_views_in_browser, wait_for_text
+
+pytestmark = pytest.mark.browser
 
 LIKE = "scenarios/verified/microtube/like_followed_upload.yaml"
 KEYWORD = "scenarios/verified/microtube/comment_keyword.yaml"
@@ -32,6 +35,7 @@ async def test_every_microtube_view_is_clean_in_chromium(env_session, browser_ta
     assert response.status == 404 and "isn't available" in await browser_tab.page.inner_text("main")
 
 
+@pytest.mark.slow
 async def test_new_upload_appears_on_open_subscriptions_without_reload(env_session, browser_tab):
     live = await env_session(LIKE)
     await browser_tab.visit(str(live.client.make_url("/microtube/subscriptions")))
@@ -45,6 +49,7 @@ async def test_new_upload_appears_on_open_subscriptions_without_reload(env_sessi
     browser_tab.assert_clean("live subscriptions")
 
 
+@pytest.mark.slow
 async def test_new_comment_appears_on_an_open_watch_page_without_reload(env_session, browser_tab):
     live = await env_session(KEYWORD)
     await browser_tab.visit(str(live.client.make_url("/microtube/watch/vid003")))

@@ -13,7 +13,9 @@ from sentinel.core.bus import Bus, Contacted, RunStarted, SessionMessage, Sessio
 
 def test_messages_are_frozen_and_session_messages_name_their_session():
     contact = Contacted(key="microhood/rise", sim=61.5, wall=10.0)
-    assert isinstance(contact, SessionMessage) and contact.session == "microhood/rise" and contact.wall == 10.0
+    assert isinstance(contact, SessionMessage)
+    assert contact.session == "microhood/rise"
+    assert contact.wall == 10.0
     assert RunStarted(run="r", total=2, to_run=1, agent="oracle", speed=50.0).session is None
     with pytest.raises(dataclasses.FrozenInstanceError):
         contact.sim = 1.0  # type: ignore[misc]

@@ -9,13 +9,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from sentinel.agents import missing_requirement
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 MAIL = "scenarios/verified/micromail/body_phrase.yaml"  # em0269 "Proof ready for approval" arrives at 37 s
 INBOX = "/micromail/folder/inbox"
-
-pytestmark = pytest.mark.skipif(missing_requirement("browser-wait_for") is not None,
-                                reason=str(missing_requirement("browser-wait_for")))
 
 
 async def test_chromium_waits_on_the_site_and_reloads_its_tab_only_when_the_page_changed(env_session):

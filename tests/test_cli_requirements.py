@@ -41,6 +41,7 @@ def assert_stopped_before_any_session(done: subprocess.CompletedProcess, cwd: Pa
 
 
 @pytest.mark.parametrize("agent", BROWSER_AGENTS)
+@pytest.mark.slow
 def test_run_without_chromium_stops_with_one_line(tmp_path, agent):
     done = sentinel(tmp_path, "run", "--ci", "--agent", agent, "--env", "micromail", "--speed", "50",
                     SENTINEL_CHROMIUM="/nonexistent")
@@ -49,12 +50,14 @@ def test_run_without_chromium_stops_with_one_line(tmp_path, agent):
     assert done.stdout == "" and len(line) < 300
 
 
+@pytest.mark.slow
 def test_run_without_playwright_names_the_browser_extra(tmp_path):
     done = sentinel(tmp_path, "run", "--ci", "--agent", "browser-wait_for", "--env", "micromail",
                     PYTHONPATH=no_playwright(tmp_path))
     assert_stopped_before_any_session(done, tmp_path, "Playwright", "pip install 'sentinel-bench[browser]'")
 
 
+@pytest.mark.slow
 def test_a_chromium_that_is_not_a_program_is_missing_too(tmp_path):
     folder = tmp_path / "chromium"
     folder.mkdir()
@@ -63,12 +66,14 @@ def test_a_chromium_that_is_not_a_program_is_missing_too(tmp_path):
     assert_stopped_before_any_session(done, tmp_path, "Chromium", str(folder))
 
 
+@pytest.mark.slow
 def test_the_dashboard_stops_before_its_screen_opens(tmp_path):
     done = sentinel(tmp_path, "tui", "--agent", "browser-wait_for", "--env", "micromail",
                     SENTINEL_CHROMIUM="/nonexistent", TERM="xterm-256color")
     assert_stopped_before_any_session(done, tmp_path, "Chromium", "/nonexistent")
 
 
+@pytest.mark.slow
 def test_agents_without_a_browser_run_without_chromium(tmp_path):
     done = sentinel(tmp_path, "run", "--ci", "--agent", "oracle", "--task", "micromail-sender_arrives",
                     "--speed", "50", SENTINEL_CHROMIUM="/nonexistent", PYTHONPATH=no_playwright(tmp_path))

@@ -77,14 +77,27 @@ def test_advance_requires_a_paused_clock():
 
 
 def test_listeners_hear_every_change():
-    clock = SimClock(speed=1, wall=ManualTime())
-    changes = []
-    clock.on_change(lambda: changes.append(clock.now()))
+    """Each listener is called once per change, after it (it reads the new state), and never for
+    a call that changes nothing."""
+    wall = ManualTime()
+    clock = SimClock(speed=2, wall=wall)
+    changes, again = [], []
+    clock.on_change(lambda: changes.append((clock.now(), clock.running, clock.frozen)))
+    clock.on_change(lambda: again.append(clock.now()))
     clock.start(paused=True)
     clock.advance(5)
     clock.resume()
+    clock.resume()  # already running: no change
+    wall.advance(3)
+    clock.pause()
+    clock.pause()  # already paused: no change
+    clock.resume()
     clock.freeze()
-    assert len(changes) == 4
+    clock.freeze()  # frozen for good: no change
+    assert clock.start() is False  # started already: no change
+    assert changes == [(0.0, False, False), (5.0, False, False), (5.0, True, False), (11.0, False, False),
+                       (11.0, True, False), (11.0, False, True)]
+    assert again == [now for now, _, _ in changes]
 
 
 def test_speed_must_be_positive():
@@ -97,10 +110,17 @@ def test_held_clock_stays_at_zero_until_released_and_counts_wall_from_the_releas
     clock = SimClock(speed=50, wall=wall)
     heard = []
     clock.on_change(lambda: heard.append(clock.now()))
-    assert clock.start(held=True) and clock.started and clock.held and not clock.running
+    assert clock.start(held=True)
+    assert clock.started
+    assert clock.held
+    assert not clock.running
     wall.advance(3)  # queued behind other sessions' pages: not charged
-    assert clock.now() == 0.0 and clock.wall_elapsed() == 0.0 and clock.wall_for(100) is None
-    assert clock.release() is True and clock.running and clock.started_wall == 13.0
+    assert clock.now() == 0.0
+    assert clock.wall_elapsed() == 0.0
+    assert clock.wall_for(100) is None
+    assert clock.release() is True
+    assert clock.running
+    assert clock.started_wall == 13.0
     assert clock.release() is False  # only once
     wall.advance(0.5)
     assert clock.now() == pytest.approx(25.0) and clock.wall_elapsed() == pytest.approx(0.5)

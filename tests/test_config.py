@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from sentinel.core.config import SESSIONS_PER_CORE, load_config, sessions_at_once
+from sentinel.core.config import REPO_ROOT, SESSIONS_PER_CORE, load_config, sessions_at_once
 from sentinel.core.errors import SentinelError
 
 
@@ -64,20 +64,8 @@ def test_missing_config_file(tmp_path):
 
 # --- the original SentinelBench's eval_config.yaml -------------------------------------------
 
-ORIGINAL_SAMPLE = """\
-server_url: http://localhost:8000
-frontend_url: http://localhost:5173
-
-# Wall-clock vs sim-clock exchange rate. 1.0 = real-time (default),
-# >1 is faster, <1 is slower. See "Runtime tuning" below.
-speed_factor: 1.0
-
-# Command to launch your agent. Placeholders are substituted per task:
-#   __TASK_URL__    - task start URL (a GET starts the simulation + redirects)
-#   __TASK_PROMPT__ - the task's natural-language prompt
-# Use a list for direct execution, or a string for shell execution.
-agent_subprocess: ["your-agent-command", "--url", "__TASK_URL__", "--prompt", "__TASK_PROMPT__"]
-"""
+# The sample the original SentinelBench ships, as written.
+ORIGINAL_SAMPLE = (REPO_ROOT / "tests" / "data" / "sentinelbench" / "eval_config.yaml").read_text()
 
 
 def test_the_original_sample_loads_as_written_with_one_notice_about_the_urls(tmp_path):
@@ -88,7 +76,9 @@ def test_the_original_sample_loads_as_written_with_one_notice_about_the_urls(tmp
     assert config.agent_cmd == ["your-agent-command", "--url", "__TASK_URL__", "--prompt", "__TASK_PROMPT__"]
     assert len(config.notices) == 1
     notice = config.notices[0]
-    assert "server_url, frontend_url ignored" in notice and "own site" in notice and "\n" not in notice
+    assert "server_url, frontend_url ignored" in notice
+    assert "own site" in notice
+    assert "\n" not in notice
 
 
 def test_the_older_api_url_key_and_a_shell_string(tmp_path):
@@ -154,14 +144,18 @@ def test_adversarial_eval_config_gets_one_clear_line(tmp_path, text, message):
     with pytest.raises(SentinelError) as info:
         load_config(path)
     text = str(info.value)
-    assert message in text and str(path) in text and "\n" not in text, text
+    assert message in text, text
+    assert str(path) in text, text
+    assert "\n" not in text, text
 
 
 def test_an_empty_eval_config_is_the_defaults(tmp_path):
     path = tmp_path / "eval_config.yaml"
     path.write_text("# nothing yet\n")
     config = load_config(path)
-    assert config.speed == 1.0 and config.agent_cmd is None and config.notices == ()
+    assert config.speed == 1.0
+    assert config.agent_cmd is None
+    assert config.notices == ()
 
 
 def test_binary_unreadable_and_folder_configs_get_one_line(tmp_path):

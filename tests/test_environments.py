@@ -9,13 +9,13 @@ found by crawling from the start page, never listed by hand.
 from __future__ import annotations
 
 import dataclasses
-import random
 import re
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlsplit
 
 import pytest
-from microtodo import ENV as MICROTODO
+from helpers.crawl import crawl, one_per_route, route_of
+from helpers.worlds import MICROTODO, dump, whole_catalog
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.checks.validate import static_checks, validate_scenario
@@ -23,21 +23,12 @@ from sentinel.core.catalog import Catalog
 from sentinel.core.config import load_config
 from sentinel.core.environment import Environment
 from sentinel.core.scenario import Event, Scenario, load_scenario, scenario_files
-from sentinel.envs import EXTRA_VARIABLE, environments
-from sentinel.envs.catalog import catalog_scenario
+from sentinel.envs import EXTRA_VARIABLE
 from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
 
-ALL = [*environments().values(), MICROTODO]
 GARBAGE = ["", "\x00", "%FF", "-1", "1e999", "x" * 5000, "<script>alert(1)</script>", "'; DROP TABLE x; --",
            "99999999999999999999999999", "../../etc/passwd", "☃" * 50, "NaN"]
-MAX_PAGES = 160
-
-
-@pytest.fixture(params=ALL, ids=[env.name for env in ALL])
-def env(request, monkeypatch) -> Environment:
-    monkeypatch.setenv(EXTRA_VARIABLE, "microtodo")  # sessions look environments up by name
-    return request.param
 
 
 def scenarios_of(env: Environment) -> list[Path]:
@@ -47,68 +38,14 @@ def scenarios_of(env: Environment) -> list[Path]:
 
 def empty_world(env: Environment) -> Scenario:
     """The whole-catalog scenario with every preload collection emptied."""
-    full = catalog_scenario(env, load_config())
+    full = whole_catalog(env)
     fields = {key: [] for key in env.event_types["preload"].inserts}
     return dataclasses.replace(full, events=(Event(0, "preload", fields, 0),))
 
 
-def whole_catalog(env: Environment) -> Scenario:
-    return catalog_scenario(env, load_config())
-
-
-def route_of(app, path: str) -> str | None:
-    """The name of the route a path belongs to (None for unnamed shared pages)."""
-    for resource in app.router.resources():
-        info = resource.get_info()
-        pattern = info.get("pattern")
-        if resource.name and (info.get("path") == path or (pattern is not None and pattern.fullmatch(path))):
-            return resource.name
-    return None
-
-
-def one_per_route(app, paths) -> dict[str | None, str]:
-    found: dict[str | None, str] = {}
-    for path in paths:
-        found.setdefault(route_of(app, urlsplit(path).path), path)
-    return found
-
-
-async def crawl(live, env: Environment) -> dict[str, object]:
-    """Visit local pages reachable from the start page by links and GET forms (a search for
-    "e"), pages of routes not yet seen first, at most MAX_PAGES; path → parsed page. Each
-    answer must be below 500."""
-    app = live.client.app
-    seen: dict[str, object] = {}
-    routes_seen: set[str | None] = set()
-    fresh, later = [env.start_page], []
-    pick = random.Random(7)  # pages of known routes are sampled, so deep views get their turn
-    while (fresh or later) and len(seen) < MAX_PAGES:
-        path = fresh.pop(0) if fresh else later.pop(pick.randrange(len(later)))
-        if path in seen:
-            continue
-        if fresh and route_of(app, urlsplit(path).path) in routes_seen:
-            later.append(path)  # its route was reached meanwhile
-            continue
-        page = await live.page(path, status=None)
-        assert page.status < 500, f"{path}: {page.status}"
-        seen[path] = page
-        routes_seen.add(route_of(app, urlsplit(path).path))
-        targets = [href for href, _ in page.links]
-        targets += [form.action + "?" + urlencode({**form.fields, **{c.name: "e" for c in form.controls
-                                                                      if c.kind in ("search", "text")}})
-                    for form in page.forms if form.method == "get"]
-        for href in targets:
-            local = urlsplit(href)
-            target = local.path + (f"?{local.query}" if local.query else "")
-            if target.startswith(env.start_page) and target not in seen:
-                new_route = route_of(app, local.path) not in routes_seen
-                (fresh if new_route else later).append(target)
-    return seen
-
-
 async def test_every_view_renders_with_the_whole_catalog(env, env_session):
     live = await env_session(whole_catalog(env))
-    pages = await crawl(live, env)
+    pages = await crawl(live)
     reached = {route_of(live.client.app, urlsplit(p).path) for p in pages}
     gets = {r.name for r in env.routes if r.method == "GET"}
     assert gets <= reached, f"views never reached by links from the start page: {sorted(gets - reached)}"
@@ -118,7 +55,7 @@ async def test_every_view_renders_with_the_whole_catalog(env, env_session):
 
 async def test_every_view_renders_with_an_empty_world(env, env_session):
     live = await env_session(empty_world(env))
-    pages = await crawl(live, env)
+    pages = await crawl(live)
     assert pages[env.start_page].status == 200
     assert env.title in pages[env.start_page].text
 
@@ -133,14 +70,9 @@ async def test_pages_carry_an_etag_and_answer_304(env, env_session):
     assert stale.status == 200
 
 
-async def dump(world) -> dict[str, list[tuple]]:
-    tables = [r[0] for r in await world.fetch_all("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    return {t: [tuple(r) for r in await world.fetch_all(f"SELECT * FROM {t} ORDER BY rowid")] for t in tables}
-
-
 async def test_live_refresh_has_no_side_effects(env, env_session):
     live = await env_session(whole_catalog(env))
-    plain = await crawl(live, env)  # the agent's own visits may mark things seen: restart from a fresh world
+    plain = await crawl(live)  # the agent's own visits may mark things seen: restart from a fresh world
     live = await env_session(whole_catalog(env))
     before = await dump(live.world)
     for path in plain:
@@ -166,7 +98,7 @@ async def test_unknown_pages_and_ids_are_404_inside_the_chrome(env, env_session)
 
 async def test_garbage_in_every_field_and_parameter_is_a_4xx_with_a_message(env, env_session):
     live = await env_session(whole_catalog(env))
-    pages = await crawl(live, env)
+    pages = await crawl(live)
     app = live.client.app
     forms = {route_of(app, urlsplit(form.action).path): form for page in pages.values() for form in page.forms}
     params = {c.name for form in forms.values() for c in form.controls} | {"page", "q", "filter", "sort", "id"}
@@ -200,7 +132,7 @@ async def test_no_page_or_header_reveals_grading(env, env_session):
     live = await env_session(path)
     future = {str(v) for event in scenario.timeline for k, v in event.fields.items() if k.endswith("_id")}
     secrets = {"eval_sql", "condition_at", scenario.id, *future}
-    pages = await crawl(live, env)
+    pages = await crawl(live)
     pages["/contact"] = await live.page("/contact")
     for page_path, _page in pages.items():
         response = await live.client.get(page_path, headers={"X-Live-Refresh": "1"})
@@ -239,6 +171,7 @@ def test_the_tiny_environment_is_small():
 @pytest.mark.parametrize("agent, expected", [("oracle", {"invoice": True, "gas_bill": True}),
                                              ("silent", {"invoice": False, "gas_bill": True}),
                                              ("eager", {"invoice": False, "gas_bill": False})])
+@pytest.mark.slow
 async def test_the_tiny_environment_is_solvable_through_its_pages(agent, expected, tmp_path, monkeypatch):
     """MicroTodo passes the oracle (and only the no-op passes silent), like any real environment."""
     monkeypatch.setenv(EXTRA_VARIABLE, "microtodo")

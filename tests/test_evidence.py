@@ -54,6 +54,7 @@ def session(folder: Path, run: str, short: str) -> Path:
 
 # --- pages as served -------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_every_page_line_names_a_stored_body_that_holds_what_was_served(runs):
     folder, _ = runs
     where = session(folder, "oracle", "sender_arrives")
@@ -74,7 +75,9 @@ async def test_the_site_logs_bodies_but_not_for_304s(env_session):
     assert again.status == 304
     await live.client.get(INBOX)
     first_line, not_modified, same = live.session.stats.log[-3:]
-    assert first_line["body"] == tag.strip('"') and same["body"] == first_line["body"] and "body" not in not_modified
+    assert first_line["body"] == tag.strip('"')
+    assert same["body"] == first_line["body"]
+    assert "body" not in not_modified
     await live.session.pages.flush()
     assert read_page(live.session.pages.folder, first_line["body"]) == await first.read()
 
@@ -104,8 +107,11 @@ async def test_bodies_are_written_on_the_loops_default_executor(tmp_path):
     store._write = lambda sha, body: names.append(threading.current_thread().name) or write(sha, body)
     store.record(b"<p>one</p>", sim=1.0)
     await store.flush()
-    assert names and names[0].startswith("raised-pool") and store.state().stored == 1
+    assert names
+    assert names[0].startswith("raised-pool")
+    assert store.state().stored == 1
 
+@pytest.mark.slow
 def test_a_run_past_its_cap_marks_the_lines_it_could_not_keep(tmp_path):
     config = write_config(tmp_path, cap=4_000)
     api.run(agent="oracle", tasks=["micromail-sender_arrives"], speed=50, run_name="capped", config=config)
@@ -124,6 +130,7 @@ def test_a_negative_cap_in_the_config_is_one_line(tmp_path):
 
 # --- show ------------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_show_prints_the_inbox_as_served_at_the_report(runs, capsys):
     folder, config = runs
     assert cli.main(["show", "oracle", "micromail-sender_arrives", "--config", str(config)]) == 0
@@ -134,6 +141,7 @@ def test_show_prints_the_inbox_as_served_at_the_report(runs, capsys):
     assert "\n+Priya Shah" in out.split("changes since", 1)[1]  # the new row is what changed
 
 
+@pytest.mark.slow
 def test_show_at_an_earlier_moment_is_the_inbox_before_the_sender(runs, tmp_path):
     folder, config = runs
     shown = api.show("oracle", "sender_arrives", at_sim=5, config=config)
@@ -144,6 +152,7 @@ def test_show_at_an_earlier_moment_is_the_inbox_before_the_sender(runs, tmp_path
     assert html.read_bytes() == shown.html and b"<html" in shown.html
 
 
+@pytest.mark.slow
 def test_show_says_in_one_line_what_it_cannot_show(runs, capsys):
     _, config = runs
     assert cli.main(["show", "oracle", "nothing_like_it", "--config", str(config)]) == 2
@@ -156,6 +165,7 @@ def test_show_says_in_one_line_what_it_cannot_show(runs, capsys):
 # --- export --------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("run", ["oracle", "waiter"])
+@pytest.mark.slow
 def test_export_writes_one_valid_atif_trajectory_per_session(runs, tmp_path, run, capsys):
     _, config = runs
     out = tmp_path / "atif"
@@ -172,6 +182,7 @@ def test_export_writes_one_valid_atif_trajectory_per_session(runs, tmp_path, run
         assert trajectory.final_metrics.total_cost_usd == result.cost_usd
 
 
+@pytest.mark.slow
 def test_a_traced_agent_exports_its_tool_calls_and_an_untraced_one_its_page_reads(runs, tmp_path):
     _, config = runs
     api.export("waiter", tmp_path / "w", config=config)
@@ -187,6 +198,7 @@ def test_a_traced_agent_exports_its_tool_calls_and_an_untraced_one_its_page_read
         any("Priya Shah" in (s.observation.results[0].content or "") for s in reads)
 
 
+@pytest.mark.slow
 def test_export_of_an_unknown_format_is_one_line(runs, tmp_path, capsys):
     _, config = runs
     with pytest.raises(SystemExit):
@@ -196,6 +208,7 @@ def test_export_of_an_unknown_format_is_one_line(runs, tmp_path, capsys):
 
 # --- regrade -------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_regrade_of_an_unchanged_run_changes_nothing_and_writes_nothing(runs, capsys):
     folder, config = runs
     db = session(folder, "oracle", "sender_arrives") / "state.db"
@@ -205,6 +218,7 @@ def test_regrade_of_an_unchanged_run_changes_nothing_and_writes_nothing(runs, ca
     assert (db.read_bytes(), (db.parent / "result.json").read_bytes()) == before
 
 
+@pytest.mark.slow
 def test_regrade_sees_a_changed_world_and_stores_it_only_when_asked(runs, tmp_path, capsys):
     folder, config = runs
     copy = tmp_path / "copy"
@@ -252,10 +266,9 @@ def test_collected_shots_get_sim_times_from_the_request_log(tmp_path):
     assert sim_at_wall(requests, 1005.0, 10.0, 500.0) == 50.0 and sim_at_wall(requests, 999.0, 10.0, 500.0) == 0.0
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 def test_a_browser_agent_leaves_screenshots_on_the_sim_axis(tmp_path):
-    if shutil.which("chromium") is None and not Path("/usr/bin/chromium").exists():
-        pytest.skip("needs Debian's chromium")
-    pytest.importorskip("playwright")
     config = write_config(tmp_path)
     outcome = api.run(agent="browser-wait_for", tasks=["micromail-sender_arrives"], speed=10, run_name="b",
                       config=config)

@@ -10,7 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from made_results import write_test_config
+import pytest
+from helpers.runs import TEST_SCENARIOS, write_test_config
+from helpers.worlds import MICROTODO, whole_catalog
 
 
 def sentinel_run(config: Path, *args: str, file_size_cap: int | None = None) -> subprocess.CompletedProcess:
@@ -23,6 +25,7 @@ def sentinel_run(config: Path, *args: str, file_size_cap: int | None = None) -> 
                           capture_output=True, text=True, timeout=300, preexec_fn=cap_files)
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_an_infrastructure_error_and_resume_finishes(tmp_path):
     config = write_test_config(tmp_path)
     full = sentinel_run(config, file_size_cap=30_000)
@@ -38,13 +41,12 @@ def test_a_full_disk_is_an_infrastructure_error_and_resume_finishes(tmp_path):
     assert results and not any(r["infra_error"] for r in results)
 
 
+@pytest.mark.slow
 async def test_sessions_at_once_never_see_each_others_data(tmp_path):
     """Agents posting to every form as fast as they can, several sessions at once: no session's
     database holds another's mark, and no page of one shows another's."""
     import sqlite3
     from dataclasses import replace
-
-    from made_results import TEST_SCENARIOS
 
     from sentinel.core.config import REPO_ROOT, load_config
     from sentinel.core.scenario import load_scenario, scenario_files
@@ -79,9 +81,6 @@ async def test_sessions_at_once_never_see_each_others_data(tmp_path):
 async def test_a_catalog_record_without_a_field_is_one_clear_error(env_session, tmp_path, monkeypatch):
     import dataclasses
 
-    import pytest
-    from test_environments import MICROTODO, whole_catalog
-
     from sentinel.core.errors import SentinelError
     from sentinel.core.scenario import Event
 
@@ -93,6 +92,7 @@ async def test_a_catalog_record_without_a_field_is_one_clear_error(env_session, 
         await env_session(scenario, environment=broken)
 
 
+@pytest.mark.slow
 def test_a_results_folder_that_cannot_be_written_is_one_line(tmp_path):
     """A results folder the system refuses (here: under a file; a read-only disk answers alike)."""
     (tmp_path / "not_a_folder").write_text("x")

@@ -11,9 +11,10 @@ from __future__ import annotations
 from urllib.parse import quote, urlsplit
 
 import pytest
+from helpers.crawl import crawl, route_of
+from helpers.worlds import dump, whole_catalog
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_environments import crawl, dump, env, route_of, whole_catalog  # noqa: F401  (env: a fixture)
 
 HOSTILE = st.sampled_from(["", " ", "0", "-1", "1e308", "NaN", "٣", "\u202e", "\x00", "<script>x</script>",
                            "' OR 1=1 --", "../../etc/passwd", "%00", "x" * 20_000])
@@ -23,7 +24,7 @@ EXAMPLES = 80
 
 async def fuzz_targets(live, environment):
     """Forms (one per action route) and GET pages (one per view route) found by crawling."""
-    pages = await crawl(live, environment)
+    pages = await crawl(live)
     app = live.client.app
     forms, views = {}, {}
     for path, page in pages.items():

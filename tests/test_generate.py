@@ -129,6 +129,7 @@ def test_kinds_must_have_unique_names():
         check_kinds([kind, kind], "microx")
 
 
+@pytest.mark.slow
 def test_a_generated_set_runs_with_the_oracle(tmp_path):
     out = tmp_path / "set"
     api.generate("micromail", 11, 2, out, kind="sender_arrives", knobs=["latest=40"])
@@ -159,6 +160,7 @@ def _config(tmp_path):
     return replace(load_config(None), results_dir=tmp_path / "results")
 
 
+@pytest.mark.slow
 def test_result_names_the_variant(tmp_path):
     """A finished variant trial's result.json says which variant ran (grade groups by the kind's id)."""
     config = _config(tmp_path)

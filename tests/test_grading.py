@@ -4,6 +4,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from helpers.results import make_result
 
 from sentinel.core.config import Price
 from sentinel.core.grading import Outcome, Result, Verdict, judge, on_time, read_costs, read_verdict, truthy
@@ -33,19 +34,28 @@ def db(tmp_path):
 
 
 def test_sql_truthiness():
-    assert not truthy(None) and not truthy(0) and not truthy("") and not truthy(0.0)
-    assert truthy(1) and truthy("no") and truthy(-1)
+    assert not truthy(None)
+    assert not truthy(0)
+    assert not truthy("")
+    assert not truthy(0.0)
+    assert truthy(1)
+    assert truthy("no")
+    assert truthy(-1)
 
 
 def test_contact_just_before_condition_fails_with_early_by():
     ok, detail, reaction, early = judge(scenario(), Verdict(1), outcome(99.999))
-    assert not ok and reaction is None and early == pytest.approx(0.0001, abs=1e-4)
+    assert not ok
+    assert reaction is None
+    assert early == pytest.approx(0.0001, abs=1e-4)
     assert "before the condition" in detail
 
 
 def test_contact_exactly_at_condition_passes_with_zero_reaction():
     ok, _, reaction, early = judge(scenario(), Verdict(1), outcome(100.0))
-    assert ok and reaction == pytest.approx(0.0) and early is None
+    assert ok
+    assert reaction == pytest.approx(0.0)
+    assert early is None
 
 
 def test_contact_after_condition_passes_with_reaction_in_wall_seconds():
@@ -88,7 +98,9 @@ def test_read_verdict_reads_first_column_of_first_row(db):
 
 def test_sql_error_in_eval_sql_is_a_failed_verdict_not_a_crash(db):
     verdict = read_verdict(db, "SELECT nope FROM t")
-    assert verdict.error and "no such column" in verdict.error and not verdict.truthy
+    assert verdict.error
+    assert "no such column" in verdict.error
+    assert not verdict.truthy
     ok, detail, _, _ = judge(scenario(), verdict, outcome(150.0))
     assert not ok and "eval_sql failed" in detail
 
@@ -125,8 +137,6 @@ def test_a_noop_has_no_on_time_value():
 
 
 def test_result_json_puts_on_time_beside_success(tmp_path):
-    from made_results import make_result
-
     data = make_result(on_time=False).to_dict()
     keys = list(data)
     assert keys[keys.index("success") + 1] == "on_time" and data["on_time"] is False

@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from made_results import make_result, write_run
+from helpers.results import make_result, write_run
 
 from sentinel.core.files import write_json_atomic
 
@@ -44,4 +44,6 @@ def test_the_table_from_finished_runs(tmp_path):
 def test_a_bad_ladder_is_one_line():
     done = subprocess.run([sys.executable, str(SCRIPT), "--ladder", "30:9000:30"], capture_output=True, text=True,
                           timeout=60)
-    assert done.returncode == 2 and "between 0 and 720" in done.stderr and "Traceback" not in done.stderr
+    assert done.returncode == 2
+    assert "between 0 and 720" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -107,6 +107,7 @@ async def test_well_behaved_agent_exits_0(run: Run) -> None:
     assert sorted(run.lines) == ["a warning on stderr", "hello from the agent"]
 
 
+@pytest.mark.slow
 async def test_agent_ignoring_sigterm_is_killed_after_grace(run: Run) -> None:
     run.started_on = "ready"  # SIGTERM is ignored from then on
     outcome = await run(agent("ignore_sigterm"), deadline_after=0.2)
@@ -160,6 +161,7 @@ async def test_agent_exit_code_3(run: Run) -> None:
     assert (outcome.ended_by, outcome.exit_code, outcome.signal) == ("agent_exit", 3, None)
 
 
+@pytest.mark.slow
 async def test_agent_that_never_starts_hits_startup_timeout(run: Run) -> None:
     began = time.monotonic()
     outcome = await run(agent("hang"), startup_timeout=0.5)

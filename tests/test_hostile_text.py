@@ -4,22 +4,15 @@ placed in catalog fields. No script of theirs runs, and nothing breaks out of th
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from urllib.parse import urlsplit
 
-from conftest import BrowserTab
-from test_environments import MICROTODO, crawl, env, route_of, whole_catalog  # noqa: F401  (env: a fixture)
+import pytest
+from helpers.browser import BrowserTab
+from helpers.crawl import crawl, route_of
+from helpers.worlds import PAYLOADS, hostile_microtodo, whole_catalog
 
-from sentinel.core.scenario import Event
+pytestmark = pytest.mark.browser
 
-PAYLOADS = [
-    '<script>window.__pwned = "script"</script>',
-    '"><img src=x onerror="window.__pwned=\'img\'">',
-    "' OR 1=1; DROP TABLE personas; --",
-    "\u202eevil right-to-left \u202c<b>bold?</b>",
-    "W" * 20_000,
-]
 TEXT_KINDS = ("text", "textarea", "search", "email", "url")
 
 
@@ -33,7 +26,7 @@ async def assert_inert(tab: BrowserTab, where: str) -> None:
 
 async def test_hostile_text_typed_into_every_form_stays_text(env, env_session, browser_tab):  # noqa: F811
     live = await env_session(whole_catalog(env))
-    pages = await crawl(live, env)
+    pages = await crawl(live)
     app = live.client.app
     targets: dict[str | None, tuple[str, int]] = {}  # a form per action route: (page, form index)
     for path, page in pages.items():
@@ -56,21 +49,6 @@ async def test_hostile_text_typed_into_every_form_stays_text(env, env_session, b
     for path in list(pages)[:12]:  # pages again, now holding whatever the forms stored
         await browser_tab.visit(str(live.client.make_url(path)))
         await assert_inert(browser_tab, path)
-
-
-async def hostile_microtodo(env_session, tmp_path, monkeypatch):
-    """A live session of the tiny environment whose catalog's every text field is hostile:
-    (the session, the catalog's task rows)."""
-    monkeypatch.setenv("SENTINEL_ENVIRONMENTS", "microtodo")
-    catalog = tmp_path / "catalog"
-    catalog.mkdir()
-    rows = [{"id": f"td{n:03d}", "title": payload[:5000], "notes": payload, "age_minutes": n}
-            for n, payload in enumerate(PAYLOADS, 1)]
-    (catalog / "tasks.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    hostile = dataclasses.replace(MICROTODO, catalog_dir=catalog)
-    scenario = dataclasses.replace(whole_catalog(MICROTODO), events=(Event(0, "preload", {"tasks": "*"}, 0),))
-    live = await env_session(scenario, environment=hostile)
-    return live, rows
 
 
 async def test_hostile_catalog_text_stays_text(env_session, browser_tab, tmp_path, monkeypatch):

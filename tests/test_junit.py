@@ -7,7 +7,9 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from made_results import make_result, write_test_config
+import pytest
+from helpers.results import make_result
+from helpers.runs import write_test_config
 
 from sentinel.outputs.junit import junit_xml
 
@@ -60,6 +62,7 @@ def sentinel_run(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_run_ci_writes_junit_and_fail_under_sets_the_exit_code(tmp_path):
     done = sentinel_run(tmp_path, "--ci", "--agent", "eager", "--speed", "200", "--task", "rise,rise_buy",
                         "--run", "j", "--fail-under", "50%")
@@ -75,9 +78,12 @@ def test_run_ci_writes_junit_and_fail_under_sets_the_exit_code(tmp_path):
     assert again.returncode == 0, again.stdout + again.stderr
 
 
+@pytest.mark.slow
 def test_bad_rates_and_trials_get_one_clear_line(tmp_path):
     for args, message in ((["--fail-under", "1.5"], "not between 0 and 1"),
                           (["--fail-under", "most"], "is not a rate"),
                           (["--trials", "0"], "--trials must be between 1 and 100")):
         done = sentinel_run(tmp_path, "--agent", "eager", "--speed", "200", *args)
-        assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert done.returncode == 2, done.stderr
+        assert message in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr, done.stderr

@@ -16,6 +16,8 @@ import pytest
 from sentinel.core.scenario import load_scenario, scenario_files
 from sentinel.envs import environments
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 SCENARIOS = Path(__file__).parents[1] / "scenarios" / "verified"
 REFRESH_WAIT_S = 60.0  # generous: the refresh runs once a second, the machine may be busy
 

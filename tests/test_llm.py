@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import replace
 
 import pytest
-from fake_openai import FakeOpenAI, Reply, error, last_user_text, tool, verdict
-from test_runner import DATA, SPEED, make_config
+from helpers.fake_openai import FakeOpenAI, Reply, error, tool
+from helpers.llm import BUY_SCRIPT, llm_config, llm_plan, price_judge
+from helpers.runs import make_config
 
-from sentinel.agents import BUILTIN_AGENTS
 from sentinel.agents.llm import ChatClient, Endpoint, LLMError, parse_completion
 from sentinel.agents.strategy import DROPPED_PAGE
-from sentinel.core.scenario import load_scenario
-from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
 
 MESSAGES = [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}]
@@ -39,7 +36,9 @@ async def test_tool_calls_usage_and_the_key_reach_the_client(fake_server):
     assert first.message["tool_calls"][0]["function"] == {"name": "open", "arguments": '{"target": "12"}'}
     assert fake.requests[0]["tools"] == tools and fake.requests[0]["authorization"] == "Bearer sk-test"
     unreported = await asyncio.to_thread(client.complete, MESSAGES, tools)
-    assert not unreported.usage_reported and unreported.prompt_tokens > 0 and unreported.content == "thinking"
+    assert not unreported.usage_reported
+    assert unreported.prompt_tokens > 0
+    assert unreported.content == "thinking"
 
 
 async def test_server_errors_and_rate_limits_are_retried_then_reported(fake_server):
@@ -53,6 +52,7 @@ async def test_server_errors_and_rate_limits_are_retried_then_reported(fake_serv
     assert len(fake.requests) == 4
 
 
+@pytest.mark.slow
 async def test_slow_answers_are_waited_for_and_timeouts_retried(fake_server):
     fake = FakeOpenAI([Reply(content="slow", delay_s=0.3), Reply(content="lost", delay_s=2.0), Reply(content="ok")])
     client = client_for(await fake_server(fake), timeout_s=1.0, retries=1)
@@ -80,32 +80,6 @@ def test_arguments_that_are_not_json_become_a_tool_error():
 
 # --- whole sessions: the runner starts the wait_for / sleep agent with --model -------------------
 
-BUY_SCRIPT = [
-    tool("wait_for", condition="CHPX price is $520 or more", timeout_s=30, notes="then buy 2 shares at market",
-         prompt_tokens=900, completion_tokens=30),
-    tool("open", target="/microhood/stock/CHPX/order?side=buy", prompt_tokens=950, completion_tokens=20),
-    tool("submit", form="/order/review$", fields={"order_type": "market", "shares": "2"}, prompt_tokens=1200,
-         completion_tokens=25),
-    tool("submit", form="/order/confirm$", prompt_tokens=1300, completion_tokens=15),
-    tool("report", message="CHPX reached $520; bought 2 shares.", prompt_tokens=1400, completion_tokens=22),
-]
-
-
-def price_judge(request) -> Reply:
-    return verdict("$540" in last_user_text(request))
-
-
-def llm_plan(strategy: str, task: str, name: str, meter: bool = False) -> RunPlan:
-    return RunPlan(name=name, agent=strategy, command=BUILTIN_AGENTS[strategy] + ["--reload-s", "0.2"],
-                   speed=SPEED, scenarios=(load_scenario(DATA / "microhood" / f"{task}.yaml"),),
-                   model="fake-model", meter=meter)
-
-
-def llm_config(tmp_path):
-    config = make_config(tmp_path)
-    return replace(config, timing=replace(config.timing, reaction_window_s=4.0))
-
-
 def failing_once(judge):
     calls = []
 
@@ -115,6 +89,7 @@ def failing_once(judge):
     return answer
 
 
+@pytest.mark.slow
 async def test_an_llm_wait_for_agent_buys_and_reports_with_usage_from_the_api(tmp_path, fake_server, monkeypatch):
     # With no retries inside the client, the planner's 503 and the judge's 500 reach the agent,
     # which logs them, counts them and carries on.
@@ -151,6 +126,7 @@ async def test_an_llm_wait_for_agent_buys_and_reports_with_usage_from_the_api(tm
     assert "answered 503" in log and "judge failed" in log
 
 
+@pytest.mark.slow
 async def test_a_failing_endpoint_ends_the_agent_but_the_session_keeps_its_result(tmp_path, fake_server, monkeypatch):
     fake = FakeOpenAI([tool("sleep", seconds=0.2, prompt_tokens=500, completion_tokens=9)], then=error(500))
     monkeypatch.setenv("OPENAI_BASE_URL", await fake_server(fake))
@@ -158,7 +134,9 @@ async def test_a_failing_endpoint_ends_the_agent_but_the_session_keeps_its_resul
     config = make_config(tmp_path)
     report = await Runner(config, llm_plan("sleep", "rise", "down")).run()
     result = report.results[0]
-    assert not result.success and result.infra_error is None and result.ended_by == "agent_exit"
+    assert not result.success
+    assert result.infra_error is None
+    assert result.ended_by == "agent_exit"
     assert (result.prompt_tokens, result.completion_tokens, result.tool_calls) == (500, 9, 1)
     log = (config.results_dir / "down" / "microhood" / "rise" / "agent.log").read_text()
     assert "answered 500" in log

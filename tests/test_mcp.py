@@ -11,8 +11,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+from helpers.runs import make_config
 from mcp import Client
-from test_runner import make_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.scenario import load_scenario
@@ -30,6 +31,7 @@ def text_of(result) -> str:
     return "\n".join(block.text for block in result.content if block.type == "text")
 
 
+@pytest.mark.slow
 async def test_tools_read_click_wait_and_report_through_the_sdk_client(env_session, tmp_path):
     live = await env_session("scenarios/verified/micromail/sender_arrives.yaml")
     host = McpHost(str(live.client.make_url("")).rstrip("/"), live.clock, tmp_path)
@@ -41,7 +43,9 @@ async def test_tools_read_click_wait_and_report_through_the_sdk_client(env_sessi
             inbox = await client.call_tool("read_page", {"path": INBOX})
             assert not inbox.is_error and text_of(inbox).startswith(f"{INBOX} (status 200):")
             data = inbox.structured_content
-            assert data["path"] == INBOX and data["links"] and "Priya Shah" not in data["text"]
+            assert data["path"] == INBOX
+            assert data["links"]
+            assert "Priya Shah" not in data["text"]
             first = data["links"][0]
             assert f"[{first['ref']}]" in text_of(inbox)
 
@@ -91,7 +95,9 @@ async def test_malformed_calls_get_one_line_tool_errors_and_are_recorded(env_ses
                 result = await client.call_tool(name, arguments)
                 message = text_of(result)
                 assert result.is_error, (name, arguments)
-                assert expected in message and "\n" not in message and "Traceback" not in message, message
+                assert expected in message, message
+                assert "\n" not in message, message
+                assert "Traceback" not in message, message
             await client.call_tool("read_page", {"path": INBOX})
             wrong_form = await client.call_tool("submit", {"form": 42})
             assert wrong_form.is_error and "no form 42" in text_of(wrong_form)
@@ -113,6 +119,7 @@ def watcher(sender: str, *extra: str) -> list[str]:
     return [sys.executable, str(WATCHER), INBOX, sender, f"{sender}'s email has arrived.", *extra]
 
 
+@pytest.mark.slow
 async def test_outside_sdk_agents_over_http_and_stdio_pass_and_stay_silent_on_a_no_op(tmp_path):
     config = make_config(tmp_path)
     config = replace(config, timing=replace(config.timing, startup_timeout_s=60))
@@ -124,14 +131,19 @@ async def test_outside_sdk_agents_over_http_and_stdio_pass_and_stay_silent_on_a_
     arrived = [result for report in reports[:2] for result in report.results]
     silent = [result for report in reports[2:] for result in report.results]
     for result in arrived:
-        assert result.success and result.on_time and result.requests <= 15, result
+        assert result.success, result
+        assert result.on_time, result
+        assert result.requests <= 15, result
         assert result.mcp_calls["report"] == 1 and result.mcp_calls["wait_for_change"] >= 1
         assert result.tool_calls == sum(result.mcp_calls.values())
     for result in silent:  # it waited, change after change, until the session's deadline
-        assert result.success and result.contact_at is None and "report" not in result.mcp_calls, result
+        assert result.success, result
+        assert result.contact_at is None, result
+        assert "report" not in result.mcp_calls, result
         assert result.mcp_calls["wait_for_change"] >= 1
 
 
+@pytest.mark.slow
 async def test_mcp_built_in_agents_complete_passive_and_active_tasks(tmp_path):
     config = make_config(tmp_path)
     config = replace(config, timing=replace(config.timing, startup_timeout_s=60))

@@ -67,7 +67,9 @@ async def test_new_message_arrives_unread_with_its_flags_and_own_messages_arrive
     target = CATALOG.get("messages", "ms0225")
     await s.advance_to(40)
     row = await s.world.fetch_one("SELECT * FROM messages WHERE id = 'ms0225'")
-    assert row["is_read"] == 0 and row["origin"] == "event" and row["arrived_at"] == 40
+    assert row["is_read"] == 0
+    assert row["origin"] == "event"
+    assert row["arrived_at"] == 40
     assert row["has_attachment"] == 1 and row["attachment_name"] == target["attachment_name"] == "pricing-model-v4.xlsx"
     await s.advance_to(260)  # own-0: the self user's own message from another device
     own = await s.world.fetch_one("SELECT * FROM messages WHERE sender_id = ? AND origin = 'event'", (ME,))
@@ -91,7 +93,9 @@ async def test_delete_message_leaves_a_tombstone_without_file_or_reactions(env_s
     await s.post("/microchat/messages/ms0225/react", {"emoji": "👍"})
     await s.advance_to(150)
     row = await s.world.fetch_one("SELECT * FROM messages WHERE id = 'ms0225'")
-    assert row["is_deleted"] == 1 and row["has_attachment"] == 0 and row["body"] == ""
+    assert row["is_deleted"] == 1
+    assert row["has_attachment"] == 0
+    assert row["body"] == ""
     assert await value(s, "SELECT COUNT(*) FROM reactions WHERE message_id = 'ms0225'") == 0
     page = await s.page(f"/microchat/chats/{conv}")
     assert "This message was deleted." in page.text and "pricing-model-v4.xlsx" not in page.text
@@ -190,7 +194,9 @@ async def test_send_react_pin_mute_and_new_chat(env_session):
     resp, _ = await s.post(f"/microchat/chats/{conv}/send", {"body": "  Hello   team ", "next": "/microchat/chats"})
     assert resp.headers["Location"] == "/microchat/chats"
     own = await s.world.fetch_one("SELECT * FROM messages WHERE origin = 'self'")
-    assert own["body"] == "Hello team" and own["is_read"] == 1 and own["sender_id"] == ME
+    assert own["body"] == "Hello team"
+    assert own["is_read"] == 1
+    assert own["sender_id"] == ME
     assert "You: Hello team" in (await s.page("/microchat/chats")).text
     await s.post(f"/microchat/chats/{conv}/send", {"body": "   "}, status=400)
     mid = await value(s, "SELECT id FROM messages WHERE conversation_id = ? AND origin = 'preload' LIMIT 1", (conv,))

@@ -8,9 +8,9 @@ import json
 import re
 
 import pytest
+from helpers.worlds import whole_catalog
 
-from sentinel.core.config import REPO_ROOT, load_config
-from sentinel.envs.catalog import catalog_scenario
+from sentinel.core.config import REPO_ROOT
 from sentinel.envs.microdin import ENV
 
 VIEWS = ["/microdin/feed", "/microdin/feed?page=2", "/microdin/posts/dp001", "/microdin/network",
@@ -25,7 +25,7 @@ async def value(s, sql: str, params: tuple = ()):
 
 @pytest.fixture
 async def full(env_session):
-    return await env_session(catalog_scenario(ENV, load_config()))
+    return await env_session(whole_catalog(ENV))
 
 
 async def test_every_view_renders_on_the_whole_catalog(full):
@@ -58,7 +58,9 @@ async def test_preload_fills_the_network_and_baselines_count_it(env_session):
     comments = await value(s, "SELECT COUNT(*) FROM post_comments")
     assert await value(s, "SELECT SUM(comment_count) FROM posts") == comments
     b = s.session.baselines
-    assert b["post_count"] == 20 and b["pending_invitation_count"] == 10 and b["job_count"] == 10
+    assert b["post_count"] == 20
+    assert b["pending_invitation_count"] == 10
+    assert b["job_count"] == 10
     assert b["applied_job_count"] == 0
     # the last line of a conversation written by the counterpart is unread; notifications older than a day are read
     assert b["unread_message_count"] == await value(s, "SELECT COUNT(*) FROM messages WHERE is_read = 0") > 0
@@ -71,7 +73,10 @@ async def test_arrival_events_insert_rows_at_their_time(env_session):
     s = await env_session(KUBE)
     await s.advance_to(60)
     row = await s.world.fetch_one("SELECT * FROM jobs WHERE id = 'dj012'")
-    assert row["origin"] == "event" and row["arrived_at"] == 35 and row["applied"] == 0 and row["closed"] == 0
+    assert row["origin"] == "event"
+    assert row["arrived_at"] == 35
+    assert row["applied"] == 0
+    assert row["closed"] == 0
     post = await s.world.fetch_one("SELECT * FROM posts WHERE id = 'dp025'")
     assert post["origin"] == "event" and post["comment_count"] == 0
     # dm031 opens a conversation that did not exist, unread
@@ -113,7 +118,9 @@ async def test_requirements_show_only_on_the_job_page_and_apply_is_a_real_form(e
     response, _ = await s.post("/microdin/jobs/dj011/apply", dict(APPLY, next="/microdin/jobs/dj011"))
     assert response.headers["Location"] == "/microdin/jobs/dj011"
     row = await s.world.fetch_one("SELECT * FROM jobs WHERE id = 'dj011'")
-    assert row["applied"] == 1 and row["applied_at"] and row["applicant_count"] == before + 1
+    assert row["applied"] == 1
+    assert row["applied_at"]
+    assert row["applicant_count"] == before + 1
     page = await s.page("/microdin/jobs/dj011")
     assert "Applied ✓" in page.text and "Application submitted to Site Reliability Engineer" in page.text
     assert PHONE in page.text
@@ -141,7 +148,9 @@ async def test_like_comment_and_post(env_session):
     await s.post("/microdin/posts/dp001/comment", {"body": "  "}, status=400)
     await s.post("/microdin/posts", {"body": "Hello network", "next": "/microdin/feed"})
     row = await s.world.fetch_one("SELECT * FROM posts WHERE body = 'Hello network'")
-    assert row["origin"] == "self" and row["author_id"] == "p000" and row["id"].startswith("u-")
+    assert row["origin"] == "self"
+    assert row["author_id"] == "p000"
+    assert row["id"].startswith("u-")
     feed = await s.page("/microdin/feed")
     assert "Hello network" in feed.text and "Post shared" in feed.text
     # the agent's own post never counts toward feed growth
@@ -175,7 +184,9 @@ async def test_thread_marks_read_unless_live_and_sending_and_new_conversations(e
     assert await value(s, "SELECT COUNT(*) FROM messages WHERE conversation_id = ? AND is_read = 0", (conv,)) == 0
     await s.post(f"/microdin/messaging/{conv}/send", {"body": "Thanks, talk soon", "next": "/microdin/messaging"})
     row = await s.world.fetch_one("SELECT * FROM messages WHERE body = 'Thanks, talk soon'")
-    assert row["origin"] == "self" and row["sender_id"] == "p000" and row["is_read"] == 1
+    assert row["origin"] == "self"
+    assert row["sender_id"] == "p000"
+    assert row["is_read"] == 1
     await s.post(f"/microdin/messaging/{conv}/send", {"body": ""}, status=400)
     response, _ = await s.post("/microdin/messaging/new", {"persona_id": "p090"})
     new_id = await value(s, "SELECT id FROM conversations WHERE counterpart_id = 'p090'")
@@ -200,7 +211,9 @@ async def test_notification_link_marks_read_and_redirects(env_session):
 async def test_profile_sections_company_and_search(env_session):
     s = await env_session(KUBE)
     me = await s.page("/microdin/in/me")
-    assert "Alex Morgan" in me.text and "Experience" in me.text and "Add section" in me.text
+    assert "Alex Morgan" in me.text
+    assert "Experience" in me.text
+    assert "Add section" in me.text
     await s.post("/microdin/in/me/sections", {"kind": "certification", "title": "Certified Scrum Product Owner",
                                               "subtitle": "Scrum Alliance", "body": "", "next": "/microdin/in/me"})
     assert "Certified Scrum Product Owner" in (await s.page("/microdin/in/me")).text

@@ -102,11 +102,15 @@ async def test_track_page_carries_a_player_and_cover_that_are_served(env_session
 async def test_artist_mood_and_liked_pages(env_session):
     s = await env_session(LYRIC)
     artist = await s.page("/microfy/artist/art041")
-    assert "Marlow Vance" in artist.text and "monthly listeners" in artist.text and "Ferry Lights" in artist.text
+    assert "Marlow Vance" in artist.text
+    assert "monthly listeners" in artist.text
+    assert "Ferry Lights" in artist.text
     mood = await s.page("/microfy/mood/md06")  # Acoustic: folk only
     assert "Songs in folk" in mood.text and "Ferry Lights" in mood.text
     liked = await s.page("/microfy/playlist/liked")
-    assert "Liked Songs" in liked.text and "5 songs" in liked.text and "Brass Lanterns" in liked.text
+    assert "Liked Songs" in liked.text
+    assert "5 songs" in liked.text
+    assert "Brass Lanterns" in liked.text
 
 
 # --- actions ---------------------------------------------------------------------------------
@@ -177,7 +181,9 @@ def test_catalog_keeps_every_lyric_fact_the_scenarios_grade():
     assert sorted(i for i, text in lyrics.items() if "whiskey" in text) == ["trk0010", "trk0076"]
     assert sorted(i for i, text in lyrics.items() if "golden" in text) == ["trk0024", "trk0080", "trk0081"]
     assert not any("tangerine" in text for text in lyrics.values())
-    assert "whisky" in lyrics["trk0078"] and "gold" in lyrics["trk0083"] and "subwoofer" in lyrics["trk0074"]
+    assert "whisky" in lyrics["trk0078"]
+    assert "gold" in lyrics["trk0083"]
+    assert "subwoofer" in lyrics["trk0074"]
 
 
 async def test_lyric_like_grades_the_target_and_punishes_a_decoy(env_session):

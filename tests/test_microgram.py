@@ -48,7 +48,9 @@ async def test_new_post_arrives_with_its_catalog_comments(env_session):
     s = await env_session(COMMENTER)
     await s.advance_to(120)
     row = await s.world.fetch_one("SELECT * FROM posts WHERE id = 'gp0061'")
-    assert row["origin"] == "event" and row["arrived_at"] == 120 and row["viewed"] == 0
+    assert row["origin"] == "event"
+    assert row["arrived_at"] == 120
+    assert row["viewed"] == 0
     expected = [c["author_id"] for c in CATALOG.records("post_comments").values() if c["post_id"] == "gp0061"]
     got = [r["author_id"] for r in await s.world.fetch_all(
         "SELECT author_id FROM post_comments WHERE post_id = 'gp0061' ORDER BY rowid")]
@@ -113,7 +115,9 @@ async def test_like_toggles_and_moves_the_count_by_exactly_one(env_session):
     assert await value(s, "SELECT liked FROM posts WHERE id = 'gp0082'") == 1
     assert await value(s, "SELECT like_count FROM posts WHERE id = 'gp0082'") == start + 1
     page = await s.page("/microgram/p/gp0082")
-    assert "Liked ✓ (click to unlike)" in page.text and f"{start + 1} likes" in page.text and "Liked" in page.text
+    assert "Liked ✓ (click to unlike)" in page.text
+    assert f"{start + 1} likes" in page.text
+    assert "Liked" in page.text
     await s.post("/microgram/p/gp0082/like", {})
     assert await value(s, "SELECT like_count FROM posts WHERE id = 'gp0082'") == start
     await s.post("/microgram/p/nope/like", {}, status=404)
@@ -145,7 +149,9 @@ async def test_comment_is_stored_with_its_post_and_empty_ones_are_refused(env_se
     s = await env_session(LIKE)
     await s.post("/microgram/p/gp0010/comment", {"body": "  Lovely   light ", "next": "/microgram/p/gp0010"})
     row = await s.world.fetch_one("SELECT * FROM post_comments WHERE origin = 'self'")
-    assert row["post_id"] == "gp0010" and row["body"] == "Lovely light" and row["author_id"] == "p000"
+    assert row["post_id"] == "gp0010"
+    assert row["body"] == "Lovely light"
+    assert row["author_id"] == "p000"
     page = await s.page("/microgram/p/gp0010")
     assert "Comment posted" in page.text and "alex.morgan Lovely light" in page.text
     bad = await s.post("/microgram/p/gp0010/comment", {"body": "   "}, status=400)
@@ -175,7 +181,9 @@ async def test_send_adds_a_read_message_to_the_thread(env_session):
     s = await env_session(DM)
     await s.post("/microgram/direct/gt01/send", {"body": "See you at six"})
     row = await s.world.fetch_one("SELECT * FROM dm_messages WHERE origin = 'self'")
-    assert row["thread_id"] == "gt01" and row["sender_id"] == "p000" and row["is_read"] == 1
+    assert row["thread_id"] == "gt01"
+    assert row["sender_id"] == "p000"
+    assert row["is_read"] == 1
     direct = await s.page("/microgram/direct")
     assert "You: See you at six" in direct.text
     await s.post("/microgram/direct/gt01/send", {"body": ""}, status=400)

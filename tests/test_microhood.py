@@ -6,11 +6,11 @@ import dataclasses
 import re
 
 import pytest
+from helpers.worlds import whole_catalog
 
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import Event, load_scenario
-from sentinel.envs.catalog import catalog_scenario
 from sentinel.envs.microhood import ENV, queries
 from sentinel.envs.microhood.prices import PriceBook, cents, portfolio_numbers
 
@@ -71,9 +71,13 @@ async def test_stock_page_prices_interpolate_and_chart_stops_at_now(env_session)
 async def test_stock_page_position_news_and_unknown_symbol(env_session):
     s = await env_session(DRNX)
     text = (await s.page("/microhood/stock/HALO")).text
-    assert "Shares 20" in text and "Average cost $418.75" in text and "Market value $9,046.00" in text
+    assert "Shares 20" in text
+    assert "Average cost $418.75" in text
+    assert "Market value $9,046.00" in text
     assert "Halo Systems schedules its quarterly earnings call" in text
-    assert "Buy HALO" in text and "Sell HALO" in text and "☆ Add to watchlist" in text
+    assert "Buy HALO" in text
+    assert "Sell HALO" in text
+    assert "☆ Add to watchlist" in text
     p = await s.page("/microhood/stock/NOPE", status=404)
     assert "There is no stock with that symbol." in p.text and "MicroHood" in p.text
 
@@ -83,7 +87,10 @@ async def test_search_lists_all_or_matches_symbol_and_name(env_session):
     p = await s.page("/microhood/search")
     assert "50 stocks" in p.text and len(p.link_hrefs(re.compile(r"/microhood/stock/[A-Z]+$"))) == 50
     p = await s.page("/microhood/search?q=chip")
-    assert "2 stocks" in p.text and "CHPX" in p.text and "CHPR" in p.text and "$488.40" in p.text
+    assert "2 stocks" in p.text
+    assert "CHPX" in p.text
+    assert "CHPR" in p.text
+    assert "$488.40" in p.text
     p = await s.page("/microhood/search?q=neox")
     assert "1 stock Symbol" in p.text and "Neoxis Therapeutics" in p.text
     p = await s.page("/microhood/search?q=" + "%3Cscript%3E" * 5)
@@ -406,7 +413,7 @@ def test_check_flags_a_short_window_a_reachable_noop_and_bad_fields():
 
 
 async def test_serve_preload_builds_a_session(env_session):
-    sc = catalog_scenario(ENV, load_config())
+    sc = whole_catalog(ENV)
     assert ENV.check_scenario(sc, CATALOG) == []
     s = await env_session(sc)
     p = await s.page("/microhood/news")

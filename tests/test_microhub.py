@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from helpers.worlds import whole_catalog
+
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import Event, load_scenario
-from sentinel.envs.catalog import catalog_scenario
 from sentinel.envs.microhub import ENV
 
 TOTP = "tests/data/env_scenarios/microhub/comment_on_totp.yaml"  # issues arrive, iss028 locked at 390
@@ -35,10 +36,18 @@ async def test_home_shows_code_readme_and_about_with_counts(env_session):
     s = await env_session(STARS)
     text = (await s.page("/microhub/")).text
     assert "brightline / atlas-web Public" in text
-    assert "★ 1,843 stars" in text and "◉ 57 watching" in text and "⎇ 212 forks" in text
-    assert "Watch 57" in text and "Fork 212" in text and "☆ Star 1,843" in text
-    assert "14 branches" in text and "4 tags" in text and "30 commits" in text
-    assert "# Atlas web" in text and "▸ src" in text and "≡ package.json" in text
+    assert "★ 1,843 stars" in text
+    assert "◉ 57 watching" in text
+    assert "⎇ 212 forks" in text
+    assert "Watch 57" in text
+    assert "Fork 212" in text
+    assert "☆ Star 1,843" in text
+    assert "14 branches" in text
+    assert "4 tags" in text
+    assert "30 commits" in text
+    assert "# Atlas web" in text
+    assert "▸ src" in text
+    assert "≡ package.json" in text
     assert "Issues (8)" in text and "Pull requests (4)" in text  # tabs carry open counts as text
 
 
@@ -107,7 +116,9 @@ async def test_issue_page_shows_body_and_marks_viewed_but_not_on_live_refresh(en
     await s.client.get(f"/microhub/issues/{n}", headers={"X-Live-Refresh": "1"})
     assert await value(s, "SELECT viewed FROM issues WHERE id = 'iss009'") == 0
     text = (await s.page(f"/microhub/issues/{n}")).text
-    assert "Steps to reproduce" in text and "Open" in text and "Labels bug" in text
+    assert "Steps to reproduce" in text
+    assert "Open" in text
+    assert "Labels bug" in text
     assert await value(s, "SELECT viewed FROM issues WHERE id = 'iss009'") == 1
     await s.page("/microhub/issues/9999", status=404)
 
@@ -140,7 +151,9 @@ async def test_comments_are_by_self_and_locked_issues_refuse_them(env_session):
     assert f"{SELF_LOGIN} commented" in text and "Comment added to" in text
     await s.advance_to(390.0)  # lock_issue: closed and locked
     text = (await s.page(f"/microhub/issues/{n}")).text
-    assert "Closed" in text and "locked" in text and "Add a comment" not in text
+    assert "Closed" in text
+    assert "locked" in text
+    assert "Add a comment" not in text
     _, page = await s.post(f"/microhub/issues/{n}/comment", {"body": "late"}, status=400)
     assert "locked" in page.text
     assert await value(s, "SELECT COUNT(*) FROM comments WHERE origin = 'self'") == 1
@@ -185,7 +198,9 @@ async def test_star_watch_fork_and_grading_table(env_session):
     await s.post("/microhub/fork", {})
     await s.post("/microhub/fork", {})  # forks once
     text = (await s.page("/microhub/")).text
-    assert "Unwatch 58" in text and "Forked ✓ 213" in text and "You already forked" in text
+    assert "Unwatch 58" in text
+    assert "Forked ✓ 213" in text
+    assert "You already forked" in text
     await s.session.finalize_world()
     row = await s.world.fetch_one("SELECT * FROM repo_stats")
     assert tuple(row) == (1844, 213, 58, 1, 1, 1)
@@ -246,7 +261,7 @@ async def test_new_issue_pull_request_and_lock_events(env_session):
 
 
 async def test_star_waypoint_event_with_stars_and_delta(env_session):
-    full = catalog_scenario(ENV, load_config())
+    full = whole_catalog(ENV)
     preload = dataclasses.replace(full.events[0], fields={**full.events[0].fields, "star_waypoints": []})
     scenario = dataclasses.replace(full, events=(preload, Event(10, "star_waypoint", {"delta": 100, "ramp_s": 20}, 1),
                                                  Event(40, "star_waypoint", {"stars": 1900, "ramp_s": 0}, 2)))
@@ -289,7 +304,7 @@ def test_check_scenario_recomputes_the_star_crossing():
 
 
 async def test_serve_preload_builds_the_whole_catalog(env_session):
-    s = await env_session(catalog_scenario(ENV, load_config()))
+    s = await env_session(whole_catalog(ENV))
     assert await value(s, "SELECT COUNT(*) FROM issues") == 45
     assert await value(s, "SELECT COUNT(*) FROM pull_requests") == 12
     assert "Showing 1–25 of" in (await s.page("/microhub/issues")).text

@@ -8,12 +8,12 @@ import json
 import re
 
 import pytest
+from helpers.worlds import whole_catalog
 
 from sentinel.checks.validate import static_checks
 from sentinel.core.catalog import Catalog
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import Event, load_scenario
-from sentinel.envs.catalog import catalog_scenario
 from sentinel.envs.micromail import ENV
 
 CC = "scenarios/verified/micromail/cc_three_more.yaml"
@@ -77,7 +77,9 @@ async def test_lists_hide_cc_attachment_names_and_text_past_the_preview(env_sess
     for n in range(1, 5):
         text += (await s.page(f"/micromail/folder/inbox?page={n}")).text
     assert "December deadline" not in text  # the preloaded mention sits past the preview
-    assert ".pdf" not in text and ".docx" not in text and "Cc:" not in text
+    assert ".pdf" not in text
+    assert ".docx" not in text
+    assert "Cc:" not in text
     for body in [r["body"] for r in await s.world.fetch_all("SELECT body FROM emails WHERE folder = 'inbox'")]:
         folded = " ".join(body.split())
         if len(folded) > 100:
@@ -129,7 +131,9 @@ async def test_message_page_shows_cc_files_and_marks_read_unless_live(env_sessio
         assert label in p.text
     to_me = await value(s, "SELECT id FROM emails WHERE folder = 'inbox' AND cc_list = '' AND sender_id IS NULL")
     p = await s.page(f"/micromail/message/{to_me}")
-    assert f"To: Alex Morgan (you) <{ME}>" in p.text and "Cc:" not in p.text and "External" in p.text
+    assert f"To: Alex Morgan (you) <{ME}>" in p.text
+    assert "Cc:" not in p.text
+    assert "External" in p.text
     p = await s.page("/micromail/message/em9999", status=404)
     assert "This message no longer exists." in p.text
 
@@ -144,7 +148,9 @@ async def test_draft_opens_in_compose_and_attachment_page(env_session):
         " JOIN emails e ON e.id = a.email_id LIMIT 1")
     was_read = await value(s, "SELECT is_read FROM emails WHERE id = ?", (file["email"],))
     p = await s.page(f"/micromail/attachment/{file['id']}")
-    assert file["file_name"] in p.text and "Preview not available." in p.text and file["subject"] in p.text
+    assert file["file_name"] in p.text
+    assert "Preview not available." in p.text
+    assert file["subject"] in p.text
     assert await value(s, "SELECT is_read FROM emails WHERE id = ?", (file["email"],)) == was_read
     p = await s.page("/micromail/attachment/f999", status=404)
     assert "This attachment no longer exists." in p.text
@@ -163,7 +169,9 @@ async def test_compose_prefills_reply_reply_all_and_forward(env_session):
     others_cc = [a for a in row["cc_list"].split(", ") if a != ME]
     form = (await s.page(f"/micromail/compose?mode=reply&of={row['id']}")).forms[1]
     assert form.fields["to"] == row["sender_email"] and form.fields["subject"] == f"Re: {row['subject']}"
-    assert form.fields["mode"] == "reply" and form.fields["of"] == row["id"] and "wrote:" in form.fields["body"]
+    assert form.fields["mode"] == "reply"
+    assert form.fields["of"] == row["id"]
+    assert "wrote:" in form.fields["body"]
     form = (await s.page(f"/micromail/compose?mode=reply_all&of={row['id']}")).forms[1]
     assert form.fields["to"] == ", ".join([row["sender_email"]] + others_to)
     assert form.fields["cc"] == ", ".join(others_cc) and ME not in form.fields["to"] + form.fields["cc"]
@@ -194,7 +202,10 @@ async def test_send_validates_addresses_and_files_a_sent_message(env_session):
     p = await s.page("/micromail/folder/inbox")
     assert "Message sent" in p.text and "Sent (7)" in p.text
     sent = await s.world.fetch_one("SELECT * FROM emails WHERE origin = 'self'")
-    assert sent["folder"] == "sent" and sent["is_read"] == 1 and sent["cc_me"] == 1 and sent["id"] == "u-1"
+    assert sent["folder"] == "sent"
+    assert sent["is_read"] == 1
+    assert sent["cc_me"] == 1
+    assert sent["id"] == "u-1"
     assert sent["to_list"] == "meera.reddy@northwind.example, wei.liu@northwind.example"
     assert sent["sender_email"] == ME and sent["is_external"] == 0
     again = await s.page("/micromail/folder/inbox")
@@ -239,7 +250,9 @@ async def test_read_flag_pin_move_and_delete(env_session):
     resp, _ = await s.post(f"/micromail/message/{mid}/read", {"state": "unread", "next": "/micromail/folder/inbox"})
     assert resp.headers["Location"] == "/micromail/folder/inbox"
     p = await s.page("/micromail/folder/inbox")
-    assert "Marked as unread" in p.text and "Inbox (5)" in p.text and p.text.startswith("(5) ")
+    assert "Marked as unread" in p.text
+    assert "Inbox (5)" in p.text
+    assert p.text.startswith("(5) ")
     await s.post(f"/micromail/message/{mid}/read", {"state": "maybe"}, status=400)
     await s.post(f"/micromail/message/{mid}/read", {"state": "read"})
     assert await value(s, "SELECT is_read FROM emails WHERE id = ?", (mid,)) == 1
@@ -304,7 +317,9 @@ async def test_search_covers_every_folder_and_field(env_session):
     p = await s.page("/micromail/search")
     assert "Type a word" in p.text
     p = await s.page("/micromail/search?q=verify+your")  # junk, by body text
-    assert "Results for “verify your”" in p.text and "Junk" in p.text and "Showing 1–1 of 1" in p.text
+    assert "Results for “verify your”" in p.text
+    assert "Junk" in p.text
+    assert "Showing 1–1 of 1" in p.text
     p = await s.page("/micromail/search?q=cloudnest.example")  # by sender address
     assert number(r"of (\d+)", p.text) == 2 and "CloudNest Billing" in p.text
     p = await s.page("/micromail/search?q=alex.morgan")  # recipients: every delivered message
@@ -327,7 +342,9 @@ async def test_new_email_event_inserts_unread_mail_with_files_and_times(env_sess
     await s.advance_to(at)
     decoy = timeline[2].fields["email_id"]
     row = await s.world.fetch_one("SELECT * FROM emails WHERE id = ?", (decoy,))
-    assert row["origin"] == "event" and row["arrived_at"] == at and row["is_read"] == 0
+    assert row["origin"] == "event"
+    assert row["arrived_at"] == at
+    assert row["is_read"] == 0
     assert row["created_at"] == s.world.created_at(at) and row["has_attachment"] == 1
     name = await value(s, "SELECT file_name FROM attachments WHERE email_id = ?", (decoy,))
     assert name == "mobile-app-wireframes.pdf"
@@ -341,7 +358,7 @@ async def test_new_email_event_inserts_unread_mail_with_files_and_times(env_sess
 
 
 async def test_whole_catalog_preload_and_scenario_checks(env_session):
-    sc = catalog_scenario(ENV, load_config())
+    sc = whole_catalog(ENV)
     assert ENV.check_scenario(sc, CATALOG) == []
     session = (await env_session(sc)).session
     assert await session.world.fetch_value("SELECT COUNT(*) FROM emails") == len(CATALOG.raw("emails"))

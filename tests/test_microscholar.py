@@ -63,7 +63,9 @@ async def test_search_page_matches_abstracts_sorts_and_pages(env_session):
     assert abstract[:160].split()[0] in p.text and "unstructured environments where vision fails" not in p.text
     many = await s.page("/microscholar/search?q=we&sort=citations")
     total = int(re.search(r"About (\d+) results", many.text).group(1))
-    assert total > 10 and len(paper_ids(many)) == 10 and f"Showing 1–10 of {total}" in many.text
+    assert total > 10
+    assert len(paper_ids(many)) == 10
+    assert f"Showing 1–10 of {total}" in many.text
     second = await s.page("/microscholar/search?q=we&sort=citations&page=2")
     assert not set(paper_ids(second)) & set(paper_ids(many))
     await s.page("/microscholar/search?q=x&sort=stars", status=400)
@@ -110,7 +112,9 @@ async def test_new_alert_unread_or_already_read(env_session):
     s = await env_session(UNREAD)
     unread = await value(s, "SELECT COUNT(*) FROM alerts WHERE is_read = 0")
     p = await s.page("/microscholar/alerts")
-    assert p.text.startswith(f"({unread}) Alerts") and f"{unread} unread" in p.text and f"Alerts ({unread})" in p.text
+    assert p.text.startswith(f"({unread}) Alerts")
+    assert f"{unread} unread" in p.text
+    assert f"Alerts ({unread})" in p.text
     await s.advance_to(40)  # arrives already read
     assert await value(s, "SELECT is_read + arrived_read FROM alerts WHERE origin = 'event'") == 2
     await s.advance_to(120)
@@ -126,7 +130,9 @@ async def test_save_toggles_and_library_lists_it(env_session):
     assert resp.headers["Location"] == "/microscholar/library"
     assert await value(s, "SELECT saved_at FROM papers WHERE id = ?", (pid,)) == 0.0  # sim 0 on a paused clock
     lib = await s.page("/microscholar/library")
-    assert "Saved to your library" in lib.text and pid in paper_ids(lib) and "All saved (5)" in lib.text
+    assert "Saved to your library" in lib.text
+    assert pid in paper_ids(lib)
+    assert "All saved (5)" in lib.text
     await s.post(f"/microscholar/paper/{pid}/save", {"next": "/microscholar/library"})
     assert await value(s, "SELECT saved FROM papers WHERE id = ?", (pid,)) == 0
     assert pid not in paper_ids(await s.page("/microscholar/library"))
@@ -177,7 +183,9 @@ async def test_created_alert_lists_what_matches_as_it_arrives(env_session):
 async def test_profile_metrics_and_coauthors_follow_the_index(env_session):
     s = await env_session(AUTHOR)
     p = await s.page("/microscholar/citations/p013")
-    assert "Renée Jackson" in p.text and "Lakemont University" in p.text and "Darnell Jackson" in p.text
+    assert "Renée Jackson" in p.text
+    assert "Lakemont University" in p.text
+    assert "Darnell Jackson" in p.text
     counts = [r[0] for r in await s.world.fetch_all(
         "SELECT cited_by_count FROM papers p JOIN paper_authors a ON a.paper_id = p.id WHERE a.persona_id = 'p013'")]
     assert f"Citations {sum(counts)}" in p.text
@@ -227,5 +235,7 @@ def test_the_noop_twin_asks_for_a_title_never_indexed_and_the_source_title_is_it
     data = asyncio.run(generate_set(load_config(), "microscholar", 1, 2, kind="title_absent_noop"))[0].data
     asked = re.search(r'paper "(.+)" should', data["prompt"]).group(1)
     source = re.search(r"title = '(.+)'\)", data["near_miss_sql"]).group(1)
-    assert asked != source and data["condition_at"] is None and data["solution"][0]["until"] == {"text": asked}
+    assert asked != source
+    assert data["condition_at"] is None
+    assert data["solution"][0]["until"] == {"text": asked}
     assert any(e.get("_note", "").startswith("near miss") for e in data["events"])

@@ -12,13 +12,16 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from test_runner import make_config
+import pytest
+from helpers.runs import make_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.paths import DATA
 from sentinel.core.scenario import load_scenario
 from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
+
+pytestmark = pytest.mark.slow
 
 NOOP = DATA.scenarios / "verified" / "micromail" / "sender_noop.yaml"  # 15 inbox changes, never the awaited sender
 SPEED = 50.0  # 630 sim s of watching in 12.6 wall s

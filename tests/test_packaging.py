@@ -73,6 +73,7 @@ def test_the_wheel_holds_only_the_package_and_is_named_sentinel_bench(wheel, nam
     assert "sentinel = sentinel.cli:main" in entry_points
 
 
+@pytest.mark.slow
 def test_the_unpacked_wheel_lists_its_bundled_scenarios_from_another_folder(wheel, tmp_path):
     site = tmp_path / "site"
     with zipfile.ZipFile(wheel) as archive:
@@ -116,7 +117,9 @@ def test_a_checkout_reads_the_folders_beside_the_package(tmp_path):
 def test_this_checkout_finds_its_own_folders():
     assert package_dir() == Path(sentinel.__file__).resolve().parent
     assert DATA == DataPaths(ROOT, installed=False)
-    assert DATA.scenarios.is_dir() and DATA.catalogs.is_dir() and (DATA.templates / "base.html").is_file()
+    assert DATA.scenarios.is_dir()
+    assert DATA.catalogs.is_dir()
+    assert (DATA.templates / "base.html").is_file()
     assert (DATA.static / "style.css").is_file() and DEFAULT_CONFIG == ROOT / "sentinel.toml"
     config = load_config()
     assert config.scenarios_dir == ROOT / "scenarios" / "verified" and config.catalogs_dir == ROOT / "catalogs"

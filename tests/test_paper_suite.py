@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers.results import make_result, write_run
 
 from sentinel import api
 from sentinel.checks.paper_rules import paper_problems, read_inventory
@@ -16,7 +17,6 @@ from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.errors import SentinelError
 from sentinel.core.scenario import CONTACT_SENTENCE, ScenarioError, full_prompt, load_scenario, scenario_files
 from sentinel.core.suites import suite_digest, suite_dir, suite_name, suite_of
-from tests.made_results import make_result, write_run
 
 PAPER = REPO_ROOT / "scenarios" / "paper"
 INVENTORY = read_inventory(PAPER / "INVENTORY.tsv")
@@ -46,7 +46,9 @@ def test_each_paper_scenario_is_its_original_task():
         assert s.path.name == s.id.split("-", 1)[1] + ".yaml"
         assert (s.taxonomy.activity, s.taxonomy.criteria, len(s.events)) == (task.activity, task.criteria, task.events)
         if task.condition_at is None:
-            assert s.condition_at is None and s.eval_sql is None and s.near_miss_sql is None
+            assert s.condition_at is None
+            assert s.eval_sql is None
+            assert s.near_miss_sql is None
         else:
             assert s.condition_at is not None and abs(s.condition_at - task.condition_at) <= 0.01
         assert s.is_paper and s.condition_until is None
@@ -135,12 +137,15 @@ def test_a_report_comparing_different_suites_says_so(tmp_path):
     assert "(different suites)" in html and "paper (digest bbbb)" in html
 
 
+@pytest.mark.slow
 def test_a_paper_run_stamps_its_suite_on_every_result(tmp_path):
     config = load_config().with_overrides(results_dir=tmp_path / "results")
     outcome = api.run(agent="oracle", suite="paper", tasks=["micromail-sender-absolute-passive"], speed=50,
                       config=config, run_name="stamped")
     (result,) = outcome.results
-    assert result.success and result.suite == "paper" and result.suite_digest
+    assert result.success
+    assert result.suite == "paper"
+    assert result.suite_digest
     info = (outcome.run_dir / "run.json").read_text()
     assert '"suite": "paper"' in info and result.suite_digest in info
     with pytest.raises(SentinelError, match="not both"):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from sentinel.run.plan import StartGate
 
 
@@ -33,9 +35,15 @@ async def test_the_start_line_opens_once_all_arrived_and_lets_them_through_space
 
 
 async def test_a_wave_of_none_is_open_and_unspaced():
+    """A gate of size 0 (the runner's before it plans a wave) has no place to join and holds no
+    one: every session passes at once, whatever the spacing."""
     gate = StartGate(0, spacing_s=10.0)
-    await asyncio.wait_for(gate.pass_through("a"), timeout=5)
-    await asyncio.wait_for(gate.pass_through("b"), timeout=5)  # no wave, no start line to space
+    assert not gate.join("a")
+    loop = asyncio.get_running_loop()
+    before = loop.time()
+    times = await asyncio.wait_for(open_gate_and_pass(gate, "ab"), timeout=5)
+    assert len(times) == 2
+    assert loop.time() - before < 1.0  # the second did not wait out a 10 s spacing
 
 
 async def open_gate_and_pass(gate: StartGate, keys: str) -> list[float]:
@@ -53,6 +61,7 @@ async def open_gate_and_pass(gate: StartGate, keys: str) -> list[float]:
     return [times[k] for k in keys]
 
 
+@pytest.mark.slow
 async def test_a_paced_start_line_holds_the_next_session_while_the_machine_is_busy():
     calm = False
     gate = StartGate(3, spacing_s=0.01, pace=lambda: calm, max_spacing_s=0.3)

@@ -13,7 +13,8 @@ import re
 import time
 
 import aiohttp
-from test_runner import SPEED, make_config
+import pytest
+from helpers.runs import SPEED, make_config
 
 from sentinel import api
 from sentinel.core.bus import Bus, EventFired, SessionReady
@@ -23,6 +24,8 @@ from sentinel.core.scenario import load_scenario
 from sentinel.outputs.results import load_results
 from sentinel.run.options import RunOptions
 from sentinel.run.runner import Runner
+
+pytestmark = pytest.mark.slow
 
 SCENARIO = REPO_ROOT / "scenarios" / "verified" / "microhub" / "open_issues_threshold.yaml"
 OPEN = re.compile(r"([\d,]+) Open")
@@ -76,7 +79,9 @@ async def test_a_person_reports_then_sends_the_message_and_the_grade_is_of_the_f
             assert page.status == 200 and "Your report was sent" in await page.text()
     report = await asyncio.wait_for(run, 30)
     (result,) = report.results
-    assert result.ended_by == "contact" and result.success and result.verdict == 1
+    assert result.ended_by == "contact"
+    assert result.success
+    assert result.verdict == 1
     assert result.contact_message == "8 open issues now"
     assert 110 <= result.contact_at < 280
     (on_disk,) = load_results(runner.run_dir)
@@ -102,7 +107,9 @@ async def test_a_report_without_a_message_ends_after_the_grace(tmp_path):
             assert page.status == 200
     report = await asyncio.wait_for(run, 30)
     (result,) = report.results
-    assert result.ended_by == "contact" and not result.success and result.contact_message is None
+    assert result.ended_by == "contact"
+    assert not result.success
+    assert result.contact_message is None
     assert result.infra_error is None
 
 
@@ -119,4 +126,6 @@ async def test_stopping_after_the_report_keeps_the_report(tmp_path):
     runner.stop()
     report = await asyncio.wait_for(run, 30)
     (result,) = report.results
-    assert result.ended_by == "contact" and result.infra_error is None and result.contact_at is not None
+    assert result.ended_by == "contact"
+    assert result.infra_error is None
+    assert result.contact_at is not None

@@ -84,7 +84,9 @@ def test_bars_with_errors_escape_names_and_tilt_long_labels():
     svg = bars_svg(names, [Series("run <1>", values=[1.0, 0.5, 0.0, 0.25], errors=[0.0, 0.1, 0.0, 0.05]),
                            Series("run 2", values=[0.5, 0.5, 0.5, 0.5])],
                    y_label="success", title="Success & more", percent=True)
-    assert "<b>" not in svg and "a&lt;b&gt;&amp;c" in svg and "run &lt;1&gt;" in svg
+    assert "<b>" not in svg
+    assert "a&lt;b&gt;&amp;c" in svg
+    assert "run &lt;1&gt;" in svg
     root = parse(svg)
     bars = [r for r in root.findall(".//svg:rect", NS) if r.find("svg:title", NS) is not None]
     assert len(bars) == 8
@@ -113,7 +115,9 @@ def test_steps_draw_one_step_path_per_series_with_the_marker():
     assert len(paths) == 2  # the empty series draws nothing
     assert [p.get("stroke") for p in paths] == [PALETTE[0], PALETTE[1]]
     oracle = paths[0].get("d")
-    assert oracle.startswith("M") and oracle.count("V") == 2 and oracle.endswith(tuple("0123456789"))
+    assert oracle.startswith("M")
+    assert oracle.count("V") == 2
+    assert oracle.endswith(tuple("0123456789"))
     assert "100.0% at 600" in paths[0].find("svg:title", NS).text
     assert "on time ≤ 60 s" in texts(root) and "Within tau <of> the condition" in texts(root)
     assert root.find(".//svg:line[@stroke-dasharray]", NS) is not None

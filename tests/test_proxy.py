@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 
 import aiohttp
+import pytest
 from aiohttp import web
-from fake_openai import FakeOpenAI, Reply, error, tool
-from test_llm import BUY_SCRIPT, llm_config, llm_plan, price_judge
+from helpers.fake_openai import FakeOpenAI, Reply, error, tool
+from helpers.llm import BUY_SCRIPT, llm_config, llm_plan, price_judge
 
 from sentinel.run.runner import Runner
 from sentinel.session.proxy import METERED_FILE, MeteringProxy
@@ -85,6 +86,7 @@ async def test_an_unreachable_endpoint_is_a_clear_error_for_the_agent(tmp_path):
     assert json.loads((tmp_path / METERED_FILE).read_text())["errors"] == 1
 
 
+@pytest.mark.slow
 async def test_a_metered_run_grades_the_usage_the_endpoint_sent_not_the_agents_word(tmp_path, fake_server,
                                                                                      monkeypatch):
     # The first answer comes after the agent's timeout: the agent never sees it (and retries),

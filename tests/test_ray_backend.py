@@ -24,6 +24,8 @@ import pytest
 from sentinel import api
 from sentinel.core.errors import SentinelError
 
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("ray")
 
 REPO = Path(__file__).resolve().parent.parent

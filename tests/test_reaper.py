@@ -18,6 +18,7 @@ def wakeups(pid: int) -> int:
     return int(next(line.split()[1] for line in status.splitlines() if line.startswith("voluntary_ctxt_switches")))
 
 
+@pytest.mark.slow
 def test_an_idle_reaper_sleeps_until_its_agent_ends() -> None:
     # a 20 ms poll woke about 50 times in this second; waiting on SIGCHLD wakes only at the end
     reaper = subprocess.Popen([sys.executable, "-m", "sentinel.session.reaper", "1", "--", "sleep", "1.5"])

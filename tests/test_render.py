@@ -1,4 +1,4 @@
-"""Render helpers: links remembered per app stay exactly what the router builds; cached filters
+"""Rendering: links remembered per app stay exactly what the router builds; cached filters
 give the same text as a fresh computation; page templates, rewritten for speed as they compile,
 print exactly what Jinja's own compiler prints."""
 
@@ -11,15 +11,17 @@ import markupsafe
 import pytest
 from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
+from helpers.crawl import crawl
+from helpers.worlds import hostile_microtodo, whole_catalog
 from hypothesis import given
 from hypothesis import strategies as st
 from markupsafe import Markup
-from test_environments import MICROTODO, crawl, env, whole_catalog  # noqa: F401  (env: a fixture)
-from test_hostile_text import hostile_microtodo
 
-from sentinel.web import render
+from sentinel.web import fast_output, filters, render
+from sentinel.web.filters import fulltime, reltime
 from sentinel.web.keys import PAGE_CACHE
-from sentinel.web.render import fulltime, make_url, reltime
+from sentinel.web.render import make_url
+from sentinel.web.templates import make_templates
 
 
 def app_with_routes() -> web.Application:
@@ -79,20 +81,20 @@ def test_page_templates_escape_output_exactly_as_jinja_does():
               '{% set block %}<b>{{ values[0] }}</b>{% endset %}{{ block }}'
               '{% filter upper %}{{ values[0] }}{% endfilter %}{{ values | join(", ") }}')
     values = ['<script>alert("x")</script> & \'q\'', 42, 1.5, None, Markup("<em>ok</em>"), "plain ♥ text"]
-    ours = render.make_templates().from_string(source).render(values=values)
+    ours = make_templates().from_string(source).render(values=values)
     jinjas = jinja2.Environment(autoescape=True).from_string(source).render(values=values)
     assert ours == jinjas
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &#39;q&#39;" in ours and "<em>ok</em>" in ours
     assert "<script>" not in ours
-    compiled = render.make_templates().compile(source, raw=True)
-    assert render.ESCAPE_FILTER in compiled and "escape(" not in compiled  # the fast path is the one in use
+    compiled = make_templates().compile(source, raw=True)
+    assert fast_output.ESCAPE_FILTER in compiled and "escape(" not in compiled  # the fast path is the one in use
     with pytest.raises(jinja2.UndefinedError):
-        render.make_templates().from_string("{{ missing }}").render()
+        make_templates().from_string("{{ missing }}").render()
 
 
 @given(st.text())
 def test_escaping_is_markupsafes(text):
-    assert render.escape_text(text) == render.escape_output(text) == str(markupsafe.escape(text))
+    assert filters.escape_text(text) == filters.escape_output(text) == str(markupsafe.escape(text))
 
 
 def test_escape_output_prints_every_kind_of_value_as_markupsafe_does():
@@ -108,16 +110,16 @@ def test_escape_output_prints_every_kind_of_value_as_markupsafe_does():
         pass
     for value in ("", "a&b", "<>\"'", 0, -3, 2.5, None, True, Markup("<em>&amp;</em>"), Html(), Text(), Sub("<s>"),
                   ["<li>"], {"k": "<v>"}):
-        assert render.escape_output(value) == str(markupsafe.escape(value)), value
+        assert filters.escape_output(value) == str(markupsafe.escape(value)), value
 
 
 def test_remembered_escapes_are_bounded_and_stay_right(monkeypatch):
-    monkeypatch.setattr(render, "_ESCAPED", {})
-    monkeypatch.setattr(render, "MAX_ESCAPED", 3)
-    texts = [f"<{n}> & '{n}'" for n in range(10)] + ["x" * (render.MEMO_CHARS + 1) + "<"]
+    monkeypatch.setattr(filters, "_ESCAPED", {})
+    monkeypatch.setattr(filters, "MAX_ESCAPED", 3)
+    texts = [f"<{n}> & '{n}'" for n in range(10)] + ["x" * (filters.MEMO_CHARS + 1) + "<"]
     for _ in range(2):
-        assert [render.escape_output(t) for t in texts] == [str(markupsafe.escape(t)) for t in texts]
-        assert len(render._ESCAPED) <= 3 and texts[-1] not in render._ESCAPED
+        assert [filters.escape_output(t) for t in texts] == [str(markupsafe.escape(t)) for t in texts]
+        assert len(filters._ESCAPED) <= 3 and texts[-1] not in filters._ESCAPED
 
 
 def test_page_templates_refuse_autoescape_blocks():
@@ -125,8 +127,8 @@ def test_page_templates_refuse_autoescape_blocks():
     it, and say so when they try (an environment that is not simply autoescaped is left alone)."""
     for source in ("{% autoescape false %}{{ x }}{% endautoescape %}", "{% autoescape true %}x{% endautoescape %}"):
         with pytest.raises(jinja2.TemplateSyntaxError, match="no {% autoescape %} blocks"):
-            render.make_templates().from_string(source)
-    plain = render.PageTemplates(autoescape=False).from_string("{% autoescape true %}{{ x }}{% endautoescape %}")
+            make_templates().from_string(source)
+    plain = fast_output.PageTemplates(autoescape=False).from_string("{% autoescape true %}{{ x }}{% endautoescape %}")
     assert plain.render(x="<") == "&lt;"
 
 
@@ -136,7 +138,7 @@ JINJA_SETTINGS = {"autoescape": True, "trim_blocks": True, "lstrip_blocks": True
 def same_as_jinja(sources: dict[str, str], name: str, **context) -> str:
     """The page `name` rendered by page templates, after checking that Jinja's own prints the
     same (pages from the same sources, settings and filters)."""
-    ours = render.make_templates()
+    ours = make_templates()
     ours.loader = jinja2.DictLoader(sources)
     jinjas = jinja2.Environment(loader=jinja2.DictLoader(sources), **JINJA_SETTINGS)
     jinjas.filters.update(ours.filters)
@@ -159,11 +161,11 @@ def same_where_jinja_renders(expression: str) -> None:
             continue
         page = same_as_jinja({"t": f"<p>{{{{ v }}}}: {{{{ {expression} }}}}</p>"}, "t", v=value)
         assert page.startswith("<p>")
-    compiled = render.make_templates().compile(f"{{{{ {expression} }}}}", raw=True)
+    compiled = make_templates().compile(f"{{{{ {expression} }}}}", raw=True)
     assert "escape(" not in compiled and "fast_output_value" not in compiled, f"{expression}: not printed as plain"
 
 
-@pytest.mark.parametrize("name", sorted(render._PLAIN_JINJA_FILTERS))
+@pytest.mark.parametrize("name", sorted(fast_output._PLAIN_JINJA_FILTERS))
 def test_filters_printed_inside_stretches_print_as_in_jinja(name):
     """Filters allowed inside a stretch (where autoescape is off while the template runs) give
     what they give with it on, for text, markup, numbers and lists. A Jinja release changing
@@ -173,7 +175,7 @@ def test_filters_printed_inside_stretches_print_as_in_jinja(name):
     same_where_jinja_renders(f"v | {name}{args}")
 
 
-@pytest.mark.parametrize("name", sorted(render._PLAIN_JINJA_TESTS))
+@pytest.mark.parametrize("name", sorted(fast_output._PLAIN_JINJA_TESTS))
 def test_tests_allowed_inside_stretches_test_as_in_jinja(name):
     assert name in jinja2.Environment().tests, f"Jinja has no test {name!r}: drop it from _PLAIN_JINJA_TESTS"
     arg = {"divisibleby": "(2)", "in": "([7, None])", "sameas": "(none)"}.get(name, "(7)" if len(name) == 2 else "")
@@ -199,7 +201,7 @@ def test_page_templates_yield_each_run_joined_and_print_what_jinja_prints():
                "rows": [(0, "xy"), ("<", ""), (None, "<>")]}
     settings = {"loader": jinja2.DictLoader(sources), "autoescape": True, "trim_blocks": True,
                 "lstrip_blocks": True, "undefined": jinja2.StrictUndefined}
-    ours, jinjas = render.PageTemplates(**settings), jinja2.Environment(**settings)
+    ours, jinjas = fast_output.PageTemplates(**settings), jinja2.Environment(**settings)
     for name in ("child.html", "named.html", "part.html"):
         assert ours.get_template(name).render(context) == jinjas.get_template(name).render(context), name
     pieces = list(ours.get_template("child.html").generate(context))
@@ -255,7 +257,9 @@ def test_page_templates_print_what_jinja_prints_for_every_construct():
                "tree": [{"name": "<r>", "kids": [{"name": "k&", "kids": []}]}],
                "url": lambda name, value=None: f"/{name}/{value}?a=1&b=<2>", "never_called": never_called}
     page = same_as_jinja(CONSTRUCTS, "page.html", **context)
-    assert "&lt;x&gt;" in page and "<y>&amp;" in page and "<i>m</i>" in page
+    assert "&lt;x&gt;" in page
+    assert "<y>&amp;" in page
+    assert "<i>m</i>" in page
     assert "[1[&#39;&lt;a&amp;" in page  # the list printed between the two appends held one item
     empty = same_as_jinja(CONSTRUCTS, "page.html", **{**context, "items": []})
     assert "<p>none</p>" in empty
@@ -266,19 +270,19 @@ def test_a_failing_rewrite_leaves_the_template_to_jinja(monkeypatch, caplog):
     Jinja's own (pages right, only slower) and the failure is logged."""
     def broken(self, tree):
         raise TypeError("'Output' takes 0 or 2 arguments")
-    monkeypatch.setattr(render._FastOutput, "template", broken)
+    monkeypatch.setattr(fast_output._FastOutput, "template", broken)
     source = "{% for v in values %}<p>{{ v }}</p>{% endfor %}"
-    page = render.make_templates().from_string(source).render(values=["<", 1])
+    page = make_templates().from_string(source).render(values=["<", 1])
     assert page == "<p>&lt;</p><p>1</p>"
     assert "output rewrite failed" in caplog.text
-    assert "escape(" in render.make_templates().compile(source, raw=True)
+    assert "escape(" in make_templates().compile(source, raw=True)
 
 
 def test_every_shipped_template_prints_through_escape_output_only(caplog):
     """No value of any template in web/templates is printed through markupsafe.escape: the
     rewrite covers them all (serving.py's figures depend on it), and none fell back to Jinja's
     own compile. This is the test that fails loudly when a Jinja release breaks the rewrite."""
-    templates = render.make_templates()
+    templates = make_templates()
     names = [name for name in templates.list_templates() if name.endswith(".html")]
     assert len(names) > 50
     for name in names:
@@ -298,7 +302,7 @@ def checked_against_jinja(monkeypatch):
     def render_both(template, *args, **kwargs):
         page = real_render(template, *args, **kwargs)
         ours = template.environment
-        if isinstance(ours, render.PageTemplates) and template.name is not None:
+        if isinstance(ours, fast_output.PageTemplates) and template.name is not None:
             if id(ours) not in references:
                 jinjas = jinja2.Environment(loader=ours.loader, autoescape=ours.autoescape, undefined=ours.undefined,
                                             trim_blocks=ours.trim_blocks, lstrip_blocks=ours.lstrip_blocks)
@@ -318,7 +322,7 @@ async def test_every_page_of_every_environment_is_jinjas_own(env, env_session, c
     itself renders from the same templates and context."""
     live = await env_session(whole_catalog(env))
     live.session.app[PAGE_CACHE].max_pages = 0  # every page rendered, none served again from the cache
-    pages = await crawl(live, env)
+    pages = await crawl(live)
     await live.page(env.start_page + "no-such-page", status=404)
     assert len(checked_against_jinja) >= len(pages) > 1
 
@@ -334,7 +338,7 @@ async def test_hostile_catalog_text_renders_as_jinja_renders_it(env_session, che
 
 
 def test_when_filter_prints_the_when_macro():
-    templates = render.make_templates()
+    templates = make_templates()
     now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
     by_macro = templates.from_string('{% import "common/macros.html" as m %}{{ m.when(t, now) }}')
     for moment in ("2026-03-02T08:05:00Z", "2026-02-20T08:05:00Z", datetime(2026, 3, 2, 8, 59, 30, tzinfo=UTC)):
@@ -346,7 +350,7 @@ def test_when_filter_prints_the_when_macro():
 
 
 def test_hide_glyphs_hides_each_run_of_glyphs_and_escapes_the_rest():
-    templates = render.make_templates()
+    templates = make_templates()
     label = templates.from_string("{{ v | hide_glyphs }}")
     assert label.render(v="★ Saved ✓ (click to remove)") == \
         '<span aria-hidden="true">★</span> Saved <span aria-hidden="true">✓</span> (click to remove)'

@@ -12,8 +12,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS
-from made_results import TEST_SCENARIOS, make_result, write_run, write_test_config
+from helpers.browser import ARTIFACTS
+from helpers.results import make_result, write_run
+from helpers.runs import TEST_SCENARIOS, write_test_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.config import load_config
@@ -105,6 +106,8 @@ def grade_json(run_dir: Path) -> dict:
     return json.loads(done.stdout)["summary"]
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 async def test_report_numbers_equal_grade_and_nothing_is_fetched(runs, browser_tab):
     run_dir = runs["oracle2"]
     path = write_report([run_dir], load_config(runs["config"]))
@@ -135,6 +138,8 @@ async def column_values(page, key: str) -> list[str]:
     return await page.eval_on_selector_all(f'#sessions tbody td[data-key="{key}"]', "cs => cs.map(c => c.dataset.sort)")
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 async def test_clicking_headings_sorts_the_sessions(runs, browser_tab):
     path = write_report([runs["oracle2"], runs["eager"]], load_config(runs["config"]))
     await open_report(browser_tab, path)
@@ -153,6 +158,8 @@ async def test_clicking_headings_sorts_the_sessions(runs, browser_tab):
     browser_tab.assert_clean("sorting")
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 async def test_a_row_opens_its_session_view(runs, browser_tab):
     path = write_report([runs["oracle2"]], load_config(runs["config"]))
     await open_report(browser_tab, path)
@@ -176,6 +183,8 @@ async def test_a_row_opens_its_session_view(runs, browser_tab):
     browser_tab.assert_clean("session view")
 
 
+@pytest.mark.browser
+@pytest.mark.slow
 async def test_an_anchor_opens_the_session_and_a_comparison_has_a_colour_per_run(runs, browser_tab):
     path = write_report([runs["oracle2"], runs["eager"]], load_config(runs["config"]))
     await open_report(browser_tab, path, "#s7")
@@ -193,6 +202,7 @@ async def test_an_anchor_opens_the_session_and_a_comparison_has_a_colour_per_run
     browser_tab.assert_clean("comparison report")
 
 
+@pytest.mark.slow
 def test_report_command_writes_the_file_and_refuses_bad_runs(runs):
     def report(*args):
         return subprocess.run([sys.executable, "-m", "sentinel.cli", "report", *args, "--config", str(runs["config"])],
@@ -202,10 +212,14 @@ def test_report_command_writes_the_file_and_refuses_bad_runs(runs):
     expected = runs["oracle2"].parent / "report-oracle2-vs-eager.html"
     assert done.returncode == 0 and done.stdout.strip() == f"report: {expected}", done.stderr
     html = expected.read_text()
-    assert "<script src" not in html and "<link rel=\"stylesheet\"" not in html and "cdn" not in html.lower()
+    assert "<script src" not in html
+    assert "<link rel=\"stylesheet\"" not in html
+    assert "cdn" not in html.lower()
     for args, message in ((("nowhere",), "no such run"), (("eager", "eager"), "need different names")):
         bad = report(*args)
-        assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+        assert bad.returncode == 2, bad.stderr
+        assert message in bad.stderr, bad.stderr
+        assert "Traceback" not in bad.stderr, bad.stderr
 
 
 def test_agent_text_is_escaped_and_a_missing_scenario_is_said(tmp_path):

@@ -11,32 +11,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from made_results import TEST_SCENARIOS
-from made_results import write_test_config as write_config
+from helpers.runs import SPEED, TEST_SCENARIOS, make_config, plan, processes_working_in, write_test_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.bus import Bus, SessionGraded, SessionReady, SessionSkipped, SessionStarted
-from sentinel.core.config import load_config
 from sentinel.core.errors import SentinelError
-from sentinel.core.scenario import load_scenario, scenario_files
 from sentinel.outputs.results import load_results
 from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
-
-DATA = TEST_SCENARIOS
-SPEED = 200.0  # condition_at 60 sim s = 0.3 wall s; deadline 600/200 + 2 = 5 wall s
-
-
-def make_config(tmp_path: Path):
-    config = load_config()
-    return replace(config, results_dir=tmp_path / "results", scenarios_dir=DATA,
-                   timing=replace(config.timing, reaction_window_s=2.0, startup_timeout_s=10, term_grace_s=1))
-
-
-def plan(agent: str, name: str = "r", resume: bool = False, command=None) -> RunPlan:
-    scenarios = tuple(load_scenario(p) for p in scenario_files(DATA, "microhood"))
-    return RunPlan(name=name, agent=agent, command=command or BUILTIN_AGENTS[agent], speed=SPEED,
-                   scenarios=scenarios, resume=resume)
 
 
 def recorder(bus: Bus) -> list:
@@ -45,6 +27,7 @@ def recorder(bus: Bus) -> list:
     return seen
 
 
+@pytest.mark.slow
 async def test_oracle_run_writes_every_result_file(tmp_path):
     config = make_config(tmp_path)
     report = await Runner(config, plan("oracle")).run()
@@ -52,8 +35,12 @@ async def test_oracle_run_writes_every_result_file(tmp_path):
     assert set(by_id) == {"microhood-rise", "microhood-rise_buy", "microhood-rise_noop"}
     assert all(r.success for r in report.results), [r.detail for r in report.results]
     rise = by_id["microhood-rise"]
-    assert rise.ended_by == "agent_exit" and rise.contact_at >= 60 and rise.reaction_s >= 0
-    assert rise.requests > 2 and rise.bytes_sent > 0 and rise.contact_message
+    assert rise.ended_by == "agent_exit"
+    assert rise.contact_at >= 60
+    assert rise.reaction_s >= 0
+    assert rise.requests > 2
+    assert rise.bytes_sent > 0
+    assert rise.contact_message
     assert by_id["microhood-rise_noop"].ended_by == "deadline"
     folder = config.results_dir / "r" / "microhood" / "rise_buy"
     for name in ("result.json", "agent.log", "events.jsonl", "requests.jsonl", "state.db"):
@@ -65,9 +52,12 @@ async def test_oracle_run_writes_every_result_file(tmp_path):
     summary = json.loads((config.results_dir / "r" / "summary.json").read_text())
     assert summary["overall"]["passed"] == 3 and summary["infra_errors"] == 0
     run = json.loads((config.results_dir / "r" / "run.json").read_text())
-    assert run["agent"] == "oracle" and run["speed"] == SPEED and len(run["scenarios"]) == 3
+    assert run["agent"] == "oracle"
+    assert run["speed"] == SPEED
+    assert len(run["scenarios"]) == 3
 
 
+@pytest.mark.slow
 async def test_eager_fails_normal_tasks_and_silent_passes_only_the_noop(tmp_path):
     config = make_config(tmp_path)
     eager = {r.scenario_id: r.success for r in (await Runner(config, plan("eager", "e")).run()).results}
@@ -76,6 +66,7 @@ async def test_eager_fails_normal_tasks_and_silent_passes_only_the_noop(tmp_path
     assert silent == {"microhood-rise": False, "microhood-rise_buy": False, "microhood-rise_noop": True}
 
 
+@pytest.mark.slow
 async def test_resume_of_a_finished_run_starts_nothing(tmp_path):
     config = make_config(tmp_path)
     await Runner(config, plan("eager")).run()
@@ -83,11 +74,14 @@ async def test_resume_of_a_finished_run_starts_nothing(tmp_path):
     bus = Bus()
     seen = recorder(bus)
     report = await Runner(config, plan("eager", resume=True), bus).run()
-    assert seen.count(SessionSkipped) == 3 and SessionStarted not in seen and SessionGraded not in seen
+    assert seen.count(SessionSkipped) == 3
+    assert SessionStarted not in seen
+    assert SessionGraded not in seen
     assert report.skipped == 3 and len(report.results) == 3
     assert stamps == {p: p.stat().st_mtime_ns for p in stamps}
 
 
+@pytest.mark.slow
 async def test_resume_reruns_sessions_with_an_infrastructure_error(tmp_path):
     config = make_config(tmp_path)
     await Runner(config, plan("eager")).run()
@@ -102,6 +96,7 @@ async def test_resume_reruns_sessions_with_an_infrastructure_error(tmp_path):
     assert json.loads(broken.read_text())["infra_error"] is None
 
 
+@pytest.mark.slow
 async def test_a_run_name_is_not_reused_without_resume(tmp_path):
     config = make_config(tmp_path)
     await Runner(config, plan("eager")).run()
@@ -111,11 +106,14 @@ async def test_a_run_name_is_not_reused_without_resume(tmp_path):
         await Runner(config, plan("silent", resume=True)).run()
 
 
+@pytest.mark.slow
 async def test_agent_that_exits_at_once_is_graded_not_an_error(tmp_path):
     config = make_config(tmp_path)
     report = await Runner(config, plan("eager", command=["false"])).run()
     rise = next(r for r in report.results if r.scenario_id == "microhood-rise")
-    assert rise.ended_by == "agent_exit" and rise.exit_code == 1 and not rise.success
+    assert rise.ended_by == "agent_exit"
+    assert rise.exit_code == 1
+    assert not rise.success
     assert rise.infra_error is None
 
 
@@ -126,26 +124,14 @@ async def test_missing_agent_program_is_an_infrastructure_error_per_session(tmp_
     assert report.summary.infra_errors == 3 and report.summary.overall.total == 3
 
 
-def processes_working_in(folder: Path) -> list[int]:
-    """Live (non-zombie) processes whose working folder is inside folder: agents of this test."""
-    found = []
-    for proc in Path("/proc").glob("[0-9]*"):
-        try:
-            if str(proc.joinpath("cwd").readlink()).startswith(str(folder / "results")) and \
-                    proc.joinpath("stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
-                found.append(int(proc.name))
-        except OSError:
-            continue
-    return found
-
-
 def sentinel_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "sentinel.cli", *args], cwd=cwd, capture_output=True,
                           text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_run_killed_with_sigkill_halfway_resumes_to_all_results(tmp_path):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     args = ["run", "--ci", "--agent", "silent", "--speed", "200", "--concurrency", "1",
             "--run", "k", "--config", str(config)]
     proc = subprocess.Popen([sys.executable, "-m", "sentinel.cli", *args], cwd=tmp_path,
@@ -172,8 +158,9 @@ def test_run_killed_with_sigkill_halfway_resumes_to_all_results(tmp_path):
         json.loads(path.read_text())
 
 
+@pytest.mark.slow
 def test_cli_bad_input_gets_one_clear_line(tmp_path):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     cases = [
         (["run", "--cmd", "no-such-agent-xyz __TASK_URL__", "--config", str(config)], "no-such-agent-xyz"),
         (["run", "--agent", "psychic", "--config", str(config)], "unknown; built-in agents are"),
@@ -189,18 +176,22 @@ def test_cli_bad_input_gets_one_clear_line(tmp_path):
         assert message in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
 
 
+@pytest.mark.slow
 def test_cli_run_then_grade(tmp_path):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     done = sentinel_cli("run", "--ci", "--agent", "oracle", "--speed", "200", "--run", "g",
                         "--task", "rise,rise_buy", "--config", str(config), cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "PASS  microhood-rise " in done.stdout and "passed: 2/2" in done.stdout
     graded = sentinel_cli("grade", "g", "--config", str(config), cwd=tmp_path)
-    assert graded.returncode == 0 and "microhood-rise_buy" in graded.stdout and "100%" in graded.stdout
+    assert graded.returncode == 0
+    assert "microhood-rise_buy" in graded.stdout
+    assert "100%" in graded.stdout
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_agents_cleanly_and_resume_continues(tmp_path):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     args = ["run", "--ci", "--agent", "silent", "--speed", "200", "--run", "c", "--config", str(config),
             "--concurrency", "0"]  # all three at once, whatever the machine is doing
     proc = subprocess.Popen([sys.executable, "-m", "sentinel.cli", *args], cwd=tmp_path,
@@ -222,6 +213,7 @@ def test_ctrl_c_stops_agents_cleanly_and_resume_continues(tmp_path):
     assert [r.success for r in load_results(run_dir)] == [False, False, True]
 
 
+@pytest.mark.slow
 async def test_trials_run_each_scenario_k_times_as_separate_sessions(tmp_path):
     config = make_config(tmp_path)
     report = await Runner(config, replace(plan("eager"), trials=2)).run()
@@ -234,6 +226,7 @@ async def test_trials_run_each_scenario_k_times_as_separate_sessions(tmp_path):
         await Runner(config, replace(plan("eager", resume=True), trials=3)).run()
 
 
+@pytest.mark.slow
 async def test_a_person_plays_through_http_and_the_report_with_its_message_ends_the_session(tmp_path):
     import asyncio
 
@@ -258,7 +251,9 @@ async def test_a_person_plays_through_http_and_the_report_with_its_message_ends_
             assert page.status == 200
     report = await asyncio.wait_for(running, 10)
     result = report.results[0]
-    assert result.agent == "human" and result.ended_by == "contact" and result.success
+    assert result.agent == "human"
+    assert result.ended_by == "contact"
+    assert result.success
     assert result.contact_message == "it crossed"
     assert (config.results_dir / "p" / "microhood" / "rise" / "result.json").exists()
 
@@ -273,6 +268,7 @@ def start_times(run_dir: Path) -> dict[str, float]:
     return times
 
 
+@pytest.mark.slow
 async def test_first_wave_clocks_start_together_after_every_agent_booted(tmp_path):
     config = make_config(tmp_path)
     slow_boot = (f'case "$SENTINEL_TASK_PROMPT" in "Tell me when CHPX trades at \\$520"*) sleep 1;; esac; '
@@ -285,6 +281,7 @@ async def test_first_wave_clocks_start_together_after_every_agent_booted(tmp_pat
     assert max(times.values()) - min(times.values()) < 0.3  # the fast agents waited for the slow one
 
 
+@pytest.mark.slow
 async def test_start_line_waits_no_longer_than_its_limit(tmp_path):
     config = make_config(tmp_path)
     never_starts = (f'case "$SENTINEL_TASK_PROMPT" in "Tell me when CHPX trades at \\$520"*) sleep 30;; esac; '
@@ -300,6 +297,7 @@ async def test_start_line_waits_no_longer_than_its_limit(tmp_path):
     assert set(times) == {"rise_buy", "rise_noop"}
 
 
+@pytest.mark.slow
 async def test_the_agent_works_in_a_temporary_folder_outside_the_repository(tmp_path):
     config = make_config(tmp_path)
     script = ("pwd; echo __BASE_DIR__; printf '%s\\n' \"$SENTINEL_COSTS_FILE\"; "
@@ -309,7 +307,9 @@ async def test_the_agent_works_in_a_temporary_folder_outside_the_repository(tmp_
     folder = config.results_dir / "w" / "microhood" / "rise"
     cwd, base_dir, costs_file = (folder / "agent.log").read_text().splitlines()[:3]
     work = Path(cwd)
-    assert work.is_absolute() and work.name.startswith("sentinel-") and base_dir == cwd
+    assert work.is_absolute()
+    assert work.name.startswith("sentinel-")
+    assert base_dir == cwd
     assert Path(costs_file) == work / "costs.json"
     repo = Path(__file__).resolve().parent.parent
     assert not work.is_relative_to(repo) and not work.is_relative_to(config.results_dir)
@@ -329,6 +329,7 @@ def test_a_custom_command_cannot_ask_for_the_scenario_file(tmp_path):
                    scenarios=scenarios).gets_scenario_file
 
 
+@pytest.mark.slow
 async def test_nothing_in_a_custom_agents_environment_names_the_scenario(tmp_path):
     config = make_config(tmp_path)
     scenarios = plan("eager").scenarios[:1]
@@ -336,11 +337,12 @@ async def test_nothing_in_a_custom_agents_environment_names_the_scenario(tmp_pat
                                  scenarios=scenarios)).run()
     log = (config.results_dir / "e" / "microhood" / "rise" / "agent.log").read_text()
     assert "SENTINEL_SPEED=200" in log and "args:/" in log
-    assert "rise.yaml" not in log and str(DATA) not in log
+    assert "rise.yaml" not in log and str(TEST_SCENARIOS) not in log
 
 
+@pytest.mark.slow
 def test_cmd_pwd_prints_a_folder_outside_the_repository(tmp_path):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     done = subprocess.run([sys.executable, "-m", "sentinel.cli", "run", "--config", str(config), "--cmd", "pwd",
                            "--speed", "200", "--task", "rise", "--run", "p", "--ci"],
                           cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, timeout=60)
@@ -357,10 +359,12 @@ def test_cmd_pwd_prints_a_folder_outside_the_repository(tmp_path):
 def test_compile_templates_compiles_the_run_s_environments_and_the_shared_ones_only():
     from sentinel.envs import template_dirs
     from sentinel.run.runner import compile_templates
-    from sentinel.web.render import make_templates
+    from sentinel.web.templates import make_templates
 
     templates = make_templates(template_dirs())
     compile_templates(templates, {"micromail"})
     compiled = {key[1] for key in templates.cache}
-    assert "micromail/folder.html" in compiled and "base.html" in compiled and "common/macros.html" in compiled
+    assert "micromail/folder.html" in compiled
+    assert "base.html" in compiled
+    assert "common/macros.html" in compiled
     assert not any(name.startswith("microhood/") for name in compiled)

@@ -11,8 +11,8 @@ import subprocess
 import sys
 
 import pytest
-from test_runner import make_config, processes_working_in
-from test_runner import plan as make_plan
+from helpers.runs import make_config, processes_working_in
+from helpers.runs import plan as make_plan
 
 from sentinel.core.bus import RunFinished, RunStarted, SessionGraded, SessionStarted
 from sentinel.core.errors import SentinelError
@@ -36,6 +36,7 @@ def test_frames_carry_values_in_order_and_a_cut_frame_ends_the_stream():
         read_frame(cut)
 
 
+@pytest.mark.slow
 async def test_a_run_in_a_child_process_publishes_its_messages_and_returns_its_report(tmp_path):
     config = make_config(tmp_path)
     runner = RunnerProcess(config, make_plan("oracle", "child"))
@@ -47,10 +48,13 @@ async def test_a_run_in_a_child_process_publishes_its_messages_and_returns_its_r
     assert report.run_dir == config.results_dir / "child"
     assert finished_result(report.run_dir / "microhood" / "rise").success
     kinds = [type(m) for m in seen]
-    assert kinds[0] is RunStarted and kinds[-1] is RunFinished and kinds.count(SessionGraded) == 3
+    assert kinds[0] is RunStarted
+    assert kinds[-1] is RunFinished
+    assert kinds.count(SessionGraded) == 3
     assert seen[0].wall <= seen[-1].wall and not runner.stopping
 
 
+@pytest.mark.slow
 async def test_an_error_in_the_child_is_raised_with_its_reason(tmp_path):
     config = make_config(tmp_path)
     (config.results_dir / "taken").mkdir(parents=True)
@@ -60,6 +64,7 @@ async def test_an_error_in_the_child_is_raised_with_its_reason(tmp_path):
         await runner.run()
 
 
+@pytest.mark.slow
 async def test_a_stop_asked_before_the_child_starts_reaches_it(tmp_path):
     config = make_config(tmp_path)
     runner = RunnerProcess(config, make_plan("silent", "early"))
@@ -69,6 +74,7 @@ async def test_a_stop_asked_before_the_child_starts_reaches_it(tmp_path):
     assert not processes_working_in(tmp_path)
 
 
+@pytest.mark.slow
 def test_when_the_screens_process_goes_away_the_child_stops_and_keeps_its_results(tmp_path):
     """The screen's end of stdin closes (its process died): the child stops every agent, writes
     what finished and exits by itself, leaving no agent behind."""
@@ -97,6 +103,7 @@ def test_when_the_screens_process_goes_away_the_child_stops_and_keeps_its_result
 
 
 
+@pytest.mark.slow
 async def test_a_child_killed_mid_run_ends_the_run_with_an_error_not_a_hang(tmp_path):
     config = make_config(tmp_path)
     runner = RunnerProcess(config, make_plan("silent", "killed"))  # sessions last to their deadline

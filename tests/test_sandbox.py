@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from made_results import TEST_SCENARIOS
+from helpers.runs import TEST_SCENARIOS
 
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.errors import SentinelError
@@ -58,6 +58,7 @@ def processes_with(token: str) -> list[int]:
 
 
 @needs_bwrap
+@pytest.mark.slow
 async def test_a_sandboxed_agent_finds_no_answers_and_its_session_completes(tmp_path):
     config = config_for(tmp_path)
     secrets = [str(REPO_ROOT / "scenarios"), str(REPO_ROOT / "catalogs"), str(config.results_dir), str(TEST_SCENARIOS)]
@@ -65,9 +66,12 @@ async def test_a_sandboxed_agent_finds_no_answers_and_its_session_completes(tmp_
     log = (folder / "agent.log").read_text()
     assert "SNOOPED" in log
     assert [line for line in log.splitlines() if line.startswith("FOUND") and str(REPO_ROOT) in line] == []
-    assert result.infra_error is None and result.ended_by == "agent_exit" and not result.success
+    assert result.infra_error is None
+    assert result.ended_by == "agent_exit"
+    assert not result.success
 
 
+@pytest.mark.slow
 async def test_without_the_sandbox_the_same_agent_sees_the_repository(tmp_path):
     """The control: the snoop really looks (so the test above can fail)."""
     _, folder = await run_one(tmp_path, hostile("snoop", str(REPO_ROOT / "scenarios")), sandbox=False)
@@ -75,6 +79,7 @@ async def test_without_the_sandbox_the_same_agent_sees_the_repository(tmp_path):
 
 
 @pytest.mark.parametrize("sandbox", [False, pytest.param(True, marks=needs_bwrap)])
+@pytest.mark.slow
 async def test_a_setsid_grandchild_does_not_outlive_its_session(tmp_path, sandbox):
     token = f"sentinel-test-{uuid.uuid4().hex}"
     result, folder = await run_one(tmp_path, hostile("setsid_sleeper", token), sandbox=sandbox)
@@ -83,6 +88,7 @@ async def test_a_setsid_grandchild_does_not_outlive_its_session(tmp_path, sandbo
     assert processes_with(token) == []
 
 
+@pytest.mark.slow
 async def test_what_an_agent_leaves_is_kept_up_to_a_cap(tmp_path):
     result, folder = await run_one(tmp_path, hostile("filler"), sandbox=False, agent_files_cap_bytes=2_500_000)
     kept = sorted(p.name for p in (folder / "agent").glob("fill-*.bin"))
@@ -90,6 +96,7 @@ async def test_what_an_agent_leaves_is_kept_up_to_a_cap(tmp_path):
     assert "over the 2,500,000-byte cap" in (folder / "agent" / "copy_errors.txt").read_text()
 
 
+@needs_bwrap
 def test_the_sandbox_hides_folders_but_keeps_what_a_builtin_agent_needs(tmp_path):
     work = tmp_path / "work"
     work.mkdir()
@@ -108,6 +115,7 @@ def test_missing_bubblewrap_is_one_clear_line(monkeypatch, tmp_path):
     assert str(caught.value) == BWRAP_MISSING and "bubblewrap" in BWRAP_MISSING
 
 
+@needs_bwrap
 def test_the_sandbox_hides_an_installed_wheels_data_inside_its_readable_package(tmp_path):
     """An installed wheel keeps its scenarios inside the package, inside sys.prefix: both stay
     readable for a built-in agent, the bundled data under them stays hidden, the scenario file shows."""

@@ -39,7 +39,9 @@ def problems(path: Path) -> list[str]:
 
 def test_good_scenario_loads_into_frozen_dataclasses(tmp_path):
     s = load_scenario(write(tmp_path, GOOD))
-    assert s.id == "micromail-demo" and s.short_id == "demo" and s.condition_at == 120.0
+    assert s.id == "micromail-demo"
+    assert s.short_id == "demo"
+    assert s.condition_at == 120.0
     assert s.start_page == "/micromail/"
     assert [e.type for e in s.preload] == ["preload"] and [e.at for e in s.timeline] == [120.0]
     assert s.timeline[0].fields == {"email_id": "em0001"}
@@ -60,7 +62,9 @@ def test_every_problem_is_reported_at_once(tmp_path):
 
 def test_yaml_syntax_error_names_the_line(tmp_path):
     found = problems(write(tmp_path, "id: [unclosed\nprompt: x\n"))
-    assert len(found) == 1 and found[0].startswith("line ") and "not valid YAML" in found[0]
+    assert len(found) == 1
+    assert found[0].startswith("line ")
+    assert "not valid YAML" in found[0]
 
 
 def test_noop_must_have_null_condition_and_normal_must_have_sql(tmp_path):

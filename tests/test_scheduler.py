@@ -91,6 +91,7 @@ async def test_run_sleeps_until_due_with_the_real_clock():
 
 
 @pytest.mark.parametrize("hold_s", [0.0, 0.1])
+@pytest.mark.slow
 async def test_a_held_loop_keeps_an_event_on_time_behind_a_long_callback(hold_s):
     """Another session's page render that starts just before an event is due (here a callback
     that blocks the loop for 0.2 s, 0.04 s before) makes the event late by the rest of it,

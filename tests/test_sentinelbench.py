@@ -10,7 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from made_results import TEST_SCENARIOS, make_result, write_run
+from helpers.results import make_result, write_run
+from helpers.runs import TEST_SCENARIOS
 
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.scenario import load_scenario, scenario_files
@@ -20,6 +21,8 @@ from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
 
 AGENT = REPO_ROOT / "tests" / "agents" / "usage_logger.py"
+# The sample eval_config.yaml the original SentinelBench ships, as written.
+ORIGINAL_SAMPLE = (REPO_ROOT / "tests" / "data" / "sentinelbench" / "eval_config.yaml").read_text()
 SPEED = 200.0  # rise: condition_at 60 sim s = 0.3 wall s
 
 
@@ -115,6 +118,7 @@ def test_the_format_module_stays_out_of_the_web_and_display_stacks():
 
 # --- real runs -------------------------------------------------------------------------------
 
+@pytest.mark.slow
 async def test_a_run_writes_results_json_and_counts_the_tokens_of_usage_logs(tmp_path):
     config = load_config()
     config = replace(config, results_dir=tmp_path / "results", scenarios_dir=TEST_SCENARIOS,
@@ -150,9 +154,8 @@ def sentinel_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           text=True, timeout=180)
 
 
+@pytest.mark.slow
 def test_their_eval_config_runs_unchanged_and_grades_their_way(tmp_path):
-    from test_config import ORIGINAL_SAMPLE
-
     (tmp_path / "usage_logger.py").write_text(AGENT.read_text())
     their_command = '["your-agent-command", "--url", "__TASK_URL__", "--prompt", "__TASK_PROMPT__"]'
     ours = f'["{sys.executable}", "__BASE_DIR__/usage_logger.py", "__TASK_URL__", "__TASK_PROMPT__"]'

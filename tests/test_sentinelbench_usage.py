@@ -80,7 +80,9 @@ def test_damaged_lines_are_counted_apart_and_odd_values_count_zero(tmp_path):
     ]))
     record = derive_costs(tmp_path)
     assert record["prompt_tokens"] == 100 and record["completion_tokens"] == 10
-    assert record["llm_calls"] == 5 and record["unreadable_lines"] == 2 and record["tool_calls"] == 0
+    assert record["llm_calls"] == 5
+    assert record["unreadable_lines"] == 2
+    assert record["tool_calls"] == 0
 
 
 def test_responses_api_names_are_read_too(tmp_path):
@@ -101,7 +103,9 @@ def test_two_run_folders_are_both_counted(tmp_path):
     write_logs(tmp_path / "a", [call(10, 1)], [assistant(2)])
     write_logs(tmp_path / "b", [call(20, 2)], {"messages": [assistant(1)]})
     record = derive_costs(tmp_path)
-    assert record["prompt_tokens"] == 30 and record["tool_calls"] == 3 and record["llm_calls"] == 2
+    assert record["prompt_tokens"] == 30
+    assert record["tool_calls"] == 3
+    assert record["llm_calls"] == 2
     assert record["derived_from"] == ["a/usage.jsonl", "b/usage.jsonl"]
 
 
@@ -125,7 +129,9 @@ def test_overlong_lines_nested_json_and_a_size_cap_are_survived(tmp_path, monkey
     (tmp_path / "usage.jsonl").write_text("\n".join(lines) + "\n")
     (tmp_path / "all_messages.json").write_text("[" * 100_000 + "]" * 100_000)  # deeper than json can go
     record = derive_costs(tmp_path)
-    assert record["prompt_tokens"] == 30 and record["llm_calls"] == 3 and record["unreadable_lines"] == 1
+    assert record["prompt_tokens"] == 30
+    assert record["llm_calls"] == 3
+    assert record["unreadable_lines"] == 1
     assert record["tool_calls"] == 0 and "not readable JSON" in record["notes"][0]
     (tmp_path / "costs.json").unlink()
     monkeypatch.setattr(usage, "MAX_USAGE_BYTES", 100)

@@ -29,7 +29,9 @@ async def test_finish_keeps_the_final_verdict(env_session):
     live = await env_session(HOOD)
     await live.advance_to(live.session.scenario.condition_at + 1)
     final = await live.session.finish()
-    assert final.exists() and live.session.final_verdict is not None and live.session.final_verdict.truthy
+    assert final.exists()
+    assert live.session.final_verdict is not None
+    assert live.session.final_verdict.truthy
 
 
 async def test_a_page_of_one_session_applies_the_events_due_in_another(aiohttp_client, tmp_path):

@@ -71,6 +71,7 @@ async def test_a_missing_program_raises_as_popen_does(tmp_path, spawner):
         await start_process([str(tmp_path / "no-such-agent")], Recorder(), spawner, **OPTIONS)
 
 
+@pytest.mark.slow
 async def test_cancelled_while_starting_leaves_no_process_behind(tmp_path, spawner):
     marker = tmp_path / "pid"
     script = f"import os, time; open({str(marker)!r}, 'w').write(str(os.getpid())); time.sleep(60)"

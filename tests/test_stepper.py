@@ -8,16 +8,13 @@ import time
 
 import aiohttp
 import pytest
+from helpers.runs import RISE, RISE_NOOP, SENDER
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.errors import SentinelError
 from sentinel.core.scenario import load_scenario
 from sentinel.run.stepper import Stepper, diff_tables
-
-RISE = REPO_ROOT / "tests" / "data" / "scenarios" / "microhood" / "rise.yaml"
-RISE_NOOP = REPO_ROOT / "tests" / "data" / "scenarios" / "microhood" / "rise_noop.yaml"
-SENDER = REPO_ROOT / "tests" / "data" / "env_scenarios" / "micromail" / "sender_waves.yaml"
 
 
 @pytest.fixture
@@ -36,10 +33,14 @@ async def open_stepper():
 
 async def test_firing_the_target_event_flips_the_verdict_and_shows_the_rows_it_changed(open_stepper):
     stepper, opened = await open_stepper(RISE)
-    assert opened.sim == 0 and not opened.verdict.truthy and opened.changes == ()
+    assert opened.sim == 0
+    assert not opened.verdict.truthy
+    assert opened.changes == ()
     assert stepper.pending == [(60.0, "price_waypoint(symbol=CHPX, price=540, ramp_s=0)")]
     step = await stepper.fire_next()
-    assert step.sim == 60 and step.verdict.truthy and step.verdict_text == "TRUE (1)"
+    assert step.sim == 60
+    assert step.verdict.truthy
+    assert step.verdict_text == "TRUE (1)"
     assert step.fired == ("at 60: price_waypoint(symbol=CHPX, price=540, ramp_s=0)",)
     price = next(c for c in step.changes if c.table == "current_prices")
     assert price.kind == "changed" and price.key == "CHPX"
@@ -64,7 +65,9 @@ async def test_an_arriving_mail_is_an_inserted_row_and_moves_the_measures_off_th
 async def test_advance_fires_every_event_due_and_refuses_nonsense(open_stepper):
     stepper, _ = await open_stepper(SENDER)
     quiet = await stepper.advance(10)
-    assert quiet.sim == 10 and quiet.fired == () and quiet.changes == ()
+    assert quiet.sim == 10
+    assert quiet.fired == ()
+    assert quiet.changes == ()
     step = await stepper.advance(60)  # events at 18, 40 and 70
     assert step.sim == 70 and [f.split(":")[0] for f in step.fired] == ["at 18", "at 40", "at 70"]
     assert step.verdict.truthy and len([c for c in step.changes if c.table == "emails"]) == 3
@@ -140,14 +143,18 @@ async def test_the_attached_agents_requests_are_steps_and_its_report_is_graded_a
         assert time.monotonic() < limit, "the oracle never looked at the schedule"
         await asyncio.sleep(0.05)
     moved = await stepper.advance(185)
-    assert moved.requests and not moved.verdict.truthy and stepper.grade is None
+    assert moved.requests
+    assert not moved.verdict.truthy
+    assert stepper.grade is None
     while stepper.grade is None:
         assert time.monotonic() < limit + 60, "the oracle never reported"
         await asyncio.sleep(0.05)
     assert stepper.grade == (True, "reported 5.000 wall s after the condition held")
     rsvp = next(s for s in stepper.steps if any(r.startswith("POST /microlendar/event/ev0071/rsvp")
                                                 for r in s.requests))
-    assert rsvp.action == "agent request" and rsvp.verdict.truthy and rsvp.sim == 185
+    assert rsvp.action == "agent request"
+    assert rsvp.verdict.truthy
+    assert rsvp.sim == 185
     assert stepper.steps[-1].action == "agent reported" and seen[-1] is stepper.steps[-1]
     with pytest.raises(SentinelError, match="froze at contact"):
         await stepper.advance(1)

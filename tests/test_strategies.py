@@ -8,7 +8,8 @@ import json
 import re
 from dataclasses import replace
 
-from test_runner import DATA, SPEED, make_config
+import pytest
+from helpers.runs import SPEED, TEST_SCENARIOS, make_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.agents.browse import Line
@@ -65,7 +66,9 @@ def test_rule_judge_reads_the_predicate_on_the_changed_lines_and_counts_estimate
     assert not judge.check("c", diff_lines(before, lines("Price $76.00", "Volume 10")), "/p").holds
     assert judge.check("c", dipped, "/p").holds
     assert not judge.check("c", diff_lines(before, lines("Price $80.00", "Volume 75.00")), "/p").holds
-    assert meter.calls == {"judge": 3} and meter.prompt_tokens > 3 * 50 and meter.completion_tokens > 0
+    assert meter.calls == {"judge": 3}
+    assert meter.prompt_tokens > 3 * 50
+    assert meter.completion_tokens > 0
     assert describe_condition(judge.watch) == r"the number in /Price \$([\d,.]+)/ is at most 75.6"
 
 
@@ -136,11 +139,12 @@ def test_rule_planner_estimate_includes_the_tool_schemas():
 
 
 def strategy_plan(strategy: str, name: str) -> RunPlan:
-    scenarios = tuple(load_scenario(p) for p in scenario_files(DATA, "microhood"))
+    scenarios = tuple(load_scenario(p) for p in scenario_files(TEST_SCENARIOS, "microhood"))
     return RunPlan(name=name, agent=strategy, command=BUILTIN_AGENTS[strategy] + FAST, speed=SPEED,
                    scenarios=scenarios)
 
 
+@pytest.mark.slow
 async def test_both_strategies_pass_the_test_scenarios_and_wait_for_costs_less(tmp_path):
     config = make_config(tmp_path)
     config = replace(config, timing=replace(config.timing, reaction_window_s=3.0))

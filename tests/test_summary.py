@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from made_results import make_result
+from helpers.results import make_result
 
 from sentinel.core.summary import on_time_curve, passed_within, summarize
 

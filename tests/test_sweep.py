@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 
-from made_results import write_test_config as write_config
+import pytest
+from helpers.runs import write_test_config
 
 from sentinel.cli import main
 
 
+@pytest.mark.slow
 def test_sweep_runs_each_speed_and_tabulates_the_rungs(tmp_path, capsys):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     code = main(["sweep", "--agent", "oracle", "--config", str(config), "--task", "rise", "--task", "rise_buy",
                  "--speeds", "200,100", "--run", "ladder", "--ci"])
     out = capsys.readouterr().out
@@ -28,7 +30,7 @@ def test_sweep_runs_each_speed_and_tabulates_the_rungs(tmp_path, capsys):
 
 
 def test_sweep_input_errors_are_one_line(tmp_path, capsys):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     assert main(["sweep", "--agent", "oracle", "--config", str(config), "--speed", "2"]) == 2
     assert "--speeds (a list), not --speed" in capsys.readouterr().err
     assert main(["sweep", "--agent", "oracle", "--config", str(config), "--speeds", "2,fast"]) == 2

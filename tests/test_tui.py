@@ -6,8 +6,9 @@ from __future__ import annotations
 import webbrowser
 
 import pytest
-from test_runner import make_config, processes_working_in
-from test_runner import plan as make_plan
+from helpers.runs import make_config, processes_working_in
+from helpers.runs import plan as make_plan
+from helpers.tui import FakeBrowser, wait_until
 from textual.widgets import Static
 
 from sentinel.core.bus import Bus
@@ -20,26 +21,6 @@ from sentinel.tui.state import CONTACTED, GRADED, RUNNING, WAITING, RunState
 from sentinel.tui.textview import TextView
 
 SIZE = (160, 40)
-
-
-async def wait_until(pilot, condition, timeout: float = 20.0) -> None:
-    """Let the app run until condition() holds (it polls every 50 ms)."""
-    for _ in range(int(timeout / 0.05)):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("condition not reached in time")
-
-
-class FakeBrowser:
-    """Stands in for the person's graphical browser: records what it was asked to open."""
-
-    def __init__(self, opened: list[str]):
-        self.opened = opened
-
-    def open(self, url: str, new: int = 0) -> bool:
-        self.opened.append(url)
-        return True
 
 
 def cells(app: DashboardApp) -> dict[str, list[str]]:
@@ -69,16 +50,22 @@ def test_messages_move_a_session_through_its_states_and_clock():
     at.done = 0.0
 
     at(START_WALL)
-    assert view.state == WAITING and view.url and len(view.pending) == 24
+    assert view.state == WAITING
+    assert view.url
+    assert len(view.pending) == 24
     at(START_WALL + 0.5)
     assert view.state == RUNNING and view.sim_now(now[0], 50.0) == pytest.approx(15.0)
     at(START_WALL + 1.0)
-    assert len(view.fired) == 1 and len(view.pending) == 23 and view.pending[0][0] == 60
+    assert len(view.fired) == 1
+    assert len(view.pending) == 23
+    assert view.pending[0][0] == 60
     assert view.requests == 1 and list(view.output) == ["[agent] look 1", "[agent] look 2"]
     at(START_WALL + 1.62)
     assert view.state == CONTACTED and view.sim_now(now[0] + 5, 50.0) == view.contact_sim == pytest.approx(70)
     at(START_WALL + 1.7)
-    assert view.state == GRADED and view.mark == "pass" and view.result.reaction_s == pytest.approx(0.2)
+    assert view.state == GRADED
+    assert view.mark == "pass"
+    assert view.result.reaction_s == pytest.approx(0.2)
     assert key in state.take_dirty() and state.take_dirty() == set()
     totals = state.totals()
     assert (totals.passed, totals.failed, totals.infra_errors) == (1, 0, 0)
@@ -102,6 +89,7 @@ def test_filters_pick_sessions_by_state_and_text():
 # With a Runner in the app's process (as `sentinel play` has), or a RunnerProcess (as
 # `sentinel tui` has): its stop keys then cross into the child process.
 
+@pytest.mark.slow
 async def test_rows_update_as_a_real_run_progresses_and_keys_filter_them(tmp_path):
     config = make_config(tmp_path)
     plan = make_plan("oracle", "tui")
@@ -118,7 +106,9 @@ async def test_rows_update_as_a_real_run_progresses_and_keys_filter_them(tmp_pat
         assert "passed 3" in text_of(app, "#summary")
         assert float(cells(app)["microhood/rise"][3]) >= 60  # the sim clock froze at contact
         detail = text_of(app, "#detail")
-        assert "Tell me when CHPX" in detail and "Fired events (1)" in detail and "[oracle]" in detail
+        assert "Tell me when CHPX" in detail
+        assert "Fired events (1)" in detail
+        assert "[oracle]" in detail
         await pilot.press("f")  # active: nothing is left running
         assert cells(app) == {} and "filter active" in text_of(app, "#summary")
         await pilot.press("f", "f")  # passed
@@ -132,13 +122,19 @@ async def test_rows_update_as_a_real_run_progresses_and_keys_filter_them(tmp_pat
     assert [r.success for r in app.report.results] == [True, True, True]
 
 
+@pytest.mark.slow
 async def test_quitting_mid_run_stops_agents_keeps_finished_results_and_resume_continues(tmp_path):
     config = make_config(tmp_path)
     plan = make_plan("oracle", "tui")
     app = DashboardApp(RunState.for_plan(plan, config), RunnerProcess(config, plan))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: cells(app)["microhood/rise"][4] == "pass")
-        assert cells(app)["microhood/rise_noop"][2] == RUNNING
+        # Under load the no-op may still be starting when the first one passes; it
+        # lasts until its deadline, so waiting for both is never a race.
+        await wait_until(
+            pilot,
+            lambda: cells(app)["microhood/rise"][4] == "pass"
+            and cells(app)["microhood/rise_noop"][2] == RUNNING,
+        )
         await pilot.press("q")
         await wait_until(pilot, lambda: not app.is_running)
     assert app.return_code == 130
@@ -152,6 +148,7 @@ async def test_quitting_mid_run_stops_agents_keeps_finished_results_and_resume_c
     assert resumed.skipped == len(kept) and all(r.success for r in resumed.results)
 
 
+@pytest.mark.slow
 async def test_keys_stop_one_session_and_open_its_url(tmp_path, monkeypatch):
     opened = []
     lynx = webbrowser.GenericBrowser("lynx")  # a text browser would take over the terminal
@@ -180,6 +177,7 @@ async def test_keys_stop_one_session_and_open_its_url(tmp_path, monkeypatch):
     assert app.return_code == 130
 
 
+@pytest.mark.slow
 async def test_a_run_that_cannot_start_ends_the_app_with_its_reason(tmp_path):
     config = make_config(tmp_path)
     (config.results_dir / "tui").mkdir(parents=True)

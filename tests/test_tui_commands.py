@@ -15,18 +15,18 @@ import time
 from dataclasses import replace
 
 import pytest
-from test_runner import DATA, processes_working_in, write_config
+from helpers.runs import TEST_SCENARIOS, processes_working_in, write_test_config
 
 from sentinel.cli import main
 from sentinel.cli.screens import find_scenario
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.errors import SentinelError
 
-RISE = DATA / "microhood" / "rise.yaml"
+RISE = TEST_SCENARIOS / "microhood" / "rise.yaml"
 
 
 def test_a_scenario_is_found_by_short_id_full_id_or_file(tmp_path):
-    config = replace(load_config(), scenarios_dir=DATA)
+    config = replace(load_config(), scenarios_dir=TEST_SCENARIOS)
     assert find_scenario(config, "rise").id == "microhood-rise"
     assert find_scenario(config, "microhood-rise_buy").id == "microhood-rise_buy"
     assert find_scenario(config, str(RISE)).id == "microhood-rise"
@@ -45,7 +45,7 @@ def test_a_scenario_is_found_by_short_id_full_id_or_file(tmp_path):
 
 
 def test_bad_input_is_one_line_and_exit_code_2(tmp_path, capsys):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     assert main(["step", "nosuch", "--config", str(config)]) == 2
     assert capsys.readouterr().err.strip() == "sentinel: nosuch: no such scenario (see `sentinel list`)"
     assert main(["step", "rise", "--agent", "nobody", "--config", str(config)]) == 2
@@ -61,8 +61,9 @@ def test_sentinel_run_never_loads_textual():
     assert out.strip() == "[]"
 
 
+@pytest.mark.slow
 def test_sentinel_tui_in_a_terminal_grades_every_session_and_quits_cleanly(tmp_path):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     args = [sys.executable, "-m", "sentinel.cli", "tui", "--agent", "oracle", "--speed", "200", "--run", "t",
             "--config", str(config)]
     screen, process = _in_terminal(args, tmp_path)
@@ -79,8 +80,9 @@ def test_sentinel_tui_in_a_terminal_grades_every_session_and_quits_cleanly(tmp_p
     assert len(list(run_dir.glob("*/*/result.json"))) == 3
 
 
+@pytest.mark.slow
 def test_quitting_sentinel_tui_mid_run_exits_130_and_says_how_to_continue(tmp_path):
-    config = write_config(tmp_path)
+    config = write_test_config(tmp_path)
     args = [sys.executable, "-m", "sentinel.cli", "tui", "--agent", "silent", "--speed", "200", "--run", "s",
             "--config", str(config), "--concurrency", "0"]  # all three at once, whatever the machine is doing
     screen, process = _in_terminal(args, tmp_path)

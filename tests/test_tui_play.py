@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 
 import aiohttp
-from test_runner import SPEED, make_config
-from test_runner import plan as make_plan
-from test_tui import FakeBrowser, wait_until
+import pytest
+from helpers.runs import SPEED, make_config
+from helpers.runs import plan as make_plan
+from helpers.tui import FakeBrowser, wait_until
 from textual.widgets import Static
 
 from sentinel.core.bus import Bus
@@ -16,6 +17,8 @@ from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
 from sentinel.tui.play import PlayApp
 from sentinel.tui.state import RunState
+
+pytestmark = pytest.mark.slow
 
 SIZE = (120, 32)
 
@@ -62,7 +65,9 @@ async def test_a_person_plays_a_contact_through_http_and_is_graded_like_an_agent
         await pilot.press("q")
     assert app.return_code == 0
     (result,) = load_results(config.results_dir / "me")
-    assert result.agent == "human" and result.ended_by == "contact" and result.success
+    assert result.agent == "human"
+    assert result.ended_by == "contact"
+    assert result.success
     assert result.reaction_s is not None and result.requests >= 3
     assert result.contact_message == "CHPX is at $520"
 
@@ -83,7 +88,9 @@ async def test_closing_the_screen_after_the_report_finishes_the_session_graded(t
         await wait_until(pilot, lambda: not app.is_running)
     assert app.return_code == 0
     (result,) = load_results(config.results_dir / "done")
-    assert result.ended_by == "contact" and not result.success and not result.is_infra_error
+    assert result.ended_by == "contact"
+    assert not result.success
+    assert not result.is_infra_error
     assert result.contact_message is None
 
 

@@ -81,7 +81,9 @@ async def test_the_filter_key_over_a_hundred_sessions_shows_exactly_the_matching
             assert list(app.rows.texts()) == [view.key for view in state.visible(wanted)]
             assert f"filter {wanted}" in str(app._shown["#summary"][0])
         counts = {f: len(state.visible(f)) for f in FILTERS}
-        assert counts["all"] == 100 and 0 < counts["failed"] < counts["passed"] < 100 and counts["active"] > 0
+        assert counts["all"] == 100
+        assert 0 < counts["failed"] < counts["passed"] < 100
+        assert counts["active"] > 0
 
 
 async def test_a_typed_search_edits_in_the_summary_bar_and_keys_do_not_act_while_typing():
@@ -97,7 +99,9 @@ async def test_a_typed_search_edits_in_the_summary_bar_and_keys_do_not_act_while
         await pilot.press("f")  # keys act again
         assert app.state_filter == "active"
         await pilot.press("slash", "x", "escape")
-        assert app.search == "" and app.typing is None and "search:" not in str(app._shown["#summary"][0])
+        assert app.search == ""
+        assert app.typing is None
+        assert "search:" not in str(app._shown["#summary"][0])
 
 
 async def test_the_sim_clock_column_ticks_with_the_wall_clock():

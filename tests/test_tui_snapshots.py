@@ -3,8 +3,8 @@ screen, review the new pictures and accept them with `pytest --snapshot-update`.
 
 from __future__ import annotations
 
-from conftest import WORLD_START
-from test_stepper import RISE
+from helpers.runs import RISE
+from helpers.worlds import WORLD_START
 
 from sentinel.core.bus import SessionReady, SessionStarted
 from sentinel.core.config import load_config

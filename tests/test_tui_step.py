@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import aiohttp
 import pytest
-from test_stepper import RISE, SENDER
-from test_tui import wait_until
+from helpers.runs import RISE, SENDER
+from helpers.tui import wait_until
 from textual.widgets import Static
 
 from sentinel.agents import BUILTIN_AGENTS
@@ -85,6 +85,7 @@ async def test_an_attached_agent_sees_the_pages_and_its_report_freezes_the_world
 INVITE = REPO_ROOT / "scenarios" / "verified" / "microlendar" / "invite_destination.yaml"
 
 
+@pytest.mark.slow
 async def test_the_screen_follows_the_attached_agent_and_grades_its_report(tmp_path):
     """The oracle on microlendar-invite_destination: once the clock passes 180 s it opens the
     Hawaii invitation, accepts it and reports; the screen shows those requests, the verdict of
@@ -105,7 +106,9 @@ async def test_the_screen_follows_the_attached_agent_and_grades_its_report(tmp_p
         assert accepted.action == "agent request" and accepted.verdict.truthy
         assert any(change.table == "event_attendees" for change in accepted.changes)
         reported = app.stepper.steps[-1]
-        assert reported.action == "agent reported" and reported.grade is not None and reported.grade[0]
+        assert reported.action == "agent reported"
+        assert reported.grade is not None
+        assert reported.grade[0]
         assert any(r.startswith("GET /contact") for r in reported.requests)
         assert "GET /contact" in text_of(app, "#changes-list")
         assert "contacted at sim 185.00 s" in text_of(app, "#step-head")

@@ -34,7 +34,9 @@ async def test_contact_records_once_freezes_and_takes_a_message(env_session):
     page = await live.client.get("/contact")
     assert page.status == 200 and 'name="message"' in await page.text()
     contact = live.session.contact_record
-    assert contact is not None and contact.sim == 45.5 and live.clock.frozen
+    assert contact is not None
+    assert contact.sim == 45.5
+    assert live.clock.frozen
     await live.client.get("/contact")
     assert live.session.contact_record is contact  # only the first visit counts
     posted = await live.client.post("/contact", data={"message": "CHPX crossed"})
@@ -58,7 +60,9 @@ async def test_live_refresh_is_counted_apart_and_never_contacts(env_session):
     await live.client.get("/microhood/")
     await live.client.get("/static/style.css")
     stats = live.session.stats
-    assert stats.requests == 1 and stats.live_requests == 2 and stats.bytes_sent > 1000
+    assert stats.requests == 1
+    assert stats.live_requests == 2
+    assert stats.bytes_sent > 1000
     assert [r["path"] for r in stats.log] == ["/microhood/", "/contact", "/microhood/", "/static/style.css"]
 
 
@@ -76,7 +80,9 @@ async def test_unknown_page_is_a_404_inside_the_environment(env_session):
     live = await env_session(RISE)
     response = await live.client.get("/microhood/no/such/page")
     text = await response.text()
-    assert response.status == 404 and "MicroHood" in text and "Not found" in text
+    assert response.status == 404
+    assert "MicroHood" in text
+    assert "Not found" in text
 
 
 async def test_only_web_static_is_served(env_session):

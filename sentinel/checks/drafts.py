@@ -32,7 +32,7 @@ SUITE_MIN_NORMAL = 5  # under five normal tasks no set can keep "at most 20% in 
 def kinds_of(env: Environment) -> tuple[Any, ...]:
     if not env.kinds:
         raise SentinelError(f"{env.name}: no scenario kinds yet (add sentinel/envs/{env.name}/kinds.py "
-                            "exporting KINDS; README: Generated scenarios)")
+                            "exporting KINDS; docs/scenarios.md#adding-kinds)")
     return env.kinds
 
 

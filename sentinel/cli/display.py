@@ -164,7 +164,7 @@ def on_time_mark(result: Result) -> str:
 
 
 def pass_k_table(summary: Summary) -> Table:
-    """pass@k and pass^k for each k (sentinel/outputs/trials.py says how they are estimated)."""
+    """pass@k and pass^k for each k (sentinel/core/trials.py says how they are estimated)."""
     table = Table(title="Repeated trials")
     for column in ("k", "pass@k (any of k passes)", "pass^k (all k pass)", "scenarios"):
         table.add_column(column, justify="right")

@@ -118,7 +118,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise SentinelError(f"{path}: cannot be read: {exc.strerror}") from None
 
 
-# The original SentinelBench's eval_config.yaml (see README "Coming from SentinelBench").
+# The original SentinelBench's eval_config.yaml (docs/sentinelbench.md#eval_config).
 EVAL_CONFIG_KEYS = ("speed_factor", "agent_subprocess", "server_url", "api_url", "frontend_url")
 EVAL_URL_KEYS = ("server_url", "api_url", "frontend_url")
 EVAL_BASE_DIR = "__BASE_DIR__"

@@ -1,16 +1,17 @@
 """What one environment declares. Each package under sentinel/envs/ exports `ENV`.
 
-An environment is its domain and nothing else: a schema (schema.sql beside its package), event
+An environment is its domain and nothing else: a schema (schema.sql in its package), event
 types that change the state, baselines (SQL counts, optionally computed ones), routes (views and
 actions, named, relative to /<name>), a header (navigation, search, counters), and optionally
 derived tables written at grading time and scenario checks that need its own knowledge.
 The shared machinery (app factory, layout, paging, 404s, live refresh, validation) reads this
-declaration; nothing here imports aiohttp.
+declaration; nothing here imports aiohttp. What most environments share is a default: a
+declaration names only what its environment does differently.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,7 @@ if TYPE_CHECKING:  # only for annotations: the core never needs aiohttp at impor
     from sentinel.world.state import World
 
 ROUTE_METHODS = ("GET", "POST")
+BUILT_IN_PACKAGES = Path(__file__).parents[1] / "envs"  # sentinel/envs/<name>/: the built-in environments
 
 
 @dataclass(frozen=True)
@@ -66,10 +68,11 @@ class Route:
 
 
 class Routes:
-    """Collects an environment's routes with decorators: `@routes.get("/", "home")`."""
+    """Collects a module's routes with decorators: `@routes.get("/", "home")`. An environment
+    whose actions sit in a module of their own declares both tables: `views.routes + actions.routes`."""
 
-    def __init__(self) -> None:
-        self._routes: list[Route] = []
+    def __init__(self, routes: Iterable[Route] = ()) -> None:
+        self._routes: list[Route] = list(routes)
 
     def get(self, path: str, name: str) -> Callable[[Any], Any]:
         return self._add("GET", path, name)
@@ -83,11 +86,15 @@ class Routes:
             return handler
         return register
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Route]:
         return iter(tuple(self._routes))
 
     def __len__(self) -> int:
         return len(self._routes)
+
+    def __add__(self, other: Iterable[Route]) -> Routes:
+        """Both tables' routes, this one's first (the order the app adds them in)."""
+        return Routes([*self, *other])
 
 
 @dataclass(frozen=True)
@@ -115,6 +122,17 @@ class Header:
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 
+def check_routes(routes: Iterable[Route], env_name: str) -> None:
+    """Every route's method is GET or POST, its path starts with "/" and its name is its own."""
+    names: set[str] = set()
+    for route in routes:
+        if route.method not in ROUTE_METHODS or not route.path.startswith("/"):
+            raise ValueError(f"{env_name}: route {route.name!r} must be GET or POST on a path starting with /")
+        if route.name in names:
+            raise ValueError(f"{env_name}: two routes are named {route.name!r}")
+        names.add(route.name)
+
+
 async def no_header(world: World) -> Header:
     return Header()
 
@@ -127,10 +145,12 @@ async def no_baselines(world: World) -> dict[str, float]:
 class Environment:
     name: str  # "micromail": URL prefix, folder names, scenario id prefix
     title: str  # "MicroMail": brand shown in the header
-    schema: Path  # schema.sql with the environment's tables
     event_types: Mapping[str, EventType]
-    routes: tuple[Route, ...]
+    routes: Iterable[Route]  # views.routes, or views.routes + actions.routes (kept as a tuple)
     serve_preload: Callable[[Catalog], dict[str, Any]]  # preload fields for `sentinel serve`
+    # The environment's tables. A relative path is read from its package, sentinel/envs/<name>/;
+    # an environment kept outside the repository names its own (as it names its templates and catalog).
+    schema: Path = Path("schema.sql")
     nav: tuple[NavItem, ...] = ()
     search: str | None = None  # the named route the header's search box submits to (GET ?q=)
     header: Callable[[World], Awaitable[Header]] = no_header
@@ -141,16 +161,21 @@ class Environment:
     check_scenario: Callable[[Scenario, Catalog, Timing | None], list[tuple[str, str]]] | None = None
     templates: Path | None = None  # extra template folder (environments kept outside web/templates)
     catalog_dir: Path | None = None  # its own catalog folder, when not catalogs/<name>/
-    # The coarsest clock granularity its pages show, in sim seconds (1.0: relative times such as
-    # "3 min ago" computed from whole-second timestamps): an unchanged world within one such step
-    # reuses the rendered page. None: some text follows time continuously (interpolated prices),
-    # so every request renders.
-    page_time_step_s: float | None = None
+    # The coarsest clock granularity its pages show, in sim seconds (1.0: time shows only as
+    # relative times such as "3 min ago" of whole-second timestamps): an unchanged world within one
+    # such step reuses the rendered page. None: some text follows time continuously (interpolated
+    # prices), so every request renders.
+    page_time_step_s: float | None = 1.0
     # Scenario kinds `sentinel generate` draws from (sentinel/envs/<name>/kinds.py exports KINDS:
     # sentinel.core.kinds.Kind objects with unique names). Empty: the environment has none yet.
     kinds: tuple[Kind, ...] = ()
 
     def __post_init__(self) -> None:
+        # frozen: the two normalisations below set the fields once, as a constructor would
+        object.__setattr__(self, "routes", tuple(self.routes))
+        if not self.schema.is_absolute():
+            object.__setattr__(self, "schema", BUILT_IN_PACKAGES / self.name / self.schema)
+        check_routes(self.routes, self.name)
         check_kinds(self.kinds, self.name)
 
     @property

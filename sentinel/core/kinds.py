@@ -4,7 +4,8 @@ A *kind* is one authored scenario made into a template (`attachment_name`, `buy_
 `draw(rng, catalog, knobs)` picks the target, look-alikes, near misses, target time and trailing
 events from the catalog and returns the scenario mapping without `id` and `environment`.
 `Knobs` are the difficulty settings every kind accepts; a draw that cannot be made raises
-`NoDraw`. Environments declare `KINDS` (docs/scenarios.md); `sentinel.generation` draws them.
+`NoDraw`. Environments declare `KINDS` with `sentinel.generation.kit.kind`
+(docs/scenarios.md#adding-kinds); `sentinel.generation` draws them.
 Pure: no aiohttp, no database.
 """
 

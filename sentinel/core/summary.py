@@ -62,7 +62,7 @@ class Summary:
     tokens_median: float | None = None
     requests_median: float | None = None
     infra_errors: int = 0
-    pass_k: tuple[PassAtK, ...] = ()  # pass@k and pass^k for k = 1 .. trials (sentinel/outputs/trials.py)
+    pass_k: tuple[PassAtK, ...] = ()  # pass@k and pass^k for k = 1 .. trials (sentinel/core/trials.py)
 
     @property
     def trials(self) -> int:

@@ -1,6 +1,6 @@
 """The environments Sentinel serves. Adding one: a package here exporting ENV, its templates
 under web/templates/<name>/, its catalog under catalogs/<name>/, its scenarios under
-scenarios/<name>/, and its module in BUILT_IN below (README: "Adding an environment").
+scenarios/verified/<name>/, and its module in BUILT_IN below (docs/adding-an-environment.md).
 
 Environments kept elsewhere (the tests' tiny MicroTodo, or a user's own) are named by module in
 the SENTINEL_ENVIRONMENTS variable, comma separated; each module exports ENV.

@@ -1,4 +1,5 @@
-"""What every environment's events share: catalog selection, the preload type and its rules.
+"""What every environment's events and queries share: catalog selection, the preload type and its
+rules, insert timing, baseline counts and text search.
 
 Pure: no aiohttp. Page helpers (paging, 400s, toggles, url_for) are in sentinel.web.kit.
 """
@@ -12,7 +13,7 @@ from sentinel.core.environment import EventType
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
-    from sentinel.core.scenario import Event
+    from sentinel.core.scenario import Event, Scenario
     from sentinel.world.state import World
 
 AGE_OFFSET = "age_offset_minutes"
@@ -38,6 +39,18 @@ def age_offset(event: Event) -> float:
 def preloaded_age(event: Event, record: Mapping[str, Any]) -> float:
     """How old a preloaded catalog item is at the start: its age_minutes plus the offset."""
     return float(record.get("age_minutes", 0) or 0) + age_offset(event)
+
+
+def insert_timing(event: Event, record: Mapping[str, Any], younger_by: float = 0.0) -> dict[str, Any]:
+    """world.insert's timing arguments for a catalog record an event brings:
+    `await world.insert(table, values, **insert_timing(event, record))`.
+
+    The preload's items are as old as the catalog says (preloaded_age), `younger_by` minutes
+    less but never younger than the start (a comment written after its post); an arrival is
+    the event's moment, so a replay writes the same rows."""
+    if event.type == "preload":
+        return {"origin": "preload", "age_minutes": max(0.0, preloaded_age(event, record) - younger_by)}
+    return {"origin": "event", "at": event.at}
 
 
 def oldest_first(catalog: Catalog, collection: str, ids: list[str]) -> list[str]:
@@ -72,3 +85,49 @@ def preload_problems(event: Event, etype: EventType) -> list[tuple[str, str]]:
     if isinstance(offset, bool) or not isinstance(offset, (int, float)) or offset < 0:
         problems.append((f"{where}.{AGE_OFFSET}", "expected minutes ≥ 0"))
     return problems
+
+
+def removed_before_arrival(scenario: Scenario, catalog: Catalog, collection: str, *, field: str, arrival: str,
+                           removal: str, why: str) -> list[tuple[str, str]]:
+    """A scenario check: an item is withdrawn (a `removal` event: a job closed, an event cancelled)
+    only once it is there, preloaded (the preload's `collection` field) or brought by an earlier
+    `arrival` event; each event names its item in `field`. `why` is the problem, "{id}" its id."""
+    problems: list[tuple[str, str]] = []
+    present: set[str] = set()
+    for event in scenario.events:
+        item = str(event.fields.get(field))
+        if event.type == "preload":
+            present |= set(selected(catalog, collection, event.fields.get(collection)))
+        elif event.type == arrival:
+            present.add(item)
+        elif event.type == removal and item not in present:
+            problems.append((f"events[{event.index}].{field}", why.format(id=item)))
+    return problems
+
+
+# --- baselines -----------------------------------------------------------------------------
+
+NOT_OWN = "origin != 'self'"  # a row the world brought (preload or event), not one the agent wrote
+
+
+def arrived_count(table: str, where: str = "", *, count: str = "*") -> str:
+    """A baseline's SQL: how many rows of `table` the world brought, the agent's own left out,
+    with `where` (conditions joined by AND) and `count` what COUNT counts ("DISTINCT thread_id").
+    arrived_count("emails", "folder = 'inbox'") is
+    "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND origin != 'self'"."""
+    return f"SELECT COUNT({count}) FROM {table} WHERE {f'{where} AND ' if where else ''}{NOT_OWN}"
+
+
+# --- text search ---------------------------------------------------------------------------
+
+def like_pattern(text: str) -> str:
+    """The LIKE pattern that finds `text` anywhere, as typed: its %, _ and \\ match only
+    themselves (the SQL says ESCAPE '\\', as `contains` writes it)."""
+    return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def contains(*columns: str) -> str:
+    """SQL that is true when any of the columns holds the searched text, one `?` per column, each
+    bound to like_pattern(text): contains("title", "c.name") is
+    "(title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\')" (LIKE ignores ASCII case)."""
+    return "(" + " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in columns) + ")"

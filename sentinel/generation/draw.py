@@ -143,14 +143,14 @@ async def draw_set(env: str, kinds: Sequence[Kind], catalog: Catalog, seed: int,
     """Draw `count` valid scenarios (rejection sampling against `check`), then the set rules."""
     if count < 1:
         raise SentinelError("--count must be at least 1")
-    overrides = dict(overrides or {})
+    asked: dict[str, Any] = dict(overrides or {})  # the knobs set by hand (decoys an int)
     plan = plan_kinds(kinds, count, kind)
     windows = spread_windows(env, seed, plan)
     tally: dict[str, list[int]] = {k.name: [0, 0] for k in kinds if kind is None or k.name == kind}
     out: list[GeneratedScenario] = []
     for index, chosen in enumerate(plan):
-        knobs = replace(chosen.knobs, **overrides)
-        if index in windows and "earliest" not in overrides and "latest" not in overrides:
+        knobs = replace(chosen.knobs, **asked)
+        if index in windows and "earliest" not in asked and "latest" not in asked:
             knobs = replace(knobs, earliest=windows[index][0], latest=windows[index][1])
         out.append(await _draw_one(env, chosen, catalog, seed, index, knobs, check, tally[chosen.name]))
     if set_check is not None:

@@ -1,26 +1,44 @@
 """The one kit every environment's scenario kinds are built on (sentinel/envs/<env>/kinds.py). Pure: no aiohttp.
 
-A kind is a name, its labels (activity: passive, active or noop; criteria: absolute or relative), default
-knobs, notes saying what each knob means for it, and a draw: (rng, catalog, knobs) → the scenario mapping.
+Each kinds.py ends in its KINDS table, one `kind(...)` per kind: the name (the authored scenario's short id), the
+labels (activity: passive, active or noop; criteria: absolute or relative; they are the scenario's taxonomy, no draw
+sets them), the default knobs, notes saying what each knob means for this kind, and the draw, which is either
+
+- a `Recipe` (most kinds): its setup(rng, catalog, knobs) draws the facts (`preload`, `events`, the target time `at`,
+  `until` when a passing condition ends, and whatever the texts name) and every text (prompt, description, SQL,
+  solution) is a template over those facts and the knobs (`fill_in`); `recipe.noop(ask, ...)` is its no-op twin.
+  From sentinel/envs/microscholar/kinds.py (ALERT's texts shortened here):
+
+      ALERT = kit.Recipe(topical, difficulty="easy", distraction="alerts on near topics", start_page=HOME, ...,
+                         condition_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"),
+                         solution=kit.watch_until(ALERTS, {"text": "{topic}"}, "An alert about {topic} has arrived."))
+      kit.kind("alert_topic", "passive", "absolute", Knobs(decoys=3),
+               "decoys: alerts on other topics, those sharing the topic's words first (near_miss)", ALERT),
+
+- or a function (rng, catalog, knobs) → the scenario mapping ending in `scenario(...)`, when the texts need code
+  (MicroHood's prices); its no-op twin calls it and ends in `noop_twin(source, ...)`.
+
+A no-op twin turns its source's target into its near miss (`as_near_miss`): the event marked as the target, which
+every kit function that places a target marks (an environment's own code with `event(..., target=True)`). `kind`
+drops the marks: no scenario file holds them.
+
 The sections below follow the order in which a kind is written:
 
-1. Timing: TIMELINE_END, LAST_S, GAP_S (background keeps off deciding events), FIRST_READ_S, FLAT_S (start delays).
-2. Declaring a kind: the `kind` decorator above a draw function (kind = partial(kit.kind, _declared) collects KINDS),
-   or `declare` / `Recipe` from a setup that draws the facts (preload, events, at, until, ...) and texts templated on
-   them (`fill_in`: {x!q} SQL text, {x!l} LIKE pattern, {x!e} regex); a `Recipe` writes the usual solution and `.noop`.
-3. Choosing from the catalog: `ids_where`, `choose`, `sample`, `nearest` (look-alikes ranked by the
-   near_miss knob), `unseen`, and how alike two items are: `words`, `overlap`, `nearness`, `alike`.
-4. Spacing: `target_time` inside the knobs' window, `times_between` and `spaced` before it, `free_times` /
-   `free_moment` away from the events, `hold_until` for a condition that ends.
-5. Events and the scenario: `event` (its note becomes `_note`), `timeline`, `taxonomy`, `scenario`.
-6. An environment's arrivals view: `Arrivals` (counted kinds' setups) or `ArrivalView` (drawn kinds).
+1. Timing: FIRST_READ_S and FLAT_S, when counted arrivals and moving values may begin.
+2. Declaring a kind: `kind`, `Recipe` (and its `noop`), `fill_in` ({x!q} SQL text, {x!l} LIKE pattern, {x!e} regex).
+3. Choosing from the catalog: `ids_where`, `choose`, `sample`, `nearest` (look-alikes ranked by the near_miss knob),
+   `unseen`, and how alike two items are: `words`, `overlap`, `nearness`, `alike`.
+4. Spacing: `target_time` inside the knobs' window, `times_between` before it, `free_moment` away from the
+   events, `hold_until` for a condition that ends.
+5. Events and the scenario: `event` (its note becomes `_note`), `timeline`, `scenario`.
+6. What may arrive: `Arrivals` (an environment's subclass reads its catalog), `arriving`.
 7. One target among look-alikes: `one_target`.
 8. Counted arrivals: `counting`, `counted_arrivals` (look-alikes fitted to the window), `rise_with_drops`
    and `order_under` (a count that drops on its way), `counted_setup`.
-9. Background traffic that cannot decide the task: `background_times`, `mixed_background`, `fill`, `traffic`.
+9. Background traffic that cannot decide the task: `mixed_background`, `fill`, `traffic`.
 10. Near misses and the no-op twin: `as_near_miss` (the source's target becomes the near miss), `noop_twin`.
 11. SQL and solution shapes: `sql_text`, `like_text`, `sql_list`, `baseline`, `exists_sql`, `count_reaches`,
-    `count_watch`, `watch_number`, `act_on`.
+    `count_watch`, `watch_until`, `watch_number`, `act_on`.
 12. Waypoint timelines (a value crossing a line once, at the target): `Leg`, `phases`, `ahead`, `approach`,
     `cross_once`, `near_miss_legs`; values: `shortfall`, `round_line`, `floor_to`, `ceil_to`, `near_value`.
 """
@@ -33,141 +51,120 @@ import random
 import re
 import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import KW_ONLY, dataclass, replace
+from functools import partial
 from itertools import accumulate
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from sentinel.core.kinds import MAX_AT, MIN_AT, Kind, Knobs, NoDraw
+from sentinel.core.kinds import MAX_AT, MIN_AT, Draw, Kind, Knobs, NoDraw
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
 
+__all__ = [
+    "FIRST_READ_S", "FLAT_S",
+    "Facts", "Setup",
+    "kind", "Recipe", "fill_in",
+    "ids_where", "choose", "sample", "nearest", "unseen", "words", "overlap", "nearness", "alike",
+    "target_time", "times_between", "free_moment", "hold_until",
+    "event", "timeline", "scenario",
+    "Arrivals", "arriving",
+    "one_target",
+    "counting", "counted_arrivals", "rise_with_drops", "order_under", "counted_setup",
+    "mixed_background", "fill", "traffic",
+    "as_near_miss", "noop_twin",
+    "sql_text", "like_text", "sql_list", "baseline", "exists_sql", "count_reaches", "count_watch", "watch_until",
+    "watch_number", "act_on",
+    "Leg", "phases", "ahead", "approach", "cross_once", "near_miss_legs",
+    "shortfall", "round_line", "floor_to", "ceil_to", "near_value",
+]
 
-# --- Timing: the timeline's end and the delays every kind respects --------------------------------
 
-TIMELINE_END = 720
-LAST_S = TIMELINE_END - 5
-GAP_S = 2  # background events keep this far from the events that decide the task
+# --- Timing: the delays every kind respects, and the timeline's end --------------------------------
+
+_LAST_S = 715  # the last second an event may come (the timeline ends at 720 s)
+_GAP_S = 2  # background events keep this far from the events that decide the task
 FIRST_READ_S = 8  # counted arrivals begin after the agent's first read (a relative count starts from it)
 FLAT_S = 14  # a moving value (price, star count) first moves after the first read and 10 s of steady value
 
-Make = Callable[[float, str, str | None], dict[str, Any]]  # make(at, item id, note) builds one arrival event
+_Make = Callable[[float, str, str | None], dict[str, Any]]  # make(at, item id, note) builds one arrival event
 Facts = dict[str, Any]
-Setup = Callable[[random.Random, "Catalog", Knobs], Facts]  # draws a declared kind's facts
+Setup = Callable[[random.Random, "Catalog", Knobs], Facts]  # draws a recipe's facts
+_Template = Any  # text filled in from the facts (`fill_in`): a str, a list or mapping of them, or a function of them
 
 
-# --- Declaring a kind: above its draw (kind), or from a setup and text templates (declare, Recipe) ---
+# --- Declaring a kind: its labels, knobs and notes, and a draw (a Recipe or a function) -----------
 
-def kind(kinds: list[Kind], activity: str, criteria: str, knobs: Knobs | None = None, notes: str = "", *,
-         name: str | None = None, earliest: float = MIN_AT, view: Callable[[Catalog], Any] | None = None,
-         **params: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Decorator: the draw below becomes a Kind in `kinds` (named after it unless `name` is given):
+def kind(name: str, activity: str, criteria: str, knobs: Knobs, notes: str, draw: Draw | Recipe, *,
+         earliest: float = MIN_AT) -> Kind:
+    """A scenario kind: `name`, its labels, default `knobs`, `notes` saying what each knob means for it, and its
+    `draw` (a `Recipe`, or a function (rng, catalog, knobs) → `scenario(...)`); `earliest`: the earliest target time
+    it can serve. The scenario's taxonomy takes activity and criteria from here, difficulty and distraction from the
+    draw; the target marks of its events are dropped."""
+    drawn = partial(draw.draw, noop=activity == "noop") if isinstance(draw, Recipe) else draw
 
-        kind = partial(kit.kind, _declared)     # once per kinds.py; KINDS come from _declared
-        @kind("passive", "absolute", Knobs(decoys=2), "decoys: ...; near_miss: ...")
-        def price_target(rng, catalog, knobs): ...
-
-    Stacked, one draw serves several kinds with their keyword `params`. It reads `view(catalog)` if a view is given,
-    returns a taxonomy of difficulty and distraction, and may return (choice, scenario) for a no-op twin calling it."""
-    def declare(draw: Callable[..., Any]) -> Callable[..., Any]:
-        def run(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-            out = draw(rng, catalog if view is None else view(catalog), knobs, **params)
-            out = out[1] if isinstance(out, tuple) else out
-            return {**out, "taxonomy": {"activity": activity, "criteria": criteria, **out["taxonomy"]}}
-        kinds.append(Kind(name or draw.__name__, activity, criteria, run, knobs or Knobs(), notes, earliest))
-        return draw
-    return declare
-
-
-def declare(name: str, activity: str, criteria: str, setup: Setup, knobs: Knobs, notes: str, *, difficulty: str,
-            distraction: str, prompt: str, description: str, condition_sql: str, solution: list[dict[str, Any]],
-            eval_sql: str | None = None, near_miss_sql: str | None = None, start_page: str | None = None,
-            earliest: float = MIN_AT) -> Kind:
-    """A `Recipe` kind with the whole `solution`, whose templates see the knobs too; near_miss_sql is a template,
-    eval_sql by default the condition (a passive task is graded on reaching it)."""
-    graded = eval_sql or (None if activity == "noop" else condition_sql)
-    recipe = Recipe(activity, criteria, setup, description, prompt, difficulty, distraction, condition_sql,
-                    solution=solution, start_page=start_page, eval_sql=graded)
-
-    def draw(rng: random.Random, catalog: Catalog, drawn: Knobs) -> dict[str, Any]:
-        facts = {**drawn.to_dict(), **setup(rng, catalog, drawn)}
-        return recipe.scenario(facts, near_miss_sql=fill_in(near_miss_sql, facts))
-    return Kind(name, activity, criteria, draw, knobs, notes, earliest)
+    def labelled(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+        out = drawn(rng, catalog, knobs)
+        told = out["taxonomy"]
+        return {**out, "events": [_unmarked(e) for e in out["events"]], "taxonomy": {
+            "activity": activity, "criteria": criteria, "difficulty": told["difficulty"],
+            "distraction": told["distraction"]}}
+    return Kind(name, activity, criteria, labelled, knobs, notes, earliest)
 
 
 @dataclass(frozen=True)
 class Recipe:
-    """A kind declared: `setup` draws the facts (`at`, `events`, `preload`; `until` when a passing condition ends),
-    every other field is a template over them (`fill_in`). The solution watches `watch` (opening each new link
-    matching `open_new`) until `until` holds, takes the `then` steps and reports `report`, or is `solution`."""
+    """A draw as a setup and templates. `setup(rng, catalog, knobs)` draws the facts: `preload`, `events`, `at` (the
+    target time) and `until` (when a passing condition ends), and what the texts name; every other field is a
+    template over those facts and the knobs (`fill_in`). `eval_sql` is by default the condition (a task is graded on
+    reaching it; a no-op on nothing unless given); `solution` steps come from the solution shapes (`watch_until`)."""
 
-    activity: str
-    criteria: str
     setup: Setup
-    description: Any
-    prompt: Any
+    _: KW_ONLY
     difficulty: str
-    distraction: Any
-    condition_sql: Any
-    watch: Any = None
-    until: Any = None
-    report: Any = None
-    open_new: str | None = None
-    then: Any = ()
-    solution: Any = None
-    start_page: Any = None
-    eval_sql: Any = None
+    distraction: _Template
+    description: _Template
+    prompt: _Template
+    condition_sql: _Template
+    solution: _Template
+    eval_sql: _Template = None
+    near_miss_sql: _Template = None
+    start_page: _Template = None
 
-    def kind(self, name: str, decoys: int = 3, notes: str = "") -> Kind:
-        return Kind(name, self.activity, self.criteria, lambda rng, catalog, knobs: self.scenario(
-            self.setup(rng, catalog, knobs)), Knobs(decoys=decoys), notes)
-
-    def noop(self, name: str, swap: Callable[[random.Random, Catalog, Facts], Facts], *, description: Any,
-             eval_sql: Any = None, distraction: Any = None, decoys: int = 3, notes: str = "") -> Kind:
-        """The no-op twin: the source's draw with its target as the near miss, asking with the facts that `swap(rng,
-        catalog, facts)` changes (the source's stay under `source`); its near miss is the source's condition."""
-        twin = replace(self, activity="noop", description=description, eval_sql=eval_sql,
-                       distraction=distraction or self.distraction)
-
-        def draw(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
-            facts = self.setup(rng, catalog, knobs)
-            facts["events"] = as_near_miss([dict(e) for e in facts["events"]])
-            asked = {**facts, **swap(rng, catalog, facts), "source": facts}
-            return twin.scenario(asked, near_miss_sql=fill_in(self.condition_sql, facts))
-        return Kind(name, "noop", self.criteria, draw, Knobs(decoys=decoys), notes)
-
-    def scenario(self, facts: Facts, near_miss_sql: str | None = None) -> dict[str, Any]:
-        noop = self.activity == "noop"
-        steps = self.solution if self.solution is not None else [
-            {"watch": self.watch, **({"open_new": self.open_new} if self.open_new else {}), "until": self.until},
-            *self.then, {"report": self.report}]
+    def draw(self, rng: random.Random, catalog: Catalog, knobs: Knobs, *, noop: bool) -> dict[str, Any]:
+        facts = {**knobs.to_dict(), **self.setup(rng, catalog, knobs)}
+        graded = self.eval_sql or (None if noop else self.condition_sql)
         return scenario(
             description=fill_in(self.description, facts), prompt=fill_in(self.prompt, facts),
             condition_at=None if noop else facts["at"], condition_until=None if noop else facts.get("until"),
-            start_page=fill_in(self.start_page, facts),
-            taxonomy=taxonomy(self.activity, self.criteria, self.difficulty, fill_in(self.distraction, facts)),
-            events=timeline(facts["preload"], facts["events"]), condition_sql=fill_in(self.condition_sql, facts),
-            near_miss_sql=near_miss_sql, eval_sql=fill_in(self.eval_sql, facts), solution=fill_in(steps, facts))
+            start_page=fill_in(self.start_page, facts), difficulty=self.difficulty,
+            distraction=fill_in(self.distraction, facts), events=timeline(facts["preload"], facts["events"]),
+            condition_sql=fill_in(self.condition_sql, facts), near_miss_sql=fill_in(self.near_miss_sql, facts),
+            eval_sql=fill_in(graded, facts), solution=fill_in(self.solution, facts))
 
-
-def more_than_first(setup: Setup, rows: str, metric: str, watch: Any, number: str, *, condition_sql: Any = None,
-                    **texts: Any) -> Recipe:
-    """A passive relative kind: {n} more `rows` (a FROM clause) than the `metric` baseline, watched on `watch`
-    until its `number` regex reads first + {n}; a `condition_sql` replaces the baseline check as the condition."""
-    sql = count_reaches(rows, "{n}", metric)
-    return Recipe("passive", "relative", setup, condition_sql=condition_sql or sql, eval_sql=sql, watch=watch,
-                  until={"number": number, "at_least": "first + {n}"}, **texts)
+    def noop(self, ask: Callable[[random.Random, Catalog, Facts], Facts], *, description: _Template,
+             distraction: _Template = None, eval_sql: _Template = None) -> Recipe:
+        """The no-op twin: this recipe's facts with the target as the near miss (`as_near_miss`), asking with the
+        facts `ask(rng, catalog, facts)` changes (the source's stay under `source`); the source's condition is its
+        near_miss_sql."""
+        def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
+            facts = self.setup(rng, catalog, knobs)
+            facts["events"] = as_near_miss([dict(e) for e in facts["events"]])
+            return {**facts, **ask(rng, catalog, facts), "source": facts}
+        return replace(self, setup=setup, description=description, distraction=distraction or self.distraction,
+                       eval_sql=eval_sql, near_miss_sql=lambda facts: fill_in(self.condition_sql, facts["source"]))
 
 
 class _Templates(string.Formatter):
     """str.format with three more conversions: !q an SQL text literal, !l a LIKE pattern, !e a regex."""
 
     def convert_field(self, value: Any, conversion: str | None) -> Any:
-        convert = {"e": re.escape, "q": sql_text, "l": like_text}.get(conversion or "")
+        converters: dict[str, Callable[[str], str]] = {"e": re.escape, "q": sql_text, "l": like_text}
+        convert = converters.get(conversion or "")
         return convert(str(value)) if convert else super().convert_field(value, conversion)
 
 
-def fill_in(template: Any, facts: Mapping[str, Any]) -> Any:
+def fill_in(template: _Template, facts: Mapping[str, Any]) -> Any:
     """A template filled from the facts: a str is formatted with them (`{x!e}` a regex escape, `{x!q}` an SQL text
     literal, `{x!l}` a LIKE pattern for x anywhere; braces doubled), a whole `{x}` is the fact itself (a number stays a
     number), a callable is called with the facts, and lists, tuples and mappings are filled item by item."""
@@ -273,7 +270,7 @@ def times_between(rng: random.Random, n: int, start: float, stop: float) -> list
     return sorted(set(out)) if len(set(out)) == n else list(range(lo, lo + n))
 
 
-def spaced(rng: random.Random, n: int, start: float, stop: float, gap: float) -> list[int]:
+def _spaced(rng: random.Random, n: int, start: float, stop: float, gap: float) -> list[int]:
     """n whole seconds in [start, stop], one per stratum, at least `gap` apart."""
     if n <= 0:
         return []
@@ -284,8 +281,8 @@ def spaced(rng: random.Random, n: int, start: float, stop: float, gap: float) ->
     return [int(round(rng.uniform(lo, max(lo, hi)))) for lo, hi in strata]
 
 
-def free_times(rng: random.Random, k: int, start: float, stop: float, taken: Sequence[float],
-               gap: float = 3) -> list[int]:
+def _free_times(rng: random.Random, k: int, start: float, stop: float, taken: Sequence[float],
+                gap: float = 3) -> list[int]:
     """k distinct whole seconds in [start, stop] kept `gap` away from `taken` and each other."""
     picked: list[int] = []
     candidates = list(range(int(start), int(stop) + 1))
@@ -305,7 +302,7 @@ def free_moment(rng: random.Random, events: Iterable[Mapping[str, Any]], lo: flo
     return choose(rng, [t for t in range(int(lo), int(hi) + 1) if all(abs(t - b) > gap for b in busy)], "free moment")
 
 
-def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 5) -> int:
+def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = _LAST_S) -> int:
     """When a passing condition ends: knobs.hold_s after `at` but at least `least`, and by `end`."""
     until = min(at + max(least, int(knobs.hold_s)), end)
     if until - at < least:
@@ -315,9 +312,20 @@ def hold_until(knobs: Knobs, at: int, least: int = 0, end: int = TIMELINE_END - 
 
 # --- Events and the scenario mapping --------------------------------------------------------------
 
-def event(at: float, etype: str, note: str | None = None, **fields: Any) -> dict[str, Any]:
-    """One event mapping: at, type, its fields, then `_note` (the fact that decides it)."""
-    return {"at": _num(at), "type": etype, **fields, **({"_note": note} if note else {})}
+def event(at: float, etype: str, note: str | None = None, *, target: bool = False, **fields: Any) -> dict[str, Any]:
+    """One event mapping: at, type, its fields, then `_note` (the fact that decides it); `target` marks the event
+    that meets the task's condition (what a no-op twin turns into its near miss; `kind` drops the mark)."""
+    out = {"at": _num(at), "type": etype, **fields, **({"_note": note} if note else {})}
+    return _marked(out) if target else out
+
+
+def _marked(e: dict[str, Any]) -> dict[str, Any]:
+    e["_target"] = True
+    return e
+
+
+def _unmarked(e: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in e.items() if k != "_target"}
 
 
 def timeline(preload: Mapping[str, Any], events: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -327,20 +335,16 @@ def timeline(preload: Mapping[str, Any], events: Iterable[dict[str, Any]]) -> li
     return [{"at": 0, "type": "preload", **preload}, *(e for _, e in rest)]
 
 
-def taxonomy(activity: str, criteria: str, difficulty: str, distraction: str) -> dict[str, str]:
-    """A scenario's taxonomy block (docs/environments.md#pages)."""
-    return {"activity": activity, "criteria": criteria, "difficulty": difficulty, "distraction": distraction}
-
-
-def scenario(*, prompt: str, description: str, condition_at: float | None, taxonomy: Mapping[str, Any],
+def scenario(*, prompt: str, description: str, condition_at: float | None, difficulty: str, distraction: str,
              events: list[dict[str, Any]], condition_sql: str, solution: list[dict[str, Any]],
              eval_sql: str | None = None, start_page: str | None = None,
              condition_until: float | None = None, near_miss_sql: str | None = None) -> dict[str, Any]:
-    """The mapping a kind's draw returns (generate adds id, environment and generated); optional keys when given."""
+    """The mapping a draw returns (`kind` adds the labels to the taxonomy, generate adds id, environment and
+    generated); optional keys when given. difficulty and distraction: docs/environments.md#pages."""
     out = {"description": description, "prompt": prompt, "condition_at": _num(condition_at),
-           "condition_until": _num(condition_until), "start_page": start_page or None, "taxonomy": dict(taxonomy),
-           "events": events, "condition_sql": condition_sql, "near_miss_sql": near_miss_sql, "eval_sql": eval_sql,
-           "solution": solution}
+           "condition_until": _num(condition_until), "start_page": start_page or None,
+           "taxonomy": {"difficulty": difficulty, "distraction": distraction}, "events": events,
+           "condition_sql": condition_sql, "near_miss_sql": near_miss_sql, "eval_sql": eval_sql, "solution": solution}
     optional = ("condition_until", "start_page", "near_miss_sql", "eval_sql")
     return {key: value for key, value in out.items() if value is not None or key not in optional}
 
@@ -349,31 +353,36 @@ def _num(value: float | None) -> Any:
     return None if value is None else (int(value) if float(value).is_integer() else round(float(value), 3))
 
 
-# --- An environment's arrivals view: its catalog as one draw reads it -----------------------------
+# --- An environment's arrivals: its catalog as one draw reads it ----------------------------------
 
 class Arrivals:
-    """One draw's view of an environment's catalog: a subclass fills in the preload (`load`), what can arrive (`type`:
-    catalog id → event type), the records (`rec`) and each type's id field (`fields`); `about`, `arrange` are hooks."""
+    """What may arrive in one draw, as an environment's kinds read its catalog (the environment's subclass): the
+    catalog ids by event type (`pools`; `type_of` maps an id to its type), the event field naming each type's id
+    (`fields`), and, for the draws that use them, the `preload` and the page a task starts on. `make(at, id, note)`,
+    what the kit functions take to place arrivals, follows the note with what `about(id)` says the item is (by default
+    nothing); `arrange(events)` is a last pass over a draw's events."""
 
-    fields: Mapping[str, str]
-    load: dict[str, Any]
-    type: dict[str, str]
-    rec: dict[str, dict[str, Any]]
+    def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str],
+                 preload: Mapping[str, Any] | None = None, start_page: str | None = None) -> None:
+        self.pools = {etype: list(ids) for etype, ids in pools.items()}
+        self.fields, self.preload, self.start_page = dict(fields), dict(preload or {}), start_page
+        self.type_of = {rid: etype for etype, ids in self.pools.items() for rid in ids}
 
     @property
     def items(self) -> list[str]:
-        return list(self.type)
+        return list(self.type_of)
 
-    def of(self, etype: str, where: Callable[[dict[str, Any]], bool] = lambda rec: True) -> list[str]:
-        return [i for i, t in self.type.items() if t == etype and where(self.rec[i])]
+    def of(self, etype: str) -> list[str]:
+        return list(self.pools.get(etype, ()))
 
-    def about(self, rid: str) -> str:
-        return rid
+    def about(self, rid: str) -> str | None:
+        return None
 
-    def make(self, t: float, rid: str, note: str | None) -> dict[str, Any]:
-        """A Make: the item's arrival at t; a note is followed by what the item is about."""
-        etype = self.type[rid]
-        return event(t, etype, note and f"{note} · {self.about(rid)}", **{self.fields[etype]: rid})
+    def make(self, at: float, rid: str, note: str | None = None, **fields: Any) -> dict[str, Any]:
+        """The item's arrival at `at` (`fields`: more of the event's fields, or `target=True`)."""
+        etype, about = self.type_of[rid], self.about(rid) if note else None
+        named: dict[str, Any] = {self.fields[etype]: rid, **fields}
+        return event(at, etype, f"{note} · {about}" if about is not None else note or None, **named)
 
     def arrange(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return events
@@ -383,68 +392,37 @@ class Arrivals:
         """`key` and `fill`'s background (`before` items; after `at`, `after` items too), arranged."""
         return self.arrange(key + fill(rng, knobs, key, at, before, after, self.make))
 
-
-class ArrivalView:
-    """The catalog as drawn kinds read it: what may arrive by event type (`pools`: ids not preloaded; `fields`: the
-    event field naming one), the preload and the start page. Called as `make(at, id, note)`, `describe(id)` noted."""
-
-    def __init__(self, pools: Mapping[str, Sequence[str]], fields: Mapping[str, str], preload: Mapping[str, Any],
-                 start_page: str) -> None:
-        self.pools = {etype: list(ids) for etype, ids in pools.items()}
-        self.fields, self.preload, self.start_page = dict(fields), preload, start_page
-        self.type_of = {rid: etype for etype, ids in self.pools.items() for rid in ids}
-
-    def describe(self, rid: str) -> str:
-        return rid
-
-    def __call__(self, at: float, rid: str, note: str | None = None) -> dict[str, Any]:
-        etype = self.type_of[rid]
-        return event(at, etype, f"{note} · {self.describe(rid)}" if note else None, **{self.fields[etype]: rid})
-
     def counted(self, rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int, *,
                 what: str, decoy_note: str | Callable[[str], str] = "decoy", trailing: bool = True,
                 after: bool = False, first_s: float = FIRST_READ_S, counts: Callable[[str], bool] | None = None,
                 spoils: Callable[[str], bool] = lambda rid: False, near: Callable[[str], float] | None = None
                 ) -> tuple[int, list[str], list[dict[str, Any]]]:
         """A counting task's events (`counting`): n of `counted`, knobs.decoys of `others` between them (with `after`:
-        trailing; with `near`: `nearest` by it), then `background`. Returns (target time, counted ids, events)."""
+        trailing; with `near`: `nearest` by it), then background at the density knob: none that `spoils` the task,
+        nothing that `counts` (by default: of a counted type) before the target. Returns (at, counted ids, events)."""
         note = decoy_note if callable(decoy_note) else lambda rid: str(decoy_note)
         others = others if near is None else nearest(rng, others, knobs.decoys, near, knobs.near_miss)
-        at, events, picked = counting(rng, replace(knobs, decoys=0) if after else knobs, counted, others, n, self,
-                                      what=what, decoy_note=note, first_s=first_s, trailing=trailing)
+        at, events, picked = counting(rng, replace(knobs, decoys=0) if after else knobs, counted, others, n,
+                                      self.make, what=what, decoy_note=note, first_s=first_s, trailing=trailing)
         if after:
             later = sample(rng, [x for x in others if x not in picked], knobs.decoys, "look-alikes")
-            times = times_between(rng, len(later), at + 4, TIMELINE_END - 5)
-            events += [self(t, rid, note(rid)) for t, rid in zip(times, later, strict=True)]
+            times = times_between(rng, len(later), at + 4, _LAST_S)
+            events += [self.make(t, rid, note(rid)) for t, rid in zip(times, later, strict=True)]
         types = {self.type_of[rid] for rid in counted}
         counts = counts or (lambda rid: self.type_of[rid] in types)
-        return at, picked, events + self.background(rng, knobs, events, at, counts, spoils)
-
-    def background(self, rng: random.Random, knobs: Knobs, events: Sequence[dict[str, Any]], at: float | None = None,
-                   counts: Callable[[str], bool] = lambda rid: False,
-                   spoils: Callable[[str], bool] = lambda rid: False) -> list[dict[str, Any]]:
-        """Background at the density knob: none in `events` or that `spoils` the task; what `counts` only after `at`."""
         used = {e[f] for e in events for f in self.fields.values() if f in e}
         pool = [rid for rid in self.type_of if rid not in used and not spoils(rid)]
-        late = (lambda rid, t: True) if at is None else (lambda rid, t: t > at + GAP_S or not counts(rid))
-        return [self(t, rid) for t, rid in mixed_background(rng, knobs.density, [e["at"] for e in events], pool, late)]
 
-    def more(self, rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int, *,
-             count_sql: str, metric: str, page: str, number: str, what: str, decoy_note: str, distraction: str,
-             description: str, prompt: str, report: str) -> dict[str, Any]:
-        """A passive relative counting task, "tell me once there are n more than now": `count_sql` against the
-        baseline `metric`, the total read (`number`) on `page`; `description` is formatted with at and decoys."""
-        at, _, events = self.counted(rng, knobs, counted, others, n, what=what, decoy_note=decoy_note)
-        sql = f"SELECT {count_sql} >= {baseline(metric)} + {n}"
-        return self.scenario(at, events, "easy", distraction, prompt=prompt, condition_sql=sql, eval_sql=sql,
-                             description=description.format(at=at, decoys=knobs.decoys),
-                             solution=watch_number(page, number, f"first + {n}", report))
+        def allowed(rid: str, t: int) -> bool:  # what counts arrives only after the target
+            return t > at + _GAP_S or not counts(rid)
+        background = mixed_background(rng, knobs.density, [e["at"] for e in events], pool, allowed)
+        return at, picked, events + [self.make(t, rid) for t, rid in background]
 
     def scenario(self, at: float | None, events: Iterable[dict[str, Any]], difficulty: str, distraction: str, *,
                  preload: Mapping[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
-        """`scenario` on the start page, the events after the preload (this view's unless given)."""
+        """`scenario` on the start page, the events after the preload (the arrivals' own unless given)."""
         return scenario(condition_at=at, start_page=self.start_page, events=timeline(preload or self.preload, events),
-                        taxonomy={"difficulty": difficulty, "distraction": distraction}, **fields)
+                        difficulty=difficulty, distraction=distraction, **fields)
 
 
 def arriving(events: Iterable[Mapping[str, Any]]) -> set[str]:
@@ -454,7 +432,7 @@ def arriving(events: Iterable[Mapping[str, Any]]) -> set[str]:
 
 # --- One target among look-alikes -----------------------------------------------------------------
 
-def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys: Sequence[str], *, note: str,
+def one_target(rng: random.Random, knobs: Knobs, make: _Make, target: str, decoys: Sequence[str], *, note: str,
                decoy_note: Callable[[str], str], gap: float = 3, lo: float = MIN_AT, hi: float = MAX_AT,
                trailing: Sequence[str] = (), hold: bool = False,
                trail_note: Callable[[str], str] = lambda item: "trailing: after the target",
@@ -464,35 +442,37 @@ def one_target(rng: random.Random, knobs: Knobs, make: Make, target: str, decoys
     knobs.hold_s after the target. Returns (target time, that end or None, events)."""
     at = target_time(rng, knobs, lo=max(lo, 2 + gap * (len(decoys) + 1)), hi=hi)
     until = hold_until(knobs, at) if hold else None
-    times = spaced(rng, len(decoys), 2, at - gap, gap)
-    events = [*(make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)), make(at, target, note)]
-    later = [t for t in range(min(at + 5, LAST_S), LAST_S + 1) if until is None or abs(t - until) >= gap]
+    times = _spaced(rng, len(decoys), 2, at - gap, gap)
+    events = [*(make(t, d, decoy_note(d)) for t, d in zip(times, decoys, strict=True)),
+              _marked(make(at, target, note))]
+    later = [t for t in range(min(at + 5, _LAST_S), _LAST_S + 1) if until is None or abs(t - until) >= gap]
     return at, until, events + [make(choose(rng, later, "time after the target"), x, trail_note(x)) for x in trailing]
 
 
 # --- Counted arrivals: n of a family, the n-th at the target time ---------------------------------
 
 def counting(rng: random.Random, knobs: Knobs, counted: Sequence[str], others: Sequence[str], n: int,
-             make: Make, *, what: str, decoy_note: Callable[[str], str], first_s: float = 2,
+             make: _Make, *, what: str, decoy_note: Callable[[str], str], first_s: float = 2,
              gap: float = 4, trailing: bool = True) -> tuple[int, list[dict[str, Any]], list[str]]:
     """The key events of a counting task: n of `counted` (the n-th at the target time, one more
     trailing when `trailing`), knobs.decoys of `others` between. Returns (at, events, counted ids)."""
     picked = sample(rng, counted, n + int(trailing), what)
     decoys = sample(rng, others, knobs.decoys, "look-alikes")
     at = target_time(rng, knobs, lo=first_s + gap * n + 2)
-    times = [*sorted(spaced(rng, n - 1, first_s, at - gap / 2, gap)), at]
+    times = [*sorted(_spaced(rng, n - 1, first_s, at - gap / 2, gap)), at]
     events = [make(t, rid, f"{what} {i + 1} of {n}" + (" (the target)" if i == n - 1 else ""))
               for i, (t, rid) in enumerate(zip(times, picked, strict=False))]
-    dtimes = free_times(rng, len(decoys), 2, at - 3, times, gap=3)
+    _marked(events[-1])
+    dtimes = _free_times(rng, len(decoys), 2, at - 3, times, gap=3)
     events += [make(t, rid, decoy_note(rid)) for t, rid in zip(dtimes, decoys, strict=True)]
     if trailing:
-        trail = rng.randint(min(at + gap + 6, LAST_S), min(at + 150, LAST_S))
+        trail = rng.randint(int(min(at + gap + 6, _LAST_S)), min(at + 150, _LAST_S))
         events.append(make(trail, picked[n], f"trailing: {what} after the target"))
     return at, events, list(picked)
 
 
 def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], looks: Sequence[str], n: int,
-                     make: Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
+                     make: _Make, *, what: str, decoy_note: str, score: Callable[[str], float] | None = None,
                      start: float = 0, gap: float = 4, trailing: int = 1, span: float | None = None,
                      ordered: bool = False) -> tuple[int, list[dict[str, Any]], list[str]]:
     """As `counting`, with as many `looks` as fit before knobs.latest (at most the decoys knob; the nearest by
@@ -506,18 +486,19 @@ def counted_arrivals(rng: random.Random, knobs: Knobs, counted: Sequence[str], l
     at = target_time(rng, knobs, lo=start + room(k))
     if span is not None:
         start = max(start, at - rng.randint(int(room(k)), max(int(room(k)), int(span))))
-    times = [*sorted(spaced(rng, n - 1, start, at - gap / 2, gap)), at]
+    times = [*sorted(_spaced(rng, n - 1, start, at - gap / 2, gap)), at]
     events = [make(t, rid, f"{'target: ' if i == n - 1 else ''}{what}" + (f" {i + 1} of {n}" if n > 1 else ""))
               for i, (t, rid) in enumerate(zip(times, picked, strict=False))]
-    events += [make(t, rid, decoy_note) for t, rid in zip(free_times(rng, k, start + 1, at - 3, times), decoys,
+    _marked(events[-1])
+    events += [make(t, rid, decoy_note) for t, rid in zip(_free_times(rng, k, start + 1, at - 3, times), decoys,
                                                            strict=True)]
-    later = free_times(rng, trailing, at + 10, LAST_S, [])
+    later = _free_times(rng, trailing, at + 10, _LAST_S, [])
     events += [make(t, rid, f"trailing: another {what}") for t, rid in zip(later, picked[n:], strict=True)]
     return at, events, [*picked, *decoys]
 
 
 def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], droppable: Sequence[str], n: int,
-                    make: Make, drop: Make, *, what: str, drop_note: str, base: int = 0, start: float = 0,
+                    make: _Make, drop: _Make, *, what: str, drop_note: str, base: int = 0, start: float = 0,
                     gap: float = 4, cap: int = 3, trailing: int = 1) -> tuple[int, list[dict[str, Any]], list[str]]:
     """A count that must rise from `base` by n while some of what was there leaves: arrivals of `counted` and
     d removals of `droppable` (`drop(t, item, note)`; d the decoys knob, at most `cap`) in an order staying under n,
@@ -527,12 +508,12 @@ def rise_with_drops(rng: random.Random, knobs: Knobs, counted: Sequence[str], dr
     at = target_time(rng, knobs, lo=start + gap * (len(steps) + 1))
     adds, gone = sample(rng, counted, n + d + trailing, what), sample(rng, droppable, d, "removals")
     arriving, leaving, level, events = iter(adds), iter(gone), base, []
-    for t, step in zip(sorted(spaced(rng, len(steps), start, at - gap / 2, gap)), steps, strict=True):
+    for t, step in zip(sorted(_spaced(rng, len(steps), start, at - gap / 2, gap)), steps, strict=True):
         level += 1 if step == "add" else -1
         note = f"{what} {level} of {base + n}" if step == "add" else f"{drop_note}: now {level} of {base + n}"
         events.append(make(t, next(arriving), note) if step == "add" else drop(t, next(leaving), note))
-    events.append(make(at, next(arriving), f"target: {what} {base + n} of {base + n}"))
-    later = free_times(rng, trailing, at + 10, LAST_S, [])
+    events.append(_marked(make(at, next(arriving), f"target: {what} {base + n} of {base + n}")))
+    later = _free_times(rng, trailing, at + 10, _LAST_S, [])
     events += [make(t, next(arriving), f"trailing: {what} {base + n + i + 1}") for i, t in enumerate(later)]
     return at, events, [*adds, *gone]
 
@@ -552,16 +533,16 @@ def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
                   what: str, decoy_note: str, base: Callable[[Any], int] = lambda view: 0,
                   score: Callable[[Any], Callable[[str], float]] | None = None, start: float = 0, trailing: int = 1,
                   span: float | None = None) -> Setup:
-    """A counting kind's setup for `declare`: `counted_arrivals` of n (drawn from the range), then background
-    that keeps the counted family out until the target. `counted`, `looks`, `score` and `base` (the count at the
-    start) take the view `arrivals(rng, catalog)`. Facts: preload, events, at, n, base, goal, first, decoys."""
+    """A counting recipe's setup: `counted_arrivals` of n (drawn from the range), then background that keeps the
+    counted family out until the target. `counted`, `looks`, `score` and `base` (the count at the start) take the
+    arrivals `arrivals(rng, catalog)`. Facts: preload, events, at, n, base, goal, first, decoys."""
     def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
         a, k = arrivals(rng, catalog), rng.randint(*n)
         at, key, used = counted_arrivals(rng, knobs, counted(a), looks(a), k, a.make, what=what, decoy_note=decoy_note,
                                          score=score and score(a), start=start, trailing=trailing, span=span)
         free, family = [x for x in a.items if x not in set(used)], set(counted(a))
         safe = [x for x in free if x not in family]
-        return {"preload": a.load, "events": a.with_background(rng, knobs, key, at, safe, free),
+        return {"preload": a.preload, "events": a.with_background(rng, knobs, key, at, safe, free),
                 "at": at, "n": k, "base": base(a), "goal": base(a) + k, "first": min(e["at"] for e in key),
                 "decoys": len(used) - k - trailing}
     return setup
@@ -569,23 +550,23 @@ def counted_setup(arrivals: Callable[[random.Random, Catalog], Arrivals], *,
 
 # --- Background traffic that cannot decide the task -----------------------------------------------
 
-def background_times(rng: random.Random, density: float, taken: Iterable[float],
-                     start: float = 1, stop: float = TIMELINE_END - 5) -> list[int]:
-    """Background event times at `density` per sim minute over the timeline, kept GAP_S away from `taken`."""
+def _background_times(rng: random.Random, density: float, taken: Iterable[float],
+                      start: float = 1, stop: float = _LAST_S) -> list[int]:
+    """Background event times at `density` per sim minute over the timeline, kept _GAP_S away from `taken`."""
     busy = [float(t) for t in taken]
     n = int(round(density * (stop - start) / 60.0))
-    free = [t for t in range(int(start), int(stop) + 1) if all(abs(t - b) > GAP_S for b in busy)]
+    free = [t for t in range(int(start), int(stop) + 1) if all(abs(t - b) > _GAP_S for b in busy)]
     return [] if n <= 0 or not free else sorted(rng.sample(free, min(n, len(free))))
 
 
 def mixed_background(rng: random.Random, density: float, taken: Iterable[float], pool: Sequence[Any],
                      allow: Callable[[Any, int], bool], start: float = 1,
-                     stop: float = TIMELINE_END - 5) -> list[tuple[int, Any]]:
-    """(time, item) background pairs: times as `background_times` gives them, each with a pool item (used
-    once) that `allow(item, time)` accepts, so a pool can mix event families."""
+                     stop: float = _LAST_S) -> list[tuple[int, Any]]:
+    """(time, item) background pairs at `density` per sim minute, kept off the `taken` times, each with a pool item
+    (used once) that `allow(item, time)` accepts, so a pool can mix event families."""
     out: list[tuple[int, Any]] = []
     left = list(pool)
-    for t in background_times(rng, density, taken, start, stop):
+    for t in _background_times(rng, density, taken, start, stop):
         fits = [i for i, item in enumerate(left) if allow(item, t)]
         if fits:
             out.append((t, left.pop(fits[rng.randrange(len(fits))])))
@@ -593,23 +574,23 @@ def mixed_background(rng: random.Random, density: float, taken: Iterable[float],
 
 
 def fill(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], at: float | None,
-         before: Sequence[str], after: Sequence[str], make: Make) -> list[dict[str, Any]]:
+         before: Sequence[str], after: Sequence[str], make: _Make) -> list[dict[str, Any]]:
     """Background at the density knob, each item once: before `at` only `before` items (they cannot change the
     task's condition), after it `after` items too."""
-    times = background_times(rng, knobs.density, [e["at"] for e in events])
+    times = _background_times(rng, knobs.density, [e["at"] for e in events])
     safe, rest = list(before), [x for x in after if x not in set(before)]
     rng.shuffle(safe)
     rng.shuffle(rest)
     out = []
     for t in times:
-        late = at is None or t > at + GAP_S
+        late = at is None or t > at + _GAP_S
         pool = (rest or safe) if late and rng.random() < 0.5 else (safe or (rest if late else []))
         if pool:
             out.append(make(t, pool.pop(), None))
     return out
 
 
-def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool: Sequence[str], make: Make,
+def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool: Sequence[str], make: _Make,
             spoils: Callable[[str], bool] = lambda item: False, after: float | None = None) -> list[dict[str, Any]]:
     """`events` plus background from `pool` at the density knob: items not yet arriving, none that `spoils`
     the task (or, given `after`, the target time, none before it)."""
@@ -622,30 +603,36 @@ def traffic(rng: random.Random, knobs: Knobs, events: list[dict[str, Any]], pool
 # --- Near misses and the no-op twin ---------------------------------------------------------------
 
 def as_near_miss(events: list[dict[str, Any]], but: str = "") -> list[dict[str, Any]]:
-    """A no-op twin drawn by its source's draw: the source task's target (its note starts "target:"
-    or holds "(the target)") becomes the twin's near miss, in place; `but` says why it does not count."""
+    """For a no-op twin drawn by its source's draw: the event marked as the source's target becomes the twin's near
+    miss, in place (its note says so; `but` says why it does not count)."""
     for e in events:
-        note = str(e.get("_note", ""))
-        if note.startswith("target:"):
-            e["_note"] = "near miss (the source task's target):" + note.removeprefix("target:") + but
-        elif "(the target)" in note:
-            e["_note"] = note.replace("(the target)", "(the source task's target: the near miss)") + but
+        if e.pop("_target", False):
+            e["_note"] = _near_miss_note(str(e.get("_note", "")), but)
     return events
 
 
-def noop_twin(source: Mapping[str, Any], *, near: Iterable[dict[str, Any]] = (), distraction: str | None = None,
-              swap: tuple[str, str] | None = None, drop: Callable[[dict[str, Any]], bool] = lambda e: False,
-              **fields: Any) -> dict[str, Any]:
-    """The no-op twin of a drawn scenario: its timeline with the target relabelled (`as_near_miss`), the `near`
+def _near_miss_note(note: str, but: str) -> str:
+    """A target's note ("target: …" or "… (the target) …") as the no-op's near miss."""
+    if note.startswith("target:"):
+        return "near miss (the source task's target):" + note.removeprefix("target:") + but
+    if "(the target)" in note:
+        return note.replace("(the target)", "(the source task's target: the near miss)") + but
+    raise ValueError(f"a target's note says neither 'target:' nor '(the target)': {note!r}")
+
+
+def noop_twin(source: Mapping[str, Any], *, distraction: str, difficulty: str | None = None,
+              near: Iterable[dict[str, Any]] = (), swap: tuple[str, str] | None = None,
+              drop: Callable[[dict[str, Any]], bool] = lambda e: False, **fields: Any) -> dict[str, Any]:
+    """The no-op twin of a drawn scenario: its timeline with the target as the near miss (`as_near_miss`), the `near`
     events added and background events `drop` picks left out. `swap` (old, new) makes the prompt from the source's;
-    the taxonomy is the source's with `distraction` unless `fields` (description, condition_sql, ...) give one."""
+    `fields` (description, condition_sql, ...) give the rest; difficulty by default the source's."""
     head, *events = source["events"]
     kept = as_near_miss([dict(e) for e in events if "_note" in e or not drop(e)])
     if swap:
         fields.setdefault("prompt", source["prompt"].replace(*swap))
-    fields.setdefault("taxonomy", {**source["taxonomy"], "distraction": distraction})
     return scenario(condition_at=None, start_page=source.get("start_page"), events=timeline(
-        {k: v for k, v in head.items() if k not in ("at", "type")}, [*kept, *near]), **fields)
+        {k: v for k, v in head.items() if k not in ("at", "type")}, [*kept, *near]), distraction=distraction,
+        difficulty=difficulty or source["taxonomy"]["difficulty"], **fields)
 
 
 # --- SQL and solution shapes ----------------------------------------------------------------------
@@ -683,15 +670,25 @@ def count_reaches(rows: str, n: int | str, metric: str | None = None, count: str
 
 
 def count_watch(rows: str, n: int | str, page: str, pattern: str, report: str, metric: str | None = None,
-                count: str = "COUNT(*)") -> dict[str, Any]:
-    """A passive count task's condition_sql (`count_reaches`) and solution (`watch_number`; first + n if relative)."""
+                count: str = "COUNT(*)", at_least: int | str | None = None) -> dict[str, Any]:
+    """A passive count task's condition_sql (`count_reaches`) and solution (`watch_number` until `at_least`, by
+    default n, or first + n if relative)."""
+    goal = at_least if at_least is not None else f"first + {n}" if metric else n
     return {"condition_sql": count_reaches(rows, n, metric, count),
-            "solution": watch_number(page, pattern, f"first + {n}" if metric else n, report)}
+            "solution": watch_number(page, pattern, goal, report)}
+
+
+def watch_until(page: str, until: Mapping[str, Any], report: str, *, open_new: str | None = None,
+                then: Iterable[Mapping[str, Any]] = ()) -> list[dict[str, Any]]:
+    """The usual solution: watch `page` (opening each new link matching `open_new`) until `until` holds, take the
+    `then` steps, report."""
+    watch = {"watch": page, **({"open_new": open_new} if open_new else {}), "until": dict(until)}
+    return [watch, *(dict(step) for step in then), {"report": report}]
 
 
 def watch_number(page: str, pattern: str, at_least: float | str, report: str) -> list[dict[str, Any]]:
     """A counting task's solution: watch `page` until the number `pattern` captures reaches `at_least`, report."""
-    return [{"watch": page, "until": {"number": pattern, "at_least": at_least}}, {"report": report}]
+    return watch_until(page, {"number": pattern, "at_least": at_least}, report)
 
 
 def act_on(page: str, text: str, action: str, *links: str) -> list[dict[str, Any]]:
@@ -703,12 +700,14 @@ def act_on(page: str, text: str, action: str, *links: str) -> list[dict[str, Any
 # --- Waypoint timelines: a value that crosses a line once, at the target --------------------------
 
 class Leg(NamedTuple):
-    """One waypoint move: from `at` the value moves linearly to `value`, reached at at + ramp_s."""
+    """One waypoint move: from `at` the value moves linearly to `value`, reached at at + ramp_s; `target`: the move
+    that crosses the line (its event is the target's)."""
 
     at: int
     value: float
     ramp_s: int = 0
     note: str | None = None
+    target: bool = False
 
 
 def phases(t0: int, t1: int, n: int) -> list[tuple[int, int]]:
@@ -737,7 +736,7 @@ def cross_once(t0: int, at: int, stops: Sequence[float | tuple[float, str]], ove
                until: int | None = None, back: float = 0.0, back_note: str | None = None) -> list[Leg]:
     """A target path: `approach` through stops short of the line, a jump past it (`over`) at `at`, maybe one back."""
     back_leg = [] if until is None else [Leg(until, back, 0, back_note)]  # where a passing window ends
-    return [*approach(t0, at - 2, stops), Leg(at, over, 0, note), *back_leg]
+    return [*approach(t0, at - 2, stops), Leg(at, over, 0, note, target=True), *back_leg]
 
 
 def shortfall(near_miss: float, smallest: float, widest: float, decimals: int = 0) -> float:

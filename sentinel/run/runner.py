@@ -69,7 +69,7 @@ from sentinel.session.live import Session
 from sentinel.session.proxy import METERED_FILE
 from sentinel.session.result import AgentUsage, crashed_result, session_result
 from sentinel.session.sandbox import Sandbox
-from sentinel.web.render import make_templates
+from sentinel.web.templates import make_templates
 
 # First-wave clocks start at least START_CORE_SPACING_S / cores apart (a hundred over 15 s on two cores),
 # and at most START_SPACING_MAX_S, held while the canary says the machine is not calm: see StartGate.

@@ -18,6 +18,7 @@ import jinja2
 from aiohttp import web
 
 from sentinel.core.environment import Environment
+from sentinel.core.paths import DATA
 from sentinel.web.cache import CachedPage, PageCache, digest_of_tag, etag_of, from_cache, not_modified, page_key
 from sentinel.web.keys import (
     BODY_TAG,
@@ -32,11 +33,14 @@ from sentinel.web.keys import (
     SiteHooks,
 )
 from sentinel.web.kit import BadInput
-from sentinel.web.render import STATIC_DIR, is_live, layout_for, looks_only, make_templates, render, skips_side_effect
+from sentinel.web.render import render
+from sentinel.web.request_checks import is_live, looks_only, skips_side_effect
+from sentinel.web.templates import layout_for, make_templates
 from sentinel.web.waiting import requested_wait, wait_for_change
 from sentinel.world.state import World
 
 log = logging.getLogger("sentinel.web")
+STATIC_DIR = DATA.static
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 

@@ -6,12 +6,12 @@
 - `mark_seen(...)`: the one GET side effect, skipped for live refreshes.
 - `toggle(...)`: flip a 0/1 column and say what happened.
 - `done(...)`: post/redirect/get with the one-line status.
-- `url_for(...)`: named routes instead of literal paths.
+- `url_for(...)`: named routes instead of literal paths; `redirect_to(...)`: a page that only forwards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,8 @@ from aiohttp import web
 from multidict import MultiDictProxy
 
 from sentinel.web.keys import ENVIRONMENT, WORLD
-from sentinel.web.render import local_path, make_url, render, skips_side_effect
+from sentinel.web.render import make_url, render
+from sentinel.web.request_checks import local_path, skips_side_effect
 from sentinel.world.state import World
 
 MAX_PAGE = 10_000
@@ -32,6 +33,11 @@ class BadInput(Exception):
 
 def world_of(request: web.Request) -> World:
     return request.app[WORLD]
+
+
+def route_name(request: web.Request) -> str:
+    """The name of the route serving the request: what tells apart the routes one handler serves."""
+    return request.match_info.route.name or ""
 
 
 def url_for(request: web.Request, name: str, query: Mapping[str, Any] | None = None, **parts: Any) -> str:
@@ -191,6 +197,14 @@ def done(request: web.Request, form: Mapping[str, Any], status_line: str, fallba
     next_url = form.get("next")
     target = next_url if isinstance(next_url, str) and local_path(next_url) else fallback
     return web.HTTPSeeOther(target)
+
+
+def redirect_to(name: str, **parts: Any) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """A handler that only sends the browser on (302) to the named route, for a home page that
+    is another page: `routes.get("/", "home")(redirect_to("chats"))`."""
+    async def forward(request: web.Request) -> web.StreamResponse:
+        raise web.HTTPFound(url_for(request, name, **parts))
+    return forward
 
 
 async def bad_request(request: web.Request, message: str) -> web.Response:

@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from aiohttp import web
 
 from sentinel.core.environment import Environment, EventType, Header, NavItem, Routes
 from sentinel.core.scenario import Event
-from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.kit import arrived_count, insert_timing, oldest_first, preload_type, selected
 from sentinel.web.kit import done, fetch_or_404, form_of, mark_seen, paged, toggle, url_for
 from sentinel.web.render import render
 from sentinel.world.state import World
@@ -22,9 +21,8 @@ routes = Routes()
 
 async def insert_task(world: World, event: Event, task_id: str) -> None:
     record = world.catalog.get("tasks", task_id)
-    when: dict[str, Any] = ({"origin": "preload", "age_minutes": preloaded_age(event, record)}
-                            if event.type == "preload" else {"origin": "event", "at": event.at})
-    await world.insert("tasks", {"id": task_id, "title": record["title"], "notes": record.get("notes", "")}, **when)
+    await world.insert("tasks", {"id": task_id, "title": record["title"], "notes": record.get("notes", "")},
+                       **insert_timing(event, record))
 
 
 async def apply_preload(world: World, event: Event) -> None:
@@ -72,10 +70,10 @@ ENV = Environment(
     event_types={"preload": preload_type(apply_preload, {"tasks": "tasks"}, required=("tasks",)),
                  "new_task": EventType(apply_new_task, refs={"task_id": "tasks"}, inserts=("task_id",),
                                        required=("task_id",))},
-    routes=tuple(routes),
+    routes=routes,
     nav=(NavItem("Tasks", "home", count="open"),),
     header=header,
-    baseline_sql={"task_count": "SELECT COUNT(*) FROM tasks WHERE origin != 'self'"},
+    baseline_sql={"task_count": arrived_count("tasks")},
     serve_preload=lambda catalog: {"tasks": "*"},
     templates=HERE / "templates",
     catalog_dir=HERE / "catalog",

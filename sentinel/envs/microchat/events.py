@@ -3,10 +3,10 @@ a sender deleting a message; and the check that a message is deleted only after 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sentinel.core.environment import EventType
-from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.kit import insert_timing, oldest_first, preload_type, selected
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -18,12 +18,6 @@ if TYPE_CHECKING:
 def mention_of(world: World) -> str:
     """How a message @mentions the self user: "@Alex Morgan"."""
     return "@" + world.self_persona["name"]
-
-
-def timing(event: Event, record: dict[str, Any]) -> dict[str, Any]:
-    if event.type == "preload":
-        return {"origin": "preload", "age_minutes": preloaded_age(event, record)}
-    return {"origin": "event", "at": event.at}
 
 
 async def insert_workspace(world: World) -> None:
@@ -53,7 +47,8 @@ async def insert_message(world: World, event: Event, message_id: str = "") -> No
         "mentions_me": int(mention_of(world) in record["body"]),
         "has_attachment": int(bool(record.get("attachment_name"))), "attachment_name": record.get("attachment_name"),
         "attachment_size": record.get("attachment_size"), "reply_to_id": record.get("reply_to_id"),
-        "is_read": int(own or (event.type == "preload" and bool(record.get("is_read"))))}, **timing(event, record))
+        "is_read": int(own or (event.type == "preload" and bool(record.get("is_read"))))},
+        **insert_timing(event, record))
     await world.db.executemany("INSERT OR IGNORE INTO reactions (message_id, emoji, persona_id) VALUES (?, ?, ?)",
                                [(record["id"], emoji, person)
                                 for emoji, people in (record.get("reactions") or {}).items() for person in people])
@@ -63,7 +58,7 @@ async def insert_call(world: World, event: Event, call_id: str = "") -> None:
     record = world.catalog.get("calls", call_id or str(event.fields["call_id"]))
     await world.insert("calls", {"id": record["id"], "persona_id": record["persona_id"],
                                  "direction": record["direction"], "missed": int(bool(record.get("missed"))),
-                                 "duration_s": int(record.get("duration_s", 0))}, **timing(event, record))
+                                 "duration_s": int(record.get("duration_s", 0))}, **insert_timing(event, record))
 
 
 async def apply_preload(world: World, event: Event) -> None:

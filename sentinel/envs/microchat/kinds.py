@@ -27,9 +27,6 @@ MENTION = re.compile(r"@[A-Z][a-z]+ [A-Z]")
 TOKEN = re.compile(r"[A-Za-z0-9]+")
 
 
-chat_kind = partial(kit.declare, start_page=LIST)
-
-
 # --- catalog views and the scenario's frame -------------------------------------------------
 
 def base(catalog: Catalog, collection: str) -> list[str]:
@@ -59,10 +56,12 @@ def about(catalog: Catalog, rid: str) -> str:
     return f"{name(catalog, r['sender_id'])} in {place}"
 
 
-def arrival(catalog: Catalog) -> kit.Make:
-    calls = catalog.raw("calls")
-    return lambda at, rid, note: (kit.event(at, "new_call", note, call_id=rid) if rid in calls
-                                  else kit.event(at, "new_message", note, message_id=rid))
+class Chat(kit.Arrivals):
+    """What may arrive: any message or call of the catalog (a target may come from the standard preload)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        super().__init__({"new_message": list(catalog.raw("messages")), "new_call": list(catalog.raw("calls"))},
+                         {"new_message": "message_id", "new_call": "call_id"})
 
 
 def background(catalog: Catalog) -> list[str]:
@@ -75,7 +74,7 @@ def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dic
             spoils=lambda r: False, after: float | None = None) -> list[dict[str, Any]]:
     """The events plus background, never a message that `spoils` the task (before `after`)."""
     m = catalog.raw("messages")
-    return kit.traffic(rng, knobs, events, background(catalog), arrival(catalog),
+    return kit.traffic(rng, knobs, events, background(catalog), Chat(catalog).make,
                        lambda rid: rid in m and spoils(m[rid]), after)
 
 
@@ -124,9 +123,10 @@ def file_message(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
     decoys = kit.nearest(rng, pool, knobs.decoys + 1, lambda rid: len(kit.words(m[rid]["body"]) & FILE_WORDS) / 3,
                          knobs.near_miss)
     at, until, events = kit.one_target(
-        rng, knobs, arrival(catalog), target, decoys, hold=True, hi=min(600, 700 - knobs.hold_s),
+        rng, knobs, Chat(catalog).make, target, decoys, hold=True, hi=min(600, 700 - knobs.hold_s),
         note=f"target: {about(catalog, target)} shares {file} (the file shows only in the thread)",
         decoy_note=lambda rid: f"decoy: {about(catalog, rid)}, no file")
+    assert until is not None  # hold=True: the message is deleted when the hold ends
     events.append(kit.event(until, "delete_message", f"{name(catalog, sender)} deletes the message: the file is "
                             "gone, so it can no longer be acknowledged (condition_until)", message_id=target))
     promiser = m[decoys[0]]["sender_id"]
@@ -161,7 +161,7 @@ def direct_phrase(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[st
     pool = where(catalog, lambda r: others_write(r) and not r.get("attachment_name") and r["id"] != target)
     decoys = kit.nearest(rng, pool, knobs.decoys, lambda rid: 0.5 * (m[rid]["conversation_id"] == cv)
                          + len(kit.words(m[rid]["body"]) & kit.words(phrase)) / 4, knobs.near_miss)
-    at, _, events = kit.one_target(rng, knobs, arrival(catalog), target, decoys,
+    at, _, events = kit.one_target(rng, knobs, Chat(catalog).make, target, decoys,
                                    note=f"target: {who} in the direct chat: '{phrase}'",
                                    decoy_note=lambda rid: f"decoy: {about(catalog, rid)}, not the phrase"
                                    + (" (the same direct chat)" if m[rid]["conversation_id"] == cv else ""))
@@ -182,7 +182,7 @@ def three_new(rng: random.Random, catalog: Catalog, knobs: Knobs, flag, looks, s
     pool = where(catalog, lambda r: looks(r) and others_write(r) and not flag(r))
     decoys = kit.nearest(rng, pool, min(len(pool), knobs.decoys), lambda rid: score(m[rid]), knobs.near_miss)
     at, events, ids = kit.counting(
-        rng, knobs, where(catalog, lambda r: flag(r) and others_write(r)), decoys, 3, arrival(catalog), what=what,
+        rng, knobs, where(catalog, lambda r: flag(r) and others_write(r)), decoys, 3, Chat(catalog).make, what=what,
         decoy_note=lambda rid: f"decoy: {about(catalog, rid)}{decoy_note(m[rid])}", first_s=kit.FIRST_READ_S,
         gap=ACTIVE_GAP)
     return facts(catalog, at, traffic(rng, catalog, knobs, events, flag), m1=ids[0], m2=ids[1], m3=ids[2])
@@ -216,7 +216,7 @@ def missed_calls(rng: random.Random, catalog: Catalog, knobs: Knobs, n: int = 3,
     caller = {c: name(catalog, calls[c]["persona_id"]) for c in new}
     at, events, _ = kit.counting(
         rng, knobs, [c for c in new if calls[c]["missed"]], [c for c in new if not calls[c]["missed"]], n,
-        arrival(catalog), what="missed call", first_s=first_s,
+        Chat(catalog).make, what="missed call", first_s=first_s,
         decoy_note=lambda c: f"decoy: answered {calls[c]['direction']} call ({caller[c]}), not missed")
     for e in events:
         if e.get("_note", "").startswith("missed"):
@@ -247,7 +247,7 @@ def own_and_answered(catalog: Catalog) -> list[str]:
 def unread_growth(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     start, n = len(unread_start(catalog)), rng.randint(4, 7)
     at, events, _ = kit.counting(rng, knobs, where(catalog, others_write, new=True), own_and_answered(catalog), n,
-                                 arrival(catalog), what="unread arrival",
+                                 Chat(catalog).make, what="unread arrival",
                                  decoy_note=lambda rid: "decoy: arrives read (own message) or a call")
     events = traffic(rng, catalog, knobs, events, others_write, after=at)
     return facts(catalog, at, events, start=start, n=n, threshold=start + n)
@@ -264,120 +264,137 @@ def unread_chats(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str
     near = kit.nearest(rng, near + own_and_answered(catalog), min(knobs.decoys, len(near)),
                        lambda rid: float(rid in m and others_write(m[rid])), knobs.near_miss)
     at, events, _ = kit.counting(
-        rng, knobs, sorted(one_each.values()), near, 3, arrival(catalog), what="newly unread chat",
+        rng, knobs, sorted(one_each.values()), near, 3, Chat(catalog).make, what="newly unread chat",
         first_s=kit.FIRST_READ_S, decoy_note=lambda rid: "near miss: lands in a chat that is already unread"
         if rid in m and others_write(m[rid]) else "decoy: arrives read (own message) or a call")
     return facts(catalog, at, traffic(rng, catalog, knobs, events, others_write, after=at), unread=len(unread))
 
 
 KINDS: tuple[Kind, ...] = (
-    chat_kind(
-        "dm_keyword", "active", "absolute", direct_phrase, Knobs(decoys=4),
+    kit.kind(
+        "dm_keyword", "active", "absolute", Knobs(decoys=4),
         "decoys: messages before the target (near_miss: from the same direct chat, sharing the phrase's words)",
-        difficulty="medium", distraction="other messages from the same colleague, shared words",
-        description="{decoys} messages come first (the same direct chat or the phrase's words first); at {at} s {who} "
-                    "writes '{phrase}' in the direct chat. A 👀 on any other new message fails the task.",
-        prompt="{who} will write to me in our MicroChat direct chat. When a message from {first} there says "
-               "\"{phrase}\", react 👀 to that message (only that one) and tell me right away.",
-        **react_task(IN_DM, "👀", ["{target}"], "{who} wrote '{phrase}'; I reacted 👀 to the message.",
-                     {"text": "{phrase}"})),
-    chat_kind(
-        "file_shared", "active", "absolute", file_message, Knobs(decoys=4), difficulty="medium",
-        notes="decoys: file-less messages before the file (near_miss: how much they talk about files); hold_s: until "
-              "the sender deletes the message",
-        distraction="file talk without files, deletion",
-        description="{looks} file-less messages come first (file talk first); at {at} s {sender} shares {file}. Files "
-                    "show only inside the thread. The message is deleted at {until} s. A 👍 on any other new message "
-                    "fails the task.",
-        prompt="Someone is about to send me a file in MicroChat. As soon as a message with a file attachment arrives "
-               "in any of my chats, open it and react 👍 to that message (only that one) so they know I got it, then "
-               "tell me.",
-        **react_task("has_attachment = 1", "👍", ["{target}"], "A file arrived ({file} from {sender}); I reacted 👍 "
-                     "to it.", {"matches": "(?s)New messages.*Attachment: "})),
-    chat_kind(
-        "file_from_person_noop", "noop", "absolute", file_message, Knobs(decoys=4), difficulty="medium",
-        notes="as file_shared; the awaited colleague writes without files, someone else's file is the near miss",
-        distraction="another colleague's file, messages without files",
-        description="Copy of file_shared. {who} writes but never attaches a file; the file that does arrive ({at} s) "
-                    "is {sender}'s. Refrain check: no new message gets a 👍.",
-        prompt="{who} promised to send me a file. When a message from {first} with a file attached arrives in "
-               "MicroChat, react 👍 to it (only that one) and tell me.",
-        condition_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1 AND sender_id = {{promiser!q}}"),
-        near_miss_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1"),
-        eval_sql=none_reacted("👍"),
-        solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^📎]*Attachment: "}},
-                  {"submit": "/react$", "fields": {"emoji": "👍"}}, {"report": "{who} sent the file; I reacted 👍."}]),
-    chat_kind(
-        "mentions_three_more", "active", "relative", mentions, Knobs(decoys=3), difficulty="hard",
-        notes="decoys: messages @mentioning other people between the three mentions of self",
-        distraction="mentions of other people",
-        description="@mentions of the self user show highlighted only in the thread; the third new one arrives at "
-                    "{at} s, between messages that @mention other people; a fourth trails. A 👀 on a new message that "
-                    "does not mention the self user fails the task.",
-        prompt="People keep @mentioning me in MicroChat. React 👀 to each new message that @mentions me (and to "
-               "nothing else), and tell me once three new messages have mentioned me.",
-        **react_task("mentions_me = 1", "👀", THREE, "Three new messages mentioned me; I reacted 👀 to each.")),
-    chat_kind(
-        "mentions_by_person_noop", "noop", "relative", mentions_by_other, Knobs(decoys=3), difficulty="hard",
-        notes="as mentions_three_more; the awaited colleague only @mentions others",
-        distraction="the colleague mentions others; others mention me",
-        description="Copy of mentions_three_more. {who} writes but @mentions other people; the three mentions of the "
-                    "self user (the third at {at} s) come from others. Refrain check: no new message gets a 👀.",
-        prompt="{who} said they'd loop me in. React 👀 to each new message in which {first} @mentions me, and tell me "
-               "once they have mentioned me three times in MicroChat.",
-        condition_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1 AND sender_id = {{pid!q}}", 3),
-        near_miss_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1", 3),
-        eval_sql=none_reacted("👀"),
-        solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^@]*" + ME}, "count": 3},
-                  {"report": "{who} mentioned me three times."}]),
-    chat_kind(
-        "urgent_three_more", "active", "relative", urgent, Knobs(decoys=3), difficulty="hard",
-        notes="decoys: unflagged messages between the urgent ones (near_miss: 'urgent' in plain text)",
-        distraction="'urgent' in plain text without the flag",
-        description="Urgency shows only as the URGENT label inside the thread. The third new urgent message arrives "
-                    "at {at} s; look-alikes without the flag come between (\"urgent\" in plain text first); a fourth "
-                    "trails. A ✅ on a new message that is not urgent fails the task.",
-        prompt="Acknowledge urgent messages for me in MicroChat: react ✅ to each new message marked urgent (and to "
-               "nothing else), and tell me once three new urgent messages have come in.",
-        **react_task("is_urgent = 1", "✅", THREE, "Three new urgent messages came in; I reacted ✅ to each.")),
-    chat_kind(
-        "missed_calls_threshold", "passive", "absolute", missed_calls_threshold, Knobs(decoys=3),
+        kit.Recipe(
+            direct_phrase, start_page=LIST, difficulty="medium",
+            distraction="other messages from the same colleague, shared words",
+            description="{decoys} messages come first (the same direct chat or the phrase's words first); at {at} s "
+                        "{who} writes '{phrase}' in the direct chat. A 👀 on any other new message fails the task.",
+            prompt="{who} will write to me in our MicroChat direct chat. When a message from {first} there says "
+                   "\"{phrase}\", react 👀 to that message (only that one) and tell me right away.",
+            **react_task(IN_DM, "👀", ["{target}"], "{who} wrote '{phrase}'; I reacted 👀 to the message.",
+                         {"text": "{phrase}"}))),
+    kit.kind(
+        "file_shared", "active", "absolute", Knobs(decoys=4),
+        "decoys: file-less messages before the file (near_miss: how much they talk about files); hold_s: until "
+        "the sender deletes the message",
+        kit.Recipe(
+            file_message, start_page=LIST, difficulty="medium", distraction="file talk without files, deletion",
+            description="{looks} file-less messages come first (file talk first); at {at} s {sender} shares {file}. "
+                        "Files show only inside the thread. The message is deleted at {until} s. A 👍 on any other new "
+                        "message fails the task.",
+            prompt="Someone is about to send me a file in MicroChat. As soon as a message with a file attachment "
+                   "arrives in any of my chats, open it and react 👍 to that message (only that one) so they know I "
+                   "got it, then tell me.",
+            **react_task("has_attachment = 1", "👍", ["{target}"],
+                         "A file arrived ({file} from {sender}); I reacted 👍 to it.",
+                         {"matches": "(?s)New messages.*Attachment: "}))),
+    kit.kind(
+        "file_from_person_noop", "noop", "absolute", Knobs(decoys=4),
+        "as file_shared; the awaited colleague writes without files, someone else's file is the near miss",
+        kit.Recipe(
+            file_message, start_page=LIST, difficulty="medium",
+            distraction="another colleague's file, messages without files",
+            description="Copy of file_shared. {who} writes but never attaches a file; the file that does arrive "
+                        "({at} s) is {sender}'s. Refrain check: no new message gets a 👍.",
+            prompt="{who} promised to send me a file. When a message from {first} with a file attached arrives in "
+                   "MicroChat, react 👍 to it (only that one) and tell me.",
+            condition_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1 AND sender_id = {{promiser!q}}"),
+            near_miss_sql=kit.exists_sql(f"messages WHERE {NEW} AND has_attachment = 1"), eval_sql=none_reacted("👍"),
+            solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^📎]*Attachment: "}},
+                      {"submit": "/react$", "fields": {"emoji": "👍"}},
+                      {"report": "{who} sent the file; I reacted 👍."}])),
+    kit.kind(
+        "mentions_three_more", "active", "relative", Knobs(decoys=3),
+        "decoys: messages @mentioning other people between the three mentions of self",
+        kit.Recipe(
+            mentions, start_page=LIST, difficulty="hard", distraction="mentions of other people",
+            description="@mentions of the self user show highlighted only in the thread; the third new one arrives at "
+                        "{at} s, between messages that @mention other people; a fourth trails. A 👀 on a new message "
+                        "that does not mention the self user fails the task.",
+            prompt="People keep @mentioning me in MicroChat. React 👀 to each new message that @mentions me (and to "
+                   "nothing else), and tell me once three new messages have mentioned me.",
+            **react_task("mentions_me = 1", "👀", THREE, "Three new messages mentioned me; I reacted 👀 to each."))),
+    kit.kind(
+        "mentions_by_person_noop", "noop", "relative", Knobs(decoys=3),
+        "as mentions_three_more; the awaited colleague only @mentions others",
+        kit.Recipe(
+            mentions_by_other, start_page=LIST, difficulty="hard",
+            distraction="the colleague mentions others; others mention me",
+            description="Copy of mentions_three_more. {who} writes but @mentions other people; the three mentions of "
+                        "the self user (the third at {at} s) come from others. Refrain check: no new message gets a "
+                        "👀.",
+            prompt="{who} said they'd loop me in. React 👀 to each new message in which {first} @mentions me, and tell "
+                   "me once they have mentioned me three times in MicroChat.",
+            condition_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1 AND sender_id = {{pid!q}}", 3),
+            near_miss_sql=kit.count_reaches(f"messages WHERE {NEW} AND mentions_me = 1", 3),
+            eval_sql=none_reacted("👀"),
+            solution=[{**OPEN_NEW, "until": {"matches": "(?s)New messages.*{who!e} · [^@]*" + ME}, "count": 3},
+                      {"report": "{who} mentioned me three times."}])),
+    kit.kind(
+        "urgent_three_more", "active", "relative", Knobs(decoys=3),
+        "decoys: unflagged messages between the urgent ones (near_miss: 'urgent' in plain text)",
+        kit.Recipe(
+            urgent, start_page=LIST, difficulty="hard", distraction="'urgent' in plain text without the flag",
+            description="Urgency shows only as the URGENT label inside the thread. The third new urgent message "
+                        "arrives at {at} s; look-alikes without the flag come between (\"urgent\" in plain text "
+                        "first); a fourth trails. A ✅ on a new message that is not urgent fails the task.",
+            prompt="Acknowledge urgent messages for me in MicroChat: react ✅ to each new message marked urgent (and "
+                   "to nothing else), and tell me once three new urgent messages have come in.",
+            **react_task("is_urgent = 1", "✅", THREE, "Three new urgent messages came in; I reacted ✅ to each."))),
+    kit.kind(
+        "missed_calls_threshold", "passive", "absolute", Knobs(decoys=3),
         "decoys: answered and outgoing calls between the missed ones; threshold = preloaded missed + 3–4",
-        difficulty="easy", distraction="answered and outgoing calls",
-        description="The preload holds {kept} missed calls. {n} more arrive, the last at {at} s, with answered and "
-                    "outgoing calls in between; another missed call trails.",
-        prompt="Keep an eye on my MicroChat call log. Tell me once it shows {threshold} missed calls.",
-        **kit.count_watch("calls WHERE missed = 1", "{threshold}", CALLS, "Missed \\((\\d+)\\)",
-                          "The call log shows {threshold} missed calls.")),
-    chat_kind(
-        "missed_calls_more", "passive", "relative", missed_calls, Knobs(decoys=3),
+        kit.Recipe(
+            missed_calls_threshold, start_page=LIST, difficulty="easy", distraction="answered and outgoing calls",
+            description="The preload holds {kept} missed calls. {n} more arrive, the last at {at} s, with answered and "
+                        "outgoing calls in between; another missed call trails.",
+            prompt="Keep an eye on my MicroChat call log. Tell me once it shows {threshold} missed calls.",
+            **kit.count_watch("calls WHERE missed = 1", "{threshold}", CALLS, "Missed \\((\\d+)\\)",
+                              "The call log shows {threshold} missed calls."))),
+    kit.kind(
+        "missed_calls_more", "passive", "relative", Knobs(decoys=3),
         "decoys: answered and outgoing calls between the three missed ones",
-        difficulty="medium", distraction="answered and outgoing calls, missed calls already there",
-        description="Calls were already missed at the start. Three more missed calls arrive, the third at {at} s, "
-                    "with answered and outgoing calls between them; a fourth trails.",
-        prompt="I'm in workshops all day. Watch my MicroChat calls and tell me once I have missed three more calls "
-               "than I had when you started.",
-        **kit.count_watch("calls WHERE missed = 1 AND origin != 'self'", 3, CALLS, "Missed \\((\\d+)\\)",
-                          "Three more calls were missed since I started watching.", "missed_call_count")),
-    chat_kind(
-        "unread_threshold", "passive", "absolute", unread_growth, Knobs(decoys=3),
+        kit.Recipe(
+            missed_calls, start_page=LIST, difficulty="medium",
+            distraction="answered and outgoing calls, missed calls already there",
+            description="Calls were already missed at the start. Three more missed calls arrive, the third at {at} s, "
+                        "with answered and outgoing calls between them; a fourth trails.",
+            prompt="I'm in workshops all day. Watch my MicroChat calls and tell me once I have missed three more calls "
+                   "than I had when you started.",
+            **kit.count_watch("calls WHERE missed = 1 AND origin != 'self'", 3, CALLS, "Missed \\((\\d+)\\)",
+                              "Three more calls were missed since I started watching.", "missed_call_count"))),
+    kit.kind(
+        "unread_threshold", "passive", "absolute", Knobs(decoys=3),
         "decoys: own messages (arrive read) and calls; threshold = preloaded unread + 4–7",
-        difficulty="easy", distraction="own messages arriving read, calls",
-        description="{start} messages are unread at the start. {n} unread arrivals bring it to {threshold} at {at} s; "
-                    "the self user's own messages arrive read and calls arrive in between, neither counts.",
-        prompt="Don't open any chats. Just tell me when I have {threshold} unread messages in MicroChat.",
-        **kit.count_watch("messages WHERE is_read = 0", "{threshold}", LIST, "Chat \\((\\d+)\\)",
-                          "You have {threshold} unread messages.")),
-    chat_kind(
-        "unread_chats_more", "passive", "relative", unread_chats, Knobs(decoys=3),
+        kit.Recipe(
+            unread_growth, start_page=LIST, difficulty="easy", distraction="own messages arriving read, calls",
+            description="{start} messages are unread at the start. {n} unread arrivals bring it to {threshold} at "
+                        "{at} s; the self user's own messages arrive read and calls arrive in between, neither counts.",
+            prompt="Don't open any chats. Just tell me when I have {threshold} unread messages in MicroChat.",
+            **kit.count_watch("messages WHERE is_read = 0", "{threshold}", LIST, "Chat \\((\\d+)\\)",
+                              "You have {threshold} unread messages."))),
+    kit.kind(
+        "unread_chats_more", "passive", "relative", Knobs(decoys=3),
         "decoys: messages into chats already unread (near_miss: how many of them, against own messages)",
-        difficulty="medium", distraction="more messages in chats already unread, own messages",
-        description="{unread} conversations are unread at the start. Three more become unread, the third at {at} s; "
-                    "in between messages land in chats that are already unread and the self user's own messages "
-                    "arrive read.",
-        prompt="Don't open any chats. Just watch my MicroChat conversation list and tell me once three more "
-               "conversations have unread messages than when you started.",
-        **kit.count_watch("messages WHERE is_read = 0", 3, LIST, "Unread \\((\\d+)\\)",
-                          "Three more conversations have unread messages.", "unread_conversation_count",
-                          count="COUNT(DISTINCT conversation_id)")),
+        kit.Recipe(
+            unread_chats, start_page=LIST, difficulty="medium",
+            distraction="more messages in chats already unread, own messages",
+            description="{unread} conversations are unread at the start. Three more become unread, the third at "
+                        "{at} s; in between messages land in chats that are already unread and the self user's own "
+                        "messages arrive read.",
+            prompt="Don't open any chats. Just watch my MicroChat conversation list and tell me once three more "
+                   "conversations have unread messages than when you started.",
+            **kit.count_watch("messages WHERE is_read = 0", 3, LIST, "Unread \\((\\d+)\\)",
+                              "Three more conversations have unread messages.", "unread_conversation_count",
+                              count="COUNT(DISTINCT conversation_id)"))),
 )

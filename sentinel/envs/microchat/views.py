@@ -10,6 +10,7 @@ from typing import Any
 from aiohttp import web
 
 from sentinel.core.environment import Routes
+from sentinel.envs.kit import contains, like_pattern
 from sentinel.envs.microchat.events import mention_of
 from sentinel.web import kit
 from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, mark_seen, paged, text_param, url_for, world_of
@@ -44,9 +45,7 @@ async def conversation_of(request: web.Request):
     return await fetch_or_404(request, "SELECT * FROM conversations WHERE id = ?", (request.match_info["id"],), GONE)
 
 
-@routes.get("/", "home")
-async def home(request: web.Request) -> web.StreamResponse:
-    raise web.HTTPFound(url_for(request, "chats"))
+routes.get("/", "home")(kit.redirect_to("chats"))
 
 
 @routes.get("/chats", "chats")
@@ -145,15 +144,15 @@ async def search_view(request: web.Request) -> web.StreamResponse:
     query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
     if not query:
         return await render(request, "microchat/search.html", {"search": "", "people": [], "convs": [], "list": None})
-    people, pattern = await People.load(world), like(query)
+    people, pattern = await People.load(world), like_pattern(query)
     persons = await world.fetch_all(
-        "SELECT id, name, title FROM personas WHERE is_self = 0"
-        " AND (name LIKE ? ESCAPE '\\' OR title LIKE ? ESCAPE '\\') ORDER BY name LIMIT 10", (pattern, pattern))
+        f"SELECT id, name, title FROM personas WHERE is_self = 0 AND {contains('name', 'title')}"
+        " ORDER BY name LIMIT 10", (pattern, pattern))
     convs = [r for r in (conversation_row(r, people) for r in await world.fetch_all(f"{ROW_SQL}{ORDER}"))
              if query.casefold() in r["display"].casefold()][:10]
     rows = await world.fetch_all(
         "SELECT m.id, m.body, m.sender_id, m.created_at, m.conversation_id FROM messages m"
-        " WHERE m.is_deleted = 0 AND m.body LIKE ? ESCAPE '\\' ORDER BY m.created_at DESC, m.rowid DESC", (pattern,))
+        f" WHERE m.is_deleted = 0 AND {contains('m.body')} ORDER BY m.created_at DESC, m.rowid DESC", (pattern,))
     titles = {r["id"]: people.title(r) for r in await world.fetch_all("SELECT * FROM conversations")}
     found = [{**dict(r), "sender": people.name(r["sender_id"]), "where": titles.get(r["conversation_id"], ""),
               "snippet": snippet(r["body"], query)} for r in rows]
@@ -281,8 +280,8 @@ async def thread(world: World, conv_id: str, people: People, query: str) -> list
     """A conversation's messages oldest first (only those matching `query`), with reply quotes and reactions."""
     where, params = "conversation_id = ?", [conv_id]
     if query:
-        where += " AND is_deleted = 0 AND body LIKE ? ESCAPE '\\'"
-        params.append(like(query))
+        where += f" AND is_deleted = 0 AND {contains('body')}"
+        params.append(like_pattern(query))
     rows = await world.fetch_all(f"SELECT * FROM messages WHERE {where} ORDER BY created_at, rowid", tuple(params))
     ids = [r["id"] for r in rows]
     reactions: dict[str, list[dict[str, Any]]] = {}
@@ -302,10 +301,6 @@ async def quotes(world: World, ids: list[str], people: People) -> dict[str, str]
         f"SELECT id, sender_id, body, is_deleted FROM messages WHERE id IN ({','.join('?' * len(ids))})", tuple(ids))
     return {r["id"]: f"{people.name(r['sender_id'])}: "
                      f"{'This message was deleted' if r['is_deleted'] else cut(r['body'], PREVIEW)}" for r in rows}
-
-
-def like(query: str) -> str:
-    return "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"  # LIKE ... ESCAPE '\\'
 
 
 def snippet(body: str, query: str) -> str:

@@ -3,16 +3,15 @@ profiles, companies and a job board whose postings show their requirements (and 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sentinel.core.environment import Environment, Header, NavItem
-from sentinel.envs.microdin import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.kit import arrived_count
+from sentinel.envs.microdin import actions, views
 from sentinel.envs.microdin.events import COLLECTIONS, EVENT_TYPES, check_scenario
 from sentinel.envs.microdin.kinds import KINDS
 from sentinel.world.state import World
 
 BASELINE_SQL = {
-    "post_count": "SELECT COUNT(*) FROM posts WHERE origin != 'self'",
+    "post_count": arrived_count("posts"),
     "pending_invitation_count": "SELECT COUNT(*) FROM invitations WHERE status = 'pending'",
     "unread_message_count": "SELECT COUNT(*) FROM messages WHERE is_read = 0",
     "unread_conversation_count": "SELECT COUNT(DISTINCT conversation_id) FROM messages WHERE is_read = 0",
@@ -31,12 +30,11 @@ async def header(world: World) -> Header:
 
 
 ENV = Environment(
-    name="microdin", title="MicroDin", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
-    routes=tuple(views.routes), search="search", kinds=KINDS, check_scenario=check_scenario,
+    name="microdin", title="MicroDin", event_types=EVENT_TYPES,
+    routes=views.routes + actions.routes, search="search", kinds=KINDS, check_scenario=check_scenario,
     nav=(NavItem("Home", "feed"), NavItem("My Network", "network", count="network"), NavItem("Jobs", "jobs"),
          NavItem("Messaging", "messaging", count="messaging"),
          NavItem("Notifications", "notifications", count="notifications"),
          NavItem("Me", "profile", parts={"id": "me"})),
     header=header, baseline_sql=BASELINE_SQL, serve_preload=lambda catalog: dict.fromkeys(COLLECTIONS, "*"),
-    page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
 )

@@ -6,12 +6,14 @@ import re
 
 from aiohttp import web
 
+from sentinel.core.environment import Routes
 from sentinel.envs.microdin import views
-from sentinel.envs.microdin.views import POST_GONE, routes, self_id
-from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
+from sentinel.envs.microdin.views import POST_GONE, self_id
+from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, route_name, text_param, toggle, url_for, world_of
 
 MAX_POST, MAX_COMMENT, MAX_MESSAGE = 1300, 1000, 2000
 PHONE = re.compile(r"^\+?[0-9 ()\-]{7,20}$")
+routes = Routes()
 
 
 @routes.post("/posts", "create_post")
@@ -53,7 +55,7 @@ async def comment(request: web.Request) -> web.StreamResponse:
 @routes.post("/invitations/{id}/ignore", "ignore")
 async def answer_invitation(request: web.Request) -> web.StreamResponse:
     world, form = world_of(request), await form_of(request)
-    status = "accepted" if request.match_info.route.name == "accept" else "ignored"
+    status = "accepted" if route_name(request) == "accept" else "ignored"
     invitation = await fetch_or_404(
         request, "SELECT i.*, pe.name FROM invitations i JOIN personas pe ON pe.id = i.persona_id WHERE i.id = ?",
         (request.match_info["id"],), "This invitation no longer exists.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import EventType
-from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.kit import insert_timing, oldest_first, preload_type, preloaded_age, removed_before_arrival, selected
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -34,13 +34,6 @@ COLUMNS: dict[str, tuple[tuple[str, ...], dict[str, Any], tuple[str, ...], tuple
 }
 
 
-def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
-    """world.insert's timing arguments: a preloaded item keeps its catalog age, an arrival is now."""
-    if event.type == "preload":
-        return {"origin": "preload", "age_minutes": preloaded_age(event, record)}
-    return {"origin": "event", "at": event.at}
-
-
 def lines(values: list[str] | str | None) -> str:
     return "\n".join(values) if isinstance(values, list) else values or ""
 
@@ -66,7 +59,7 @@ async def apply_preload(world: World, event: Event) -> None:
 async def ensure_conversation(world: World, event: Event, conversation_id: str) -> None:
     if not await world.fetch_value("SELECT 1 FROM conversations WHERE id = ?", (conversation_id,)):
         record = world.catalog.get("conversations", conversation_id)
-        await world.insert("conversations", columns("conversations", record), **when(event, record))
+        await world.insert("conversations", columns("conversations", record), **insert_timing(event, record))
 
 
 async def insert(world: World, event: Event, table: str, record: dict[str, Any]) -> None:
@@ -82,10 +75,10 @@ async def insert(world: World, event: Event, table: str, record: dict[str, Any])
                 if c["post_id"] == record["id"]] if table == "posts" and preload else []
     if table == "posts":
         values["comment_count"] = len(comments)
-    await world.insert(table, values, **when(event, record))
+    await world.insert(table, values, **insert_timing(event, record))
     for n, comment in enumerate(comments):
-        await world.insert("post_comments", columns("post_comments", comment), origin="preload",
-                           age_minutes=max(0.0, preloaded_age(event, record) - 11 * (n + 1)))
+        await world.insert("post_comments", columns("post_comments", comment),
+                           **insert_timing(event, record, younger_by=11 * (n + 1)))  # 11 minutes apart
 
 
 def arrival(collection: str) -> EventType:
@@ -110,15 +103,5 @@ EVENT_TYPES = {
 
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
     """A posting closes only after it was posted (validate checks that arrivals come after 0)."""
-    problems: list[tuple[str, str]] = []
-    posted: set[str] = set()
-    for event in scenario.events:
-        where = f"events[{event.index}]"
-        if event.type == "preload":
-            jobs = event.fields.get("jobs")
-            posted |= set(catalog.raw("jobs")) if jobs == "*" else {str(j) for j in jobs or []}
-        elif event.type == "new_job":
-            posted.add(str(event.fields.get("job_id")))
-        elif event.type == "close_job" and str(event.fields.get("job_id")) not in posted:
-            problems.append((f"{where}.job_id", f"{event.fields.get('job_id')} closes before it was posted"))
-    return problems
+    return removed_before_arrival(scenario, catalog, "jobs", field="job_id", arrival="new_job", removal="close_job",
+                                  why="{id} closes before it was posted")

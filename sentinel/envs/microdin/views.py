@@ -8,7 +8,7 @@ from typing import Any
 from aiohttp import web
 
 from sentinel.core.environment import Routes
-from sentinel.web.kit import fetch_or_404, mark_seen, paged, text_param, url_for, world_of
+from sentinel.web.kit import fetch_or_404, mark_seen, paged, redirect_to, text_param, url_for, world_of
 from sentinel.web.render import render
 from sentinel.world.state import World
 
@@ -84,9 +84,7 @@ def self_id(request: web.Request) -> str:
     return str(world_of(request).self_persona["id"])
 
 
-@routes.get("/", "home")
-async def home(request: web.Request) -> web.StreamResponse:
-    raise web.HTTPFound(url_for(request, "feed"))
+routes.get("/", "home")(redirect_to("feed"))
 
 
 @routes.get("/feed", "feed")

@@ -3,20 +3,19 @@ artists, playlists, a library sidebar, search (never on lyrics), moods; media: c
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sentinel.core.environment import Environment, NavItem
-from sentinel.envs.microfy import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.kit import arrived_count
+from sentinel.envs.microfy import actions, views
 from sentinel.envs.microfy.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microfy.kinds import KINDS
 from sentinel.envs.microfy.queries import header
 
 BASELINE_SQL = {
-    "track_count": "SELECT COUNT(*) FROM tracks WHERE origin != 'self'",
+    "track_count": arrived_count("tracks"),
     "liked_count": "SELECT COUNT(*) FROM tracks WHERE liked = 1",
     "my_play_total": "SELECT COALESCE(SUM(my_play_count), 0) FROM tracks",
-    "new_release_count": "SELECT COUNT(*) FROM tracks WHERE is_new_release = 1 AND origin != 'self'",
-    "public_playlist_count": "SELECT COUNT(*) FROM playlists WHERE is_mine = 0 AND origin != 'self'",
+    "new_release_count": arrived_count("tracks", "is_new_release = 1"),
+    "public_playlist_count": arrived_count("playlists", "is_mine = 0"),
     "my_playlist_count": "SELECT COUNT(*) FROM playlists WHERE is_mine = 1",
     "followed_artist_count": "SELECT COUNT(*) FROM artists WHERE followed = 1",
 }
@@ -25,15 +24,13 @@ BASELINE_SQL = {
 ENV = Environment(
     name="microfy",
     title="MicroFy",
-    schema=Path(__file__).with_name("schema.sql"),
     event_types=EVENT_TYPES,
-    routes=tuple(views.routes),
+    routes=views.routes + actions.routes,
     nav=(NavItem("Home", "home"), NavItem("Your Library", "library"), NavItem("Search", "search")),
     search="search",
     header=header,
     baseline_sql=BASELINE_SQL,
     serve_preload=lambda catalog: {"artists": "*", "moods": "*", "tracks": "*", "playlists": "*"},  # every catalog item
     check_scenario=check_scenario,
-    page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
     kinds=KINDS,
 )

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from sentinel.envs.microfy.views import TRACK_GONE, library_context, routes
-from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
+from sentinel.core.environment import Routes
+from sentinel.envs.microfy.views import TRACK_GONE, library_context
+from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, route_name, text_param, toggle, url_for, world_of
 from sentinel.web.render import render
 
 MAX_NAME = 80
 MAX_DESCRIPTION = 300
+routes = Routes()
 
 
 async def track_of(request: web.Request, track_id: str) -> dict:
@@ -78,7 +80,7 @@ async def playlist_edit(request: web.Request) -> web.StreamResponse:
     track_id = form.get("track_id")
     if not isinstance(track_id, str) or not track_id:
         raise BadInput("Choose a track.")
-    track, adding = await track_of(request, track_id), request.match_info.route.name == "playlist_add"
+    track, adding = await track_of(request, track_id), route_name(request) == "playlist_add"
     async with world.write() as db:
         if adding:
             await db.execute("INSERT OR IGNORE INTO playlist_tracks (playlist_id, track_id, position)"

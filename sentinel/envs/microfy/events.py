@@ -3,10 +3,10 @@ sidebar), `withdraw_track`; and `check_scenario`: every loaded track's artist mu
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sentinel.core.environment import EventType
-from sentinel.envs.kit import preload_type, preloaded_age, selected
+from sentinel.envs.kit import insert_timing, preload_type, selected
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -17,18 +17,12 @@ if TYPE_CHECKING:
 COLLECTIONS = {"artists": "artists", "moods": "moods", "tracks": "tracks", "playlists": "playlists"}
 
 
-def _when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
-    if event.type == "preload":
-        return {"origin": "preload", "age_minutes": preloaded_age(event, record)}
-    return {"origin": "event", "at": event.at}
-
-
 async def insert_track(world: World, event: Event, track_id: str | None = None) -> None:
     """A catalog track: the preload's `track_id`, else the new_track event's."""
     r = world.catalog.get("tracks", track_id or str(event.fields["track_id"]))
     await world.insert("tracks", {
         **{key: r[key] for key in ("id", "title", "artist_id", "album_id", "album", "genre", "lyrics")},
-        **{key: int(r[key]) for key in ("duration_s", "global_plays", "is_new_release")}}, **_when(event, r))
+        **{key: int(r[key]) for key in ("duration_s", "global_plays", "is_new_release")}}, **insert_timing(event, r))
 
 
 async def insert_playlist(world: World, event: Event, playlist_id: str | None = None) -> None:
@@ -37,7 +31,7 @@ async def insert_playlist(world: World, event: Event, playlist_id: str | None = 
     r = world.catalog.get("playlists", playlist_id)
     await world.insert("playlists", {
         "id": r["id"], "name": r["name"], "description": r["description"], "owner_id": r["owner_id"],
-        "is_mine": int(r["is_mine"]), "follower_count": int(r["follower_count"])}, **_when(event, r))
+        "is_mine": int(r["is_mine"]), "follower_count": int(r["follower_count"])}, **insert_timing(event, r))
     items = [i for i in world.catalog.records("playlist_tracks").values() if i["playlist_id"] == playlist_id]
     for item in sorted(items, key=lambda i: i["position"]):
         await world.db.execute("INSERT OR IGNORE INTO playlist_tracks (playlist_id, track_id, position)"
@@ -51,11 +45,11 @@ async def apply_preload(world: World, event: Event) -> None:
         r = catalog.get("artists", artist_id)
         await world.insert("artists", {"id": r["id"], "name": r["name"], "genre": r["genre"], "style": r["style"],
                                        "origin_city": r["origin"], "monthly_listeners": int(r["monthly_listeners"])},
-                           **_when(event, r))
+                           **insert_timing(event, r))
     for mood_id in selected(catalog, "moods", fields.get("moods")):
         r = catalog.get("moods", mood_id)
         await world.insert("moods", {"id": r["id"], "name": r["name"], "genres": ", ".join(r["genres"])},
-                           **_when(event, r))
+                           **insert_timing(event, r))
     for track_id in selected(catalog, "tracks", fields.get("tracks")):
         await insert_track(world, event, track_id)
     for playlist_id in selected(catalog, "playlists", fields.get("playlists")):

@@ -22,7 +22,7 @@ COMMON = {"about", "after", "again", "along", "every", "never", "still", "there"
           "under", "through", "would", "could"}
 
 
-class Fy(kit.ArrivalView):
+class Fy(kit.Arrivals):
     """MicroFy's catalog as kinds read it: tracks and public playlists not preloaded can arrive."""
 
     def __init__(self, catalog: Catalog) -> None:
@@ -41,26 +41,21 @@ class Fy(kit.ArrivalView):
         # titles part of no other name a page shows: "watch until its title" finds that track alone
         self.unique = {t for t, title in self.title.items() if sum(title.lower() in n for n in shown) == 1}
 
-    def describe(self, rid: str) -> str:
+    def about(self, rid: str) -> str:
         if rid in self.names:
             return self.names[rid]
         return f"{self.title[rid]} · {self.by[rid]}" + (" · NEW" if self.tracks[rid]["is_new_release"] else "")
 
 
-_declared: list[Kind] = []
-kind = partial(kit.kind, _declared, view=Fy)
 act_on = partial(kit.act_on, HOME)
 
 
 # --- the next tracks: like_next_four, play_next_three, follow_new_artists and its no-op ---------
 
-@kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks trailing the four targets; only playlists arrive "
-      "before them", name="like_next_four", n=4, press="Like", action="/like$", done="liked = 1", past="liked")
-@kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks trailing the three targets; only playlists arrive "
-      "before them", name="play_next_three", n=3, press="Press Play on", action="/play$", done="my_play_count > 0",
-      past="played")
-def next_tracks(rng: random.Random, fy: Fy, knobs: Knobs, n: int, press: str, action: str, done: str,
+def next_tracks(rng: random.Random, catalog: Catalog, knobs: Knobs, *, n: int, press: str, action: str, done: str,
                 past: str) -> dict[str, Any]:
+    """The next n tracks to trend are the targets (only playlists arrive before them); later ones trail."""
+    fy = Fy(catalog)
     at, targets, events = fy.counted(rng, knobs, [t for t in fy.new if t in fy.unique], fy.new, n, what="target",
                                      decoy_note="trailing: a later arrival", trailing=False, after=True)
     ids, titles, count = kit.sql_list(targets), [fy.title[t] for t in targets], {3: "three", 4: "four"}[n]
@@ -77,8 +72,9 @@ def next_tracks(rng: random.Random, fy: Fy, knobs: Knobs, n: int, press: str, ac
                   {"report": f"The next {count} trending tracks arrived; I {past} all {count}."}])
 
 
-@kind("active", "absolute", Knobs(decoys=2), "decoys: later tracks by artists not followed (following them fails)")
-def follow_new_artists(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
+def follow_new_artists(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """The next four tracks come from four artists not followed yet; later tracks by others trail."""
+    fy = Fy(catalog)
     fresh = [t for t in fy.new if t in fy.unique and fy.artist[t] not in PRELOAD["followed_artists"]]
     one_each = list({fy.artist[t]: t for t in rng.sample(fresh, len(fresh))}.values())
     artists = {fy.artist[t] for t in kit.sample(rng, one_each, 4, "artists not followed with a new track")}
@@ -100,10 +96,9 @@ def follow_new_artists(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, An
                   {"report": "Four new artists trended; I followed all four."}])
 
 
-@kind("noop", "absolute", Knobs(decoys=2), "as follow_new_artists; the near miss is an artist sharing a word of the "
-      "asked artist's name")
-def follow_named_artist_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    source = follow_new_artists(rng, fy, knobs)
+def follow_named_artist_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """follow_new_artists asking for an artist who never trends; one sharing a word of the name does."""
+    fy, source = Fy(catalog), follow_new_artists(rng, catalog, knobs)
     present = {fy.artist[e["track_id"]] for e in source["events"] if "track_id" in e}
     named = {a: {w for w in kit.words(r["name"]) if len(w) >= 4} for a, r in fy.artists.items()}
     pairs = [(a, b, w) for b in sorted(present) for a in fy.artists if a not in present
@@ -129,9 +124,9 @@ def follow_named_artist_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[s
 
 # --- counted arrivals: new_releases_like_all, public_playlists_more ------------------------------
 
-@kind("active", "relative", Knobs(decoys=3), "decoys: re-trending tracks without the NEW tag between the five new "
-      "releases")
-def new_releases_like_all(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
+def new_releases_like_all(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """Five new releases trend among older tracks without the NEW tag; liking one of those fails."""
+    fy = Fy(catalog)
     fresh = {t for t in fy.new if fy.tracks[t]["is_new_release"]}
     at, picked, events = fy.counted(rng, knobs, sorted(fresh & fy.unique), sorted(set(fy.new) - fresh), 5,
                                     what="new release", decoy_note="decoy: arrives without the NEW tag",
@@ -153,17 +148,22 @@ def new_releases_like_all(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str,
                   {"report": "Five new releases arrived; I liked all five."}])
 
 
-@kind("passive", "relative", Knobs(decoys=3), "decoys: track arrivals between the three counted playlists")
-def public_playlists_more(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    return fy.more(rng, knobs, fy.pools["new_playlist"], fy.new, 3, what="public playlist", page=HOME,
-                   count_sql="(SELECT COUNT(*) FROM playlists WHERE is_mine = 0 AND origin != 'self')",
-                   metric="public_playlist_count", number=r"Public playlists \((\d+)\)", distraction="track arrivals",
-                   decoy_note="decoy: a track, not a playlist",
-                   description="Three public playlists join the sidebar (the third at {at} s) among {decoys} track "
-                               "arrivals; another follows. The sidebar shows only the total of public playlists.",
-                   prompt="Keep an eye on the public playlists in my MicroFy sidebar and tell me once there are three "
-                          "more of them than there are now. Playlists I create myself don't count.",
-                   report="Three more public playlists have appeared.")
+def three_playlists(rng: random.Random, catalog: Catalog, knobs: Knobs) -> kit.Facts:
+    """Three public playlists arrive (the third at the target, one more trails), tracks between them."""
+    fy = Fy(catalog)
+    at, _, events = fy.counted(rng, knobs, fy.of("new_playlist"), fy.new, 3, what="public playlist",
+                               decoy_note="decoy: a track, not a playlist")
+    return {"at": at, "events": events, "preload": fy.preload}
+
+
+PLAYLISTS = kit.Recipe(
+    three_playlists, difficulty="easy", distraction="track arrivals", start_page=HOME,
+    description="Three public playlists join the sidebar (the third at {at} s) among {decoys} track arrivals; another "
+                "follows. The sidebar shows only the total of public playlists.",
+    prompt="Keep an eye on the public playlists in my MicroFy sidebar and tell me once there are three more of them "
+           "than there are now. Playlists I create myself don't count.",
+    **kit.count_watch("playlists WHERE is_mine = 0 AND origin != 'self'", 3, HOME, r"Public playlists \((\d+)\)",
+                      "Three more public playlists have appeared.", "public_playlist_count"))
 
 
 # --- the lyric kinds: the word is in lyrics only (track pages); look-alikes have it elsewhere, or nearly ---
@@ -201,12 +201,14 @@ def _act(fy: Fy, tid: str | None, word: str, action: str) -> list[dict[str, Any]
             {"submit": action}]
 
 
-@kind("active", "absolute", Knobs(decoys=3, hold_s=120), "decoys: tracks with the word in a title or artist name, or "
-      "a near word in the lyrics (near_miss: how near); hold_s: until the label withdraws the target")
-@kind("active", "relative", Knobs(decoys=3, hold_s=120), "as lyric_like; one liked preloaded song already holds the "
-      "word", name="lyric_like_second", second=True)
-def lyric_like(rng: random.Random, fy: Fy, knobs: Knobs, second: bool = False) -> tuple[str, dict[str, Any]]:
-    """Returns (the word, the scenario): lyric_absent_noop asks for another word on the same timeline."""
+def lyric_like(rng: random.Random, catalog: Catalog, knobs: Knobs, *, second: bool = False) -> dict[str, Any]:
+    """A new song whose lyrics hold a word (only its track page shows them), look-alikes before it, the label
+    withdrawing it when the hold ends; with `second`, a liked preloaded song already holds the word."""
+    return liked_lyric(rng, Fy(catalog), knobs, second)[1]
+
+
+def liked_lyric(rng: random.Random, fy: Fy, knobs: Knobs, second: bool) -> tuple[str, dict[str, Any]]:
+    """lyric_like's draw, with the word (lyric_absent_noop asks for another one on the same timeline)."""
     fams = {w: f for w, f in families(fy).items() if len(f[0]) == int(second) and (second or len(f[1]) == 1)}
     word = kit.choose(rng, sorted(fams), "lyric word")
     (pre, new), like, k = fams[word], kit.like_text(word), 1 + second
@@ -230,17 +232,17 @@ def lyric_like(rng: random.Random, fy: Fy, knobs: Knobs, second: bool = False) -
                   {"report": f"A {'second ' if second else ''}song mentioning {word} arrived; I liked it."}])
 
 
-@kind("noop", "absolute", Knobs(decoys=3), "as lyric_like; the near miss carries the asked word in its title, never "
-      "in lyrics")
-def lyric_absent_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
-    word, source = lyric_like(rng, fy, knobs)
+def lyric_absent_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """lyric_like asking for a word in no lyrics; a track with it in the title arrives (the near miss)."""
+    fy = Fy(catalog)
+    word, source = liked_lyric(rng, fy, knobs, False)
     every, used = " ".join(fy.lyrics.values()), {e.get("track_id") for e in source["events"]}
     options = [(t, w) for t in fy.new if t not in used and word not in fy.lyrics[t]
                for w in sorted(kit.words(fy.title[t])) if len(w) >= 4 and w not in every]
     near, asked = kit.choose(rng, options, "title word in no lyrics")
     near_at = kit.free_moment(rng, source["events"])
     return kit.noop_twin(
-        source, near=[fy(near_at, near, f"near miss: {asked} in the title only, never in lyrics")],
+        source, near=[fy.make(near_at, near, f"near miss: {asked} in the title only, never in lyrics")],
         distraction=f"{asked} in a title", swap=(f'"{word}"', f'"{asked}"'),
         description=f"Copy of lyric_like asking for {asked}, which is in no lyrics; {fy.title[near]} ({near_at} s) "
                     f"has it in the title only (the near miss). Refrain check: nothing is liked.",
@@ -251,9 +253,9 @@ def lyric_absent_noop(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any
         solution=[*_act(fy, None, asked, "/like$"), {"report": f"A song mentioning {asked} trended; I liked it."}])
 
 
-@kind("active", "relative", Knobs(decoys=3), "decoys as lyric_like before the two targets; the first mention is "
-      "preloaded")
-def lyric_play_more(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
+def lyric_play_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """Two more songs mention a word one or two preloaded songs hold; all of them must be played."""
+    fy = Fy(catalog)
     fams = {w: f for w, f in families(fy).items() if 1 <= len(f[0]) <= 2 and len(f[1]) >= 2
             and all(t in fy.unique for t in f[0])}
     word = kit.choose(rng, sorted(fams), "lyric word with two new songs")
@@ -278,4 +280,30 @@ def lyric_play_more(rng: random.Random, fy: Fy, knobs: Knobs) -> dict[str, Any]:
         solution=[*steps, {"report": f"Two more {word} songs trended; all {n} are played."}])
 
 
-KINDS: tuple[Kind, ...] = tuple(sorted(_declared, key=lambda k: k.name))
+KINDS: tuple[Kind, ...] = (
+    kit.kind("follow_named_artist_noop", "noop", "absolute", Knobs(decoys=2),
+             "as follow_new_artists; the near miss is an artist sharing a word of the asked artist's name",
+             follow_named_artist_noop),
+    kit.kind("follow_new_artists", "active", "absolute", Knobs(decoys=2),
+             "decoys: later tracks by artists not followed (following them fails)", follow_new_artists),
+    kit.kind("like_next_four", "active", "absolute", Knobs(decoys=2),
+             "decoys: later tracks trailing the four targets; only playlists arrive before them",
+             partial(next_tracks, n=4, press="Like", action="/like$", done="liked = 1", past="liked")),
+    kit.kind("lyric_absent_noop", "noop", "absolute", Knobs(decoys=3),
+             "as lyric_like; the near miss carries the asked word in its title, never in lyrics", lyric_absent_noop),
+    kit.kind("lyric_like", "active", "absolute", Knobs(decoys=3, hold_s=120),
+             "decoys: tracks with the word in a title or artist name, or a near word in the lyrics (near_miss: how "
+             "near); hold_s: until the label withdraws the target", lyric_like),
+    kit.kind("lyric_like_second", "active", "relative", Knobs(decoys=3, hold_s=120),
+             "as lyric_like; one liked preloaded song already holds the word", partial(lyric_like, second=True)),
+    kit.kind("lyric_play_more", "active", "relative", Knobs(decoys=3),
+             "decoys as lyric_like before the two targets; the first mention is preloaded", lyric_play_more),
+    kit.kind("new_releases_like_all", "active", "relative", Knobs(decoys=3),
+             "decoys: re-trending tracks without the NEW tag between the five new releases", new_releases_like_all),
+    kit.kind("play_next_three", "active", "absolute", Knobs(decoys=2),
+             "decoys: later tracks trailing the three targets; only playlists arrive before them",
+             partial(next_tracks, n=3, press="Press Play on", action="/play$", done="my_play_count > 0",
+                     past="played")),
+    kit.kind("public_playlists_more", "passive", "relative", Knobs(decoys=3),
+             "decoys: track arrivals between the three counted playlists", PLAYLISTS),
+)

@@ -3,23 +3,22 @@ picture (catalogs/microgram/generate.py writes them) and alt text the pages prin
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from sentinel.core.environment import Environment, NavItem
-from sentinel.envs.microgram import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.kit import arrived_count
+from sentinel.envs.microgram import actions, views
 from sentinel.envs.microgram.events import EVENT_TYPES, SERVE_FOLLOWED
 from sentinel.envs.microgram.kinds import KINDS
 
-NOT_SELF = "origin != 'self'"
 BASELINE_SQL = {
-    "post_count": f"SELECT COUNT(*) FROM posts WHERE {NOT_SELF}",
-    "story_count": f"SELECT COUNT(*) FROM stories WHERE {NOT_SELF}",
-    "viewed_story_count": f"SELECT COUNT(*) FROM stories WHERE {NOT_SELF} AND viewed = 1",
-    "liked_count": f"SELECT COUNT(*) FROM posts WHERE {NOT_SELF} AND liked = 1",
-    "saved_count": f"SELECT COUNT(*) FROM posts WHERE {NOT_SELF} AND saved = 1",
+    "post_count": arrived_count("posts"),
+    "story_count": arrived_count("stories"),
+    "viewed_story_count": arrived_count("stories", "viewed = 1"),
+    "liked_count": arrived_count("posts", "liked = 1"),
+    "saved_count": arrived_count("posts", "saved = 1"),
     "followed_count": "SELECT COUNT(*) FROM follows",
-    "activity_count": f"SELECT COUNT(*) FROM activity WHERE {NOT_SELF}",
+    "activity_count": arrived_count("activity"),
     "my_comment_count": "SELECT COUNT(*) FROM post_comments"
                         " WHERE author_id = (SELECT id FROM personas WHERE is_self = 1)",
 }
@@ -30,11 +29,9 @@ def serve_preload(catalog: Any) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microgram", title="MicroGram",
-    schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES, routes=tuple(views.routes),
+    name="microgram", title="MicroGram", event_types=EVENT_TYPES, routes=views.routes + actions.routes,
     nav=(NavItem("Home", "home"), NavItem("Explore", "explore"), NavItem("Direct", "direct", count="direct"),
          NavItem("Activity", "activity", count="activity"), NavItem("Profile", "profile", parts={"id": "me"})),
     search="search", header=views.header, baseline_sql=BASELINE_SQL, serve_preload=serve_preload,
-    page_time_step_s=1.0,  # time shows as "N min ago" and a "new" window of whole-second timestamps
     kinds=KINDS,
 )

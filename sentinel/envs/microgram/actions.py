@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from sentinel.envs.microgram.views import GONE_POST, GONE_THREAD, GONE_USER, People, routes
+from sentinel.core.environment import Routes
+from sentinel.envs.microgram.views import GONE_POST, GONE_THREAD, GONE_USER, People
 from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, text_param, toggle, url_for, world_of
 from sentinel.world.state import World
 
 MAX_TEXT = 1000
+routes = Routes()
 
 
 async def post_row(request: web.Request):

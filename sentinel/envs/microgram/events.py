@@ -4,10 +4,10 @@ They run inside the session's write transaction, so they only execute statements
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sentinel.core.environment import EventType
-from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.kit import insert_timing, oldest_first, preload_type, selected
 
 if TYPE_CHECKING:
     from sentinel.core.scenario import Event
@@ -16,13 +16,6 @@ if TYPE_CHECKING:
 # The accounts the self user follows in `sentinel serve` (scenarios list theirs in the preload's `followed`)
 SERVE_FOLLOWED = [f"p{n:03d}" for n in (1, 2, 3, 4, 6, 11, 12, 17, 18, 21, 24, 29, 33, 41, 42, 45, 61, 66, 72, 77, 84,
                                         86, 88, 94, 97)]
-
-
-def timing(event: Event, record: dict[str, Any], minus_minutes: float = 0.0) -> dict[str, Any]:
-    """world.insert's timing arguments: a preloaded item's age, or the event's moment."""
-    if event.type == "preload":
-        return {"origin": "preload", "age_minutes": max(0.0, preloaded_age(event, record) - minus_minutes)}
-    return {"origin": "event", "at": event.at}
 
 
 def listed(world: World, event: Event, field: str, collection: str, rid: str) -> bool:
@@ -37,23 +30,23 @@ async def insert_post(world: World, event: Event, post_id: str) -> None:
         "id": post_id, "author_id": record["author_id"], "image_alt": record["image_alt"],
         "caption": record["caption"], "location": record.get("location", ""),
         "like_count": int(record.get("like_count", 0)) + int(liked), "liked": int(liked), "saved": int(saved),
-        "viewed": 0}, **timing(event, record))
+        "viewed": 0}, **insert_timing(event, record))
     for comment in [c for c in world.catalog.records("post_comments").values() if c["post_id"] == post_id]:
         await world.insert("post_comments", {"id": comment["id"], "post_id": post_id, "author_id": comment["author_id"],
                                              "body": comment["body"]},
-                           **timing(event, record, float(comment.get("after_minutes", 0))))
+                           **insert_timing(event, record, younger_by=float(comment.get("after_minutes", 0))))
 
 
 async def insert_story(world: World, event: Event, story_id: str) -> None:
     record = world.catalog.get("stories", story_id)
     await world.insert("stories", {"id": story_id, "author_id": record["author_id"], "image_alt": record["image_alt"],
                                    "viewed": int(listed(world, event, "viewed_stories", "stories", story_id))},
-                       **timing(event, record))
+                       **insert_timing(event, record))
 
 
 async def insert_message(world: World, event: Event, message_id: str) -> None:
     record = world.catalog.get("dm_messages", message_id)
-    when = timing(event, record)
+    when = insert_timing(event, record)
     thread = record["thread_id"]
     if await world.fetch_value("SELECT COUNT(*) FROM dm_threads WHERE id = ?", (thread,)) == 0:
         await world.insert("dm_threads", {"id": thread, "counterpart_id": record["counterpart_id"]}, **when)
@@ -66,7 +59,8 @@ async def insert_message(world: World, event: Event, message_id: str) -> None:
 async def insert_activity(world: World, event: Event, activity_id: str) -> None:
     record = world.catalog.get("activity", activity_id)
     await world.insert("activity", {"id": activity_id, "kind": record["kind"], "actor_id": record["actor_id"],
-                                    "post_id": record.get("post_id"), "text": record["text"]}, **timing(event, record))
+                                    "post_id": record.get("post_id"), "text": record["text"]},
+                       **insert_timing(event, record))
 
 
 ITEMS = (  # preload field, catalog collection, arrival event type and its id field, insert

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 import re
-from functools import partial
 from typing import Any
 
 from sentinel.core.catalog import Catalog
@@ -28,7 +27,7 @@ COMMON = {"about", "after", "before", "could", "following", "hello", "should", "
 SHOWING = r"Showing \S+ of (\d+)"  # the feed's and the activity page's total
 
 
-class Gram(kit.ArrivalView):
+class Gram(kit.Arrivals):
     """MicroGram's catalog as kinds read it: posts, stories, messages and activity not preloaded arrive."""
 
     def __init__(self, catalog: Catalog) -> None:
@@ -43,7 +42,7 @@ class Gram(kit.ArrivalView):
         self.user = {p: str(r["username"]) for p, r in self.people.items()}
         self.name = {p: str(r["name"]) for p, r in self.people.items()}
 
-    def describe(self, rid: str) -> str:
+    def about(self, rid: str) -> str:
         if rid in self.posts:
             return f"post by {self.user[self.author[rid]]} · {self.posts[rid]['image_alt']}"
         if rid in self.stories:
@@ -53,38 +52,27 @@ class Gram(kit.ArrivalView):
         return f"{self.user[self.activity[rid]['actor_id']]} {self.activity[rid]['text']}"
 
 
-_declared: list[Kind] = []
-kind = partial(kit.kind, _declared, view=Gram)
-
 
 # --- counted arrivals: posts_more, activity_more, comment_pileup -----------------------------------
 
-@kind("passive", "relative", Knobs(decoys=4), "decoys: stories, messages and activity between the five counted posts",
-      name="posts_more", etype="new_post", n=5, table="posts", page=FEED,
-      description="Five posts arrive (the fifth at {at} s) between {decoys} stories, messages and activity entries; "
-                  "more posts follow. The feed header shows only the total.",
-      prompt="Watch my MicroGram feed and tell me once it holds five more posts than it does now.",
-      report="Five more posts have arrived in the feed.")
-@kind("passive", "relative", Knobs(decoys=4), "decoys: posts, stories and messages between the four counted activity "
-      "entries", name="activity_more", etype="new_activity", n=4, table="activity", page=ACTIVITY,
-      description="Four activity entries arrive (the fourth at {at} s) between {decoys} posts, stories and messages; "
-                  "more follow. The nav counts only the last hour's entries.",
-      prompt="Keep an eye on my MicroGram activity (likes, follows, comments and mentions). Tell me once there are "
-             "four more activity entries than there are now.",
-      report="Four more activity entries have arrived.")
-def more_arrivals(rng: random.Random, g: Gram, knobs: Knobs, etype: str, n: int, table: str, page: str,
-                  **texts: str) -> dict[str, Any]:
-    """n arrivals of etype are counted (one more trails), other arrivals come between them."""
-    return g.more(rng, knobs, g.pools[etype], [r for r, t in g.type_of.items() if t != etype], n, what=etype[4:],
-                  count_sql=f"(SELECT COUNT(*) FROM {table} WHERE origin != 'self')", metric=f"{etype[4:]}_count",
-                  page=page, number=SHOWING, decoy_note="decoy: another kind of arrival, not counted",
-                  distraction="other arrivals", **texts)
+def more_arrivals(etype: str, n: int, table: str, page: str, *, description: str, prompt: str,
+                  report: str) -> kit.Recipe:
+    """n arrivals of etype are counted (one more trails), other arrivals come between them; the `page` shows the
+    total of `table`."""
+    def setup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> kit.Facts:
+        g = Gram(catalog)
+        at, _, events = g.counted(rng, knobs, g.of(etype), [r for r, t in g.type_of.items() if t != etype], n,
+                                  what=etype[4:], decoy_note="decoy: another kind of arrival, not counted")
+        return {"at": at, "events": events, "preload": g.preload}
+    counts = kit.count_watch(f"{table} WHERE origin != 'self'", n, page, SHOWING, report, f"{etype[4:]}_count")
+    return kit.Recipe(setup, difficulty="easy", distraction="other arrivals", start_page=FEED, prompt=prompt,
+                      description=description, **counts)
 
 
-@kind("passive", "absolute", Knobs(decoys=4), "decoys: posts with up to three comments before the target (near_miss: "
-      "how many carry exactly three)")
-def comment_pileup(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    counts = {p: len(g.commenters.get(p, [])) for p in g.pools["new_post"]}
+def comment_pileup(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """The first new post with four or more comments, posts with up to three before it."""
+    g = Gram(catalog)
+    counts = {p: len(g.commenters.get(p, [])) for p in g.of("new_post")}
     at, picked, events = g.counted(rng, knobs, [p for p, c in counts.items() if c >= 4],
                                    [p for p, c in counts.items() if 0 < c <= 3], 1, near=lambda p: counts[p] / 3,
                                    what="post with four or more comments", spoils=lambda r: counts.get(r, 0) >= 4,
@@ -108,9 +96,10 @@ def open_nth(k: int, post: str, action: str) -> list[dict[str, Any]]:
             {"open": f"/microgram/p/{post}"}, {"submit": action}]
 
 
-@kind("active", "absolute", Knobs(decoys=3), "decoys: later posts trailing the three targets (liking one fails)")
-def like_next_three(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    at, targets, events = g.counted(rng, knobs, g.pools["new_post"], g.pools["new_post"], 3, what="next post",
+def like_next_three(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """The next three posts are the targets; later ones trail."""
+    g = Gram(catalog)
+    at, targets, events = g.counted(rng, knobs, g.of("new_post"), g.of("new_post"), 3, what="next post",
                                     decoy_note="trailing: a 4th+ post; liking it is collateral", trailing=False,
                                     after=True)
     ids = kit.sql_list(targets)
@@ -128,12 +117,12 @@ def like_next_three(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]
                   {"report": "Three new posts arrived; I liked each of them."}])
 
 
-@kind("active", "absolute", Knobs(decoys=4), "decoys: posts by accounts already followed among the three targets")
-def follow_new_creators(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
+def follow_new_creators(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """The first three posts by accounts not followed (three authors) are the targets; one more trails."""
-    new = [p for p in g.pools["new_post"] if g.author[p] not in SERVE_FOLLOWED]
+    g = Gram(catalog)
+    new = [p for p in g.of("new_post") if g.author[p] not in SERVE_FOLLOWED]
     one_each = sorted({g.author[p]: p for p in rng.sample(new, len(new))}.values())
-    at, picked, events = g.counted(rng, knobs, one_each, [p for p in g.pools["new_post"] if p not in new], 3,
+    at, picked, events = g.counted(rng, knobs, one_each, [p for p in g.of("new_post") if p not in new], 3,
                                    what="new creator", decoy_note="decoy: a post by an account already followed",
                                    spoils=set(new).__contains__)
     in_order = [e["post_id"] for e in sorted(events, key=lambda e: e["at"]) if "post_id" in e]
@@ -159,15 +148,18 @@ def _commented_by(pid: str, viewed: bool = False) -> str:
             f"p.origin = 'event'{' AND p.viewed = 1' if viewed else ''} AND c.author_id = {kit.sql_text(pid)}) >= 3")
 
 
-@kind("active", "relative", Knobs(decoys=3), "decoys: new posts commented on by others (near_miss: a look-alike name "
-      "or username first)")
-def commenter_three_more(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str, Any]]:
-    """Someone comments on three new posts (a fourth trails). Returns (the commenter, the scenario)."""
-    involved = {p: {*g.commenters.get(p, []), g.author[p]} for p in g.pools["new_post"]}
-    on = {c: [p for p in g.pools["new_post"] if c in g.commenters.get(p, []) and c != g.author[p]]
+def commenter_three_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """Someone comments on three new posts (a fourth trails), posts others comment on between them."""
+    return commented(rng, Gram(catalog), knobs)[1]
+
+
+def commented(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str, Any]]:
+    """commenter_three_more's draw, with the commenter (commenter_absent_noop asks for someone else)."""
+    involved = {p: {*g.commenters.get(p, []), g.author[p]} for p in g.of("new_post")}
+    on = {c: [p for p in g.of("new_post") if c in g.commenters.get(p, []) and c != g.author[p]]
           for c in sorted(set(g.people) - {SELF})}
     who = kit.choose(rng, [c for c, ps in on.items() if len(ps) >= 4], "commenter on four new posts")
-    others = [p for p in g.pools["new_post"] if g.commenters.get(p) and who not in involved[p]]
+    others = [p for p in g.of("new_post") if g.commenters.get(p) and who not in involved[p]]
     u, by = g.user[who], {p: ", ".join(g.user[c] for c in cs) for p, cs in g.commenters.items()}
     at, _, events = g.counted(rng, knobs, on[who], others, 3, what=f"new post with a {u} comment",
                               near=lambda p: max(kit.alike(g.people[who], g.people[c]) for c in g.commenters[p]),
@@ -189,10 +181,10 @@ def _opened(user: str) -> list[dict[str, Any]]:
             {"report": f"Three new posts carry a {user} comment; I opened each of them."}]
 
 
-@kind("noop", "relative", Knobs(decoys=3), "as commenter_three_more; the asked user never comments, the source's "
-      "commenter does (the near miss)")
-def commenter_absent_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
-    who, source = commenter_three_more(rng, g, knobs)
+def commenter_absent_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """commenter_three_more asking for someone who never comments; the source's commenter does (the near miss)."""
+    g = Gram(catalog)
+    who, source = commented(rng, g, knobs)
     used = [e["post_id"] for e in source["events"] if "post_id" in e]
     present = {c for p in used for c in g.commenters.get(p, [])} | {g.author[p] for p in used}
     asked = kit.choose(rng, sorted(set(g.people) - present - {SELF}), "person who never comments")
@@ -211,7 +203,7 @@ def _keywords(g: Gram) -> list[tuple[str, str]]:
     inbox shows: within 40 characters)."""
     old = " ".join(g.msgs[m]["body"].lower() for m in PRELOAD["dms"])
     old_threads = {g.msgs[m]["thread_id"] for m in PRELOAD["dms"]}
-    return [(m, w) for m in g.pools["new_dm"] for body in [g.msgs[m]["body"].lower()]
+    return [(m, w) for m in g.of("new_dm") for body in [g.msgs[m]["body"].lower()]
             for w in sorted(kit.words(body)) if len(w) >= 5 and w.isalpha() and w not in COMMON
             and w not in old and (g.msgs[m]["thread_id"] not in old_threads or body.find(w) + len(w) <= 40)]
 
@@ -222,13 +214,16 @@ def _mention(word: str, read: bool = False) -> str:
             + (" AND is_read = 1)" if read else ")"))
 
 
-@kind("active", "absolute", Knobs(decoys=2, hold_s=90), "decoys: messages with a near word (near_miss: sharing more "
-      "of it); hold_s: until the target is unsent")
-def dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str, Any]]:
-    """A message mentions the keyword (unsent hold_s later). Returns (the keyword, the scenario)."""
+def dm_keyword(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+    """A message mentions the keyword (unsent hold_s later), messages with near words before it."""
+    return keyword_message(rng, Gram(catalog), knobs)[1]
+
+
+def keyword_message(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str, Any]]:
+    """dm_keyword's draw, with the keyword (dm_merger_noop asks for a word no message holds)."""
     target, kw = kit.choose(rng, _keywords(g), "message keyword")
     thread = g.msgs[target]["thread_id"]
-    clean = [m for m in g.pools["new_dm"] if kw not in g.msgs[m]["body"].lower() and g.msgs[m]["thread_id"] != thread]
+    clean = [m for m in g.of("new_dm") if kw not in g.msgs[m]["body"].lower() and g.msgs[m]["thread_id"] != thread]
     at, _, events = g.counted(rng, knobs, [target], clean, 1, what=f"message mentioning '{kw}'", trailing=False,
                               near=lambda m: kit.nearness(kw, g.msgs[m]["body"]),
                               decoy_note=f"decoy: near '{kw}', not it", counts=lambda r: False,
@@ -250,22 +245,21 @@ def dm_keyword(rng: random.Random, g: Gram, knobs: Knobs) -> tuple[str, dict[str
             {"open": f"/microgram/direct/{thread}"}]), {"report": f"The message about {kw} arrived; I opened it."}])
 
 
-@kind("noop", "absolute", Knobs(decoys=2, hold_s=90), "as dm_keyword; the asked word extends a word a new message "
-      "carries (the near miss)")
-def dm_merger_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
+def dm_merger_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """The asked word extends a word a new message carries (merge → merger): that message is the near miss."""
-    kw, source = dm_keyword(rng, g, knobs)
+    g = Gram(catalog)
+    kw, source = keyword_message(rng, g, knobs)
     used = {e.get("message_id") for e in source["events"]}
     threads = {g.msgs[m]["thread_id"] for m in used if m}
     every = " ".join(r["body"].lower() for r in g.msgs.values())
-    options = [(m, w, w + x) for m in g.pools["new_dm"] if m not in used and g.msgs[m]["thread_id"] not in threads
+    options = [(m, w, w + x) for m in g.of("new_dm") if m not in used and g.msgs[m]["thread_id"] not in threads
                and kw not in g.msgs[m]["body"].lower() for w in sorted(kit.words(g.msgs[m]["body"]))
                for x in SUFFIXES if len(w) >= 4 and w.isalpha() and w not in COMMON and w + x not in every
                and not w.endswith(("ing", "ed", "ly", "s"))]
     near, base, asked = kit.choose(rng, options, "near-miss message")
     near_at = kit.free_moment(rng, source["events"])
     return kit.noop_twin(
-        source, near=[g(near_at, near, f"near miss: '{base}', never '{asked}'")], swap=(f'"{kw}"', f'"{asked}"'),
+        source, near=[g.make(near_at, near, f"near miss: '{base}', never '{asked}'")], swap=(f'"{kw}"', f'"{asked}"'),
         distraction=f"'{base}', never '{asked}'",
         description=f"Copy of dm_keyword asking about '{asked}', which no message holds; '{base}' arrives at "
                     f"{near_at} s (the near miss) and the '{kw}' message still arrives at {source['condition_at']} s.",
@@ -275,13 +269,12 @@ def dm_merger_noop(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
                   {"report": f"A message about {asked} arrived; I opened it."}])
 
 
-@kind("passive", "absolute", Knobs(decoys=2), "decoys: stories by other accounts before the last target (near_miss: "
-      "sharing a name or username part)")
-def stories_three(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
+def stories_three(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """Three people whose stories were all seen each post a new one (the last at the target)."""
+    g = Gram(catalog)
     author = {s: str(r["author_id"]) for s, r in g.stories.items()}
     unseen = {author[s] for s in PRELOAD["stories"] if s not in PRELOAD["viewed_stories"]}
-    new = g.pools["new_story"]
+    new = g.of("new_story")
     authors = kit.sample(rng, sorted({author[s] for s in new} - unseen - {SELF}), 3, "story authors")
     at, targets, events = g.counted(rng, knobs, [kit.choose(rng, [s for s in new if author[s] == a]) for a in authors],
                                     [s for s in new if author[s] not in authors], 3, what="new story",
@@ -302,4 +295,43 @@ def stories_three(rng: random.Random, g: Gram, knobs: Knobs) -> dict[str, Any]:
                   {"report": f"{', '.join(users)} all have new stories in the bar."}])
 
 
-KINDS: tuple[Kind, ...] = tuple(sorted(_declared, key=lambda k: k.name))
+KINDS: tuple[Kind, ...] = (
+    kit.kind("activity_more", "passive", "relative", Knobs(decoys=4),
+             "decoys: posts, stories and messages between the four counted activity entries",
+             more_arrivals(
+                 "new_activity", 4, "activity", ACTIVITY,
+                 description="Four activity entries arrive (the fourth at {at} s) between {decoys} posts, stories and "
+                             "messages; more follow. The nav counts only the last hour's entries.",
+                 prompt="Keep an eye on my MicroGram activity (likes, follows, comments and mentions). Tell me once "
+                        "there are four more activity entries than there are now.",
+                 report="Four more activity entries have arrived.")),
+    kit.kind("comment_pileup", "passive", "absolute", Knobs(decoys=4),
+             "decoys: posts with up to three comments before the target (near_miss: how many carry exactly three)",
+             comment_pileup),
+    kit.kind("commenter_absent_noop", "noop", "relative", Knobs(decoys=3),
+             "as commenter_three_more; the asked user never comments, the source's commenter does (the near miss)",
+             commenter_absent_noop),
+    kit.kind("commenter_three_more", "active", "relative", Knobs(decoys=3),
+             "decoys: new posts commented on by others (near_miss: a look-alike name or username first)",
+             commenter_three_more),
+    kit.kind("dm_keyword", "active", "absolute", Knobs(decoys=2, hold_s=90),
+             "decoys: messages with a near word (near_miss: sharing more of it); hold_s: until the target is unsent",
+             dm_keyword),
+    kit.kind("dm_merger_noop", "noop", "absolute", Knobs(decoys=2, hold_s=90),
+             "as dm_keyword; the asked word extends a word a new message carries (the near miss)", dm_merger_noop),
+    kit.kind("follow_new_creators", "active", "absolute", Knobs(decoys=4),
+             "decoys: posts by accounts already followed among the three targets", follow_new_creators),
+    kit.kind("like_next_three", "active", "absolute", Knobs(decoys=3),
+             "decoys: later posts trailing the three targets (liking one fails)", like_next_three),
+    kit.kind("posts_more", "passive", "relative", Knobs(decoys=4),
+             "decoys: stories, messages and activity between the five counted posts",
+             more_arrivals(
+                 "new_post", 5, "posts", FEED,
+                 description="Five posts arrive (the fifth at {at} s) between {decoys} stories, messages and activity "
+                             "entries; more posts follow. The feed header shows only the total.",
+                 prompt="Watch my MicroGram feed and tell me once it holds five more posts than it does now.",
+                 report="Five more posts have arrived in the feed.")),
+    kit.kind("stories_three", "passive", "absolute", Knobs(decoys=2),
+             "decoys: stories by other accounts before the last target (near_miss: sharing a name or username part)",
+             stories_three),
+)

@@ -3,10 +3,10 @@ logic is pricing (prices.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import Environment, NavItem
+from sentinel.envs.kit import arrived_count
 from sentinel.envs.microhood.checks import check_scenario
 from sentinel.envs.microhood.events import DEFAULT_BUYING_POWER, EVENT_TYPES
 from sentinel.envs.microhood.kinds import KINDS
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 BASELINE_SQL = {
     "order_count": "SELECT COUNT(*) FROM orders",
     "watchlist_count": "SELECT COUNT(*) FROM watchlist",
-    "news_count": "SELECT COUNT(*) FROM news WHERE origin != 'self'",
+    "news_count": arrived_count("news"),
 }
 
 
@@ -53,9 +53,8 @@ def serve_preload(catalog: Catalog) -> dict[str, Any]:
 ENV = Environment(
     name="microhood",
     title="MicroHood",
-    schema=Path(__file__).with_name("schema.sql"),
     event_types=EVENT_TYPES,
-    routes=tuple(routes),
+    routes=routes,
     nav=(NavItem("Portfolio", "home"), NavItem("Stocks", "search"), NavItem("Orders", "orders"),
          NavItem("News", "news")),
     search="search",
@@ -65,4 +64,5 @@ ENV = Environment(
     finalize=finalize,
     check_scenario=check_scenario,
     kinds=KINDS,
+    page_time_step_s=None,  # prices move continuously between their waypoints: every request renders
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sentinel.core.catalog import Catalog
@@ -40,7 +40,7 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _preload_problems(preload: dict, loaded: set[str], end: float) -> Problems:
+def _preload_problems(preload: Mapping[str, Any], loaded: set[str], end: float) -> Problems:
     out: Problems = []
     where = "events[0]"  # the preload
     if "buying_power" in preload and not (_number(preload["buying_power"]) and preload["buying_power"] >= 0):
@@ -103,7 +103,7 @@ def watched_step(scenario: Scenario) -> Step | None:
 
 
 def _crossing_problems(scenario: Scenario, paths: dict[str, Path], stocks: dict[str, dict],
-                       preload: dict, end: float) -> Problems:
+                       preload: Mapping[str, Any], end: float) -> Problems:
     step = watched_step(scenario)
     if step is None:
         return []

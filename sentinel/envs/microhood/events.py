@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import EventType
 from sentinel.core.waypoints import ramp_points
-from sentinel.envs.kit import age_offset, preload_type, preloaded_age, selected
+from sentinel.envs.kit import age_offset, insert_timing, preload_type, selected
 
 if TYPE_CHECKING:
     from sentinel.core.scenario import Event
@@ -35,19 +35,19 @@ async def apply_preload(world: World, event: Event) -> None:
                            origin="preload", age_minutes=age)
     for news_id in selected(catalog, "news", f.get("news")):
         rec = catalog.get("news", news_id)
-        await insert_news(world, rec, origin="preload", age_minutes=preloaded_age(event, rec))
+        await insert_news(world, event, rec)
     await world.db.executemany("INSERT INTO price_waypoints (symbol, t, price) VALUES (?, ?, ?)", [
         (symbol, float(t), float(price)) for symbol, points in (f.get("price_waypoints") or {}).items()
         for t, price in points])
 
 
-async def insert_news(world: World, rec: dict[str, Any], **when: Any) -> None:
+async def insert_news(world: World, event: Event, rec: dict[str, Any]) -> None:
     await world.insert("news", {"id": rec["id"], "source": rec["source"], "headline": rec["headline"],
-                                "symbol": rec.get("symbol")}, **when)
+                                "symbol": rec.get("symbol")}, **insert_timing(event, rec))
 
 
 async def apply_new_news(world: World, event: Event) -> None:
-    await insert_news(world, world.catalog.get("news", event.fields["news_id"]), origin="event", at=event.at)
+    await insert_news(world, event, world.catalog.get("news", event.fields["news_id"]))
 
 
 async def apply_price_waypoint(world: World, event: Event) -> None:

@@ -15,7 +15,7 @@ from sentinel.generation import kit
 from sentinel.generation.kit import Leg
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
     from sentinel.core.catalog import Catalog
 
@@ -28,10 +28,6 @@ HOLD_MIN_S, HOLD_END_S = 65, 705  # checks.VISIBLE_FOR_S: a condition stays visi
 DIP_EARLIEST, PROFIT_EARLIEST = 30, 40
 PRICE = r"Price \$([\d,.]+)"
 CROSSES = "decoys: look-alike tickers that cross the line first; near_miss: how short the near miss stops"
-
-_declared: list[Kind] = []
-kind = partial(kit.kind, _declared)
-
 
 # --- catalog views, wording and events ---------------------------------------------------------
 
@@ -77,14 +73,16 @@ def nice_above(rng: random.Random, price: float, lo: float, hi: float) -> float:
     return round(kit.round_line(price * (1 + rng.uniform(lo, hi)), step), 2)
 
 
-def move(at: float, symbol: str, price: float, ramp_s: float = 0, note: str | None = None) -> dict[str, Any]:
+def move(at: float, symbol: str, price: float, ramp_s: float = 0, note: str | None = None,
+         target: bool = False) -> dict[str, Any]:
     if price <= 0:
         raise NoDraw(f"{symbol} would trade at {price:g}")
-    return kit.event(int(at), "price_waypoint", note, symbol=symbol, price=cents(price), ramp_s=max(0, int(ramp_s)))
+    return kit.event(int(at), "price_waypoint", note, symbol=symbol, price=cents(price), ramp_s=max(0, int(ramp_s)),
+                     target=target)
 
 
 def moves(symbol: str, legs: list[Leg]) -> list[dict[str, Any]]:
-    return [move(leg.at, symbol, leg.value, leg.ramp_s, leg.note) for leg in legs]
+    return [move(leg.at, symbol, leg.value, leg.ramp_s, leg.note, leg.target) for leg in legs]
 
 
 def decoy_moves(rng: random.Random, catalog: Catalog, knobs: Knobs, symbol: str, level: float,
@@ -107,7 +105,7 @@ def decoy_moves(rng: random.Random, catalog: Catalog, knobs: Knobs, symbol: str,
 
 
 def timeline_of(rng: random.Random, catalog: Catalog, knobs: Knobs, key: list[dict[str, Any]], *,
-                news: list[str] | None = None, news_from: float = 0, avoid: set[str] = frozenset(),
+                news: list[str] | None = None, news_from: float = 0, avoid: Iterable[str] = (),
                 movers: list[str] | None = None, waypoints: dict | None = None) -> list[dict[str, Any]]:
     """The preload, the key events, and background at the density knob: articles not loaded yet
     (from `news_from` on) and price moves, each once, off the symbols the key events move."""
@@ -193,18 +191,15 @@ def crossing(rng: random.Random, catalog: Catalog, knobs: Knobs, pool: list[str]
                                kit.scenario, condition_at=at, condition_until=until, events=events, condition_sql=sql))
 
 
-@kind("passive", "absolute", Knobs(decoys=2), CROSSES)
 def price_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     s = crossing(rng, catalog, knobs, list(stocks(catalog)), False)
     return s.scenario(
         description=f"{s.story} The price stays past the line.",
         prompt=f"Please watch {s.title} on MicroHood and tell me when it trades at {s.line} or more. No need to trade.",
-        taxonomy=kit.taxonomy("passive", "absolute", "easy", "look-alike ticker crosses first, near miss"),
+        difficulty="easy", distraction="look-alike ticker crosses first, near miss",
         eval_sql=s.sql, solution=[s.watch, {"report": f"{s.sym} is trading at {s.line} or more."}])
 
 
-@kind("noop", "relative", Knobs(decoys=2),
-      "as price_target; the asked stock peaks between 1 point and 1 cent (near_miss 1) short of +8-15%")
 def price_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     source, pct = price_target(rng, catalog, knobs), rng.randint(8, 15)
     other, line, twin = near_peak(rng, catalog, knobs, source, list(stocks(catalog)),
@@ -217,7 +212,7 @@ def price_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -
                     f"{source['condition_at']} s.",
         prompt=f"Please watch {title(catalog, other)} on MicroHood and tell me when it trades {pct}% or more above "
                "today's open. No need to trade.",
-        taxonomy=kit.taxonomy("noop", "relative", "medium", "a rise just short, another stock crosses its own line"),
+        difficulty="medium", distraction="a rise just short, another stock crosses its own line",
         condition_sql=rise.format(1 + pct / 100), near_miss_sql=rise.format(1 + (pct - 1) / 100),
         solution=[watch(other, "at_least", f"first * {1 + pct / 100:.2f}"),
                   {"report": f"{other} is trading {pct}% above its open."}])
@@ -228,8 +223,6 @@ def buy_prompt(catalog: Catalog, symbol: str, line: float, n: int) -> str:
             f"price is {money(line)} or higher, buy {n} shares at market, then let me know. Don't trade anything else.")
 
 
-@kind("active", "absolute", Knobs(decoys=2),
-      f"{CROSSES} (one cent at 1, 3% at 0); hold_s: until the price falls back (at least 65 s)")
 def buy_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     s, n = crossing(rng, catalog, knobs, unheld(catalog), True), rng.randint(2, 5)
     if n * s.level * 1.05 > BUYING_POWER:
@@ -238,12 +231,10 @@ def buy_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict
         description=f"{s.story} It falls back under the line at {s.until} s: a buy after that fills too low. Any "
                     "other order fails the task.",
         prompt=buy_prompt(catalog, s.sym, s.level, n), eval_sql=order_sql(s.sym, "buy", n, f">= {s.level:g}"),
-        taxonomy=kit.taxonomy("active", "absolute", "medium", "look-alike ticker, a near miss, transient window"),
+        difficulty="medium", distraction="look-alike ticker, a near miss, transient window",
         solution=[s.watch, *order_steps(s.sym, "buy", n, f"{s.sym} reached {s.line}; I bought {n} shares at market.")])
 
 
-@kind("noop", "absolute", Knobs(decoys=2),
-      "as buy_at_threshold; the asked stock peaks 1 cent (near_miss 1) to 0.1% short of its line")
 def buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     source, n = buy_at_threshold(rng, catalog, knobs), rng.randint(2, 5)
 
@@ -256,14 +247,13 @@ def buy_unreachable_noop(rng: random.Random, catalog: Catalog, knobs: Knobs) -> 
                     f"short of {money(line)}. buy_at_threshold's stock still crosses its line at "
                     f"{source['condition_at']} s. Refrain check: no order at all.",
         prompt=buy_prompt(catalog, other, line, n),
-        taxonomy=kit.taxonomy("noop", "absolute", "medium", "a peak just short, another stock crosses its own line"),
+        difficulty="medium", distraction="a peak just short, another stock crosses its own line",
         condition_sql=price_sql(other, ">=", f"{line:g}"), near_miss_sql=price_sql(other, ">=", f"{line:g} * 0.999"),
         eval_sql="SELECT COUNT(*) = 0 FROM orders",
         solution=[watch(other, "at_least", line),
                   *order_steps(other, "buy", n, f"{other} reached {money(line)}; I bought {n} shares.")])
 
 
-@kind("active", "absolute", Knobs(decoys=2), CROSSES)
 def sell_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     owned = held(catalog)
     s = crossing(rng, catalog, knobs, sorted(owned), False)
@@ -276,16 +266,13 @@ def sell_at_threshold(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dic
                     "the task.",
         prompt=f"I hold {s.title} on MicroHood. When {s.sym} trades at {s.line} or higher, sell {n} of my shares at "
                "market (keep the rest, and don't trade anything else), then tell me.",
-        taxonomy=kit.taxonomy("active", "absolute", "medium", "near miss and look-alike movers"),
+        difficulty="medium", distraction="near miss and look-alike movers",
         eval_sql=order_sql(s.sym, "sell", n, f">= {s.level:g}", sold),
         solution=[s.watch, *order_steps(s.sym, "sell", n, f"{s.sym} reached {s.line}; I sold {n} shares at market.")])
 
 
 # --- relative lines: buy_the_dip (below the day's high), take_profit (above the price at an article)
 
-@kind("active", "relative", Knobs(decoys=1),
-      "decoys: look-alikes that dip 11-14% early; near_miss: how close the slide comes to the 10% line; hold_s: "
-      "until the dip recovers (at least 65 s)", earliest=DIP_EARLIEST)
 def buy_the_dip(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     sym = kit.choose(rng, unheld(catalog), "stock")
     start, n = start_of(catalog, sym), rng.randint(2, 5)
@@ -317,7 +304,7 @@ def buy_the_dip(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str,
                f"today's high, buy {n} shares at market while it is down there, then let me know. Don't buy anything "
                "else.",
         condition_at=at, condition_until=until,
-        taxonomy=kit.taxonomy("active", "relative", "hard", "look-alike ticker, near miss, transient window"),
+        difficulty="hard", distraction="look-alike ticker, near miss, transient window",
         events=timeline_of(rng, catalog, knobs, [*key, *moves(sym, legs)]),
         condition_sql=f"SELECT price <= 0.90 * {ref} FROM current_prices WHERE symbol = {q}",
         eval_sql=order_sql(sym, "buy", n, f"<= 0.90 * {ref}"),
@@ -326,9 +313,6 @@ def buy_the_dip(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str,
                                               "at market during the dip.")])
 
 
-@kind("active", "relative", Knobs(decoys=1),
-      "decoys: look-alikes rising first; near_miss: how close the rise after the article comes to the line; "
-      "hold_s: until the price falls back (at least 65 s)", earliest=PROFIT_EARLIEST)
 def take_profit(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     owned, news = held(catalog), catalog.raw("news")
     news_id, sym = kit.choose(rng, [(i, r["symbol"]) for i, r in news.items() if r.get("symbol") in owned],
@@ -366,8 +350,8 @@ def take_profit(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str,
                f"{sym} then trades {pct}% or more above that price, sell all {shares} of my shares at market and let "
                "me know. Trade nothing else.",
         condition_at=at, condition_until=until,
-        taxonomy=kit.taxonomy("active", "relative", "hard", "the open as the wrong reference, near miss, "
-                                                            "transient window"),
+        difficulty="hard", distraction="the open as the wrong reference, near miss, "
+                                                            "transient window",
         events=timeline_of(rng, catalog, knobs, key, news=[x for x in STANDARD_NEWS if x != news_id]),
         condition_sql=f"SELECT price >= {factor} * {reference} FROM current_prices WHERE symbol = {q}",
         eval_sql=order_sql(sym, "sell", shares, f">= {factor} * {reference}"),
@@ -415,7 +399,6 @@ def rally(rng: random.Random, catalog: Catalog, knobs: Knobs, goal: float, margi
                            movers=", ".join(movers) or "none", events=events)
 
 
-@kind("passive", "absolute", Knobs(decoys=2), "as portfolio_gain, on the whole portfolio's dollar value")
 def portfolio_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     total0 = BUYING_POWER + value_at(catalog, 1.0)
     goal = round(total0 * rng.uniform(1.06, 1.11), -2)
@@ -428,15 +411,12 @@ def portfolio_target(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict
                     f"{r.movers}.",
         prompt=f"Keep an eye on my MicroHood account and tell me when my total portfolio value reaches "
                f"{money(goal)} or more. Don't trade anything.",
-        condition_at=r.at, taxonomy=kit.taxonomy("passive", "absolute", "medium", "near miss and unheld movers"),
+        condition_at=r.at, difficulty="medium", distraction="near miss and unheld movers",
         events=r.events, condition_sql=sql, eval_sql=sql,
         solution=[{"watch": "/microhood/", "until": {"number": r"Portfolio value \$([\d,.]+)", "at_least": goal}},
                   {"report": f"Your portfolio value has reached {money(goal)}."}])
 
 
-@kind("passive", "relative", Knobs(decoys=2),
-      "decoys: unheld (watchlist first) stocks rallying 10-20%; near_miss: how close the holdings' rally comes "
-      "(0.1% at 1, 2.1% at 0)")
 def portfolio_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     v0, pct = value_at(catalog, 1.0), rng.randint(5, 10)
     r = rally(rng, catalog, knobs, v0 * (1 + pct / 100), v0)
@@ -449,14 +429,12 @@ def portfolio_gain(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[s
         prompt=f"Watch my MicroHood account and let me know once the stocks I hold (not counting cash) are worth "
                f"{pct}% or more than they are right now. No trades, please.",
         condition_at=r.at, events=r.events, condition_sql=sql, eval_sql=sql,
-        taxonomy=kit.taxonomy("passive", "relative", "medium", "near miss, the page's own change figure includes cash"),
+        difficulty="medium", distraction="near miss, the page's own change figure includes cash",
         solution=[{"watch": "/microhood/?view=stocks",
                    "until": {"number": r"Stocks\s+\$([\d,.]+)", "at_least": f"first * {1 + pct / 100:.2f}"}},
                   {"report": f"The stocks you hold are worth {pct}% more than when you asked."}])
 
 
-@kind("passive", "relative", Knobs(decoys=3),
-      "decoys: price moves between the new articles; the preload holds 12-20 articles, 2-5 more are asked")
 def news_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     ids, symbols, n = list(catalog.raw("news")), list(stocks(catalog)), rng.randint(2, 5)
     loaded = sorted(kit.sample(rng, ids, rng.randint(12, 20), "articles"))
@@ -475,10 +453,41 @@ def news_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, A
                     "the total.",
         prompt=f"I'm waiting for news to pick up on MicroHood. Let me know once {words} more news articles have "
                "been published than there are right now.",
-        condition_at=at, taxonomy=kit.taxonomy("passive", "relative", "easy", "earlier arrivals and price moves"),
+        condition_at=at, difficulty="easy", distraction="earlier arrivals and price moves",
         events=timeline_of(rng, catalog, knobs, key, news=loaded, news_from=at + 5), condition_sql=sql, eval_sql=sql,
         solution=[{"watch": "/microhood/news", "until": {"number": r"(\d+) articles", "at_least": f"first + {n}"}},
                   {"report": f"{words.capitalize()} more news articles have been published."}])
 
 
-KINDS: tuple[Kind, ...] = tuple(sorted(_declared, key=lambda k: k.name))
+KINDS: tuple[Kind, ...] = (
+    kit.kind("buy_at_threshold", "active", "absolute", Knobs(decoys=2),
+             f"{CROSSES} (one cent at 1, 3% at 0); hold_s: until the price falls back (at least 65 s)",
+             buy_at_threshold),
+    kit.kind("buy_the_dip", "active", "relative", Knobs(decoys=1),
+             "decoys: look-alikes that dip 11-14% early; near_miss: how close the slide comes to the 10% line; hold_s: "
+             "until the dip recovers (at least 65 s)",
+             buy_the_dip, earliest=DIP_EARLIEST),
+    kit.kind("buy_unreachable_noop", "noop", "absolute", Knobs(decoys=2),
+             "as buy_at_threshold; the asked stock peaks 1 cent (near_miss 1) to 0.1% short of its line",
+             buy_unreachable_noop),
+    kit.kind("news_more", "passive", "relative", Knobs(decoys=3),
+             "decoys: price moves between the new articles; the preload holds 12-20 articles, 2-5 more are asked",
+             news_more),
+    kit.kind("portfolio_gain", "passive", "relative", Knobs(decoys=2),
+             "decoys: unheld (watchlist first) stocks rallying 10-20%; near_miss: how close the holdings' rally comes "
+             "(0.1% at 1, 2.1% at 0)",
+             portfolio_gain),
+    kit.kind("portfolio_target", "passive", "absolute", Knobs(decoys=2),
+             "as portfolio_gain, on the whole portfolio's dollar value", portfolio_target),
+    kit.kind("price_target", "passive", "absolute", Knobs(decoys=2),
+             CROSSES, price_target),
+    kit.kind("price_unreachable_noop", "noop", "relative", Knobs(decoys=2),
+             "as price_target; the asked stock peaks between 1 point and 1 cent (near_miss 1) short of +8-15%",
+             price_unreachable_noop),
+    kit.kind("sell_at_threshold", "active", "absolute", Knobs(decoys=2),
+             CROSSES, sell_at_threshold),
+    kit.kind("take_profit", "active", "relative", Knobs(decoys=1),
+             "decoys: look-alikes rising first; near_miss: how close the rise after the article comes to the line; "
+             "hold_s: until the price falls back (at least 65 s)",
+             take_profit, earliest=PROFIT_EARLIEST),
+)

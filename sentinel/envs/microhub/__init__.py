@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import Environment, Header, NavItem
+from sentinel.envs.kit import arrived_count
 from sentinel.envs.microhub import views
 from sentinel.envs.microhub.events import EVENT_TYPES, check_scenario
 from sentinel.envs.microhub.kinds import KINDS
@@ -17,11 +17,11 @@ if TYPE_CHECKING:
     from sentinel.world.state import World
 
 BASELINE_SQL = {
-    "issue_count": "SELECT COUNT(*) FROM issues WHERE origin != 'self'",
-    "open_issue_count": "SELECT COUNT(*) FROM issues WHERE state = 'open' AND origin != 'self'",
-    "pr_count": "SELECT COUNT(*) FROM pull_requests WHERE origin != 'self'",
-    "commit_count": "SELECT COUNT(*) FROM commits WHERE origin != 'self'",
-    "comment_count": "SELECT COUNT(*) FROM comments WHERE origin != 'self'",
+    "issue_count": arrived_count("issues"),
+    "open_issue_count": arrived_count("issues", "state = 'open'"),
+    "pr_count": arrived_count("pull_requests"),
+    "commit_count": arrived_count("commits"),
+    "comment_count": arrived_count("comments"),
 }
 
 
@@ -54,11 +54,12 @@ def serve_preload(catalog: Catalog) -> dict[str, Any]:
 
 
 ENV = Environment(
-    name="microhub", title="MicroHub", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
-    routes=tuple(views.routes), search="issues", kinds=KINDS, check_scenario=check_scenario, finalize=finalize,
+    name="microhub", title="MicroHub", event_types=EVENT_TYPES, routes=views.routes, search="issues", kinds=KINDS,
+    check_scenario=check_scenario, finalize=finalize,
     nav=(NavItem("Code", "home"), NavItem("Issues", "issues", count="issues"),
          NavItem("Pull requests", "pulls", count="pulls"), NavItem("Actions", "actions"),
          NavItem("Projects", "projects"), NavItem("Wiki", "wiki"), NavItem("Security", "security"),
          NavItem("Insights", "insights"), NavItem("Settings", "settings")),
     header=header, baseline_sql=BASELINE_SQL, baselines_extra=repo_baselines, serve_preload=serve_preload,
+    page_time_step_s=None,  # the star count climbs continuously between its waypoints: every request renders
 )

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from sentinel.core.config import Timing, load_config
 from sentinel.core.environment import EventType
 from sentinel.core.waypoints import first_crossing, ramp_points, value_at
-from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.kit import insert_timing, oldest_first, preload_type, selected
 from sentinel.envs.microhub.queries import EPSILON, REPO_JSON, star_points, stars_at
 
 if TYPE_CHECKING:
@@ -60,10 +60,6 @@ async def insert_item(world: World, collection: str, rec: dict[str, Any], when: 
                                "WHERE name = ?", (rec["id"], name))
 
 
-def _preloaded(event: Event, rec: dict[str, Any]) -> dict[str, Any]:
-    return {"origin": "preload", "age_minutes": preloaded_age(event, rec)}
-
-
 def _listed(world: World, event: Event, collection: str) -> list[str]:
     """The ids the preload loads of a collection (all unless the field says otherwise)."""
     return selected(world.catalog, collection, event.fields.get(collection, "*"))
@@ -88,7 +84,8 @@ async def apply_preload(world: World, event: Event) -> None:
         ids = _listed(world, event, collection)
         for rid in oldest_first(catalog, collection, ids) if oldest else ids:
             rec = catalog.get(collection, rid)
-            when = {"origin": "preload", "age_minutes": FILES_AGE} if collection == "files" else _preloaded(event, rec)
+            when = ({"origin": "preload", "age_minutes": FILES_AGE} if collection == "files"
+                    else insert_timing(event, rec))
             await world.insert(collection, {"id": rid, **{c: rec.get(c) for c in columns},
                                             **{c: json.dumps(rec[k]) for c, k in encoded.items()}}, **when)
     # Issues and pull requests oldest first (numbers follow age), then their comments.
@@ -96,19 +93,19 @@ async def apply_preload(world: World, event: Event) -> None:
     items.sort(key=lambda item: -float(catalog.raw(item[0])[item[1]].get("age_minutes", 0) or 0))
     for collection, rid in items:
         rec = catalog.get(collection, rid)
-        await insert_item(world, collection, rec, _preloaded(event, rec))
+        await insert_item(world, collection, rec, insert_timing(event, rec))
     loaded = {rid for _, rid in items}
     for rid in oldest_first(catalog, "comments", _listed(world, event, "comments")):
         rec = catalog.get("comments", rid)
         if rec["target_id"] in loaded:
             await world.insert("comments", {k: rec[k] for k in ("id", "target_kind", "target_id", "author_id", "body")},
-                               **_preloaded(event, rec))
+                               **insert_timing(event, rec))
 
 
 def arrival(collection: str, field: str) -> EventType:
     async def apply(world: World, event: Event) -> None:
         rec = world.catalog.get(collection, str(event.fields[field]))
-        await insert_item(world, collection, rec, {"origin": "event", "at": event.at})
+        await insert_item(world, collection, rec, insert_timing(event, rec))
     return EventType(apply=apply, refs={field: collection}, inserts=(field,), required=(field,))
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs
 from sentinel.generation import kit
-from sentinel.generation.kit import Facts, Leg, Recipe
+from sentinel.generation.kit import Facts, Leg
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -60,7 +60,7 @@ def bodies_with(catalog: Catalog, term: str) -> list[str]:
 
 def shared_terms(catalog: Catalog, phrases: bool) -> dict[str, list[str]]:
     """Words (or two- and three-word phrases) in exactly two descriptions, one of which can arrive."""
-    fit, can_arrive, terms = keywords(catalog), set(arrivals(catalog)), set()
+    fit, can_arrive, terms = keywords(catalog), set(arrivals(catalog)), set[str]()
     for r in catalog.raw("issues").values():
         ws = re.findall(r"[a-z][a-z-]*", r["body"].lower())
         terms |= {" ".join(ws[i:i + n]) for n in (2, 3) for i in range(len(ws) - n + 1)
@@ -72,13 +72,22 @@ def shared_terms(catalog: Catalog, phrases: bool) -> dict[str, list[str]]:
 
 # --- events and background ---------------------------------------------------------------------------
 
-def arrive(catalog: Catalog, at: float, item: str, note: str | None = None) -> dict[str, Any]:
-    """A new issue, pull request or (STAR_CLIMB) small star climb, sized by `at` (so it draws nothing)."""
-    if item.startswith("pr"):
-        return kit.event(at, "new_pull_request", note, pr_id=item)
-    if item == STAR_CLIMB:
-        return kit.event(at, "star_waypoint", note, delta=10 + int(at) % 30, ramp_s=10 + int(at) % 20)
-    return kit.event(at, "new_issue", note and f"{note} · {issue(catalog, item)['title']}", issue_id=item)
+class Repo(kit.Arrivals):
+    """What may arrive: any issue (a note is followed by its title), pull request, or STAR_CLIMB: a small climb of
+    the star count, sized by its time (so it draws nothing)."""
+
+    def __init__(self, catalog: Catalog) -> None:
+        self.issues = catalog.raw("issues")
+        super().__init__({"new_issue": list(self.issues), "new_pull_request": list(catalog.raw("pull_requests"))},
+                         {"new_issue": "issue_id", "new_pull_request": "pr_id"})
+
+    def about(self, rid: str) -> str | None:
+        return str(self.issues[rid]["title"]) if rid in self.issues else None
+
+    def make(self, at: float, rid: str, note: str | None = None, **fields: Any) -> dict[str, Any]:
+        if rid == STAR_CLIMB:
+            return kit.event(at, "star_waypoint", note, delta=10 + int(at) % 30, ramp_s=10 + int(at) % 20)
+        return super().make(at, rid, note, **fields)
 
 
 def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dict[str, Any]], *,
@@ -87,17 +96,18 @@ def traffic(rng: random.Random, catalog: Catalog, knobs: Knobs, events: list[dic
             initial: int | None = None) -> Facts:
     """Facts `preload` (stars from `initial` moved by `star_legs`, else the slow climb) and `events`: these and
     background that cannot decide it: issues (none before `issues_after` or describing `without`), PRs, star climbs."""
-    used = {*issues, *(e.get("issue_id") for e in events), *(e.get("pr_id") for e in events)}
+    used = {*issues, *(str(e[field]) for e in events for field in ("issue_id", "pr_id") if field in e)}
     pool = [i for i in arrivals(catalog, used) if not without or without not in issue(catalog, i)["body"].lower()]
     pool += [p for p in catalog.raw("pull_requests") if p not in {*PRELOAD_PRS, *used}]
     pool += [STAR_CLIMB] * (8 if stars else 0)
-    events = [*events, *(kit.event(leg.at, "star_waypoint", leg.note, stars=leg.value, ramp_s=leg.ramp_s)
-                         for leg in star_legs or [])]
+    events = [*events, *(kit.event(leg.at, "star_waypoint", leg.note, stars=leg.value, ramp_s=leg.ramp_s,
+                                    target=leg.target) for leg in star_legs or [])]
     picked = kit.mixed_background(rng, knobs.density, [e["at"] for e in events], pool,
                                   lambda it, t: t > issues_after + 2 or it.startswith(("pr", STAR_CLIMB)))
     own = {"initial_stars": initial} if initial is not None else {"star_waypoints": STAR_PATH}
+    make = Repo(catalog).make
     return {"preload": {"issues": list(dict.fromkeys(issues)), "pull_requests": list(PRELOAD_PRS), **own},
-            "events": [*events, *(arrive(catalog, t, it) for t, it in picked)]}
+            "events": [*events, *(make(t, it) for t, it in picked)]}
 
 
 def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, term: str, target: str, exclude: list[str],
@@ -109,9 +119,9 @@ def look_alikes(rng: random.Random, catalog: Catalog, knobs: Knobs, term: str, t
         r = issue(catalog, i)
         return 2.0 * (term in r["title"].lower()) + kit.overlap(like, words(f"{r['title']} {r['body']}"))
     others = [i for i in arrivals(catalog, exclude) if term not in issue(catalog, i)["body"].lower()]
-    decoys = kit.nearest(rng, others, knobs.decoys, score, knobs.near_miss)
-    return [arrive(catalog, t, i, f"decoy: '{term}' in the title only" if term in issue(catalog, i)["title"].lower()
-                   else f"decoy: no '{term}' in the description")
+    decoys, make = kit.nearest(rng, others, knobs.decoys, score, knobs.near_miss), Repo(catalog).make
+    return [make(t, i, f"decoy: '{term}' in the title only" if term in issue(catalog, i)["title"].lower()
+                 else f"decoy: no '{term}' in the description")
             for t, i in zip(kit.times_between(rng, len(decoys), 0, at), decoys, strict=True)]
 
 
@@ -131,7 +141,7 @@ def word_target(rng: random.Random, catalog: Catalog, knobs: Knobs, locks: bool 
     at = kit.target_time(rng, knobs, 4 + 2 * knobs.decoys)
     until = kit.hold_until(knobs, at) if locks else None
     events = [*look_alikes(rng, catalog, knobs, word, target, [target], at),
-              arrive(catalog, at, target, f"the description mentions '{word}' (the target)")]
+              Repo(catalog).make(at, target, f"the description mentions '{word}' (the target)", target=True)]
     if until is not None:
         events.append(kit.event(until, "lock_issue", "the author closes and locks the target issue: comments are no "
                                                      "longer possible (condition_until)", issue_id=target))
@@ -151,38 +161,22 @@ def title_only(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
     at = kit.free_moment(rng, facts["events"], 20, 699)
     kept = [e for e in facts["events"] if "_note" in e or e.get("issue_id") != decoy]  # its background arrival
     return {"term": asked, "decoy_at": at,
-            "events": [*kept, arrive(catalog, at, decoy, f"decoy: '{asked}' in the title only")]}
+            "events": [*kept, Repo(catalog).make(at, decoy, f"decoy: '{asked}' in the title only")]}
 
 
-WORD = Recipe(
-    "active", "absolute", word_target, start_page=ISSUES, difficulty="medium",
+WORD = kit.Recipe(
+    word_target, start_page=ISSUES, difficulty="medium", distraction="the word in a title only, related issues",
     description="{decoys} look-alike issues arrive first (the word in a title only, or shared words); at {at} s an "
                 "issue whose description (never shown in the list) mentions '{term}'; {then}",
     prompt="On MicroHub, watch the issues of brightline/atlas-web. When a new issue comes in whose description "
            "mentions {term}, leave a comment on it (and on no other issue) saying we will look into it, then let me "
-           "know.", distraction="the word in a title only, related issues",
+           "know.",
     condition_sql="SELECT EXISTS (SELECT 1 FROM issues WHERE origin = 'event' AND body LIKE {term!l}{open})",
     eval_sql="SELECT EXISTS (SELECT 1 FROM comments WHERE target_kind = 'issue' AND target_id = {target!q} AND "
              "author_id = SELF) AND NOT EXISTS (SELECT 1 FROM comments WHERE author_id = SELF AND NOT "
              "(target_kind = 'issue' AND target_id = {target!q}))",
     solution=[SEEN, {"submit": "/comment$", "fields": {"body": "Thanks, we will look into the {term} part."}},
               {"report": "A new issue mentions {term} in its description; I commented."}])
-WORD_KINDS = (
-    WORD.kind("comment_on_compliance", 2,
-              "decoys: issues with the word in a title only, then issues sharing words (near_miss: how alike)"),
-    replace(WORD, setup=partial(word_target, locks=True), distraction="the word in a title, the issue gets locked",
-            prompt="Keep an eye on new issues in brightline/atlas-web on MicroHub. When one comes in whose "
-                   "description names {term}, comment on it (only that issue) that the team will pick it up, then "
-                   "tell me.").kind("comment_on_totp", 2, "as comment_on_compliance; hold_s: until the author locks "
-                                    "the issue"),
-    WORD.noop("comment_on_telemetry_noop", title_only, decoys=2,
-              notes="as comment_on_compliance; the asked word is in one issue's title and no description",
-              description="No-op copy of comment_on_compliance: no description ever mentions {term}; one title does "
-                          "({decoy_at} s), and the issue about {source[term]} still arrives at {at} s (the near "
-                          "miss). Refrain check: the user comments nowhere.",
-              distraction="the word in a title only, another word's issue arrives",
-              eval_sql="SELECT NOT EXISTS (SELECT 1 FROM comments WHERE author_id = SELF)"),
-)
 
 
 # --- a term two descriptions share: repro_steps_second, unresponsive_second -------------------------
@@ -195,37 +189,28 @@ def second_issue(rng: random.Random, catalog: Catalog, knobs: Knobs, phrases: bo
     first = next(i for i in table[term] if i != target)
     at = kit.target_time(rng, knobs, 4 + 2 * knobs.decoys)
     events = [*look_alikes(rng, catalog, knobs, term, target, [target, first], at),
-              arrive(catalog, at, target, f"the second issue whose description has '{term}' (the target)")]
+              Repo(catalog).make(at, target, f"the second issue whose description has '{term}' (the target)",
+                     target=True)]
     return {"term": term, "target": target, "first": issue(catalog, first)["title"], "at": at,
             **traffic(rng, catalog, knobs, events, without=term, issues=[*PRELOAD_ISSUES, first])}
 
 
-SECOND = Recipe(
-    "active", "relative", second_issue, start_page=ISSUES, difficulty="medium",
+SECOND = kit.Recipe(
+    second_issue, start_page=ISSUES, difficulty="medium", distraction="the words in a title, reports without them",
     description="Issue \"{first}\" (preloaded) has '{term}' in its description. Decoys put the words in a title or "
                 "share others; at {at} s a second issue with '{term}' in its description arrives.",
     prompt="One issue on MicroHub (brightline/atlas-web) already says \"{term}\" in its description. When a second "
            "issue whose description says \"{term}\" comes in, open it so it is marked as seen, then tell me.",
-    distraction="the words in a title, reports without them",
     condition_sql="SELECT (SELECT COUNT(*) FROM issues WHERE origin != 'self' AND body LIKE {term!l}) >= 2",
     eval_sql="SELECT viewed = 1 FROM issues WHERE id = {target!q}",
     solution=[SEEN, {"report": "A second issue saying {term} arrived; I opened it."}])
-SECOND_KINDS = (
-    SECOND.kind("repro_steps_second", 2,
-                "decoys: issues with the phrase's words in a title or sharing words (near_miss: how alike)"),
-    replace(SECOND, setup=partial(second_issue, phrases=False), distraction="the word in a title, near words",
-            prompt="One issue on MicroHub (brightline/atlas-web) already mentions {term} in its description. When "
-                   "another issue comes in whose description mentions it too, open it so it is marked as seen, then "
-                   "tell me.", solution=[SEEN, {"report": "Another issue mentions {term}; I opened it."}],
-            ).kind("unresponsive_second", 2,
-                   "decoys: issues with the word in a title or sharing words (near_miss: how alike)"),
-)
 
 
 # --- counts of issues: open_issues_threshold, issues_more ---------------------------------------------
 
 def open_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """New issues raise the open count to a threshold; closures (locks) and pull requests between."""
+    make = Repo(catalog).make
     opened = [i for i in PRELOAD_ISSUES if issue(catalog, i).get("state", "open") == "open"]
     closes, n = min(2, knobs.decoys // 2), rng.randint(3, 5)
     order = kit.order_under(rng, n, closes)
@@ -235,45 +220,41 @@ def open_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     rng.shuffle(slots)
     new = kit.sample(rng, arrivals(catalog), n + closes + 1, "new issues")
     shut = kit.sample(rng, opened, closes, "open issues to close")
-    events = [arrive(catalog, t, p, "decoy: a pull request, not an issue") for t, p in zip(slots, prs, strict=False)]
+    events = [make(t, p, "decoy: a pull request, not an issue") for t, p in zip(slots, prs, strict=False)]
     count, threshold = len(opened), len(opened) + n
     for t, step in zip(sorted(slots[len(prs):]), order, strict=True):
         count += 1 if step == "add" else -1
-        events.append(arrive(catalog, t, new.pop(), f"{count} open") if step == "add" else
+        events.append(make(t, new.pop(), f"{count} open") if step == "add" else
                       kit.event(t, "lock_issue", f"an open issue is closed and locked: back to {count} open",
                                 issue_id=shut.pop()))
-    events += [arrive(catalog, at, new.pop(), f"the open issue that makes {threshold} (the target)"),
-               arrive(catalog, rng.randint(min(at + 10, 715), 715), new.pop(), "trailing: one more open issue")]
+    events += [make(at, new.pop(), f"the open issue that makes {threshold} (the target)", target=True),
+               make(rng.randint(min(at + 10, 715), 715), new.pop(), "trailing: one more open issue")]
     return {"at": at, "start": len(opened), "closes": closes, "goal": threshold,
             **traffic(rng, catalog, knobs, events, issues_after=at)}
 
 
 def four_issues(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     prs = [p for p in catalog.raw("pull_requests") if p not in PRELOAD_PRS]
-    at, events, _ = kit.counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4, partial(arrive, catalog),
+    at, events, _ = kit.counting(rng, knobs, arrivals(catalog), [*prs, *[STAR_CLIMB] * 8], 4, Repo(catalog).make,
                                  what="new issue", decoy_note=lambda item: "decoy: not an issue", first_s=kit.FLAT_S)
     return {"at": at, "n": 4, **traffic(rng, catalog, knobs, events, issues_after=at, stars=True)}
 
 
-OPEN_ISSUES = kit.count_reaches("issues WHERE state = 'open'", "{goal}")
-COUNT_KINDS = (
-    Recipe("passive", "absolute", open_issues, start_page=ISSUES, difficulty="easy",
-           description="The repository starts with {start} open issues. New issues arrive, {closes} older ones are "
-                       "closed and locked on the way, pull requests arrive; the open count reaches {goal} at {at} s.",
-           prompt="Watch the open issues of brightline/atlas-web on MicroHub and tell me once there are {goal} or "
-                  "more open issues. Don't close any.", distraction="issues close on the way, pull requests arrive",
-           condition_sql=OPEN_ISSUES, eval_sql=OPEN_ISSUES, watch=ISSUES, until={"number": OPEN, "at_least": "{goal}"},
-           report="There are now {goal} open issues.",
-           ).kind("open_issues_threshold", 3, "decoys: older issues closed on the way (up to 2) and pull requests"),
-    kit.more_than_first(
-        four_issues, "issues WHERE origin != 'self'", "issue_count", ISSUES, OPEN, start_page=ISSUES,
-        description="Four new issues, the fourth at {at} s, with pull requests and the star count rising between "
-                    "them. The issue list shows only the open and closed totals, never a change.",
-        prompt="Keep an eye on brightline/atlas-web on MicroHub and tell me once four more issues have been opened "
-               "than there are right now. Pull requests don't count.", difficulty="easy",
-        distraction="pull requests and star movement", report="Four more issues have been opened since you asked.",
-        ).kind("issues_more", 2, "decoys: pull requests and star climbs between the four new issues"),
-)
+OPEN_ISSUES = kit.Recipe(
+    open_issues, start_page=ISSUES, difficulty="easy", distraction="issues close on the way, pull requests arrive",
+    description="The repository starts with {start} open issues. New issues arrive, {closes} older ones are closed "
+                "and locked on the way, pull requests arrive; the open count reaches {goal} at {at} s.",
+    prompt="Watch the open issues of brightline/atlas-web on MicroHub and tell me once there are {goal} or more open "
+           "issues. Don't close any.",
+    **kit.count_watch("issues WHERE state = 'open'", "{goal}", ISSUES, OPEN, "There are now {goal} open issues."))
+FOUR_MORE = kit.Recipe(
+    four_issues, start_page=ISSUES, difficulty="easy", distraction="pull requests and star movement",
+    description="Four new issues, the fourth at {at} s, with pull requests and the star count rising between them. "
+                "The issue list shows only the open and closed totals, never a change.",
+    prompt="Keep an eye on brightline/atlas-web on MicroHub and tell me once four more issues have been opened than "
+           "there are right now. Pull requests don't count.",
+    **kit.count_watch("issues WHERE origin != 'self'", "{n}", ISSUES, OPEN,
+                      "Four more issues have been opened since you asked.", "issue_count"))
 
 
 # --- the star count: stars_target, stars_gain, stars_unreachable_noop ----------------------------------
@@ -302,33 +283,62 @@ def far_above(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
     return {"goal": facts["limit"] * kit.choose(rng, (10, 20, 50))}
 
 
-GOAL_STARS = "SELECT stars >= {goal} FROM repo_stats"
-GAINED = f"SELECT stars >= {kit.baseline('star_count')} + {{gain}} FROM repo_stats"
-STARS_TARGET = Recipe(
-    "passive", "absolute", star_climb, start_page=HOME, difficulty="easy",
+STARS_TARGET = kit.Recipe(
+    star_climb, start_page=HOME, difficulty="easy", distraction="a stall just short of the target",
     description="From {start:,} stars the count climbs and stalls just short of {limit:,} (a near miss); it reaches "
                 "{limit:,} at {at} s and goes on.",
     prompt="Tell me when brightline/atlas-web on MicroHub reaches {goal:,} stars.",
-    distraction="a stall just short of the target", condition_sql=GOAL_STARS, eval_sql=GOAL_STARS, watch=HOME,
-    until={"number": STARS, "at_least": "{goal}"}, report="The repository has reached {goal:,} stars.")
-STAR_KINDS = (
-    replace(STARS_TARGET.kind("stars_target", 0, "near_miss: how close the stall comes to the limit (1: 2 stars "
-                                                 "short)"), earliest=LIMIT_AT),
-    STARS_TARGET.noop("stars_unreachable_noop", far_above, decoys=0,
-                      notes="as stars_target; the asked limit is 10–50 times the one reached",
-                      description="No-op copy of stars_target: the count reaches {limit:,} at {at} s (the source "
-                                  "task's target, the near miss) and tops out far below the {goal:,} asked.",
-                      distraction="the source task's {limit:,} stars are reached"),
-    replace(Recipe(
-        "passive", "relative", partial(star_climb, gain=True), start_page=HOME, difficulty="easy",
-        description="The repository starts at {start:,} stars, flat until {flat} s, then climbs to {goal:,} "
-                    "(+{gain}, the target) at {at} s and on. The page shows the current count only.",
-        prompt="Watch the star count of brightline/atlas-web on MicroHub and tell me once it has grown by {gain} "
-               "stars or more from what it is now.", distraction="steady growth, new issues",
-        condition_sql=GAINED, eval_sql=GAINED, watch=HOME, until={"number": STARS, "at_least": "first + {gain}"},
-        report="The repository has gained {gain} stars since you asked.",
-    ).kind("stars_gain", 0, "near_miss: how close the last waypoint before the target comes to the gain (1: 2 stars "
-                            "short)"), earliest=GAIN_AT),
-)
+    condition_sql="SELECT stars >= {goal} FROM repo_stats",
+    solution=kit.watch_number(HOME, STARS, "{goal}", "The repository has reached {goal:,} stars."))
+STARS_GAIN = kit.Recipe(
+    partial(star_climb, gain=True), start_page=HOME, difficulty="easy", distraction="steady growth, new issues",
+    description="The repository starts at {start:,} stars, flat until {flat} s, then climbs to {goal:,} (+{gain}, the "
+                "target) at {at} s and on. The page shows the current count only.",
+    prompt="Watch the star count of brightline/atlas-web on MicroHub and tell me once it has grown by {gain} stars or "
+           "more from what it is now.",
+    condition_sql=f"SELECT stars >= {kit.baseline('star_count')} + {{gain}} FROM repo_stats",
+    solution=kit.watch_number(HOME, STARS, "first + {gain}", "The repository has gained {gain} stars since you asked."))
 
-KINDS: tuple[Kind, ...] = tuple(sorted((*WORD_KINDS, *SECOND_KINDS, *COUNT_KINDS, *STAR_KINDS), key=lambda k: k.name))
+KINDS: tuple[Kind, ...] = (
+    kit.kind("comment_on_compliance", "active", "absolute", Knobs(decoys=2),
+             "decoys: issues with the word in a title only, then issues sharing words (near_miss: how alike)", WORD),
+    kit.kind("comment_on_telemetry_noop", "noop", "absolute", Knobs(decoys=2),
+             "as comment_on_compliance; the asked word is in one issue's title and no description",
+             WORD.noop(title_only, distraction="the word in a title only, another word's issue arrives",
+                       description="No-op copy of comment_on_compliance: no description ever mentions {term}; one "
+                                   "title does ({decoy_at} s), and the issue about {source[term]} still arrives at "
+                                   "{at} s (the near miss). Refrain check: the user comments nowhere.",
+                       eval_sql="SELECT NOT EXISTS (SELECT 1 FROM comments WHERE author_id = SELF)")),
+    kit.kind("comment_on_totp", "active", "absolute", Knobs(decoys=2),
+             "as comment_on_compliance; hold_s: until the author locks the issue",
+             replace(WORD, setup=partial(word_target, locks=True),
+                     distraction="the word in a title, the issue gets locked",
+                     prompt="Keep an eye on new issues in brightline/atlas-web on MicroHub. When one comes in whose "
+                            "description names {term}, comment on it (only that issue) that the team will pick it "
+                            "up, then tell me.")),
+    kit.kind("issues_more", "passive", "relative", Knobs(decoys=2),
+             "decoys: pull requests and star climbs between the four new issues", FOUR_MORE),
+    kit.kind("open_issues_threshold", "passive", "absolute", Knobs(decoys=3),
+             "decoys: older issues closed on the way (up to 2) and pull requests", OPEN_ISSUES),
+    kit.kind("repro_steps_second", "active", "relative", Knobs(decoys=2),
+             "decoys: issues with the phrase's words in a title or sharing words (near_miss: how alike)", SECOND),
+    kit.kind("stars_gain", "passive", "relative", Knobs(decoys=0),
+             "near_miss: how close the last waypoint before the target comes to the gain (1: 2 stars short)",
+             STARS_GAIN, earliest=GAIN_AT),
+    kit.kind("stars_target", "passive", "absolute", Knobs(decoys=0),
+             "near_miss: how close the stall comes to the limit (1: 2 stars short)", STARS_TARGET,
+             earliest=LIMIT_AT),
+    kit.kind("stars_unreachable_noop", "noop", "absolute", Knobs(decoys=0),
+             "as stars_target; the asked limit is 10–50 times the one reached",
+             STARS_TARGET.noop(far_above, distraction="the source task's {limit:,} stars are reached",
+                               description="No-op copy of stars_target: the count reaches {limit:,} at {at} s (the "
+                                           "source task's target, the near miss) and tops out far below the {goal:,} "
+                                           "asked.")),
+    kit.kind("unresponsive_second", "active", "relative", Knobs(decoys=2),
+             "decoys: issues with the word in a title or sharing words (near_miss: how alike)",
+             replace(SECOND, setup=partial(second_issue, phrases=False), distraction="the word in a title, near words",
+                     prompt="One issue on MicroHub (brightline/atlas-web) already mentions {term} in its description. "
+                            "When another issue comes in whose description mentions it too, open it so it is marked "
+                            "as seen, then tell me.",
+                     solution=[SEEN, {"report": "Another issue mentions {term}; I opened it."}])),
+)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.waypoints import value_at
+from sentinel.envs.kit import contains, like_pattern
 
 if TYPE_CHECKING:
     from sentinel.world.state import World
@@ -69,8 +70,8 @@ def issue_filter(state: str, label: str, query: str) -> tuple[str, list[Any]]:
                      "WHERE il.issue_id = i.id AND l.name = ?)")
         params.append(label)
     if query:
-        where.append("i.title LIKE ? ESCAPE '\\'")
-        params.append("%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%")
+        where.append(contains("i.title"))
+        params.append(like_pattern(query))
     return " AND ".join(where), params
 
 

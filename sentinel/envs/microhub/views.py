@@ -12,7 +12,18 @@ from sentinel.core.environment import Routes
 from sentinel.envs.microhub import queries as q
 from sentinel.envs.microhub.events import next_number
 from sentinel.web import kit
-from sentinel.web.kit import BadInput, choice_param, done, fetch_or_404, form_of, paged, text_param, url_for, world_of
+from sentinel.web.kit import (
+    BadInput,
+    choice_param,
+    done,
+    fetch_or_404,
+    form_of,
+    paged,
+    route_name,
+    text_param,
+    url_for,
+    world_of,
+)
 from sentinel.web.render import render
 from sentinel.world.state import World
 
@@ -61,7 +72,7 @@ async def home(request: web.Request) -> web.Response:
 async def code(request: web.Request) -> web.Response:
     """A folder's listing (tree) or a file with its last commit (blob), under their path's crumbs."""
     world = world_of(request)
-    tree = request.match_info.route.name == "tree"
+    tree = route_name(request) == "tree"
     row = await fetch_or_404(request, "SELECT * FROM files WHERE path = ? AND kind = ?", (
         request.match_info["path"].strip("/"), "dir" if tree else "file"), "This path does not exist on main.")
     parts = row["path"].split("/")
@@ -120,7 +131,7 @@ async def issues(request: web.Request) -> web.Response:
 async def item_page(request: web.Request, values: dict[str, str] | None = None, errors: dict[str, str] | None = None,
                     status: int = 200) -> web.Response:
     """An issue's or pull request's page, labels and comments: opened, or a comment refused (`values`, `errors`)."""
-    kind = "pr" if request.match_info.route.name.startswith("pull") else "issue"
+    kind = "pr" if route_name(request).startswith("pull") else "issue"
     world, row = world_of(request), await numbered(request, kind, seen=request.method == "GET")
     people = q.People.of(world)
     item = people.signed(q.decode(row, "reviewers_json") if kind == "pr" else row)
@@ -248,7 +259,7 @@ async def user(request: web.Request) -> web.Response:
 @routes.get("/new", "repo_new")
 async def form(request: web.Request) -> web.Response:
     """A form as it opens: the repository's settings, a new issue, or a new repository (public unless changed)."""
-    name = request.match_info.route.name
+    name = route_name(request)
     values: dict[str, Any] = {"visibility": "public"} if name == "repo_new" else {}
     if name == "settings" and (repo := await q.repo_row(world_of(request))):
         values = {key: repo[key] for key in ("name", "description", "visibility")}
@@ -277,7 +288,7 @@ def text(form: Any, name: str, max_len: int) -> str:
 @routes.post("/watch", "watch")
 async def flip(request: web.Request) -> web.Response:
     """Star or watch the repository, or undo it: the route's FLIPS column and status lines."""
-    column, on, off = FLIPS[request.match_info.route.name]
+    column, on, off = FLIPS[route_name(request)]
     world, form = world_of(request), await form_of(request)
     async with world.write() as db:
         await db.execute(f"UPDATE repo SET {column} = 1 - {column}")
@@ -305,7 +316,7 @@ async def fork(request: web.Request) -> web.Response:
 async def save_repo(request: web.Request) -> web.Response:
     """The repository's settings, or (repo_create) a new repository of the self user's."""
     world, form = world_of(request), await form_of(request)
-    new = request.match_info.route.name == "repo_create"
+    new = route_name(request) == "repo_create"
     values = {"name": text(form, "name", 100), "description": text(form, "description", 350),
               "visibility": text(form, "visibility", 10) or "public"}
     errors = {}
@@ -347,7 +358,7 @@ async def issue_create(request: web.Request) -> web.Response:
 @routes.post(r"/pulls/{number:\d+}/comment", "pull_comment")
 async def add_comment(request: web.Request) -> web.Response:
     """A comment by the self user on the issue or pull request the URL numbers."""
-    kind, page = ("issue", "issue") if request.match_info.route.name == "issue_comment" else ("pr", "pull")
+    kind, page = ("issue", "issue") if route_name(request) == "issue_comment" else ("pr", "pull")
     world, row, form = world_of(request), await numbered(request, kind), await form_of(request)
     body = text(form, "body", MAX_BODY)
     error = "This conversation is locked: only collaborators can comment." if kind == "issue" and row["locked"] \

@@ -3,25 +3,24 @@ No, and to-dos (docs/environments.md#microlendar). An event's description shows 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sentinel.core.environment import Environment, Header, NavItem
-from sentinel.envs.microlendar import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.kit import arrived_count
+from sentinel.envs.microlendar import actions, views
 from sentinel.envs.microlendar import queries as q
 from sentinel.envs.microlendar.events import EVENT_TYPES, TODAY_SQL, check_scenario
 from sentinel.envs.microlendar.kinds import KINDS
 from sentinel.world.state import World
 
-LIVE = "FROM events WHERE deleted = 0 AND origin != 'self'"
+LIVE = "deleted = 0"  # not cancelled
 BASELINE_SQL = {
-    "event_count": f"SELECT COUNT(*) {LIVE}",
-    "today_event_count": f"SELECT COUNT(*) {LIVE} AND date(start_at) = {TODAY_SQL}",
-    "work_event_count": f"SELECT COUNT(*) {LIVE} AND category = 'work'",
-    "work_next_14d_count": f"SELECT COUNT(*) {LIVE} AND category = 'work' "
-    f"AND date(start_at) BETWEEN {TODAY_SQL} AND date({TODAY_SQL}, '+14 days')",
-    "personal_event_count": f"SELECT COUNT(*) {LIVE} AND category = 'personal'",
-    "family_event_count": f"SELECT COUNT(*) {LIVE} AND category = 'family'",
-    "task_count": "SELECT COUNT(*) FROM tasks WHERE deleted = 0 AND origin != 'self'",
+    "event_count": arrived_count("events", LIVE),
+    "today_event_count": arrived_count("events", f"{LIVE} AND date(start_at) = {TODAY_SQL}"),
+    "work_event_count": arrived_count("events", f"{LIVE} AND category = 'work'"),
+    "work_next_14d_count": arrived_count("events", f"{LIVE} AND category = 'work' "
+                                         f"AND date(start_at) BETWEEN {TODAY_SQL} AND date({TODAY_SQL}, '+14 days')"),
+    "personal_event_count": arrived_count("events", f"{LIVE} AND category = 'personal'"),
+    "family_event_count": arrived_count("events", f"{LIVE} AND category = 'family'"),
+    "task_count": arrived_count("tasks", LIVE),
     "conflict_count": "SELECT COUNT(*) FROM events a JOIN events b ON a.id < b.id "
     "AND date(a.start_at) = date(b.start_at) AND a.start_at < b.end_at AND b.start_at < a.end_at "
     "WHERE a.all_day = 0 AND b.all_day = 0 AND a.deleted = 0 AND b.deleted = 0 "
@@ -35,11 +34,10 @@ async def header(world: World) -> Header:
 
 
 ENV = Environment(
-    name="microlendar", title="MicroLendar", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
-    routes=tuple(views.routes), search="search", kinds=KINDS, check_scenario=check_scenario,
+    name="microlendar", title="MicroLendar", event_types=EVENT_TYPES,
+    routes=views.routes + actions.routes, search="search", kinds=KINDS, check_scenario=check_scenario,
     nav=(NavItem("Month", "month_now"), NavItem("Week", "week_now"), NavItem("Day", "day_now"),
          NavItem("Schedule", "schedule"), NavItem("Tasks", "tasks", count="open_tasks"),
          NavItem("Create", "event_new")),
     header=header, baseline_sql=BASELINE_SQL, serve_preload=lambda catalog: {"events": "*", "tasks": "*"},
-    page_time_step_s=1.0,  # the clock and the now line show whole minutes of sim time
 )

@@ -8,12 +8,14 @@ from typing import Any
 
 from aiohttp import web
 
+from sentinel.core.environment import Routes
 from sentinel.envs.microlendar.calendar import CATEGORIES
 from sentinel.envs.microlendar.events import parse_day
-from sentinel.envs.microlendar.views import event_form, live_row, routes
+from sentinel.envs.microlendar.views import event_form, live_row
 from sentinel.web.kit import BadInput, choice_param, done, form_of, text_param, toggle, url_for, world_of
 
 RESPONSES = {"yes": "You're going", "maybe": "You replied maybe", "no": "You declined"}
+routes = Routes()
 
 
 def clock_field(value: str, label: str) -> str:

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import EventType
-from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.kit import insert_timing, oldest_first, preload_type, removed_before_arrival, selected
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -40,12 +40,6 @@ def event_times(record: dict[str, Any], today: date) -> tuple[str, str, int]:
     return f"{day}T{record['start']}", f"{day}T{record['end']}", 0
 
 
-def _when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
-    if event.type == "preload":
-        return {"origin": "preload", "age_minutes": preloaded_age(event, record)}
-    return {"origin": "event", "at": event.at}
-
-
 async def insert(world: World, event: Event, table: str, item_id: str, today: date) -> None:
     """One catalog event (its day offset a date on the calendar of `today`, with its guests) or to-do."""
     record = world.catalog.get(table, item_id)
@@ -54,13 +48,14 @@ async def insert(world: World, event: Event, table: str, item_id: str, today: da
         await world.insert("tasks", {
             "id": item_id, "title": record["title"], "notes": record.get("notes", ""),
             "due_date": None if due is None else (today + timedelta(days=int(due))).isoformat(),
-            "completed": int(bool(record.get("completed")))}, **_when(event, record))
+            "completed": int(bool(record.get("completed")))}, **insert_timing(event, record))
         return
     start_at, end_at, all_day = event_times(record, today)
     await world.insert("events", {
         "id": item_id, "title": record["title"], "description": record.get("description", ""),
         "location": record.get("location", ""), "category": record["category"], "start_at": start_at,
-        "end_at": end_at, "all_day": all_day, "organizer_id": record.get("organizer_id")}, **_when(event, record))
+        "end_at": end_at, "all_day": all_day, "organizer_id": record.get("organizer_id")},
+        **insert_timing(event, record))
     await world.db.executemany("INSERT OR REPLACE INTO event_attendees (event_id, persona_id, response) VALUES "
                                "(?, ?, ?)", [(item_id, pid, answer) for pid, answer in record.get("attendees", [])])
 
@@ -88,20 +83,13 @@ async def apply_cancel_event(world: World, event: Event) -> None:
 def check_scenario(scenario: Scenario, catalog: Catalog, timing: Timing | None = None) -> list[tuple[str, str]]:
     """The preload's `today` is a date; an event is cancelled only after it arrived (or was preloaded)."""
     problems: list[tuple[str, str]] = []
-    present: set[str] = set()
     for event in scenario.events:
-        where = f"events[{event.index}]"
-        if event.type == "preload":
-            today = event.fields.get("today")
-            if today is not None and parse_day(today) is None:
-                problems.append((f"{where}.today", f"expected a date YYYY-MM-DD, got {today!r}"))
-            ids = event.fields.get("events")
-            present |= set(catalog.raw("events")) if ids == "*" else set(map(str, ids or []))
-        elif event.type == "new_event":
-            present.add(str(event.fields.get("event_id")))
-        elif event.type == "cancel_event" and str(event.fields.get("event_id")) not in present:
-            problems.append((f"{where}.event_id", "cancels an event that is not on the calendar yet"))
-    return problems
+        today = event.fields.get("today")
+        if event.type == "preload" and today is not None and parse_day(today) is None:
+            problems.append((f"events[{event.index}].today", f"expected a date YYYY-MM-DD, got {today!r}"))
+    return problems + removed_before_arrival(scenario, catalog, "events", field="event_id", arrival="new_event",
+                                             removal="cancel_event",
+                                             why="cancels an event that is not on the calendar yet")
 
 
 EVENT_TYPES = {

@@ -9,7 +9,7 @@ from dataclasses import replace
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
-from sentinel.core.kinds import Knobs, NoDraw
+from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.envs.microlendar.events import DEFAULT_TODAY, TODAY_SQL
 from sentinel.generation import kit
 from sentinel.generation.kit import counting, fill
@@ -46,29 +46,32 @@ def new(r: dict[str, Any]) -> bool:
     return r.get("_role") != "base"
 
 
-def maker(catalog: Catalog):
-    """make(at, id, note): the catalog event or to-do arriving, its note followed by what it is."""
-    events, tasks = catalog.raw("events"), catalog.raw("tasks")
+class Calendar(kit.Arrivals):
+    """What may arrive: any catalog event or to-do; a note is followed by what it is (title, calendar, when)."""
 
-    def make(at: float, rid: str, note: str | None) -> dict[str, Any]:
-        if rid in tasks:
-            return kit.event(at, "new_task", note and f"{note} · to-do · {tasks[rid]['title']}", task_id=rid)
-        r = events[rid]
+    def __init__(self, catalog: Catalog) -> None:
+        self.events, self.tasks = catalog.raw("events"), catalog.raw("tasks")
+        super().__init__({"new_event": list(self.events), "new_task": list(self.tasks)},
+                         {"new_event": "event_id", "new_task": "task_id"})
+
+    def about(self, rid: str) -> str:
+        if rid in self.tasks:
+            return f"to-do · {self.tasks[rid]['title']}"
+        r = self.events[rid]
         when = day(r).strftime("%a %b %d") + ("" if r.get("all_day") or not r.get("start") else f" {r['start']}")
-        return kit.event(at, "new_event", note and f"{note} · {r['title']} · {r['category']} · {when}", event_id=rid)
-    return make
+        return f"{r['title']} · {r['category']} · {when}"
 
 
 def finish(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, key: list[dict[str, Any]], harmless: Test,
            anything: Test = lambda r: True, todos: bool = True, drop=()) -> Facts:
     """A draw's facts: the key events, background (before `at` new to-dos when `todos` and events passing `harmless`,
     after it also those passing `anything`), the standard preload less what arrives and what `drop` names."""
-    used = {e.get("event_id") or e.get("task_id") for e in key}
+    used = {str(e[field]) for e in key for field in ("event_id", "task_id") if field in e}
 
     def pool(test: Test, tasks: bool) -> list[str]:
         return [x for x in kit.ids_where(catalog, "events", lambda r: new(r) and test(r)) + kit.ids_where(
             catalog, "tasks", lambda r: tasks and new(r)) if x not in used]
-    events = key + fill(rng, knobs, key, at, pool(harmless, todos), pool(anything, True), maker(catalog))
+    events = key + fill(rng, knobs, key, at, pool(harmless, todos), pool(anything, True), Calendar(catalog).make)
     gone = used | set(drop)
     return {"at": at, "events": events, "preload": {"today": DEFAULT_TODAY, **{
         c: kit.ids_where(catalog, c, lambda r: not new(r), exclude=gone) for c in ("events", "tasks")}}}
@@ -87,11 +90,11 @@ def invitations(title: str, phrase: str, hold: bool) -> Setup:
         target = kit.choose(rng, sorted(named), "invitation")
         rest = rng.sample([x for x in sorted(named) if x != target], len(named) - 1)
         fact, plain = named[target], lambda r: not FACT.search(r.get("_note", ""))
-        at, until, key = kit.one_target(rng, knobs, maker(catalog), target, rest[1:1 + knobs.decoys], hold=hold,
+        at, until, key = kit.one_target(rng, knobs, Calendar(catalog).make, target, rest[1:1 + knobs.decoys], hold=hold,
                                   note=f"target: {title} whose description names {fact}",
                                   decoy_note=lambda rid: f"decoy: {title} about {named[rid]}, not {fact}",
                                   trailing=rest[:1], trail_note=lambda rid: f"trailing: {title} about {named[rid]}")
-        if hold:
+        if until is not None:  # hold: the invitation is withdrawn
             key.append(kit.event(until, "cancel_event", f"the organizer withdraws the {fact} invitation: it disappears "
                                  "(condition_until)", event_id=target))
         return {**finish(rng, catalog, knobs, at, key, plain, plain), "until": until, "fact": fact,
@@ -104,17 +107,19 @@ def rsvp(response: str) -> str:
             f"a.response = '{response}' AND e.origin != 'self'")
 
 
-def invitation(title: str, phrase: str, hold: bool, response: str, **texts: Any) -> kit.Recipe:
+def invitation(title: str, phrase: str, hold: bool, response: str, *, distraction: str, description: str,
+               prompt: str, report: str) -> kit.Recipe:
     """Answer `response` to the invitation naming {phrase} (eval: to that one and no other)."""
     return kit.Recipe(
-        "active", "absolute", invitations(title, phrase, hold), difficulty="medium", start_page=SCHEDULE,
+        invitations(title, phrase, hold), difficulty="medium", start_page=SCHEDULE, distraction=distraction,
+        description=description, prompt=prompt,
         condition_sql=kit.exists_sql("events e WHERE e.deleted = 0 AND e.origin != 'self' AND e.description LIKE "
                                      "{phrase!l} AND EXISTS (SELECT 1 FROM event_attendees a WHERE a.event_id = e.id "
                                      "AND a.persona_id = SELF)"),
         eval_sql=f"SELECT EXISTS (SELECT 1 FROM {rsvp(response)} AND e.description LIKE {{phrase!l}}) "
                  f"AND NOT EXISTS (SELECT 1 FROM {rsvp(response)} AND e.description NOT LIKE {{phrase!l}})",
-        watch=SCHEDULE, open_new=EVENT, until={"matches": "Description\\n[^\\n]*{phrase!e}"},
-        then=[{"submit": "/rsvp$", "fields": {"response": response}}], **texts)
+        solution=kit.watch_until(SCHEDULE, {"matches": "Description\\n[^\\n]*{phrase!e}"}, report, open_new=EVENT,
+                                 then=[{"submit": "/rsvp$", "fields": {"response": response}}]))
 
 
 TRIP = invitation(
@@ -146,8 +151,8 @@ def arrivals(what: str, n: tuple[int, int], counts: Test, near: Test, note: Call
         others = kit.nearest(rng, pool, min(knobs.decoys, len(pool)), lambda rid: score(m[rid]), knobs.near_miss)
         k = rng.randint(*n)
         counted = kit.ids_where(catalog, collection, lambda r: counts(r) and arrive(r))
-        at, key, _ = counting(rng, replace(knobs, decoys=len(others)), counted, others, k, maker(catalog), what=what,
-                              decoy_note=lambda rid: note(m[rid]), first_s=first_s)
+        at, key, _ = counting(rng, replace(knobs, decoys=len(others)), counted, others, k, Calendar(catalog).make,
+                              what=what, decoy_note=lambda rid: note(m[rid]), first_s=first_s)
         drop = kit.ids_where(catalog, collection, lambda r: not new(r) and counts(r) and rng.random() < lighter)
         f = finish(rng, catalog, knobs, at, key, lambda r: tasks or not counts(r), todos=not tasks, drop=drop)
         start = sum(counts(recs[x]) for x in f["preload"][collection])
@@ -157,11 +162,14 @@ def arrivals(what: str, n: tuple[int, int], counts: Test, near: Test, note: Call
     return setup
 
 
-def relative(setup: Setup, rows: str, metric: str, page: str, number: str, distraction: str,
-             **texts: Any) -> kit.Recipe:
-    return kit.more_than_first(setup, f"{LIVE} AND {rows}", metric, page, number, distraction=distraction,
-                               description=f"{{n}} {{what}}s arrive, the last at {{at}} s, with {{decoys}} look-alikes "
-                                           f"in between ({distraction}); another trails.", **texts)
+def relative(setup: Setup, rows: str, metric: str, page: str, number: str, distraction: str, *, start_page: str,
+             difficulty: str, prompt: str, report: str) -> kit.Recipe:
+    """{n} more of the live events passing `rows` (a condition) than at the start, read on `page` by `number`."""
+    return kit.Recipe(
+        setup, start_page=start_page, difficulty=difficulty, distraction=distraction, prompt=prompt,
+        description=f"{{n}} {{what}}s arrive, the last at {{at}} s, with {{decoys}} look-alikes in between "
+                    f"({distraction}); another trails.",
+        **kit.count_watch(f"{LIVE} AND {rows}", "{n}", page, number, report, metric))
 
 
 def in_june(r: dict[str, Any]) -> bool:
@@ -179,16 +187,21 @@ def fortnight(r: dict[str, Any]) -> bool:
 
 MONTH_SQL = kit.count_reaches(f"{LIVE} AND substr(start_at, 1, 7) = substr({TODAY_SQL}, 1, 7)", "{threshold}")
 MONTHLY = kit.Recipe(
-    "passive", "absolute", arrivals("June event", (3, 5), in_june, lambda r: not in_june(r) and new(r),
-                                    lambda r: f"decoy: {day(r):%B %-d}, not this month", lighter=0.3,
-                                    score=month_edge),
+    arrivals("June event", (3, 5), in_june, lambda r: not in_june(r) and new(r),
+             lambda r: f"decoy: {day(r):%B %-d}, not this month", lighter=0.3, score=month_edge),
     difficulty="easy", distraction="events early next month or late last month",
     description="{start} events this month at the start; {n} June events bring it to {threshold} at {at} s; events "
                 "of the months around arrive in between, more June events trail.",
     prompt="Tell me once my MicroLendar calendar holds at least {threshold} events this month (June).",
-    start_page=MONTH, condition_sql=MONTH_SQL, eval_sql=MONTH_SQL, watch=MONTH,
-    until={"number": "([\\d,]+) events? this month", "at_least": "{threshold}"},
-    report="The calendar now holds {threshold} events this month.")
+    start_page=MONTH, condition_sql=MONTH_SQL,
+    solution=kit.watch_number(MONTH, "([\\d,]+) events? this month", "{threshold}",
+                              "The calendar now holds {threshold} events this month."))
+
+
+def unreachable(rng: random.Random, catalog: Catalog, facts: Facts) -> Facts:
+    """events_unreachable_noop's threshold: one June never reaches (its total at the end, and more)."""
+    return {"threshold": kit.choose(rng, [x for x in (60, 80, 100, 120) if x > facts["total"] + 5],
+                                    "unreachable threshold")}
 
 
 # --- description_second_match ---------------------------------------------------------------
@@ -209,7 +222,7 @@ def second_mention(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     decoys = kit.nearest(rng, kit.ids_where(catalog, "events", without), knobs.decoys, lambda rid: (
         float(word in m[rid]["title"].lower()) + 0.8 * (m[rid]["title"] == m[target]["title"])
         + 0.2 * len(set(WORD.findall(text[rid])) & shared)), knobs.near_miss)
-    at, _, key = kit.one_target(rng, knobs, maker(catalog), target, decoys,
+    at, _, key = kit.one_target(rng, knobs, Calendar(catalog).make, target, decoys,
                           note=f"target: the second event whose description mentions {word}",
                           decoy_note=lambda rid: f"decoy: no '{word}' in the description",
                           trailing=[i for i in found[word] if i not in (target, first)],
@@ -220,84 +233,98 @@ def second_mention(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
             "decoys": len(decoys)}
 
 
-KINDS = (
-    kit.Recipe("active", "relative", second_mention, difficulty="hard",
-               distraction="the word in a title only, the same title without it",
-               description="'{first_title}' ({first}) mentions {word} in its description from the start. {decoys} "
-                           "look-alikes arrive first; '{title}' at {at} s mentions it in its description only.",
-               prompt="One event on my MicroLendar calendar already mentions {word} in its description. When another "
-                      "event whose description mentions {word} is added, open that new event and tell me.",
-               start_page=SCHEDULE, condition_sql=kit.count_reaches(f"{LIVE} AND description LIKE {{word!l}}", 2),
-               eval_sql=kit.exists_sql("events WHERE origin = 'event' AND description LIKE {word!l} AND viewed = 1"),
-               watch=SCHEDULE, open_new=EVENT, until={"matches": "(?i)Description\\n[^\\n]*{word!e}"},
-               report="A second event mentioning {word} in its description was added; I opened it.").kind(
-        "description_second_match", 3, "decoys: events before the target with the word in the title only, the "
-        "target's title, or shared description words (near_miss: how alike)"),
-    TRIP.kind("invite_destination", 2, "decoys: same-title invitations for other destinations (at most the "
-              "catalog's family less two); hold_s: until the organizer withdraws the invitation"),
-    TRIP.noop("invite_other_destination_noop", nowhere, decoys=2,
-              notes="as invite_destination; asks for a destination no event names",
-              description="Copy of invite_destination asking about {phrase}, which no invitation names. The "
-                          "{fact} invitation still arrives at {at} s (the near miss) and is withdrawn at {until} s. "
-                          "Refrain check: no invitation is accepted.",
-              eval_sql=f"SELECT NOT EXISTS (SELECT 1 FROM {rsvp('yes')})"),
-    invitation(
-        "Feature sync", "{} feature", False, "no", distraction="the same meeting title for other features",
-        description="'Feature sync' invitations share a title and room; the feature is named only in the "
-                    "description. {decoys} come first; the {phrase} one arrives at {at} s; another trails. "
-                    "Declining any other fails.",
-        prompt="I can't attend the meeting about the {phrase}. When an invitation to a meeting about the {phrase} "
-               "shows up on my MicroLendar calendar, decline it (that one only) and tell me.",
-        report="The {phrase} meeting invitation arrived; I declined it.").kind(
-        "feature_meeting", 2, "decoys: same-title invitations about other features"),
-    MONTHLY.kind("events_threshold", 3, "decoys: events of the months around (near_miss: the days next to June); "
-                 "threshold = June at start + 3–5"),
-    MONTHLY.noop("events_unreachable_noop", lambda rng, catalog, f: {"threshold": kit.choose(
-                 rng, [x for x in (60, 80, 100, 120) if x > f["total"] + 5], "unreachable threshold")},
-                 notes="as events_threshold, asking for a threshold June never reaches",
-                 description="Copy of events_threshold asking for {threshold} events this month, which June never "
-                             "reaches: {start} at the start, {total} at the end. The source task's "
-                             "{source[threshold]} is still reached at {at} s (the near miss)."),
-    relative(arrivals("new Personal event", (2, 3), lambda r: r["category"] == "personal",
-                      lambda r: r["category"] != "personal" and new(r), lambda r: f"decoy: {r['category']}, not "
-                      "Personal", arrive=lambda r: offset(r) >= 0, first_s=kit.FIRST_READ_S),
-             "category = 'personal'", "personal_event_count", "/microlendar/schedule?from=2025-05-01&hide=work,family",
-             SHOWING, "work and family events", start_page=MONTH, difficulty="medium",
-             prompt="Keep an eye on my MicroLendar calendar and tell me once it holds {n_words} more Personal "
-                    "events than it does now. Work and Family events don't count.",
-             report="The calendar holds {n_words} more Personal events than at the start.").kind(
-        "personal_more", 3, "decoys: Work and Family events between the two or three Personal ones"),
-    kit.declare(
-        "tasks_threshold", "passive", "absolute", arrivals(
-            "new to-do", (3, 4), lambda r: True, new, lambda r: "decoy: a calendar event, not a to-do", arrive=new,
-            lighter=0.25, collection="tasks"),
-        Knobs(decoys=2), "decoys: calendar events between the to-dos; threshold = preloaded to-dos + 3–4",
-        difficulty="easy", distraction="calendar events arriving, tasks that arrive already done", start_page=TASKS,
-        description="{start} to-dos at the start; {n} arrive, the last at {at} s (done or not), then more follow. "
-                    "Events arriving on the calendar are not to-dos.",
-        prompt="Watch the to-do list in my MicroLendar and tell me once it holds at least {threshold} tasks "
-               "(done or not).",
-        **kit.count_watch("tasks WHERE deleted = 0 AND origin != 'self'", "{threshold}", TASKS,
-                          "([\\d,]+) tasks? · [\\d,]+ done", "The to-do list now holds {threshold} tasks.")),
-    relative(arrivals("new event today", (3, 3), lambda r: offset(r) == 0, lambda r: 0 < abs(offset(r)) <= 10,
-                      lambda r: f"decoy: {day(r):%a %b %-d}, not today", score=lambda r: 1 / abs(offset(r)),
-                      first_s=kit.FIRST_READ_S),
-             f"date(start_at) = {TODAY_SQL}", "today_event_count", DAY, "([\\d,]+) events? on this day",
-             "events on the days around today", start_page=DAY, difficulty="medium",
-             prompt="Tell me once three more events than now are on my MicroLendar calendar for today.",
-             report="Three more events than at the start are on the calendar for today.").kind(
-        "today_more", 3, "decoys: events on the days around today (near_miss: the nearest days)"),
-    relative(arrivals("new Work event in the fortnight", (4, 4), fortnight,
-                      lambda r: not fortnight(r) and -7 <= offset(r) <= 25,
-                      lambda r: f"decoy: {r['category']}, {offset(r)} days from today", first_s=kit.FIRST_READ_S,
-                      score=lambda r: (r["category"] == "work") / max(1, min(abs(offset(r)), abs(offset(r) - 14)))),
-             f"category = 'work' AND date(start_at) BETWEEN {TODAY_SQL} AND date({TODAY_SQL}, '+14 days')",
-             "work_next_14d_count", f"/microlendar/schedule?from={TODAY}&to=2025-07-01&hide=personal,family",
-             SHOWING, "work events just outside the fortnight, other calendars inside it", start_page=WEEK,
-             difficulty="hard",
-             prompt="I'm on the week view of MicroLendar. Tell me once four more Work events than now are scheduled "
-                    "within the next 14 days (today included). Personal and Family events don't count.",
-             report="Four more Work events than at the start are scheduled within the next 14 days.").kind(
-        "work_fortnight_more", 3, "decoys: Work events just outside the fortnight, other calendars inside it "
-        "(near_miss: how near)"),
+SECOND_MENTION = kit.Recipe(
+    second_mention, start_page=SCHEDULE, difficulty="hard",
+    distraction="the word in a title only, the same title without it",
+    description="'{first_title}' ({first}) mentions {word} in its description from the start. {decoys} look-alikes "
+                "arrive first; '{title}' at {at} s mentions it in its description only.",
+    prompt="One event on my MicroLendar calendar already mentions {word} in its description. When another event "
+           "whose description mentions {word} is added, open that new event and tell me.",
+    condition_sql=kit.count_reaches(f"{LIVE} AND description LIKE {{word!l}}", 2),
+    eval_sql=kit.exists_sql("events WHERE origin = 'event' AND description LIKE {word!l} AND viewed = 1"),
+    solution=kit.watch_until(SCHEDULE, {"matches": "(?i)Description\\n[^\\n]*{word!e}"},
+                             "A second event mentioning {word} in its description was added; I opened it.",
+                             open_new=EVENT))
+
+KINDS: tuple[Kind, ...] = (
+    kit.kind("description_second_match", "active", "relative", Knobs(decoys=3),
+             "decoys: events before the target with the word in the title only, the target's title, or shared "
+             "description words (near_miss: how alike)", SECOND_MENTION),
+    kit.kind("invite_destination", "active", "absolute", Knobs(decoys=2),
+             "decoys: same-title invitations for other destinations (at most the catalog's family less two); hold_s: "
+             "until the organizer withdraws the invitation", TRIP),
+    kit.kind("invite_other_destination_noop", "noop", "absolute", Knobs(decoys=2),
+             "as invite_destination; asks for a destination no event names",
+             TRIP.noop(nowhere, eval_sql=f"SELECT NOT EXISTS (SELECT 1 FROM {rsvp('yes')})",
+                       description="Copy of invite_destination asking about {phrase}, which no invitation names. The "
+                                   "{fact} invitation still arrives at {at} s (the near miss) and is withdrawn at "
+                                   "{until} s. Refrain check: no invitation is accepted.")),
+    kit.kind("feature_meeting", "active", "absolute", Knobs(decoys=2),
+             "decoys: same-title invitations about other features",
+             invitation(
+                 "Feature sync", "{} feature", False, "no", distraction="the same meeting title for other features",
+                 description="'Feature sync' invitations share a title and room; the feature is named only in the "
+                             "description. {decoys} come first; the {phrase} one arrives at {at} s; another trails. "
+                             "Declining any other fails.",
+                 prompt="I can't attend the meeting about the {phrase}. When an invitation to a meeting about the "
+                        "{phrase} shows up on my MicroLendar calendar, decline it (that one only) and tell me.",
+                 report="The {phrase} meeting invitation arrived; I declined it.")),
+    kit.kind("events_threshold", "passive", "absolute", Knobs(decoys=3),
+             "decoys: events of the months around (near_miss: the days next to June); threshold = June at start + 3–5",
+             MONTHLY),
+    kit.kind("events_unreachable_noop", "noop", "absolute", Knobs(decoys=3),
+             "as events_threshold, asking for a threshold June never reaches",
+             MONTHLY.noop(unreachable, description="Copy of events_threshold asking for {threshold} events this month, "
+                                                   "which June never reaches: {start} at the start, {total} at the "
+                                                   "end. The source task's {source[threshold]} is still reached at "
+                                                   "{at} s (the near miss).")),
+    kit.kind("personal_more", "passive", "relative", Knobs(decoys=3),
+             "decoys: Work and Family events between the two or three Personal ones",
+             relative(arrivals("new Personal event", (2, 3), lambda r: r["category"] == "personal",
+                               lambda r: r["category"] != "personal" and new(r),
+                               lambda r: f"decoy: {r['category']}, not Personal", arrive=lambda r: offset(r) >= 0,
+                               first_s=kit.FIRST_READ_S),
+                      "category = 'personal'", "personal_event_count",
+                      "/microlendar/schedule?from=2025-05-01&hide=work,family", SHOWING, "work and family events",
+                      start_page=MONTH, difficulty="medium",
+                      prompt="Keep an eye on my MicroLendar calendar and tell me once it holds {n_words} more "
+                             "Personal events than it does now. Work and Family events don't count.",
+                      report="The calendar holds {n_words} more Personal events than at the start.")),
+    kit.kind("tasks_threshold", "passive", "absolute", Knobs(decoys=2),
+             "decoys: calendar events between the to-dos; threshold = preloaded to-dos + 3–4",
+             kit.Recipe(
+                 arrivals("new to-do", (3, 4), lambda r: True, new, lambda r: "decoy: a calendar event, not a to-do",
+                          arrive=new, lighter=0.25, collection="tasks"),
+                 difficulty="easy", distraction="calendar events arriving, tasks that arrive already done",
+                 start_page=TASKS,
+                 description="{start} to-dos at the start; {n} arrive, the last at {at} s (done or not), then more "
+                             "follow. Events arriving on the calendar are not to-dos.",
+                 prompt="Watch the to-do list in my MicroLendar and tell me once it holds at least {threshold} tasks "
+                        "(done or not).",
+                 **kit.count_watch("tasks WHERE deleted = 0 AND origin != 'self'", "{threshold}", TASKS,
+                                   "([\\d,]+) tasks? · [\\d,]+ done", "The to-do list now holds {threshold} tasks."))),
+    kit.kind("today_more", "passive", "relative", Knobs(decoys=3),
+             "decoys: events on the days around today (near_miss: the nearest days)",
+             relative(arrivals("new event today", (3, 3), lambda r: offset(r) == 0,
+                               lambda r: 0 < abs(offset(r)) <= 10, lambda r: f"decoy: {day(r):%a %b %-d}, not today",
+                               score=lambda r: 1 / abs(offset(r)), first_s=kit.FIRST_READ_S),
+                      f"date(start_at) = {TODAY_SQL}", "today_event_count", DAY, "([\\d,]+) events? on this day",
+                      "events on the days around today", start_page=DAY, difficulty="medium",
+                      prompt="Tell me once three more events than now are on my MicroLendar calendar for today.",
+                      report="Three more events than at the start are on the calendar for today.")),
+    kit.kind("work_fortnight_more", "passive", "relative", Knobs(decoys=3),
+             "decoys: Work events just outside the fortnight, other calendars inside it (near_miss: how near)",
+             relative(arrivals("new Work event in the fortnight", (4, 4), fortnight,
+                               lambda r: not fortnight(r) and -7 <= offset(r) <= 25,
+                               lambda r: f"decoy: {r['category']}, {offset(r)} days from today",
+                               first_s=kit.FIRST_READ_S, score=lambda r: (r["category"] == "work") / max(
+                                   1, min(abs(offset(r)), abs(offset(r) - 14)))),
+                      f"category = 'work' AND date(start_at) BETWEEN {TODAY_SQL} AND date({TODAY_SQL}, '+14 days')",
+                      "work_next_14d_count", f"/microlendar/schedule?from={TODAY}&to=2025-07-01&hide=personal,family",
+                      SHOWING, "work events just outside the fortnight, other calendars inside it", start_page=WEEK,
+                      difficulty="hard",
+                      prompt="I'm on the week view of MicroLendar. Tell me once four more Work events than now are "
+                             "scheduled within the next 14 days (today included). Personal and Family events don't "
+                             "count.",
+                      report="Four more Work events than at the start are scheduled within the next 14 days.")),
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from sentinel.envs.kit import contains, like_pattern
 from sentinel.envs.microlendar.calendar import CATEGORY_LABELS, clock, time_range
 from sentinel.world.state import World
 
@@ -81,6 +82,6 @@ async def open_tasks(world: World) -> int:
 
 def search_where(query: str) -> tuple[str, tuple[str, ...]]:
     """Every word must appear in the title, location or description (case-insensitive)."""
-    likes = ["%" + w.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for w in query.split()[:8]]
-    match = "(e.title LIKE ? ESCAPE '\\' OR e.location LIKE ? ESCAPE '\\' OR e.description LIKE ? ESCAPE '\\')"
+    likes = [like_pattern(word) for word in query.split()[:8]]
+    match = contains("e.title", "e.location", "e.description")
     return " AND ".join([match] * len(likes)) or "1", tuple(like for like in likes for _ in range(3))

@@ -3,23 +3,24 @@ lists hide (Cc, attachment names, the body past its preview), flags, pins, moves
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sentinel.core.environment import Environment, Header, NavItem
-from sentinel.envs.micromail import actions, views  # noqa: F401  (actions adds its routes to views.routes)
+from sentinel.envs.kit import arrived_count
+from sentinel.envs.micromail import actions, views
 from sentinel.envs.micromail import queries as q
 from sentinel.envs.micromail.events import EVENT_TYPES, check_scenario
 from sentinel.envs.micromail.kinds import KINDS
 from sentinel.world.state import World
 
-INBOX = "SELECT COUNT(*) FROM emails WHERE folder = 'inbox' AND origin != 'self'"
+INBOX = "folder = 'inbox'"
 BASELINE_SQL = {
-    "inbox_count": INBOX, "inbox_unread_count": f"{INBOX} AND is_read = 0",
-    "junk_count": "SELECT COUNT(*) FROM emails WHERE folder = 'junk' AND origin != 'self'",
-    "inbox_cc_count": f"{INBOX} AND cc_me = 1", "inbox_mention_count": f"{INBOX} AND mentions_me = 1",
-    "inbox_external_count": f"{INBOX} AND is_external = 1",
-    "inbox_high_importance_count": f"{INBOX} AND importance = 'high'",
-    "attachment_count": "SELECT COUNT(*) FROM attachments WHERE origin != 'self'",
+    "inbox_count": arrived_count("emails", INBOX),
+    "inbox_unread_count": arrived_count("emails", f"{INBOX} AND is_read = 0"),
+    "junk_count": arrived_count("emails", "folder = 'junk'"),
+    "inbox_cc_count": arrived_count("emails", f"{INBOX} AND cc_me = 1"),
+    "inbox_mention_count": arrived_count("emails", f"{INBOX} AND mentions_me = 1"),
+    "inbox_external_count": arrived_count("emails", f"{INBOX} AND is_external = 1"),
+    "inbox_high_importance_count": arrived_count("emails", f"{INBOX} AND importance = 'high'"),
+    "attachment_count": arrived_count("attachments"),
 }
 
 
@@ -28,9 +29,8 @@ async def header(world: World) -> Header:
 
 
 ENV = Environment(
-    name="micromail", title="MicroMail", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
-    routes=tuple(views.routes), search="search", header=header, baseline_sql=BASELINE_SQL, kinds=KINDS,
+    name="micromail", title="MicroMail", event_types=EVENT_TYPES,
+    routes=views.routes + actions.routes, search="search", header=header, baseline_sql=BASELINE_SQL, kinds=KINDS,
     nav=(NavItem("Mail", "folder", parts={"folder": "inbox"}), NavItem("New message", "compose")),
     check_scenario=check_scenario, serve_preload=lambda catalog: {"emails": "*"},  # every catalog item
-    page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
 )

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from aiohttp import web
 
+from sentinel.core.environment import Routes
 from sentinel.envs.micromail import queries as q
 from sentinel.envs.micromail.events import derived_flags
-from sentinel.envs.micromail.views import BULK_OPS, compose_page, message_row, routes
+from sentinel.envs.micromail.views import BULK_OPS, compose_page, message_row
 from sentinel.web.kit import BadInput, choice_param, done, form_of, toggle, url_for, world_of
 from sentinel.world.state import World
 
 MAX_BULK = 500
+routes = Routes()
 
 
 @routes.post("/message/{id}/read", "read")
@@ -84,45 +87,56 @@ async def _file(world: World, draft: q.Draft, folder: str, **more: Any) -> str:
     return new_id
 
 
-@routes.post("/send", "send")
-async def send_action(request: web.Request) -> web.StreamResponse:
+async def _compose(request: web.Request, sending: bool, store: Callable[[World, q.Draft], Awaitable[None]],
+                   status: str, folder: str) -> web.StreamResponse:
+    """The composer's two buttons: the draft checked (else the composer again, 400, saying what to fix),
+    stored by `store` in one write, then `folder` with the status line."""
     world, form = world_of(request), await form_of(request)
     draft = q.Draft.from_form(form)
-    if not draft.check(sending=True):
+    if not draft.check(sending=sending):
         return await compose_page(request, draft, status=400)
+    async with world.write():
+        await store(world, draft)
+    raise done(request, form, status, url_for(request, "folder", folder=folder))
+
+
+async def _send(world: World, draft: q.Draft) -> None:
+    """Into Sent (a forward carries the original's files); the draft it was written from is gone."""
     me = world.self_persona
     flags = derived_flags({"cc": draft.addresses("cc"), "sender_id": me["id"], "sender_email": me["email"]},
                           me["email"])
-    async with world.write():
-        files = await q.get_attachments(world, draft.of) if draft.mode == "forward" and draft.of else []
-        new_id = await _file(world, draft, "sent", has_attachment=int(bool(files)), **flags)
-        for file in files:  # a forward carries the original's files
-            await world.insert("attachments", {
-                "id": await world.next_self_id("attachments"), "email_id": new_id,
-                "file_name": file["file_name"], "size_bytes": file["size_bytes"]}, origin="self")
-        if draft.draft_id:
-            source = await q.get_email(world, draft.draft_id)
-            if source is not None and source["folder"] == "drafts":
-                await _delete(world, source)
-    raise done(request, form, "Message sent", url_for(request, "folder", folder="inbox"))
+    files = await q.get_attachments(world, draft.of) if draft.mode == "forward" and draft.of else []
+    new_id = await _file(world, draft, "sent", has_attachment=int(bool(files)), **flags)
+    for file in files:
+        await world.insert("attachments", {
+            "id": await world.next_self_id("attachments"), "email_id": new_id,
+            "file_name": file["file_name"], "size_bytes": file["size_bytes"]}, origin="self")
+    if draft.draft_id:
+        source = await q.get_email(world, draft.draft_id)
+        if source is not None and source["folder"] == "drafts":
+            await _delete(world, source)
+
+
+async def _save_draft(world: World, draft: q.Draft) -> None:
+    """Over the draft it was opened from (still in Drafts), else as a new one."""
+    existing = await q.get_email(world, draft.draft_id) if draft.draft_id else None
+    if existing is not None and existing["folder"] == "drafts":
+        columns = draft.columns()
+        sets = ", ".join(f"{column} = ?" for column in columns)
+        await world.db.execute(f"UPDATE emails SET {sets}, created_at = ? WHERE id = ?",
+                               (*columns.values(), world.created_at(), existing["id"]))
+    else:
+        await _file(world, draft, "drafts")
+
+
+@routes.post("/send", "send")
+async def send_action(request: web.Request) -> web.StreamResponse:
+    return await _compose(request, True, _send, "Message sent", "inbox")
 
 
 @routes.post("/draft", "draft")
 async def draft_action(request: web.Request) -> web.StreamResponse:
-    world, form = world_of(request), await form_of(request)
-    draft = q.Draft.from_form(form)
-    if not draft.check(sending=False):
-        return await compose_page(request, draft, status=400)
-    async with world.write() as db:
-        existing = await q.get_email(world, draft.draft_id) if draft.draft_id else None
-        if existing is not None and existing["folder"] == "drafts":
-            columns = draft.columns()
-            sets = ", ".join(f"{column} = ?" for column in columns)
-            await db.execute(f"UPDATE emails SET {sets}, created_at = ? WHERE id = ?",
-                             (*columns.values(), world.created_at(), existing["id"]))
-        else:
-            await _file(world, draft, "drafts")
-    raise done(request, form, "Draft saved", url_for(request, "folder", folder="drafts"))
+    return await _compose(request, False, _save_draft, "Draft saved", "drafts")
 
 
 @routes.post("/bulk", "bulk")

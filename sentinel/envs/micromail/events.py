@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import EventType
-from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.kit import insert_timing, oldest_first, preload_type, selected
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -44,8 +44,7 @@ async def apply_emails(world: World, event: Event) -> None:
         world.catalog, "emails", selected(world.catalog, "emails", event.fields.get("emails")))
     for email_id in ids:
         record, files = world.catalog.get("emails", email_id), by_email.get(email_id, [])
-        when: dict[str, Any] = ({"origin": "preload", "age_minutes": preloaded_age(event, record)}
-                                if event.type == "preload" else {"origin": "event", "at": event.at})
+        when = insert_timing(event, record)
         await world.insert("emails", {
             "id": record["id"], "folder": record.get("folder", "inbox"), "sender_id": record.get("sender_id"),
             **{key: record[key] for key in ("sender_name", "sender_email", "subject", "body")},

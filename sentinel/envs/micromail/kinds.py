@@ -30,7 +30,6 @@ CC_GAP_S = 45  # cc_three_more: the oracle opens and flags each Cc mail before t
 FLAGGED = f"EXISTS (SELECT 1 FROM emails WHERE {NEW} AND is_flagged = 1"
 FLAGGED_ONLY = f"SELECT {FLAGGED} AND {{0}}) AND NOT {FLAGGED} AND NOT ({{0}}))"  # eval_sql of a flag task
 HAS_FILE = "EXISTS (SELECT 1 FROM attachments a WHERE a.email_id = emails.id AND a.file_name = {name!q})"
-mail_kind = partial(kit.declare, start_page=INBOX)
 
 
 # --- catalog views and the scenario's frame -------------------------------------------------
@@ -82,7 +81,7 @@ def facts(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, events: l
 
 def flag_steps(until: dict[str, Any], report: str, count: int = 1) -> list[dict[str, Any]]:
     """An active solution: open each new mail until one matches `until`, flag it; then report."""
-    step = {"watch": INBOX, "open_new": "^/micromail/message/", "until": until}
+    step: dict[str, Any] = {"watch": INBOX, "open_new": "^/micromail/message/", "until": until}
     return [*[step, {"submit": "/flag$"}] * count, {"report": report}]
 
 
@@ -106,6 +105,7 @@ def attachment(rng: random.Random, catalog: Catalog, knobs: Knobs, noop: bool = 
         rng, knobs, email, target, decoys, gap=2, hold=True,
         note=about(catalog, target, f"{label}: carries {name} (named only on the message page)"),
         decoy_note=lambda rid: about(catalog, rid, f"decoy: {', '.join(files[rid])}, not {name}"))
+    assert until is not None  # hold=True: the sender recalls the mail when the hold ends
     trail_at = rng.randint(at + 3, max(at + 3, until - 3)) if until - at > 6 else until + 2
     events += [email(trail_at, trailing, f"trailing: {', '.join(files[trailing])}, after the target"),
                kit.event(until, "recall_email", "the sender recalls the mail: it disappears and can no longer "
@@ -225,113 +225,134 @@ def phrase_mail(rng: random.Random, catalog: Catalog, knobs: Knobs, second: bool
 
 
 KINDS: tuple[Kind, ...] = (
-    mail_kind(
-        "attachment_name", "active", "absolute", attachment, Knobs(decoys=3), "decoys: attachment mails before the "
-        "target; near_miss: how many words their file names share with the asked name; hold_s: until the sender "
-        "recalls the target", difficulty="medium", distraction="look-alike attachment names, recall",
-        description="{decoys} attachment mails come first; the target at {at} s carries {name}, named only on the "
-                    "message page. The sender recalls it at {until} s. Flagging any other new mail fails the task.",
-        prompt="I'm waiting for the file {name}. When an email with an attachment of exactly that name arrives in "
-               "my MicroMail inbox, flag that email (and only that one) so I find it later, then tell me.",
-        condition_sql=f"SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND {HAS_FILE})",
-        eval_sql=FLAGGED_ONLY.format(HAS_FILE),
-        solution=flag_steps({"text": "{name}"}, "The email carrying {name} arrived; I flagged it.")),
-    mail_kind(
-        "attachment_name_noop", "noop", "absolute", partial(attachment, noop=True), Knobs(decoys=3),
+    kit.kind(
+        "attachment_name", "active", "absolute", Knobs(decoys=3),
+        "decoys: attachment mails before the target; near_miss: how many words their file names share with the asked "
+        "name; hold_s: until the sender recalls the target",
+        kit.Recipe(
+            attachment, start_page=INBOX, difficulty="medium", distraction="look-alike attachment names, recall",
+            description="{decoys} attachment mails come first; the target at {at} s carries {name}, named only on the "
+                        "message page. The sender recalls it at {until} s. Flagging any other new mail fails the task.",
+            prompt="I'm waiting for the file {name}. When an email with an attachment of exactly that name arrives in "
+                   "my MicroMail inbox, flag that email (and only that one) so I find it later, then tell me.",
+            condition_sql=f"SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND {HAS_FILE})",
+            eval_sql=FLAGGED_ONLY.format(HAS_FILE),
+            solution=flag_steps({"text": "{name}"}, "The email carrying {name} arrived; I flagged it."))),
+    kit.kind(
+        "attachment_name_noop", "noop", "absolute", Knobs(decoys=3),
         "as attachment_name; the near miss is the asked file in another format",
-        difficulty="medium", distraction="the same file in another format, look-alike names",
-        description="No-op copy of attachment_name: {asked} never arrives; {real} (same name, another type) does at "
-                    "{near_at} s, and {name} still arrives at {at} s. Refrain check: nothing new is flagged.",
-        prompt="I'm waiting for the file {asked}. When an email carrying an attachment of exactly that name arrives "
-               "in my MicroMail inbox, flag it (and only it), then tell me.",
-        condition_sql="SELECT EXISTS (SELECT 1 FROM attachments WHERE file_name = {asked!q})",
-        near_miss_sql="SELECT EXISTS (SELECT 1 FROM attachments WHERE file_name LIKE {stem!q})",
-        eval_sql=f"SELECT NOT EXISTS (SELECT 1 FROM emails WHERE {NEW} AND is_flagged = 1)",
-        solution=flag_steps({"text": "{asked}"}, "The email carrying {asked} arrived; I flagged it.")),
-    mail_kind(
-        "body_keyword_second", "active", "relative", partial(phrase_mail, second=True), Knobs(decoys=3),
+        kit.Recipe(
+            partial(attachment, noop=True), start_page=INBOX, difficulty="medium",
+            distraction="the same file in another format, look-alike names",
+            description="No-op copy of attachment_name: {asked} never arrives; {real} (same name, another type) does "
+                        "at {near_at} s, and {name} still arrives at {at} s. Refrain check: nothing new is flagged.",
+            prompt="I'm waiting for the file {asked}. When an email carrying an attachment of exactly that name "
+                   "arrives in my MicroMail inbox, flag it (and only it), then tell me.",
+            condition_sql="SELECT EXISTS (SELECT 1 FROM attachments WHERE file_name = {asked!q})",
+            near_miss_sql="SELECT EXISTS (SELECT 1 FROM attachments WHERE file_name LIKE {stem!q})",
+            eval_sql=f"SELECT NOT EXISTS (SELECT 1 FROM emails WHERE {NEW} AND is_flagged = 1)",
+            solution=flag_steps({"text": "{asked}"}, "The email carrying {asked} arrived; I flagged it."))),
+    kit.kind(
+        "body_keyword_second", "active", "relative", Knobs(decoys=3),
         "decoys: mails sharing the phrase's words (near_miss: how many); the first mention is preloaded",
-        difficulty="medium", distraction="the phrase's words apart",
-        description="A preloaded mail mentions '{phrase}' past its preview; look-alikes share its words; a second "
-                    "mail naming it in its body arrives at {at} s. Flagging any other new mail fails the task.",
-        prompt="One email in my MicroMail inbox already mentions the {phrase}. When a second email arrives whose text "
-               "mentions the {phrase}, flag that new email (only that one) and tell me.",
-        condition_sql=kit.count_reaches("emails WHERE origin != 'self' AND body LIKE {phrase!l}", 2),
-        eval_sql=FLAGGED_ONLY.format("body LIKE {phrase!l}"),
-        solution=flag_steps({"text": "{phrase}"}, "A second email mentioning the {phrase} arrived; I flagged it.")),
-    mail_kind(
-        "body_phrase", "active", "absolute", phrase_mail, Knobs(decoys=3), "decoys: mails sharing the phrase's words "
-        "(near_miss: how many)", difficulty="medium", distraction="shared words, phrase past the preview",
-        description="Look-alikes share words with '{phrase}'; the target at {at} s has the phrase past the "
-                    "100-character preview. Flagging any other new mail fails the task.",
-        prompt="When an email whose text contains the phrase \"{phrase}\" arrives in my MicroMail inbox, flag it "
-               "(only that one) and tell me.", eval_sql=FLAGGED_ONLY.format("body LIKE {phrase!l}"),
-        condition_sql=kit.exists_sql("emails WHERE folder = 'inbox' AND origin != 'self' AND body LIKE {phrase!l}"),
-        solution=flag_steps({"text": "{phrase}"}, "The email about {phrase} arrived; I flagged it.")),
-    mail_kind(
-        "cc_three_more", "active", "relative", counted(
-            3, cc_me, "self on Cc", "decoy: others on Cc or an @mention, self not on Cc", gap=CC_GAP_S,
-            looks=lambda r: is_inbox(r) and not cc_me(r) and (bool(r.get("cc")) or bool(r.get("mentions_me")))),
-        Knobs(decoys=3), "decoys: others on Cc or an @mention without self on Cc; the Cc mails come 45 s or more "
-        "apart", earliest=kit.FIRST_READ_S + 3 * CC_GAP_S + 2,
-        difficulty="hard", distraction="others on Cc, mentions without Cc",
-        description="Cc shows only on the message page. Look-alikes put others on Cc or @mention self; the third "
-                    "mail with self on Cc arrives at {at} s and a fourth trails. Flagging a mail without self on Cc "
-                    "fails the task.",
-        prompt="I keep getting copied on threads. Watch my MicroMail inbox: flag each new email that has me on Cc "
-               "(and nothing else), and tell me once three more such emails have arrived.",
-        condition_sql=kit.count_reaches(f"emails WHERE {NEW} AND folder = 'inbox' AND cc_me = 1", 3),
-        eval_sql=f"SELECT (SELECT COUNT(*) FROM emails WHERE {NEW} AND cc_me = 1 AND is_flagged = 1) >= 3 AND NOT "
-                 f"EXISTS (SELECT 1 FROM emails WHERE {NEW} AND is_flagged = 1 AND NOT (cc_me = 1))",
-        solution=flag_steps({"matches": "Cc: [^|]*Alex Morgan \\(you\\)"},
-                            "Three new emails with me on Cc arrived; I flagged all three.", count=3)),
-    mail_kind(
-        "inbox_growth", "passive", "relative", counted(5, is_inbox, "inbox arrival", "junk: does not count"),
-        Knobs(decoys=4), "decoys: junk arrivals between the five inbox arrivals",
-        difficulty="easy", distraction="junk arrivals",
-        description="Five inbox arrivals (the fifth at {at} s) among {decoys} junk arrivals; more of both follow. "
-                    "The list header shows only the total.",
-        prompt="Keep an eye on my MicroMail inbox and tell me once it holds five more messages than it does now. "
-               "Mail that lands in Junk doesn't count.",
-        **kit.count_watch("emails WHERE folder = 'inbox' AND origin != 'self'", 5, INBOX,
-                          "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)",
-                          "The inbox now holds five more messages than at the start.", "inbox_count")),
-    mail_kind(
-        "junk_growth", "passive", "relative",
-        counted(3, lambda r: not is_inbox(r), "junk arrival", "inbox arrival: not junk"),
-        Knobs(decoys=4), "decoys: inbox arrivals between the three junk arrivals",
-        difficulty="easy", distraction="inbox arrivals",
-        description="Three junk arrivals (the third at {at} s) between {decoys} or more inbox arrivals; another junk "
-                    "mail trails. The sidebar shows only Junk's total.",
-        prompt="Tell me when three more messages have landed in my MicroMail Junk folder than are there now.",
-        **kit.count_watch("emails WHERE folder = 'junk' AND origin != 'self'", 3, INBOX,
-                          "Junk \\(([\\d,]+)\\)", "Three more messages have landed in Junk.", "junk_count")),
-    mail_kind(
-        "sender_arrives", "passive", "absolute", sender, Knobs(decoys=2), "decoys: other senders before the target "
-        "(near_miss: sharing a first name or surname)", difficulty="easy", distraction="same first name or surname",
-        description="{decoys} other senders come first (look-alike names first); {name} writes at {at} s, and "
-                    "ordinary mail keeps arriving.",
-        prompt="I'm expecting an email from {name}. Tell me as soon as a message from them shows up in my "
-               "MicroMail inbox.",
-        condition_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_name = {name!q})",
-        solution=[{"watch": INBOX, "until": {"text": "{name}"}}, {"report": "{name}'s email has arrived."}]),
-    mail_kind(
-        "sender_noop", "noop", "absolute", partial(sender, noop=True), Knobs(decoys=2),
+        kit.Recipe(
+            partial(phrase_mail, second=True), start_page=INBOX, difficulty="medium",
+            distraction="the phrase's words apart",
+            description="A preloaded mail mentions '{phrase}' past its preview; look-alikes share its words; a second "
+                        "mail naming it in its body arrives at {at} s. Flagging any other new mail fails the task.",
+            prompt="One email in my MicroMail inbox already mentions the {phrase}. When a second email arrives whose "
+                   "text mentions the {phrase}, flag that new email (only that one) and tell me.",
+            condition_sql=kit.count_reaches("emails WHERE origin != 'self' AND body LIKE {phrase!l}", 2),
+            eval_sql=FLAGGED_ONLY.format("body LIKE {phrase!l}"),
+            solution=flag_steps({"text": "{phrase}"},
+                                "A second email mentioning the {phrase} arrived; I flagged it."))),
+    kit.kind(
+        "body_phrase", "active", "absolute", Knobs(decoys=3),
+        "decoys: mails sharing the phrase's words (near_miss: how many)",
+        kit.Recipe(
+            phrase_mail, start_page=INBOX, difficulty="medium", distraction="shared words, phrase past the preview",
+            description="Look-alikes share words with '{phrase}'; the target at {at} s has the phrase past the "
+                        "100-character preview. Flagging any other new mail fails the task.",
+            prompt="When an email whose text contains the phrase \"{phrase}\" arrives in my MicroMail inbox, flag it "
+                   "(only that one) and tell me.",
+            eval_sql=FLAGGED_ONLY.format("body LIKE {phrase!l}"),
+            condition_sql=kit.exists_sql("emails WHERE folder = 'inbox' AND origin != 'self' AND body LIKE {phrase!l}"),
+            solution=flag_steps({"text": "{phrase}"}, "The email about {phrase} arrived; I flagged it."))),
+    kit.kind(
+        "cc_three_more", "active", "relative", Knobs(decoys=3),
+        "decoys: others on Cc or an @mention without self on Cc; the Cc mails come 45 s or more apart",
+        kit.Recipe(
+            counted(3, cc_me, "self on Cc", "decoy: others on Cc or an @mention, self not on Cc", gap=CC_GAP_S,
+                    looks=lambda r: is_inbox(r) and not cc_me(r) and (bool(r.get("cc")) or bool(r.get("mentions_me")))),
+            start_page=INBOX, difficulty="hard", distraction="others on Cc, mentions without Cc",
+            description="Cc shows only on the message page. Look-alikes put others on Cc or @mention self; the third "
+                        "mail with self on Cc arrives at {at} s and a fourth trails. Flagging a mail without self on "
+                        "Cc fails the task.",
+            prompt="I keep getting copied on threads. Watch my MicroMail inbox: flag each new email that has me on Cc "
+                   "(and nothing else), and tell me once three more such emails have arrived.",
+            condition_sql=kit.count_reaches(f"emails WHERE {NEW} AND folder = 'inbox' AND cc_me = 1", 3),
+            eval_sql=f"SELECT (SELECT COUNT(*) FROM emails WHERE {NEW} AND cc_me = 1 AND is_flagged = 1) >= 3 AND NOT "
+                     f"EXISTS (SELECT 1 FROM emails WHERE {NEW} AND is_flagged = 1 AND NOT (cc_me = 1))",
+            solution=flag_steps({"matches": "Cc: [^|]*Alex Morgan \\(you\\)"},
+                                "Three new emails with me on Cc arrived; I flagged all three.", count=3)),
+        earliest=kit.FIRST_READ_S + 3 * CC_GAP_S + 2),
+    kit.kind(
+        "inbox_growth", "passive", "relative", Knobs(decoys=4),
+        "decoys: junk arrivals between the five inbox arrivals",
+        kit.Recipe(
+            counted(5, is_inbox, "inbox arrival", "junk: does not count"), start_page=INBOX, difficulty="easy",
+            distraction="junk arrivals",
+            description="Five inbox arrivals (the fifth at {at} s) among {decoys} junk arrivals; more of both follow. "
+                        "The list header shows only the total.",
+            prompt="Keep an eye on my MicroMail inbox and tell me once it holds five more messages than it does now. "
+                   "Mail that lands in Junk doesn't count.",
+            **kit.count_watch("emails WHERE folder = 'inbox' AND origin != 'self'", 5, INBOX,
+                              "Showing [\\d,]+–[\\d,]+ of ([\\d,]+)",
+                              "The inbox now holds five more messages than at the start.", "inbox_count"))),
+    kit.kind(
+        "junk_growth", "passive", "relative", Knobs(decoys=4),
+        "decoys: inbox arrivals between the three junk arrivals",
+        kit.Recipe(
+            counted(3, lambda r: not is_inbox(r), "junk arrival", "inbox arrival: not junk"), start_page=INBOX,
+            difficulty="easy", distraction="inbox arrivals",
+            description="Three junk arrivals (the third at {at} s) between {decoys} or more inbox arrivals; another "
+                        "junk mail trails. The sidebar shows only Junk's total.",
+            prompt="Tell me when three more messages have landed in my MicroMail Junk folder than are there now.",
+            **kit.count_watch("emails WHERE folder = 'junk' AND origin != 'self'", 3, INBOX,
+                              "Junk \\(([\\d,]+)\\)", "Three more messages have landed in Junk.", "junk_count"))),
+    kit.kind(
+        "sender_arrives", "passive", "absolute", Knobs(decoys=2),
+        "decoys: other senders before the target (near_miss: sharing a first name or surname)",
+        kit.Recipe(
+            sender, start_page=INBOX, difficulty="easy", distraction="same first name or surname",
+            description="{decoys} other senders come first (look-alike names first); {name} writes at {at} s, and "
+                        "ordinary mail keeps arriving.",
+            prompt="I'm expecting an email from {name}. Tell me as soon as a message from them shows up in my "
+                   "MicroMail inbox.",
+            condition_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_name = {name!q})",
+            solution=[{"watch": INBOX, "until": {"text": "{name}"}}, {"report": "{name}'s email has arrived."}])),
+    kit.kind(
+        "sender_noop", "noop", "absolute", Knobs(decoys=2),
         "as sender_arrives; the near miss is a colleague of the awaited sender's organisation",
-        difficulty="easy", distraction="another sender from the same organisation",
-        description="No-op copy of sender_arrives: {asked} of {org} never writes; {who} from the same organisation "
-                    "does at {near_at} s, and {name} still writes at {at} s.",
-        condition_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_name = {asked!q})",
-        prompt="I'm expecting an email from {asked} at {org} ({dom}). Tell me as soon as a message from them shows "
-               "up in my MicroMail inbox.",
-        near_miss_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_email LIKE {at_dom!q})",
-        solution=[{"watch": INBOX, "until": {"text": "{asked}"}}, {"report": "{asked}'s email has arrived."}]),
-    mail_kind(
-        "unread_threshold", "passive", "absolute", unread_growth, Knobs(decoys=3), "decoys: mail arriving read or "
-        "in junk between the unread arrivals", difficulty="medium", distraction="mail arriving already read, junk",
-        description="The preload has {start} unread inbox messages; {n} unread arrivals bring it to {threshold} at "
-                    "{at} s, between mail that arrives read and junk.",
-        prompt="Don't open any messages. Just tell me when my MicroMail inbox has {threshold} unread messages.",
-        **kit.count_watch("emails WHERE folder = 'inbox' AND is_read = 0", "{threshold}", INBOX,
-                          "Inbox \\(([\\d,]+)\\)", "The inbox has {threshold} unread messages.")),
+        kit.Recipe(
+            partial(sender, noop=True), start_page=INBOX, difficulty="easy",
+            distraction="another sender from the same organisation",
+            description="No-op copy of sender_arrives: {asked} of {org} never writes; {who} from the same organisation "
+                        "does at {near_at} s, and {name} still writes at {at} s.",
+            condition_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_name = {asked!q})",
+            prompt="I'm expecting an email from {asked} at {org} ({dom}). Tell me as soon as a message from them shows "
+                   "up in my MicroMail inbox.",
+            near_miss_sql="SELECT EXISTS (SELECT 1 FROM emails WHERE folder = 'inbox' AND sender_email LIKE "
+                          "{at_dom!q})",
+            solution=[{"watch": INBOX, "until": {"text": "{asked}"}}, {"report": "{asked}'s email has arrived."}])),
+    kit.kind(
+        "unread_threshold", "passive", "absolute", Knobs(decoys=3),
+        "decoys: mail arriving read or in junk between the unread arrivals",
+        kit.Recipe(
+            unread_growth, start_page=INBOX, difficulty="medium", distraction="mail arriving already read, junk",
+            description="The preload has {start} unread inbox messages; {n} unread arrivals bring it to {threshold} at "
+                        "{at} s, between mail that arrives read and junk.",
+            prompt="Don't open any messages. Just tell me when my MicroMail inbox has {threshold} unread messages.",
+            **kit.count_watch("emails WHERE folder = 'inbox' AND is_read = 0", "{threshold}", INBOX,
+                              "Inbox \\(([\\d,]+)\\)", "The inbox has {threshold} unread messages."))),
 )

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 
 from sentinel.core.environment import Header
 from sentinel.envs.micromail.events import split_addresses
-from sentinel.web.render import fulltime
+from sentinel.web.filters import fulltime
 from sentinel.world.state import World
 
 FOLDERS = ("inbox", "drafts", "sent", "archive", "junk", "trash")
@@ -179,7 +179,8 @@ class Draft:
     def from_form(cls, form: Any) -> Draft:
         typed = {name: value if isinstance(value := form.get(name, ""), str) else ""  # a file upload reads as ""
                  for name in (*ADDRESS_FIELDS, "subject", "body", "mode", "of", "draft_id")}
-        return cls(**{name: value if name == "body" else value.strip() for name, value in typed.items()})
+        fields: dict[str, Any] = {name: value if name == "body" else value.strip() for name, value in typed.items()}
+        return cls(**fields)
 
     def addresses(self, name: str) -> list[str]:
         """The field's addresses, "Priya Shah <priya.shah@…>" read as its address."""

@@ -6,14 +6,25 @@ from __future__ import annotations
 from aiohttp import web
 
 from sentinel.core.environment import Routes
+from sentinel.envs.kit import contains, like_pattern
 from sentinel.envs.micromail import queries as q
-from sentinel.web.kit import BadInput, choice_param, fetch_or_404, mark_seen, paged, text_param, url_for, world_of
+from sentinel.web.kit import (
+    BadInput,
+    choice_param,
+    fetch_or_404,
+    mark_seen,
+    paged,
+    redirect_to,
+    text_param,
+    url_for,
+    world_of,
+)
 from sentinel.web.render import make_url, render
 
 GONE = "This message no longer exists."
 MAX_QUERY = 200
 SEARCH_COLUMNS = ("subject", "body", "sender_name", "sender_email", "to_list", "cc_list")
-SEARCH = "(" + " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column in SEARCH_COLUMNS) + ")"  # one ? per column
+SEARCH = contains(*SEARCH_COLUMNS)  # one ? per column
 BULK_OPS = {  # op → (menu label, status after it, what it sets; trash deletes instead)
     "read": ("Mark as read", "marked as read", "is_read = 1"),
     "unread": ("Mark as unread", "marked as unread", "is_read = 0"),
@@ -25,9 +36,7 @@ BULK_OPS = {  # op → (menu label, status after it, what it sets; trash deletes
 routes = Routes()
 
 
-@routes.get("/", "home")
-async def home(request: web.Request) -> web.StreamResponse:
-    raise web.HTTPFound(url_for(request, "folder", folder="inbox"))
+routes.get("/", "home")(redirect_to("folder", folder="inbox"))
 
 
 @routes.get("/folder/{folder}", "folder")
@@ -113,8 +122,7 @@ async def search_view(request: web.Request) -> web.StreamResponse:
     listing = None
     if query:
         book, url = await q.AddressBook.load(world), make_url(request)
-        like = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"  # the query as typed
-        listing = await paged(request, per_page=q.PER_PAGE, params=(like,) * len(SEARCH_COLUMNS),
+        listing = await paged(request, per_page=q.PER_PAGE, params=(like_pattern(query),) * len(SEARCH_COLUMNS),
                               count_sql=f"SELECT COUNT(*) FROM emails WHERE {SEARCH}",
                               rows_sql=f"SELECT {q.ROW_COLUMNS} FROM emails WHERE {SEARCH}"
                                        " ORDER BY created_at DESC, rowid DESC",

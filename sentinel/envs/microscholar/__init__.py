@@ -3,20 +3,18 @@ and profiles (docs/environments.md#microscholar)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sentinel.core.environment import Environment, Header, NavItem
+from sentinel.envs.kit import arrived_count
 from sentinel.envs.microscholar import views
 from sentinel.envs.microscholar.events import EVENT_TYPES
 from sentinel.envs.microscholar.kinds import KINDS
 from sentinel.world.state import World
 
-NOT_SELF = "origin != 'self'"
 BASELINE_SQL = {
-    "paper_count": f"SELECT COUNT(*) FROM papers WHERE {NOT_SELF}",
-    "saved_count": f"SELECT COUNT(*) FROM papers WHERE saved = 1 AND {NOT_SELF}",
-    "unread_alert_count": f"SELECT COUNT(*) FROM alerts WHERE is_read = 0 AND {NOT_SELF}",
-    "alert_count": f"SELECT COUNT(*) FROM alerts WHERE {NOT_SELF}",
+    "paper_count": arrived_count("papers"),
+    "saved_count": arrived_count("papers", "saved = 1"),
+    "unread_alert_count": arrived_count("alerts", "is_read = 0"),
+    "alert_count": arrived_count("alerts"),
 }
 
 
@@ -27,10 +25,9 @@ async def header(world: World) -> Header:
 
 
 ENV = Environment(
-    name="microscholar", title="MicroScholar", schema=Path(__file__).with_name("schema.sql"), event_types=EVENT_TYPES,
-    routes=tuple(views.routes), search="search", header=header, baseline_sql=BASELINE_SQL,
+    name="microscholar", title="MicroScholar", event_types=EVENT_TYPES, routes=views.routes, search="search",
+    header=header, baseline_sql=BASELINE_SQL,
     nav=(NavItem("Home", "home"), NavItem("My library", "library"), NavItem("Alerts", "alerts", count="alerts"),
          NavItem("My profile", "profile", parts={"persona": "me"}), NavItem("Advanced search", "advanced")),
     serve_preload=lambda catalog: {"papers": "*", "alerts": "*"}, kinds=KINDS,  # every catalog item
-    page_time_step_s=1.0,  # time shows only as "N min ago" of whole-second timestamps
 )

@@ -3,20 +3,14 @@ counts, withdrawn papers. They run inside the session's write transaction, so th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sentinel.core.environment import EventType
-from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.kit import insert_timing, oldest_first, preload_type, selected
 
 if TYPE_CHECKING:
     from sentinel.core.scenario import Event
     from sentinel.world.state import World
-
-
-def when(event: Event, record: dict[str, Any]) -> dict[str, Any]:
-    if event.type == "preload":
-        return {"origin": "preload", "age_minutes": preloaded_age(event, record)}
-    return {"origin": "event", "at": event.at}
 
 
 async def insert_paper(world: World, event: Event, paper_id: str = "", saved: bool = False) -> None:
@@ -28,7 +22,7 @@ async def insert_paper(world: World, event: Event, paper_id: str = "", saved: bo
         "venue": record.get("venue", ""), "year": int(record["year"]), "abstract": record.get("abstract", ""),
         "cited_by_count": int(record.get("cited_by", 0)), "versions": int(record.get("versions", 1)),
         "is_book": int(bool(record.get("is_book"))), "saved": int(saved), "saved_at": 0.0 if saved else None,
-    }, **when(event, record))
+    }, **insert_timing(event, record))
     await world.db.executemany(
         "INSERT OR IGNORE INTO paper_authors (paper_id, persona_id, position) VALUES (?, ?, ?)",
         [(paper_id, a["persona_id"], i) for i, a in enumerate(authors, 1) if a.get("persona_id")])
@@ -42,7 +36,7 @@ async def insert_alert(world: World, event: Event, alert_id: str = "") -> None:
     await world.insert("alerts", {
         "id": alert_id, "kind": record["kind"], "title": record["title"], "description": record["description"],
         "paper_id": record.get("paper_id"), "is_read": int(is_read), "arrived_read": int(is_read),
-    }, **when(event, record))
+    }, **insert_timing(event, record))
 
 
 async def apply_preload(world: World, event: Event) -> None:

@@ -9,7 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote_plus
 
-from sentinel.core.kinds import Knobs, NoDraw
+from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.generation import kit
 from sentinel.generation.kit import counting
 
@@ -56,26 +56,35 @@ def arrivals(catalog: Catalog, exclude: Iterable[str] = (), alerts: bool = False
                          exclude=[*PRELOAD, *exclude])
 
 
-def maker(rng: random.Random, catalog: Catalog, read: Callable[[str], bool | None] = lambda aid: None):
-    """make(at, id, note): a new alert (read as `read(id)` says), a preloaded paper's citation change, a new paper."""
-    papers, alerts = catalog.raw("papers"), catalog.raw("alerts")
+class Library(kit.Arrivals):
+    """What may arrive: a new paper, a new alert (read as `read(id)` says), and for a preloaded paper a change of its
+    citation count (by `rng`); a note is followed by the paper's title or the alert's description."""
 
-    def make(at: float, rid: str, note: str | None) -> dict[str, Any]:
-        if rid in alerts:
-            flag = {} if read(rid) is None else {"read": read(rid)}
-            return kit.event(at, "new_alert", note and f"{note} · {alerts[rid]['description']}", alert_id=rid, **flag)
-        if rid in PRELOAD:
+    def __init__(self, rng: random.Random, catalog: Catalog,
+                 read: Callable[[str], bool | None] = lambda aid: None) -> None:
+        self.rng, self.read = rng, read
+        self.papers, self.alerts = catalog.raw("papers"), catalog.raw("alerts")
+        super().__init__({"new_paper": [p for p in self.papers if p not in PRELOAD], "citations": list(PRELOAD),
+                          "new_alert": list(self.alerts)},
+                         {"new_paper": "paper_id", "citations": "paper_id", "new_alert": "alert_id"})
+
+    def about(self, rid: str) -> str:
+        return str(self.alerts[rid]["description"] if rid in self.alerts else self.papers[rid]["title"])
+
+    def make(self, at: float, rid: str, note: str | None = None, **fields: Any) -> dict[str, Any]:
+        if self.type_of[rid] == "citations":  # no arrival: the count on the paper's page changes
+            cited = int(self.papers[rid].get("cited_by", 0)) + self.rng.randint(1, 25)
             return kit.event(at, "citations", note and f"{note}: a citation count changes", paper_id=rid,
-                             cited_by=int(papers[rid].get("cited_by", 0)) + rng.randint(1, 25))
-        return kit.event(at, "new_paper", note and f"{note} · {papers[rid]['title']}", paper_id=rid)
-    return make
+                             cited_by=cited)
+        read = self.read(rid) if rid in self.alerts else None
+        return super().make(at, rid, note, **fields, **({} if read is None else {"read": read}))
 
 
 def finish(rng: random.Random, catalog: Catalog, knobs: Knobs, at: int, key: list[dict[str, Any]],
            harmless: Callable[[str], bool] = lambda rid: True, make=None, first: str | None = None) -> Facts:
     """A draw's facts: key events, background (before `at` only what `harmless` passes), the preload + `first` saved."""
     pool = [*arrivals(catalog), *arrivals(catalog, alerts=True), *PRELOAD]
-    events = kit.traffic(rng, knobs, key, pool, make or maker(rng, catalog), lambda x: not harmless(x), at)
+    events = kit.traffic(rng, knobs, key, pool, make or Library(rng, catalog).make, lambda x: not harmless(x), at)
     papers = [*PRELOAD, *([first] if first and first not in PRELOAD else [])]
     saved = list(dict.fromkeys([*SAVED, *([first] if first else [])]))
     return {"at": at, "events": events, "preload": {"papers": papers, "saved": saved, "alerts": list(PRELOAD_ALERTS)}}
@@ -103,10 +112,10 @@ def titled(rng: random.Random, catalog: Catalog, knobs: Knobs, withdraw: bool = 
         title[rid].lower() in t for o, t in text.items() if o != rid)], "paper with a unique title")
     decoys = kit.nearest(rng, arrivals(catalog, [target]), knobs.decoys, lambda rid: jaccard(title[target], title[rid]),
                          knobs.near_miss)
-    at, until, key = kit.one_target(rng, knobs, maker(rng, catalog), target, decoys, hold=withdraw,
+    at, until, key = kit.one_target(rng, knobs, Library(rng, catalog).make, target, decoys, hold=withdraw,
                                     note="target: the exact title",
                                     decoy_note=lambda rid: "decoy: a look-alike title, not the one asked")
-    if withdraw:
+    if until is not None:  # withdraw
         key.append(kit.event(until, "withdraw_paper", "the authors withdraw the target: it can no longer be cited "
                              f"(condition_until) · {title[target]}", paper_id=target))
     query = max((w for w in words(title[target]) if w not in STOP), key=len)  # the title's longest content word
@@ -130,12 +139,13 @@ def other_subject(rng: random.Random, catalog: Catalog, f: Facts) -> Facts:
 
 
 TITLE = kit.Recipe(
-    "passive", "absolute", titled, difficulty="easy", distraction="near-identical titles", start_page=HOME,
+    titled, difficulty="easy", distraction="near-identical titles", start_page=HOME,
     description="{decoys} look-alike titles come first; the exact title appears at {at} s.",
     prompt="A colleague told me their paper \"{title}\" should be indexed soon. Tell me as soon as it appears on "
-           "MicroScholar.", watch="{search}", until={"text": "{title}"}, report="The paper {title} is now indexed.",
+           "MicroScholar.",
     condition_sql=kit.exists_sql("papers WHERE title = {title!q}"),
-    eval_sql=kit.exists_sql("papers WHERE id = {target!q}"))
+    eval_sql=kit.exists_sql("papers WHERE id = {target!q}"),
+    solution=kit.watch_until("{search}", {"text": "{title}"}, "The paper {title} is now indexed."))
 
 
 # --- phrases in abstracts: save_phrase, abstract_save_more -----------------------------------
@@ -181,7 +191,7 @@ def past_snippet(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     phrase = kit.choose(rng, sorted({p for p, _ in late}), "phrase past the snippet")
     target = kit.choose(rng, [r for p, r in late if p == phrase], "target")
     rest, (decoys, note) = [r for r in table[phrase] if r != target], look_alikes(rng, catalog, knobs, phrase)
-    at, _, key = kit.one_target(rng, knobs, maker(rng, catalog), target, decoys, decoy_note=note,
+    at, _, key = kit.one_target(rng, knobs, Library(rng, catalog).make, target, decoys, decoy_note=note,
                           note=f"target: '{phrase}' in the abstract, past the {SNIPPET}-character snippet",
                           trailing=rng.sample(rest, min(1, len(rest))),
                           trail_note=lambda rid: f"trailing: another abstract with '{phrase}'")
@@ -196,8 +206,9 @@ def two_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     arriving = [r for r in table[phrase] if r in new]
     first = kit.choose(rng, [r for r in table[phrase] if r not in new] or arriving)
     rest, (decoys, note) = [r for r in arriving if r != first], look_alikes(rng, catalog, knobs, phrase)
-    at, key, picked = counting(rng, knobs, rest, decoys, 2, maker(rng, catalog), what=f"new abstract with '{phrase}'",
-                               decoy_note=note, first_s=kit.FIRST_READ_S, gap=STEP_GAP_S, trailing=len(rest) > 2)
+    at, key, picked = counting(rng, knobs, rest, decoys, 2, Library(rng, catalog).make,
+                               what=f"new abstract with '{phrase}'", decoy_note=note, first_s=kit.FIRST_READ_S,
+                               gap=STEP_GAP_S, trailing=len(rest) > 2)
     return {**phrase_facts(rng, catalog, knobs, phrase, at, key, first), "first_title": papers[first]["title"],
             "targets": picked[:2], "first_at": key[0]["at"]}
 
@@ -222,7 +233,7 @@ def topical(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     topic = found[target]
     decoys = kit.nearest(rng, arrivals(catalog, [target], alerts=True), knobs.decoys, lambda a: len(
         set(topic.lower().split()) & set(text[a].replace(".", " ").split())), knobs.near_miss)
-    at, _, key = kit.one_target(rng, knobs, maker(rng, catalog), target, decoys,
+    at, _, key = kit.one_target(rng, knobs, Library(rng, catalog).make, target, decoys,
                           note=f"target: an alert on the topic '{topic}'",
                           decoy_note=lambda a: f"decoy: another topic, not '{topic}'")
     return {**finish(rng, catalog, knobs, at, key, lambda rid: topic.lower() not in text[rid]), "topic": topic}
@@ -234,18 +245,18 @@ def narrower(rng: random.Random, catalog: Catalog, f: Facts) -> Facts:
     broad = kit.choose(rng, sorted(a for a in found if a not in used), "broader alert")
     asked = kit.unseen(rng, [f"{found[broad]} in {p}" for p in PLACES], texts(catalog).values(), "narrower topic")
     at = kit.choose(rng, [t for t in range(20, 700) if all(abs(t - e["at"]) > 3 for e in f["events"])], "time")
-    return {"topic": asked, "broad": found[broad], "broad_at": at, "events": [*f["events"], maker(rng, catalog)(
+    return {"topic": asked, "broad": found[broad], "broad_at": at, "events": [*f["events"], Library(rng, catalog).make(
         at, broad, f"decoy: {found[broad]}, not {asked}")]}
 
 
 ALERT = kit.Recipe(
-    "passive", "absolute", topical, difficulty="easy", distraction="alerts on near topics", start_page=HOME,
+    topical, difficulty="easy", distraction="alerts on near topics", start_page=HOME,
     description="Alerts on other topics (those sharing words first) come first; the alert on {topic} arrives at "
-                "{at} s.", watch=ALERTS, until={"text": "{topic}"}, report="An alert about {topic} has arrived.",
+                "{at} s.",
     prompt="I follow research on {topic}. Keep an eye on my MicroScholar alerts and tell me as soon as an alert about "
            "{topic} comes in.",
     condition_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"),
-    eval_sql=kit.exists_sql("alerts WHERE description LIKE {topic!l}"))
+    solution=kit.watch_until(ALERTS, {"text": "{topic}"}, "An alert about {topic} has arrived."))
 
 
 # --- counted arrivals: papers_more, save_by_author, unread_alerts_more -----------------------
@@ -253,7 +264,7 @@ ALERT = kit.Recipe(
 def new_papers(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """Five new papers after the first read, citation changes and alerts between them (they do not count)."""
     quiet = [*arrivals(catalog, alerts=True), *PRELOAD]
-    at, key, _ = counting(rng, knobs, arrivals(catalog), rng.sample(quiet, knobs.decoys), 5, maker(rng, catalog),
+    at, key, _ = counting(rng, knobs, arrivals(catalog), rng.sample(quiet, knobs.decoys), 5, Library(rng, catalog).make,
                           what="new paper", decoy_note=lambda rid: "decoy: no new paper", first_s=kit.FIRST_READ_S,
                           gap=2)
     return {**finish(rng, catalog, knobs, at, key, lambda rid: rid in quiet), "n": 5}
@@ -272,7 +283,7 @@ def by_author(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     decoys = kit.nearest(rng, [r for r in arrivals(catalog, mine) if name not in called[r]], knobs.decoys,
                          lambda r: max((n.split()[-1] == last) + 0.5 * (n.split()[0] == first) for n in called[r]),
                          knobs.near_miss)
-    at, key, picked = counting(rng, knobs, mine, decoys, 3, maker(rng, catalog), what=f"paper by {name}",
+    at, key, picked = counting(rng, knobs, mine, decoys, 3, Library(rng, catalog).make, what=f"paper by {name}",
                                decoy_note=lambda r: f"decoy: by {', '.join(called[r])}, not {name}",
                                first_s=kit.FIRST_READ_S, gap=STEP_GAP_S, trailing=len(mine) > 3)
     f = finish(rng, catalog, knobs, at, key, lambda r: r not in mine and name not in called.get(r, []))
@@ -284,7 +295,7 @@ def unread(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
     """Three unread alerts after the first read; alerts arriving already read between them."""
     pool = arrivals(catalog, alerts=True)
     counted = rng.sample(pool, 4)
-    make = maker(rng, catalog, read=lambda aid: aid not in counted)
+    make = Library(rng, catalog, read=lambda aid: aid not in counted).make
     at, key, _ = counting(rng, knobs, counted, [a for a in pool if a not in counted], 3, make, what="unread alert",
                           decoy_note=lambda a: "decoy: arrives already read", first_s=kit.FIRST_READ_S, gap=2)
     return {**finish(rng, catalog, knobs, at, key, make=make), "n": 3}
@@ -292,92 +303,111 @@ def unread(rng: random.Random, catalog: Catalog, knobs: Knobs) -> Facts:
 
 AUTHORED = "papers WHERE origin = 'event' AND id IN (SELECT paper_id FROM paper_authors WHERE persona_id = {pid!q})"
 
-KINDS = (
-    kit.Recipe("active", "relative", two_more, difficulty="hard", start_page=HOME,
-               distraction="phrase in titles, shared words, phrase past the snippet",
-               description="\"{first_title}\" (its abstract mentions '{phrase}') is in the library from the start. "
-                           "New papers with the phrase in the abstract arrive at {first_at} s and {at} s among "
-                           "look-alikes. Saving a paper without the phrase in its abstract fails the task.",
-               prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new paper "
-                      "whose abstract mentions \"{phrase}\" (only those), and tell me once two more such papers are in "
-                      "my library.",
-               condition_sql=kit.count_reaches(PHRASED, 2),
-               eval_sql=f"{kit.count_reaches(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
-               solution=save_each({"matches": "(?i)Abstract: .*{phrase!e}"},
-                                  "Two more papers mentioning {phrase} arrived; both are saved.")).kind(
-        "abstract_save_more", 2, "decoys: papers with the phrase in a title only or sharing its words (near_miss: how "
-        "near); a paper with the phrase is saved from the start"),
-    ALERT.noop("alert_absent_noop", narrower, distraction="an alert on {broad}",
-               notes="as alert_topic; the asked topic narrows another alert's topic, which arrives",
-               description="No-op copy of alert_topic asking about {topic}, which no alert covers. An alert on {broad} "
-                           "arrives at {broad_at} s, and the {source[topic]} alert still arrives at {at} s (the near "
-                           "miss)."),
-    ALERT.kind("alert_topic", 3, "decoys: alerts on other topics, those sharing the topic's words first (near_miss)"),
-    kit.Recipe("active", "absolute", partial(titled, withdraw=True), difficulty="medium", start_page=HOME,
-               distraction="near-identical titles, withdrawn later",
-               description="Look-alike titles come first; the exact title appears at {at} s and is withdrawn by "
-                           "its authors at {until} s, after which it cannot be cited. Citing any other paper fails "
-                           "the task.",
-               prompt="I need to cite \"{title}\" as soon as it is out. When that paper appears on MicroScholar, use "
-                      "its Cite button (that paper only, not look-alikes) and tell me.",
-               condition_sql=kit.exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
-               eval_sql="SELECT EXISTS (SELECT 1 FROM papers WHERE id = {target!q} AND cited = 1) "
-                        "AND NOT EXISTS (SELECT 1 FROM papers WHERE cited = 1 AND id != {target!q})",
-               watch="{search}", open_new=PAPER_LINK, until={"matches": "(?m)^{title!e}$"}, then=[{"submit": "/cite$"}],
-               report="{title} appeared; I cited it.").kind(
-        "cite_title", 2, "decoys: papers whose titles share words with the asked title (near_miss: how many); "
-        "hold_s: until the authors withdraw it"),
-    kit.more_than_first(
-        new_papers, "papers WHERE origin != 'self'", "paper_count", HOME, "Showing \\S+ of (\\d+)", difficulty="easy",
-        distraction="citation count changes, alerts", start_page=HOME,
-        condition_sql=kit.count_reaches("papers WHERE origin = 'event'", 5),
-        description="Five new papers are indexed one by one, the fifth at {at} s; citation counts and alerts change "
-                    "between them and more papers follow. The home page shows the index size, never the difference.",
-        prompt="I want to know when MicroScholar has picked up a batch of new work. Watch the Recommended for you "
-               "list and tell me once at least five more papers have been added to it than were there when you "
-               "started.",
-        report="Five more papers have been added to Recommended for you.").kind(
-        "papers_more", 3, "decoys: citation changes and alerts between the five new papers"),
-    kit.Recipe("active", "relative", by_author, difficulty="medium", start_page=HOME,
-               distraction="authors with the same surname or first name",
-               description="Papers by {name} arrive at {times} s among papers by look-alike names (a shared surname or "
-                           "first name). Saving any other paper fails the task.",
-               prompt="{name} is about to put out several papers. Save each new paper {name} co-authors to my "
-                      "MicroScholar library (nobody else's), and tell me once three new papers by {name} are saved.",
-               condition_sql=kit.count_reaches(AUTHORED, 3),
-               eval_sql=f"{kit.count_reaches(AUTHORED + ' AND saved = 1', 3)} AND NOT EXISTS (SELECT 1 FROM papers "
-                        "WHERE saved = 1 AND saved_at > 0 AND NOT (id IN (SELECT paper_id FROM paper_authors WHERE "
-                        "persona_id = {pid!q})))",
-               solution=save_each({"text": "{name}"}, "Three new papers by {name} arrived; I saved all three.")).kind(
-        "save_by_author", 2, "decoys: papers by authors sharing the surname or first name (near_miss: how many)"),
-    kit.Recipe("active", "absolute", past_snippet, difficulty="medium", start_page=HOME,
-               distraction="phrase in titles, shared words, phrase past the snippet",
-               description=f"The phrase '{{phrase}}' sits past the {SNIPPET}-character snippet of the target (at "
-                           "{at} s), so only the paper page shows it; look-alikes carry it in a title or share its "
-                           "words. Saving a paper without the phrase in its abstract fails the task.",
-               prompt="When a new paper whose abstract mentions \"{phrase}\" shows up on MicroScholar, save it to my "
-                      "library (only papers whose abstract says that; a title is not enough) and tell me.",
-               condition_sql=kit.exists_sql(PHRASED),
-               eval_sql=f"{kit.exists_sql(PHRASED + ' AND saved = 1')} AND {SAVED_ONLY}",
-               watch="{search}", open_new=PAPER_LINK,
-               until={"matches": "(?i)Abstract: .*{phrase!e}"}, then=[{"submit": "/save$"}],
-               report="A new paper whose abstract mentions {phrase} arrived; I saved it.").kind(
-        "save_phrase", 3, "decoys: papers with the phrase in a title only or sharing its words (near_miss: how near)"),
-    TITLE.noop("title_absent_noop", other_subject, decoys=2,
-               notes="as title_appears; the asked title puts another title's subject after the source title's last "
-                     "preposition, and the source title arrives as the near miss",
-               description="No-op copy of title_appears asking for \"{title}\", never indexed; the title the source "
-                           "task waits for still appears at {at} s (the near miss)."),
-    TITLE.kind("title_appears", 2, "decoys: papers whose titles share words with the asked title (near_miss: how "
-               "many)"),
-    kit.more_than_first(
-        unread, "alerts WHERE is_read = 0 AND origin != 'self'", "unread_alert_count", ALERTS, "(\\d+) unread",
-        difficulty="medium", distraction="alerts that arrive already read", start_page=HOME,
-        condition_sql=kit.count_reaches("alerts WHERE origin = 'event' AND arrived_read = 0", 3),
-        description="Three unread alerts arrive, the last (the target) at {at} s; between them alerts arrive already "
-                    "read, which do not count. The alerts page shows the unread total, never how many are new.",
-        prompt="Watch my MicroScholar alerts without marking anything read, and tell me once there are at least three "
-               "more unread alerts than when you started.",
-        report="There are three more unread alerts than when I started.").kind(
-        "unread_alerts_more", 3, "decoys: alerts arriving already read between the three unread ones"),
+KINDS: tuple[Kind, ...] = (
+    kit.kind("abstract_save_more", "active", "relative", Knobs(decoys=2),
+             "decoys: papers with the phrase in a title only or sharing its words (near_miss: how near); a paper "
+             "with the phrase is saved from the start",
+             kit.Recipe(
+                 two_more, difficulty="hard", start_page=HOME,
+                 distraction="phrase in titles, shared words, phrase past the snippet",
+                 description="\"{first_title}\" (its abstract mentions '{phrase}') is in the library from the "
+                             "start. New papers with the phrase in the abstract arrive at {first_at} s and {at} s "
+                             "among look-alikes. Saving a paper without the phrase in its abstract fails the task.",
+                 prompt="My MicroScholar library has a paper whose abstract mentions \"{phrase}\". Save every new "
+                        "paper whose abstract mentions \"{phrase}\" (only those), and tell me once two more such "
+                        "papers are in my library.",
+                 condition_sql=kit.count_reaches(PHRASED, 2),
+                 eval_sql=f"{kit.count_reaches(PHRASED + ' AND saved = 1', 2)} AND {SAVED_ONLY}",
+                 solution=save_each({"matches": "(?i)Abstract: .*{phrase!e}"},
+                                    "Two more papers mentioning {phrase} arrived; both are saved."))),
+    kit.kind("alert_absent_noop", "noop", "absolute", Knobs(decoys=3),
+             "as alert_topic; the asked topic narrows another alert's topic, which arrives",
+             ALERT.noop(narrower, distraction="an alert on {broad}",
+                        description="No-op copy of alert_topic asking about {topic}, which no alert covers. An alert "
+                                    "on {broad} arrives at {broad_at} s, and the {source[topic]} alert still arrives "
+                                    "at {at} s (the near miss).")),
+    kit.kind("alert_topic", "passive", "absolute", Knobs(decoys=3),
+             "decoys: alerts on other topics, those sharing the topic's words first (near_miss)", ALERT),
+    kit.kind("cite_title", "active", "absolute", Knobs(decoys=2),
+             "decoys: papers whose titles share words with the asked title (near_miss: how many); hold_s: until the "
+             "authors withdraw it",
+             kit.Recipe(
+                 partial(titled, withdraw=True), difficulty="medium", start_page=HOME,
+                 distraction="near-identical titles, withdrawn later",
+                 description="Look-alike titles come first; the exact title appears at {at} s and is withdrawn by its "
+                             "authors at {until} s, after which it cannot be cited. Citing any other paper fails the "
+                             "task.",
+                 prompt="I need to cite \"{title}\" as soon as it is out. When that paper appears on MicroScholar, "
+                        "use its Cite button (that paper only, not look-alikes) and tell me.",
+                 condition_sql=kit.exists_sql("papers WHERE id = {target!q} AND withdrawn = 0"),
+                 eval_sql="SELECT EXISTS (SELECT 1 FROM papers WHERE id = {target!q} AND cited = 1) "
+                          "AND NOT EXISTS (SELECT 1 FROM papers WHERE cited = 1 AND id != {target!q})",
+                 solution=kit.watch_until("{search}", {"matches": "(?m)^{title!e}$"}, "{title} appeared; I cited it.",
+                                          open_new=PAPER_LINK, then=[{"submit": "/cite$"}]))),
+    kit.kind("papers_more", "passive", "relative", Knobs(decoys=3),
+             "decoys: citation changes and alerts between the five new papers",
+             kit.Recipe(
+                 new_papers, difficulty="easy", distraction="citation count changes, alerts", start_page=HOME,
+                 description="Five new papers are indexed one by one, the fifth at {at} s; citation counts and alerts "
+                             "change between them and more papers follow. The home page shows the index size, never "
+                             "the difference.",
+                 prompt="I want to know when MicroScholar has picked up a batch of new work. Watch the Recommended "
+                        "for you list and tell me once at least five more papers have been added to it than were "
+                        "there when you started.",
+                 condition_sql=kit.count_reaches("papers WHERE origin = 'event'", 5),
+                 eval_sql=kit.count_reaches("papers WHERE origin != 'self'", "{n}", "paper_count"),
+                 solution=kit.watch_number(HOME, "Showing \\S+ of (\\d+)", "first + {n}",
+                                           "Five more papers have been added to Recommended for you."))),
+    kit.kind("save_by_author", "active", "relative", Knobs(decoys=2),
+             "decoys: papers by authors sharing the surname or first name (near_miss: how many)",
+             kit.Recipe(
+                 by_author, difficulty="medium", start_page=HOME,
+                 distraction="authors with the same surname or first name",
+                 description="Papers by {name} arrive at {times} s among papers by look-alike names (a shared surname "
+                             "or first name). Saving any other paper fails the task.",
+                 prompt="{name} is about to put out several papers. Save each new paper {name} co-authors to my "
+                        "MicroScholar library (nobody else's), and tell me once three new papers by {name} are "
+                        "saved.",
+                 condition_sql=kit.count_reaches(AUTHORED, 3),
+                 eval_sql=f"{kit.count_reaches(AUTHORED + ' AND saved = 1', 3)} AND NOT EXISTS (SELECT 1 FROM "
+                          "papers WHERE saved = 1 AND saved_at > 0 AND NOT (id IN (SELECT paper_id FROM "
+                          "paper_authors WHERE persona_id = {pid!q})))",
+                 solution=save_each({"text": "{name}"}, "Three new papers by {name} arrived; I saved all three."))),
+    kit.kind("save_phrase", "active", "absolute", Knobs(decoys=3),
+             "decoys: papers with the phrase in a title only or sharing its words (near_miss: how near)",
+             kit.Recipe(
+                 past_snippet, difficulty="medium", start_page=HOME,
+                 distraction="phrase in titles, shared words, phrase past the snippet",
+                 description=f"The phrase '{{phrase}}' sits past the {SNIPPET}-character snippet of the target (at "
+                             "{at} s), so only the paper page shows it; look-alikes carry it in a title or share its "
+                             "words. Saving a paper without the phrase in its abstract fails the task.",
+                 prompt="When a new paper whose abstract mentions \"{phrase}\" shows up on MicroScholar, save it to "
+                        "my library (only papers whose abstract says that; a title is not enough) and tell me.",
+                 condition_sql=kit.exists_sql(PHRASED),
+                 eval_sql=f"{kit.exists_sql(PHRASED + ' AND saved = 1')} AND {SAVED_ONLY}",
+                 solution=kit.watch_until("{search}", {"matches": "(?i)Abstract: .*{phrase!e}"},
+                                          "A new paper whose abstract mentions {phrase} arrived; I saved it.",
+                                          open_new=PAPER_LINK, then=[{"submit": "/save$"}]))),
+    kit.kind("title_absent_noop", "noop", "absolute", Knobs(decoys=2),
+             "as title_appears; the asked title puts another title's subject after the source title's last "
+             "preposition, and the source title arrives as the near miss",
+             TITLE.noop(other_subject, description="No-op copy of title_appears asking for \"{title}\", never "
+                                                   "indexed; the title the source task waits for still appears at "
+                                                   "{at} s (the near miss).")),
+    kit.kind("title_appears", "passive", "absolute", Knobs(decoys=2),
+             "decoys: papers whose titles share words with the asked title (near_miss: how many)", TITLE),
+    kit.kind("unread_alerts_more", "passive", "relative", Knobs(decoys=3),
+             "decoys: alerts arriving already read between the three unread ones",
+             kit.Recipe(
+                 unread, difficulty="medium", distraction="alerts that arrive already read", start_page=HOME,
+                 description="Three unread alerts arrive, the last (the target) at {at} s; between them alerts arrive "
+                             "already read, which do not count. The alerts page shows the unread total, never how "
+                             "many are new.",
+                 prompt="Watch my MicroScholar alerts without marking anything read, and tell me once there are at "
+                        "least three more unread alerts than when you started.",
+                 condition_sql=kit.count_reaches("alerts WHERE origin = 'event' AND arrived_read = 0", 3),
+                 eval_sql=kit.count_reaches("alerts WHERE is_read = 0 AND origin != 'self'", "{n}",
+                                            "unread_alert_count"),
+                 solution=kit.watch_number(ALERTS, "(\\d+) unread", "first + {n}",
+                                           "There are three more unread alerts than when I started."))),
 )

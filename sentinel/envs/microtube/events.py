@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from sentinel.core.environment import EventType
-from sentinel.envs.kit import oldest_first, preload_type, preloaded_age, selected
+from sentinel.envs.kit import insert_timing, oldest_first, preload_type, preloaded_age, selected
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -42,9 +42,7 @@ async def insert(world: World, event: Event, table: str, record: dict[str, Any])
     copied, optional, counts, flags = COLUMNS[table]
     values = {**{k: record[k] for k in copied}, **{k: record.get(k, d) for k, d in optional.items()},
               **{k: int(record.get(k, 0)) for k in counts}, **{k: int(bool(record.get(k))) for k in flags}}
-    when = ({"origin": "preload", "age_minutes": preloaded_age(event, record)} if event.type == "preload"
-            else {"origin": "event", "at": event.at})  # a preload item's age, or an arrival's event time
-    await world.insert(table, values, **when)
+    await world.insert(table, values, **insert_timing(event, record))
     for position, video_id in enumerate(record.get("video_ids", []), 1):
         await world.db.execute("INSERT INTO playlist_videos (playlist_id, video_id, position) "
                                "SELECT ?, id, ? FROM videos WHERE id = ?", (record["id"], position, video_id))

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from sentinel.core.kinds import Kind, Knobs, NoDraw
 from sentinel.generation import kit
-from sentinel.generation.kit import FIRST_READ_S, event, scenario, taxonomy, timeline
+from sentinel.generation.kit import FIRST_READ_S, event
 
 if TYPE_CHECKING:
     from sentinel.core.catalog import Catalog
@@ -28,28 +28,28 @@ class Arrivals(kit.Arrivals):
     """The authored preload (records with an age, the usual subscriptions) and what can arrive after it: uploads
     (each with its notification), comments on preloaded videos, notifications opening a preloaded video or none."""
 
-    fields = {"new_video": "video_id", "new_comment": "comment_id", "new_notification": "notification_id"}
-
     def __init__(self, catalog: Catalog) -> None:
         raw = {c: catalog.raw(c) for c in ("videos", "video_comments", "notifications", "channels")}
         self.rec = {i: r for records in raw.values() for i, r in records.items()}
         pre = {c: [i for i, r in raw[c].items() if "age_minutes" in r] for c in raw}
         self.subs = [c for c, r in raw["channels"].items() if str(r.get("_role", "")).startswith("subscribed")]
-        self.load = {"channels": "*", "subscribed": self.subs, "videos": pre["videos"],
-                     "comments": pre["video_comments"], "notifications": pre["notifications"], "playlists": "*",
-                     "watched": list(WATCHED)}
         shown = set(pre["videos"])
         self.notice = {r["video_id"]: i for i, r in raw["notifications"].items() if r.get("video_id") not in shown
                        and r.get("video_id")}  # an upload's notification arrives with it
-        self.type = {**{v: "new_video" for v in raw["videos"] if v not in shown},
-                     **{c: "new_comment" for c, r in raw["video_comments"].items() if c not in pre["video_comments"]
-                        and r["video_id"] in shown},
-                     **{i: "new_notification" for i, r in raw["notifications"].items() if "age_minutes" not in r
-                        and r.get("video_id") in (None, *shown)}}
+        pools = {"new_video": [v for v in raw["videos"] if v not in shown],
+                 "new_comment": [c for c, r in raw["video_comments"].items() if c not in pre["video_comments"]
+                                 and r["video_id"] in shown],
+                 "new_notification": [i for i, r in raw["notifications"].items() if "age_minutes" not in r
+                                      and r.get("video_id") in (None, *shown)]}
+        super().__init__(pools, {"new_video": "video_id", "new_comment": "comment_id",
+                                 "new_notification": "notification_id"},
+                         {"channels": "*", "subscribed": self.subs, "videos": pre["videos"],
+                          "comments": pre["video_comments"], "notifications": pre["notifications"], "playlists": "*",
+                          "watched": list(WATCHED)})
         self.topics = {self.rec[c]["topic"] for c in self.subs}
 
     def video_of(self, rid: str) -> str | None:  # an upload, a comment's video, a notification's
-        return rid if self.type.get(rid) == "new_video" else self.rec[rid].get("video_id")
+        return rid if self.type_of.get(rid) == "new_video" else self.rec[rid].get("video_id")
 
     def channel(self, rid: str) -> dict[str, Any]:  # of an upload or a notification
         return self.rec[self.rec[rid]["channel_id"]]
@@ -63,7 +63,7 @@ class Arrivals(kit.Arrivals):
 
     def about(self, rid: str) -> str:
         rec = self.rec[rid]
-        if self.type[rid] == "new_video":
+        if self.type_of[rid] == "new_video":
             return f"'{rec['title']}' ({self.channel(rid)['name']})"
         return rec.get("message") or f"a comment on '{self.rec[rec['video_id']]['title']}'"
 
@@ -116,13 +116,14 @@ def comment(noop: bool) -> kit.Setup:
                                            | {g for g in ABSENT_GAMES if not mentions(a, g)}), "absent game")
             kit.as_near_miss(key, f", not {asked}")
         free = [i for i in a.items if i not in used and not (noop and i in mentions(a, asked))]
-        return {"preload": a.load, "events": a.with_background(rng, knobs, key, None, free), "at": at, "game": game,
+        return {"preload": a.preload, "events": a.with_background(rng, knobs, key, None, free), "at": at, "game": game,
                 "asked": asked, "vid": vid, "title": a.rec[vid]["title"], "decoys": len(used) - 1}
     return setup
 
 
 COMMENTED = "SELECT EXISTS (SELECT 1 FROM video_comments WHERE origin = 'event' AND body LIKE {0})"
-COMMENT = dict(  # comment_keyword's texts; its no-op asks for {asked} (for comment_keyword, the game itself)
+# comment_keyword's texts; its no-op asks for {asked} (for comment_keyword, the game itself)
+COMMENT: dict[str, Any] = dict(
     difficulty="medium", start_page=HOME, condition_sql=COMMENTED.format("{asked!l}"),
     prompt="A friend says people are arguing about {asked} in the comments on MicroTube. When a new comment that "
            "mentions {asked} appears under any video, open that video's page (so it is in my watch history after the "
@@ -130,56 +131,62 @@ COMMENT = dict(  # comment_keyword's texts; its no-op asks for {asked} (for comm
     solution=[{"watch": "/microtube/watch/{vid}", "until": {"text": "{asked}"}},
               {"report": "A new comment mentioning {asked} is under '{title}'; I opened the video."}])
 COMMENT_KINDS = (
-    kit.declare(
-        "comment_keyword", "active", "absolute", comment(False), Knobs(decoys=4), "decoys: comments before the "
-        "target (near_miss: naming another game, sharing the game's first letters, on a video of the target's "
-        "category)", distraction="comments naming other games, comments visible only on watch pages",
-        description="{decoys} comments naming other games or look-alike words come first; at {at} s a comment under "
-                    "'{title}' names {game}. Comments show only on watch pages.",
-        eval_sql="SELECT EXISTS (SELECT 1 FROM video_comments k JOIN videos v ON v.id = k.video_id WHERE "
-                 "k.origin = 'event' AND k.body LIKE {game!l} AND v.last_watched_at >= k.created_at)", **COMMENT),
-    kit.declare(
-        "comment_keyword_absent_noop", "noop", "absolute", comment(True), Knobs(decoys=4), "as comment_keyword; "
-        "another game (named by no comment) is asked for, the source target is the near miss",
-        distraction="comments naming other games, one naming {game}", near_miss_sql=COMMENTED.format("{game!l}"),
-        description="No-op copy of comment_keyword asking for {asked}, which no comment names; the {game} comment "
-                    "still arrives at {at} s (the near miss) among comments naming other games.", **COMMENT),
+    kit.kind(
+        "comment_keyword", "active", "absolute", Knobs(decoys=4),
+        "decoys: comments before the target (near_miss: naming another game, sharing the game's first letters, on a "
+        "video of the target's category)",
+        kit.Recipe(
+            comment(False), distraction="comments naming other games, comments visible only on watch pages",
+            description="{decoys} comments naming other games or look-alike words come first; at {at} s a comment "
+                        "under '{title}' names {game}. Comments show only on watch pages.",
+            eval_sql="SELECT EXISTS (SELECT 1 FROM video_comments k JOIN videos v ON v.id = k.video_id WHERE "
+                     "k.origin = 'event' AND k.body LIKE {game!l} AND v.last_watched_at >= k.created_at)",
+            **COMMENT)),
+    kit.kind(
+        "comment_keyword_absent_noop", "noop", "absolute", Knobs(decoys=4),
+        "as comment_keyword; another game (named by no comment) is asked for, the source target is the near miss",
+        kit.Recipe(
+            comment(True), distraction="comments naming other games, one naming {game}",
+            near_miss_sql=COMMENTED.format("{game!l}"),
+            description="No-op copy of comment_keyword asking for {asked}, which no comment names; the {game} comment "
+                        "still arrives at {at} s (the near miss) among comments naming other games.",
+            **COMMENT)),
 )
 
 
 # --- gaming_comments_more, home_videos_more ---------------------------------------------------
 
-def draw_gaming_comments_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
+def gaming_comments_more(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """A small category's videos get one new comment each, in the order they are watched; one more after."""
-    a, on = Arrivals(catalog), {}
+    a, on = Arrivals(catalog), dict[str, dict[str, list[str]]]()
     for c in a.of("new_comment"):  # category → preloaded video → its arriving comments
-        on.setdefault(a.rec[a.video_of(c)]["category"], {}).setdefault(a.video_of(c), []).append(c)
+        vid = a.rec[c]["video_id"]
+        on.setdefault(a.rec[vid]["category"], {}).setdefault(vid, []).append(c)
     cats = {cat: vs for cat, vs in on.items() if 2 <= len(vs) <= 4 and any(len(cs) > 1 for cs in vs.values())
-            and len(vs) == sum(a.rec[v]["category"] == cat for v in a.load["videos"])}
+            and len(vs) == sum(a.rec[v]["category"] == cat for v in a.preload["videos"])}
     cat = kit.choose(rng, sorted(cats), "category with a few commented videos")
     order = kit.sample(rng, sorted(cats[cat]), len(cats[cat]), "videos")
     first = [kit.choose(rng, cats[cat][v]) for v in order]  # one new comment per video, in watch order
     trail = kit.choose(rng, [c for v in order for c in cats[cat][v] if c not in first])
-    n, pre = len(order), {v: sum(a.rec[c]["video_id"] == v for c in a.load["comments"]) for v in order}
+    n, pre = len(order), {v: sum(a.rec[c]["video_id"] == v for c in a.preload["comments"]) for v in order}
     at, key, used = kit.counted_arrivals(
         rng, knobs, [*first, trail], [c for c in a.of("new_comment") if a.video_of(c) not in order], n, a.make,
         what=f"new comment on a {cat} video", decoy_note="decoy: a comment on another video", start=FIRST_READ_S,
-        score=lambda c: float(a.rec[a.video_of(c)]["category"] in ("comedy", "film", "sports")), ordered=True)
+        score=lambda c: float(a.rec[a.rec[c]["video_id"]]["category"] in ("comedy", "film", "sports")), ordered=True)
     free = [i for i in a.items if i not in used]
     events = a.with_background(rng, knobs, key, at, [i for i in free if a.video_of(i) not in order], free)
     sql = ("SELECT (SELECT COUNT(*) FROM video_comments k JOIN videos v ON v.id = k.video_id WHERE k.origin = 'event' "
            f"AND v.category = '{cat}') >= {n}")
     watched = f"(SELECT COUNT(*) FROM videos WHERE id IN ({', '.join(map(repr, order))}) AND watched_at IS NOT NULL)"
-    return scenario(
+    return kit.scenario(
         description=f"The {n} {cat} videos ({', '.join(sorted(order))}) get one new comment each, the last at {at} s; "
                     f"{len(used) - n - 1} comments on other videos come between. Comments show only on watch pages.",
         prompt=f"There are {n} {cat} videos on MicroTube right now. Tell me once they have received {n} more comments "
                "between them than they have now; comments only show on a video's own page. Make sure you have "
                f"watched each of the {n}.",
-        condition_at=at, start_page=HOME, events=timeline(a.load, events), condition_sql=sql,
+        condition_at=at, start_page=HOME, events=kit.timeline(a.preload, events), condition_sql=sql,
         eval_sql=f"{sql} AND {watched} = {n}",
-        taxonomy=taxonomy("active", "relative", "hard", f"comments on non-{cat} videos, comments visible only on "
-                                                        "watch pages"),
+        difficulty="hard", distraction=f"comments on non-{cat} videos, comments visible only on watch pages",
         solution=[*({"watch": f"/microtube/watch/{v}", "until": {"number": COMMENTS, "at_least": pre[v] + 1}}
                     for v in order),
                   {"report": f"The {n} {cat} videos have {n} more comments between them; I watched all {n}."}])
@@ -188,100 +195,113 @@ def draw_gaming_comments_more(rng: random.Random, catalog: Catalog, knobs: Knobs
 def home(rng: random.Random, catalog: Catalog, knobs: Knobs) -> dict[str, Any]:
     """n more videos on the home page only at the target: preloaded videos are taken down on the way."""
     a, n = Arrivals(catalog), rng.randint(4, 6)
-    touched = {a.video_of(i) for i in a.items if a.type[i] != "new_video"}
+    touched = {a.video_of(i) for i in a.items if a.type_of[i] != "new_video"}
     at, key, used = kit.rise_with_drops(
-        rng, knobs, a.of("new_video"), [v for v in a.load["videos"] if v not in touched], n, a.make,
+        rng, knobs, a.of("new_video"), [v for v in a.preload["videos"] if v not in touched], n, a.make,
         lambda t, vid, note: event(t, "remove_video", f"{note} · '{a.rec[vid]['title']}'", video_id=vid),
         what="new video on the home page", drop_note="a preloaded video is taken down", start=FIRST_READ_S)
-    gone = [i for i in used if i in a.load["videos"]]
+    gone = [i for i in used if i in a.preload["videos"]]
     free = [i for i in a.items if i not in used and a.video_of(i) not in gone]
-    return {"preload": a.load, "at": at, "n": n, "base": len(a.load["videos"]), "goal": len(a.load["videos"]) + n,
-            "events": a.with_background(rng, knobs, key, at, [i for i in free if a.type[i] != "new_video"], free),
+    base = len(a.preload["videos"])
+    return {"preload": a.preload, "at": at, "n": n, "base": base, "goal": base + n,
+            "events": a.with_background(rng, knobs, key, at, [i for i in free if a.type_of[i] != "new_video"], free),
             "gone": len(gone), "arrive": n + len(gone)}
 
 
 # --- waiting notifications, subscribed uploads --------------------------------------------------
 
-def notification_kind(name: str, criteria: str, notes: str, n: tuple[int, int], start: float, report: str,
-                      **texts: Any) -> Kind:
-    """notifications_threshold and notifications_more: what adds a waiting notification is counted."""
-    return kit.declare(
-        name, "passive", criteria, kit.counted_setup(
-            lambda rng, catalog: Arrivals(catalog), n=n, start=start,
-            base=lambda a: sum(not a.rec[i].get("dismissed") for i in a.load["notifications"]),
-            counted=lambda a: [*a.of("new_notification"), *a.notice],
-            looks=lambda a: [v for v in a.of("new_video") if v not in a.notice],
-            score=lambda a: lambda v: float(a.channel(v)["topic"] in a.topics),
-            what="new waiting notification", decoy_note="decoy: an upload without a notification"),
-        Knobs(decoys=3), notes, difficulty="easy",
-        solution=kit.watch_number(NOTIFICATIONS, "([\\d,]+) notifications?, [\\d,]+ unread", "{goal}", report),
-        **texts)
+def waiting_notifications(n: tuple[int, int], start: float) -> kit.Setup:
+    """notifications_threshold's and notifications_more's setup: what adds a waiting notification is counted
+    (a notification, or an upload with its own), uploads without one are the look-alikes."""
+    return kit.counted_setup(
+        lambda rng, catalog: Arrivals(catalog), n=n, start=start,
+        base=lambda a: sum(not a.rec[i].get("dismissed") for i in a.preload["notifications"]),
+        counted=lambda a: [*a.of("new_notification"), *a.notice],
+        looks=lambda a: [v for v in a.of("new_video") if v not in a.notice],
+        score=lambda a: lambda v: float(a.channel(v)["topic"] in a.topics),
+        what="new waiting notification", decoy_note="decoy: an upload without a notification")
 
 
-def upload_kind(name: str, activity: str, criteria: str, notes: str, **texts: Any) -> Kind:
-    """subscription_uploads and watch_new_uploads: subscribed channels' uploads are counted."""
-    return kit.declare(
-        name, activity, criteria, kit.counted_setup(
-            lambda rng, catalog: Arrivals(catalog), n=(2, 4), start=FIRST_READ_S,
-            counted=lambda a: [v for v in a.of("new_video") if a.is_sub(v)],
-            looks=lambda a: [v for v in a.of("new_video") if not a.is_sub(v)] + a.community(),
-            score=lambda a: lambda i: float(a.channel(i)["topic"] in a.topics) + (a.type[i] == "new_notification"),
-            base=lambda a: sum(a.is_sub(v) for v in a.load["videos"]),
-            what="subscribed upload", decoy_note="decoy: not an upload of a subscribed channel"),
-        Knobs(decoys=3), notes, start_page=SUBS_PAGE, condition_sql=f"SELECT (SELECT COUNT(*) {NEW_SUB}) >= {{n}}",
-        **texts)
+# subscription_uploads' and watch_new_uploads' setup: 2-4 uploads of subscribed channels are counted.
+subscribed_uploads = kit.counted_setup(
+    lambda rng, catalog: Arrivals(catalog), n=(2, 4), start=FIRST_READ_S,
+    counted=lambda a: [v for v in a.of("new_video") if a.is_sub(v)],
+    looks=lambda a: [v for v in a.of("new_video") if not a.is_sub(v)] + a.community(),
+    score=lambda a: lambda i: float(a.channel(i)["topic"] in a.topics) + (a.type_of[i] == "new_notification"),
+    base=lambda a: sum(a.is_sub(v) for v in a.preload["videos"]),
+    what="subscribed upload", decoy_note="decoy: not an upload of a subscribed channel")
+WAITING_NUMBER = "([\\d,]+) notifications?, [\\d,]+ unread"
+SUBSCRIBED_UPLOADS = f"SELECT (SELECT COUNT(*) {NEW_SUB}) >= {{n}}"
 
 
 HOME_KINDS = (
-    notification_kind(
-        "notifications_threshold", "absolute", "decoys: uploads without a notification (near_miss: on a topic I am "
-        "subscribed to); threshold = waiting at the start + 2–5", (2, 5), 0, start_page=HOME,
-        condition_sql=kit.count_reaches(WAITING, "{goal}"),
-        description="{base} notifications wait at the start; {n} more arrive (some already read), the last at {at} s; "
-                    "uploads without notifications arrive between.",
-        prompt="Keep an eye on my MicroTube notifications. Tell me once at least {goal} notifications are waiting "
-               "(not dismissed), read or not. Don't dismiss any.", report="{goal} notifications are waiting now.",
-        distraction="read vs waiting notifications, uploads without notifications"),
-    notification_kind(
-        "notifications_more", "relative", "as notifications_threshold; 3–5 more than at the start", (3, 5),
-        FIRST_READ_S, start_page=NOTIFICATIONS,
-        condition_sql=kit.count_reaches(f"{WAITING} AND origin != 'self'", "{n}", "notification_count"),
-        description="{base} notifications wait at the start; {n} more arrive, the last at {at} s (some already read); "
-                    "uploads without notifications arrive between.",
-        prompt="Tell me once I have {n} more MicroTube notifications waiting (not dismissed) than I have right now, "
-               "read or not.", report="{n} more notifications are waiting than at the start.",
-        distraction="notifications that arrive already read, uploads without notifications"),
-    upload_kind(
-        "subscription_uploads", "passive", "absolute", "decoys: unsubscribed uploads and community posts (near_miss: "
-        "on a subscribed topic); 2–4 uploads counted", difficulty="easy",
-        description="Subscribed channels upload {n} videos, the last at {at} s; unsubscribed uploads on subscribed "
-                    "topics and subscribed channels' community posts come between.",
-        prompt="Tell me once {n} new videos from channels I'm subscribed to have appeared on MicroTube (counting "
-               "from now).", distraction="unsubscribed uploads, community posts",
-        solution=kit.watch_number(SUBS_PAGE, SHOWING, "{goal}",
-                                  "{n} new videos from my subscriptions have appeared.")),
-    upload_kind(
-        "watch_new_uploads", "active", "relative", "as subscription_uploads; each counted upload must be watched",
-        difficulty="medium", eval_sql=f"SELECT (SELECT COUNT(*) {NEW_SUB} AND v.watched_at IS NOT NULL) >= {{n}}",
-        description="Subscribed channels upload {n} videos, the last at {at} s; unsubscribed uploads and community "
-                    "posts come between. Older subscribed videos were already watched before the start.",
-        prompt="Once {n} new videos have appeared from channels I'm subscribed to on MicroTube (counting from now), "
-               "watch all {n} of them and tell me. Videos I watched earlier don't count.",
-        distraction="older watched videos, unsubscribed uploads",
-        solution=[{"watch": SUBS_PAGE, "open_new": "^/microtube/watch/", "count": "{n}",
-                   "until": {"text": "subscribers"}},
-                  {"report": "{n} new videos from my subscriptions appeared; I watched all {n}."}]),
-    kit.declare(
-        "home_videos_more", "passive", "relative", home, Knobs(decoys=1), "decoys: preloaded videos taken down before "
-        "the target (0–3), each needing one more arrival", difficulty="medium", start_page=HOME,
-        distraction="videos taken down, comments and notifications",
-        description="{base} videos at the start; {arrive} arrive by {at} s, but {gone} preloaded video(s) are taken "
-                    "down first, so the home page holds {n} more only at {at} s. Comments and notifications arrive "
-                    "between.",
-        prompt="Watch the MicroTube home page and tell me once it holds {n} more videos than it does right now.",
-        condition_sql=kit.count_reaches("videos WHERE origin != 'self'", "{n}", "video_count"),
-        solution=kit.watch_number(HOME, SHOWING, "{goal}",
-                                  "The home page now holds {n} more videos than at the start.")),
+    kit.kind(
+        "notifications_threshold", "passive", "absolute", Knobs(decoys=3),
+        "decoys: uploads without a notification (near_miss: on a topic I am subscribed to); threshold = waiting at "
+        "the start + 2–5",
+        kit.Recipe(
+            waiting_notifications((2, 5), 0), difficulty="easy", start_page=HOME,
+            distraction="read vs waiting notifications, uploads without notifications",
+            description="{base} notifications wait at the start; {n} more arrive (some already read), the last at "
+                        "{at} s; uploads without notifications arrive between.",
+            prompt="Keep an eye on my MicroTube notifications. Tell me once at least {goal} notifications are "
+                   "waiting (not dismissed), read or not. Don't dismiss any.",
+            **kit.count_watch(WAITING, "{goal}", NOTIFICATIONS, WAITING_NUMBER,
+                              "{goal} notifications are waiting now."))),
+    kit.kind(
+        "notifications_more", "passive", "relative", Knobs(decoys=3),
+        "as notifications_threshold; 3–5 more than at the start",
+        kit.Recipe(
+            waiting_notifications((3, 5), FIRST_READ_S), difficulty="easy", start_page=NOTIFICATIONS,
+            distraction="notifications that arrive already read, uploads without notifications",
+            description="{base} notifications wait at the start; {n} more arrive, the last at {at} s (some already "
+                        "read); uploads without notifications arrive between.",
+            prompt="Tell me once I have {n} more MicroTube notifications waiting (not dismissed) than I have right "
+                   "now, read or not.",
+            **kit.count_watch(f"{WAITING} AND origin != 'self'", "{n}", NOTIFICATIONS, WAITING_NUMBER,
+                              "{n} more notifications are waiting than at the start.", "notification_count",
+                              at_least="{goal}"))),
+    kit.kind(
+        "subscription_uploads", "passive", "absolute", Knobs(decoys=3),
+        "decoys: unsubscribed uploads and community posts (near_miss: on a subscribed topic); 2–4 uploads counted",
+        kit.Recipe(
+            subscribed_uploads, difficulty="easy", start_page=SUBS_PAGE,
+            distraction="unsubscribed uploads, community posts",
+            description="Subscribed channels upload {n} videos, the last at {at} s; unsubscribed uploads on "
+                        "subscribed topics and subscribed channels' community posts come between.",
+            prompt="Tell me once {n} new videos from channels I'm subscribed to have appeared on MicroTube (counting "
+                   "from now).",
+            condition_sql=SUBSCRIBED_UPLOADS,
+            solution=kit.watch_number(SUBS_PAGE, SHOWING, "{goal}",
+                                      "{n} new videos from my subscriptions have appeared."))),
+    kit.kind(
+        "watch_new_uploads", "active", "relative", Knobs(decoys=3),
+        "as subscription_uploads; each counted upload must be watched",
+        kit.Recipe(
+            subscribed_uploads, difficulty="medium", start_page=SUBS_PAGE,
+            distraction="older watched videos, unsubscribed uploads",
+            description="Subscribed channels upload {n} videos, the last at {at} s; unsubscribed uploads and "
+                        "community posts come between. Older subscribed videos were already watched before the "
+                        "start.",
+            prompt="Once {n} new videos have appeared from channels I'm subscribed to on MicroTube (counting from "
+                   "now), watch all {n} of them and tell me. Videos I watched earlier don't count.",
+            condition_sql=SUBSCRIBED_UPLOADS,
+            eval_sql=f"SELECT (SELECT COUNT(*) {NEW_SUB} AND v.watched_at IS NOT NULL) >= {{n}}",
+            solution=[{"watch": SUBS_PAGE, "open_new": "^/microtube/watch/", "count": "{n}",
+                       "until": {"text": "subscribers"}},
+                      {"report": "{n} new videos from my subscriptions appeared; I watched all {n}."}])),
+    kit.kind(
+        "home_videos_more", "passive", "relative", Knobs(decoys=1),
+        "decoys: preloaded videos taken down before the target (0–3), each needing one more arrival",
+        kit.Recipe(
+            home, difficulty="medium", start_page=HOME, distraction="videos taken down, comments and notifications",
+            description="{base} videos at the start; {arrive} arrive by {at} s, but {gone} preloaded video(s) are "
+                        "taken down first, so the home page holds {n} more only at {at} s. Comments and "
+                        "notifications arrive between.",
+            prompt="Watch the MicroTube home page and tell me once it holds {n} more videos than it does right now.",
+            **kit.count_watch("videos WHERE origin != 'self'", "{n}", HOME, SHOWING,
+                              "The home page now holds {n} more videos than at the start.", "video_count",
+                              at_least="{goal}"))),
 )
 
 
@@ -302,11 +322,11 @@ def like(noop: bool) -> kit.Setup:
         banned = {topic, asked} - {None}  # no other subscribed upload of these topics, ever
         allowed = [i for i in a.items if not (i in mine and a.channel(i)["topic"] in banned)]
         target = kit.choose(rng, [v for v in mine if a.channel(v)["topic"] == topic])
-        looks = [i for i in allowed if i != target and (a.type[i] == "new_video" or i in a.community())]
+        looks = [i for i in allowed if i != target and (a.type_of[i] == "new_video" or i in a.community())]
         at, key, used = kit.counted_arrivals(
             rng, knobs, [target], looks, 1, a.make, trailing=0, what=f"a subscribed {topic} channel uploads",
             decoy_note=f"decoy: not a {topic} upload of a subscribed channel",
-            score=lambda i: 1.0 * (a.channel(i)["topic"] in banned) + 0.6 * (a.type[i] == "new_notification")
+            score=lambda i: 1.0 * (a.channel(i)["topic"] in banned) + 0.6 * (a.type_of[i] == "new_notification")
             + 0.4 * (i in mine))
         until = min(at + int(knobs.hold_s), 712)
         if until - at < 10:
@@ -316,13 +336,14 @@ def like(noop: bool) -> kit.Setup:
         key.append(event(until, "remove_video", "the upload is taken down: it can no longer be liked "
                                                 "(condition_until)", video_id=target))
         events = a.with_background(rng, knobs, key, None, [i for i in allowed if i not in used])
-        return {"preload": a.load, "events": events, "at": at, "until": until, "topic": topic,
+        return {"preload": a.preload, "events": events, "at": at, "until": until, "topic": topic,
                 "asked": asked or topic, "vid": target, "title": a.rec[target]["title"],
                 "name": a.channel(target)["name"], "channels": channel_pattern(a, asked or topic)}
     return setup
 
 
-LIKE = dict(  # like_followed_upload's texts; its no-op asks for {asked} (for like_followed_upload, the topic)
+# like_followed_upload's texts; its no-op asks for {asked} (for like_followed_upload, the topic)
+LIKE: dict[str, Any] = dict(
     difficulty="medium", start_page=SUBS_PAGE,
     condition_sql=f"SELECT EXISTS (SELECT 1 {NEW_SUB} AND c.topic = {{asked!q}})",
     prompt="I'm subscribed to some {asked} channels on MicroTube. When one of my subscribed {asked} channels uploads a "
@@ -330,29 +351,34 @@ LIKE = dict(  # like_followed_upload's texts; its no-op asks for {asked} (for li
     solution=[{"watch": SUBS_PAGE, "open_new": "^/microtube/watch/", "until": {"matches": "{channels}"}},
               {"submit": "/like$"}, {"report": "My {asked} channel uploaded a new video; I liked it."}])
 LIKE_KINDS = (
-    kit.declare(
-        "like_followed_upload", "active", "absolute", like(False), Knobs(decoys=4), "decoys: uploads and community "
-        "posts before the target (near_miss: same topic unsubscribed, community posts, other subscribed topics); "
-        "hold_s: until the upload is taken down",
-        eval_sql="SELECT EXISTS (SELECT 1 FROM videos WHERE id = {vid!q} AND liked = 1) AND NOT EXISTS "
-                 "(SELECT 1 FROM videos WHERE liked = 1 AND id != {vid!q})",
-        distraction="unsubscribed {topic} channels, subscribed channels on other topics, community posts",
-        description="Look-alikes (unsubscribed {topic} uploads, community posts, other subscribed uploads) come "
-                    "first; at {at} s {name} (subscribed, {topic}) uploads '{title}'. It is taken down at {until} s. "
-                    "Liking any other video fails the task.", **LIKE),
-    kit.declare(
-        "like_other_channel_noop", "noop", "absolute", like(True), Knobs(decoys=4), "as like_followed_upload; a "
-        "subscribed topic that uploads nothing is asked for",
-        distraction="an unsubscribed {asked} upload, a subscribed {topic} upload",
-        description="No-op copy of like_followed_upload for my subscribed {asked} channels, which upload nothing. "
-                    "{name} (subscribed, {topic}) still uploads at {at} s (the near miss).",
-        near_miss_sql=f"SELECT EXISTS (SELECT 1 {NEW_SUB} AND c.topic = {{topic!q}})",
-        eval_sql="SELECT NOT EXISTS (SELECT 1 FROM videos WHERE origin = 'event' AND liked = 1)", **LIKE),
+    kit.kind(
+        "like_followed_upload", "active", "absolute", Knobs(decoys=4),
+        "decoys: uploads and community posts before the target (near_miss: same topic unsubscribed, community posts, "
+        "other subscribed topics); hold_s: until the upload is taken down",
+        kit.Recipe(
+            like(False),
+            eval_sql="SELECT EXISTS (SELECT 1 FROM videos WHERE id = {vid!q} AND liked = 1) AND NOT EXISTS "
+                     "(SELECT 1 FROM videos WHERE liked = 1 AND id != {vid!q})",
+            distraction="unsubscribed {topic} channels, subscribed channels on other topics, community posts",
+            description="Look-alikes (unsubscribed {topic} uploads, community posts, other subscribed uploads) come "
+                        "first; at {at} s {name} (subscribed, {topic}) uploads '{title}'. It is taken down at "
+                        "{until} s. Liking any other video fails the task.",
+            **LIKE)),
+    kit.kind(
+        "like_other_channel_noop", "noop", "absolute", Knobs(decoys=4),
+        "as like_followed_upload; a subscribed topic that uploads nothing is asked for",
+        kit.Recipe(
+            like(True), distraction="an unsubscribed {asked} upload, a subscribed {topic} upload",
+            description="No-op copy of like_followed_upload for my subscribed {asked} channels, which upload nothing. "
+                        "{name} (subscribed, {topic}) still uploads at {at} s (the near miss).",
+            near_miss_sql=f"SELECT EXISTS (SELECT 1 {NEW_SUB} AND c.topic = {{topic!q}})",
+            eval_sql="SELECT NOT EXISTS (SELECT 1 FROM videos WHERE origin = 'event' AND liked = 1)", **LIKE)),
 )
 
 KINDS: tuple[Kind, ...] = tuple(sorted((
     *COMMENT_KINDS, *HOME_KINDS, *LIKE_KINDS,
-    Kind("gaming_comments_more", "active", "relative", draw_gaming_comments_more, Knobs(decoys=3),
-         "decoys: comments on other videos between the counted ones (near_miss: on comedy, film or sports videos); "
-         "the category is one with two to four preloaded videos (gaming in the catalog)"),
+    kit.kind("gaming_comments_more", "active", "relative", Knobs(decoys=3),
+             "decoys: comments on other videos between the counted ones (near_miss: on comedy, film or sports "
+             "videos); the category is one with two to four preloaded videos (gaming in the catalog)",
+             gaming_comments_more),
 ), key=lambda k: k.name))

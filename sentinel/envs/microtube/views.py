@@ -8,7 +8,19 @@ from typing import Any
 from aiohttp import web
 
 from sentinel.core.environment import Header, Routes
-from sentinel.web.kit import BadInput, done, fetch_or_404, form_of, mark_seen, paged, text_param, url_for, world_of
+from sentinel.envs.kit import contains, like_pattern
+from sentinel.web.kit import (
+    BadInput,
+    done,
+    fetch_or_404,
+    form_of,
+    mark_seen,
+    paged,
+    route_name,
+    text_param,
+    url_for,
+    world_of,
+)
 from sentinel.web.render import render
 from sentinel.world.state import World
 
@@ -170,9 +182,8 @@ async def results(request: web.Request) -> web.StreamResponse:
     query = text_param(request.query, "q", max_len=MAX_QUERY, label="The search")
     listing = None
     if query:
-        pattern = "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"  # % and _ as typed
-        listing = await video_grid(request, "(v.title LIKE ? ESCAPE '\\' OR c.name LIKE ? ESCAPE '\\')",
-                                   (pattern, pattern), per_page=LIST)
+        pattern = like_pattern(query)
+        listing = await video_grid(request, contains("v.title", "c.name"), (pattern, pattern), per_page=LIST)
     return await render(request, "microtube/results.html", {"q": query, "list": listing})
 
 
@@ -215,7 +226,7 @@ async def update(request: web.Request, sql: str, params: tuple[Any, ...] = ()) -
 async def rate(request: web.Request) -> web.StreamResponse:
     """Like or dislike the video, or take it back: either clears the other, and like_count follows `liked`."""
     form, video = await form_of(request), await video_of(request)
-    column, other, on, off = RATINGS[request.match_info.route.name]
+    column, other, on, off = RATINGS[route_name(request)]
     now = 1 - video[column]
     rated = {column: now, other: 0 if now else video[other]}
     await update(request, "UPDATE videos SET liked = ?, disliked = ?, like_count = MAX(0, like_count + ?) WHERE id = ?",

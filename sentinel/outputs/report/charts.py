@@ -88,7 +88,7 @@ def pass_k_charts(runs: list[RunData]) -> list[Chart]:
         svg = scatter_svg(series, x_label="k (trials drawn)", y_label=label, title=title, width=CHART_W,
                           height=CHART_H, lines=True, y_percent=True, x_integers=True,
                           x_range=(1, max(run.summary.trials for run in runs)), y_range=(0.0, 1.0))
-        charts.append(Chart(key, svg, "Unbiased estimates averaged over scenarios (see sentinel/outputs/trials.py)."))
+        charts.append(Chart(key, svg, "Unbiased estimates averaged over scenarios (see sentinel/core/trials.py)."))
     return charts
 
 

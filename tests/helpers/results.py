@@ -4,20 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sentinel.core.config import REPO_ROOT
 from sentinel.core.files import write_json_atomic
 from sentinel.core.grading import Result
-
-TEST_SCENARIOS = REPO_ROOT / "tests" / "data" / "scenarios"
-
-
-def write_test_config(folder: Path) -> Path:
-    """A sentinel.toml for fast real runs: results under folder, the small test scenarios,
-    a 2 s reaction window (a no-op session at speed 200 lasts 600/200 + 2 = 5 s)."""
-    path = folder / "test.toml"
-    path.write_text(f'[run]\nresults_dir = "{folder / "results"}"\nscenarios_dir = "{TEST_SCENARIOS}"\n'
-                    '[timing]\nreaction_window_s = 2\nstartup_timeout_s = 10\nterm_grace_s = 1\n')
-    return path
 
 
 def make_result(scenario_id: str = "microhood-rise", success: bool = True, trial: int = 1, **changes) -> Result:

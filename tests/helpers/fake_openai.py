@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
 from aiohttp import web
 
 
@@ -120,16 +119,3 @@ class FakeOpenAI:
                                "total_tokens": reply.prompt_tokens + reply.completion_tokens}
         return answer
 
-
-@pytest.fixture
-async def fake_server():
-    """fake_server(FakeOpenAI(...)) → its base URL; every server started is stopped after the test."""
-    servers: list[FakeOpenAI] = []
-
-    async def start(fake: FakeOpenAI) -> str:
-        servers.append(fake)
-        return await fake.start()
-
-    yield start
-    for fake in servers:
-        await fake.stop()
