@@ -13,8 +13,8 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from fake_openai import FakeOpenAI, Reply
-from test_runner import make_config
+from helpers.fake_openai import FakeOpenAI, Reply
+from helpers.runs import make_config
 
 from sentinel.agents import BUILTIN_AGENTS
 from sentinel.core.clock import ManualTime, SimClock
