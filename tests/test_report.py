@@ -61,6 +61,9 @@ def expected_cells(name: str, summary: Summary) -> dict[tuple[str, str], tuple[f
         cells.update({(name, f"{kind}.{g.name}.on_time"): on_time(g) for g in groups if g.normal})
     cells[(name, "reaction_p50")] = seconds(summary.reaction_p50)
     cells[(name, "reaction_p90")] = seconds(summary.reaction_p90)
+    for metric in ("reaction_sim_p50", "reaction_sim_p90"):  # the same reactions in sim seconds
+        value = getattr(summary, metric)
+        cells[(name, metric)] = value, "—" if value is None else f"{value:.2f} sim s"
     for metric in ("cost_median", "cost_total"):
         value = getattr(summary, metric)
         cells[(name, metric)] = value, "—" if value is None else f"${value:.4f}"

@@ -53,6 +53,7 @@ def test_a_resume_of_the_same_run_gets_its_run_json_and_loses_half_written_files
     ({"trials": 3}, "with 1 trial"),
     ({"suite_digest": "def456"}, "digest abc123, but its scenario files or catalogs have changed since"),
     ({"model": "gpt-x"}, "was run with model None; resume it with the same --model"),
+    ({"model_time": "fixed:2"}, "was run with --model-time wall; resume it with the same --model-time (now fixed:2)"),
 ])
 def test_a_resume_that_is_not_the_same_run_says_what_differs(tmp_path, change, says):
     earlier_run(tmp_path)

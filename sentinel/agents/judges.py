@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from sentinel.agents.browse import Line
+from sentinel.agents.decisions import DecisionCalls
 from sentinel.agents.llm import ChatClient, LLMError
 from sentinel.agents.usage import Meter, estimate_prompt_tokens, estimate_tokens
 from sentinel.core.solution import Step
@@ -158,11 +159,14 @@ class Watch:
 class RuleJudge:
     """Reads the condition from the scenario's solution block, as set by the rule-based planner."""
 
-    def __init__(self, meter: Meter):
+    def __init__(self, meter: Meter, decisions: DecisionCalls | None = None):
         self.meter = meter
+        self.decisions = decisions  # each check charged as a model call (sentinel/agents/decisions.py)
         self.watch: Watch | None = None
 
     def check(self, condition: str, changes: Changes, path: str) -> Verdict:
+        if self.decisions is not None:
+            self.decisions.charge("judge")
         watch = self.watch
         if watch is None:
             verdict = Verdict(False, "nothing to watch")

@@ -21,6 +21,7 @@ import urllib.parse
 from collections.abc import Iterator
 from typing import Any, Protocol
 
+from sentinel.agents.decisions import DecisionCalls
 from sentinel.agents.judges import RuleJudge, Watch
 from sentinel.agents.llm import ChatClient, Completion, ToolCall, assistant_message
 from sentinel.agents.usage import Meter, estimate_image_tokens, estimate_prompt_tokens, estimate_tokens
@@ -135,8 +136,9 @@ class RulePlanner:
     """Follows the solution block; decides as a model would from what it has been shown."""
 
     def __init__(self, steps: tuple[Step, ...], strategy: str, state: Browsing, judge: RuleJudge,
-                 meter: Meter, sleep_s: float, wait_timeout_s: float):
+                 meter: Meter, sleep_s: float, wait_timeout_s: float, decisions: DecisionCalls | None = None):
         self.steps = steps
+        self.decisions = decisions  # each decision charged as a model call (sentinel/agents/decisions.py)
         self.strategy = strategy
         self.state = state
         self.judge = judge
@@ -150,6 +152,8 @@ class RulePlanner:
         self._script = self._run()
 
     def decide(self, messages, tools, deadline):
+        if self.decisions is not None:
+            self.decisions.charge("planner")
         chosen = next(self._script, None)
         if chosen is None:  # the solution has no report step: nothing left to do
             self.finished = True

@@ -48,6 +48,7 @@ from typing import Any
 
 from sentinel.agents.blind import speed_from_env
 from sentinel.agents.browse import BrowseError, Browser, Line, Page, PageDriver, Screenshot
+from sentinel.agents.decisions import DecisionCalls
 from sentinel.agents.judges import Changes, Judge, LLMJudge, RuleJudge, diff_lines
 from sentinel.agents.llm import ChatClient, Endpoint, LLMError, ToolCall
 from sentinel.agents.planners import STRATEGIES, LLMPlanner, Planner, RulePlanner, system_prompt, tools_for
@@ -289,10 +290,11 @@ def build(settings: Settings, browser: PageDriver, clock: Clock) -> tuple[Planne
     model = settings.model  # None: the rule-based planner
     meter = Meter(model=RULE_BASED if model is None else model, estimated=model is None, path=settings.costs_path)
     if model is None:
-        judge = RuleJudge(meter)
+        decisions = DecisionCalls.from_env(log=say)  # charged through the session's proxy, if it has one
+        judge = RuleJudge(meter, decisions)
         tools = Tools(browser, judge, clock, settings.contact_url, settings.check_s, settings.speed)
         planner: Planner = RulePlanner(load_solution(settings.scenario), settings.strategy, tools, judge, meter,
-                                       settings.sleep_s, wait_timeout_s=DEFAULT_WAIT_TIMEOUT_S)
+                                       settings.sleep_s, wait_timeout_s=DEFAULT_WAIT_TIMEOUT_S, decisions=decisions)
     else:
         client = ChatClient(model, Endpoint.from_env(), log=say)
         tools = Tools(browser, LLMJudge(client, meter, clock.deadline), clock, settings.contact_url,

@@ -26,7 +26,7 @@ from sentinel.core.bus import (
 from sentinel.core.grading import Result
 from sentinel.core.suites import mixed_suites
 from sentinel.core.summary import Group, Summary
-from sentinel.outputs.formatting import dollars, seconds
+from sentinel.outputs.formatting import dollars, seconds, sim_seconds
 
 
 def make_console() -> Console:
@@ -124,15 +124,16 @@ def grade_tables(results: list[Result], summary: Summary, title: str) -> list[Ta
         for group in items:
             add(kind, group)
     metrics = Table(title="Reaction and cost", show_header=True)
-    for column in ("reaction p50", "reaction p90", "cost median", "cost total", "tokens median",
-                   "requests median", "infra errors"):
+    for column in ("reaction p50", "reaction p90", "reaction p50 (sim)", "reaction p90 (sim)", "cost median",
+                   "cost total", "tokens median", "requests median", "infra errors"):
         metrics.add_column(column, justify="right")
-    metrics.add_row(seconds(summary.reaction_p50), seconds(summary.reaction_p90), dollars(summary.cost_median),
-                    dollars(summary.cost_total), f"{summary.tokens_median or 0:g}",
+    metrics.add_row(seconds(summary.reaction_p50), seconds(summary.reaction_p90),
+                    sim_seconds(summary.reaction_sim_p50), sim_seconds(summary.reaction_sim_p90),
+                    dollars(summary.cost_median), dollars(summary.cost_total), f"{summary.tokens_median or 0:g}",
                     f"{summary.requests_median or 0:g}", str(summary.infra_errors))
     sessions = Table(title="Sessions")
     for column in ("scenario", "result", "on time", "ended by", "contact (sim s)", "condition (sim s)", "reaction",
-                   "requests"):
+                   "reaction (sim)", "requests"):
         sessions.add_column(column, justify="left" if column in ("scenario", "result", "on time", "ended by")
                             else "right")
     for r in results:
@@ -140,8 +141,19 @@ def grade_tables(results: list[Result], summary: Summary, title: str) -> list[Ta
         sessions.add_row(r.scenario_id, mark, on_time_mark(r), r.ended_by,
                          "—" if r.contact_at is None else f"{r.contact_at:.2f}",
                          "no-op" if r.condition_at is None else f"{r.condition_at:g}",
-                         seconds(r.reaction_s), str(r.requests))
-    return [sessions, groups, metrics] + ([pass_k_table(summary)] if summary.trials > 1 else [])
+                         seconds(r.reaction_s), sim_seconds(r.reaction_sim_s), str(r.requests))
+    thinking = [model_time_table(summary)] if summary.model_calls is not None else []
+    return [sessions, groups, metrics] + thinking + ([pass_k_table(summary)] if summary.trials > 1 else [])
+
+
+def model_time_table(summary: Summary) -> Table:
+    """What the model-time meter saw over the run (docs/model-time.md): the agents' thinking
+    intervals, the wall time their clocks were paused for them, and the sim time they were charged."""
+    table = Table(title="Model time")
+    for column in ("model calls", "paused (wall)", "charged (sim)"):
+        table.add_column(column, justify="right")
+    table.add_row(str(summary.model_calls), seconds(summary.paused_wall_s), sim_seconds(summary.charged_sim_s))
+    return table
 
 
 def on_time_mark(result: Result) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from sentinel.core.errors import SentinelError
+from sentinel.core.model_time import ModelTime
 from sentinel.core.paths import DATA
 
 DEFAULT_SUITE = "verified"  # scenarios/verified/: the suite a run uses unless told (sentinel/core/suites.py)
@@ -37,6 +38,9 @@ class Timing:
     startup_timeout_s: float = 120
     term_grace_s: float = 3
     on_time_s: float = 60  # sim seconds after condition_at within which a success is on time
+    # wall seconds: a session's deadline is extended by the time its clock was paused while the
+    # agent thought (--model-time other than wall), by at most this much (docs/model-time.md)
+    max_paused_wall_s: float = 1800
 
 
 @dataclass(frozen=True)
@@ -72,11 +76,17 @@ class Config:
     catalogs_dir: Path = DATA.catalogs
     backend: str = "local"  # "ray": sessions run on a Ray cluster (sentinel/run/ray_backend.py)
     ray: RaySettings = field(default_factory=RaySettings)
+    model_time: ModelTime = field(default_factory=ModelTime)  # [run] model_time (docs/model-time.md)
     notices: tuple[str, ...] = ()  # one line each, for the person running: keys accepted but ignored
 
     def deadline_wall_s(self, speed: float | None = None) -> float:
         """Wall seconds from clock start to the kill deadline (docs/protocol.md#sessions)."""
         return self.timing.max_condition_at / (speed or self.speed) + self.timing.reaction_window_s
+
+    def paused_extension_s(self, paused_wall_s: float) -> float:
+        """Wall seconds a session's deadline moves by when its clock was paused this long for the
+        agent's thinking: all of it, up to timing.max_paused_wall_s."""
+        return min(max(0.0, paused_wall_s), self.timing.max_paused_wall_s)
 
     def with_overrides(self, **changes: Any) -> Config:
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -205,7 +215,7 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
     run = raw.get("run", {})
     for key in run:
         if key not in {"speed", "results_dir", "agent_log_cap_bytes", "agent_files_cap_bytes", "concurrency",
-                       "scenarios_dir", "backend", "evidence_cap_bytes"}:
+                       "scenarios_dir", "backend", "evidence_cap_bytes", "model_time"}:
             raise SentinelError(f"{path}: run.{key}: unknown key")
     speed = check_speed(_number(path, "run.speed", run.get("speed", 1.0)), where=f"{path}: run.speed")
     concurrency = run.get("concurrency")
@@ -228,8 +238,10 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
     backend = run.get("backend", "local")
     if backend not in BACKENDS:
         raise SentinelError(f"{path}: run.backend: expected one of {', '.join(BACKENDS)}, got {backend!r}")
+    model_time = ModelTime.parse(run.get("model_time", "wall"), where=f"{path}: run.model_time")
     return Config(
         backend=backend,
+        model_time=model_time,
         ray=_ray_settings(path, raw.get("ray", {})),
         timing=timing,
         speed=speed,

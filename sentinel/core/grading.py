@@ -56,7 +56,8 @@ class Result:
     condition_at: float | None
     # What the session measured: a session that never ran (an infrastructure error) keeps these.
     contact_at: float | None = None
-    reaction_s: float | None = None
+    reaction_s: float | None = None  # wall seconds, as the original measures it
+    reaction_sim_s: float | None = None  # sim seconds: contact − condition_at of a success (every clock)
     early_by_s: float | None = None
     completion_s: float = 0.0
     ended_by: str = "harness_error"
@@ -69,6 +70,10 @@ class Result:
     completion_tokens: int = 0
     tool_calls: int = 0
     mcp_calls: dict[str, int] = field(default_factory=dict)  # calls per tool of the session's MCP server
+    # What the model-time meter saw (docs/model-time.md); None in results written before it.
+    model_calls: int | None = None  # thinking intervals on the running clock (proxy calls, MCP gaps; overlaps once)
+    paused_wall_s: float | None = None  # wall seconds the clock was paused for them
+    charged_sim_s: float | None = None  # sim seconds they were charged
     model: str | None = None
     cost_usd: float | None = None
     contact_message: str | None = None
@@ -155,6 +160,7 @@ class Outcome:
     contact_wall_s: float | None  # wall seconds after clock start
     speed: float
     completion_s: float
+    end_sim: float | None = None  # sim time the session ended at (None: not known, as in a regrade)
 
 
 def judge(scenario: Scenario, verdict: Verdict, outcome: Outcome) -> tuple[bool, str, float | None, float | None]:
@@ -173,12 +179,15 @@ def judge(scenario: Scenario, verdict: Verdict, outcome: Outcome) -> tuple[bool,
     assert condition_at is not None
     condition_wall_s = condition_at / outcome.speed
     if not contacted:
+        if outcome.end_sim is not None and outcome.end_sim < condition_at:
+            return False, (f"never reported; the session ended at sim {outcome.end_sim:.1f} s, before the "
+                           f"condition was due at sim {condition_at:.1f} s"), None, None
         return False, f"never reported (the condition held from sim {condition_at:.1f} s)", None, None
     assert outcome.contact_sim is not None and outcome.contact_wall_s is not None
     if outcome.contact_sim < condition_at:
         early = condition_wall_s - outcome.contact_wall_s
         return (False, f"reported at sim {outcome.contact_sim:.3f} s, {condition_at - outcome.contact_sim:.3f} sim s "
-                       f"before the condition held at {condition_at:.3f} s", None, round(early, 4))
+                       f"before the condition was due at {condition_at:.3f} s", None, round(early, 4))
     if verdict.error:
         return False, f"reported in time, but {verdict.error}", None, None
     if not verdict.truthy:
@@ -186,6 +195,14 @@ def judge(scenario: Scenario, verdict: Verdict, outcome: Outcome) -> tuple[bool,
                       f"(eval_sql = {verdict.value!r})", None, None
     reaction = outcome.contact_wall_s - condition_wall_s
     return True, f"reported {reaction:.3f} wall s after the condition held", round(reaction, 4), None
+
+
+def reaction_sim(scenario: Scenario, success: bool, contact_sim: float | None) -> float | None:
+    """A success's reaction in sim seconds (contact − condition_at): what the agent took on the
+    session's own clock, whatever the speed and however long its model's calls were paused."""
+    if not success or contact_sim is None or scenario.condition_at is None:
+        return None
+    return round(contact_sim - scenario.condition_at, 4)
 
 
 def on_time(scenario: Scenario, success: bool, contact_sim: float | None, on_time_s: float) -> bool | None:

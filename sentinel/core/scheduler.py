@@ -122,25 +122,50 @@ class Scheduler:
 
     async def fire_due(self) -> list[FiredEvent]:
         """Apply, in order, every pending event whose time is ≤ the clock's sim time."""
-        fired: list[FiredEvent] = []
         if not self.pending or self.pending[0].at > self.clock.now():
-            return fired  # the common case on a page request: nothing due, no lock taken
+            return []  # the common case on a page request: nothing due, no lock taken
         async with self._lock:
-            while self.pending and self.pending[0].at <= self.clock.now() and self.clock.started:
-                event = self.pending.pop(0)
-                await self._apply(event)
-                record = FiredEvent(
-                    event=event,
-                    scheduled_wall_s=event.at / self.clock.speed,
-                    actual_wall_s=self.clock.wall_elapsed(),
-                    sim_at_fire=self.clock.now(),
-                )
-                self.fired.append(record)
-                fired.append(record)
-                if self._on_fired:
-                    self._on_fired(record)
-            self._aim_board()
+            return await self._fire_due_now()
+
+    async def _fire_due_now(self, by_hand: bool = False) -> list[FiredEvent]:
+        """fire_due's work, with the lock held. by_hand: the clock was moved to each event's own
+        time (advance_by), so it fired when due and its lateness is 0."""
+        fired: list[FiredEvent] = []
+        while self.pending and self.pending[0].at <= self.clock.now() and self.clock.started:
+            event = self.pending.pop(0)
+            await self._apply(event)
+            actual = self.clock.wall_elapsed()
+            record = FiredEvent(event=event, scheduled_wall_s=actual if by_hand else self._due_wall_s(event),
+                                actual_wall_s=actual, sim_at_fire=self.clock.now())
+            self.fired.append(record)
+            fired.append(record)
+            if self._on_fired:
+                self._on_fired(record)
+        self._aim_board()
         return fired
+
+    def _due_wall_s(self, event: Event) -> float:
+        """Wall seconds after clock start at which the event fell due: at / speed on an undisturbed
+        timeline, and on the clock's present mapping once a model-time pause has shifted it."""
+        due = self.clock.wall_for(event.at)
+        if due is None or self.clock.started_wall is None:
+            return event.at / self.clock.speed
+        return due - self.clock.started_wall
+
+    async def advance_by(self, sim_s: float) -> list[FiredEvent]:
+        """Move a paused clock sim_s forward, firing each event due in that span at its own sim
+        time, in order (the charge of a model call: sentinel/session/thinking.py). The lock is held
+        throughout, so no other caller fires an event at a later time than its own."""
+        async with self._lock:
+            target = self.clock.now() + max(0.0, sim_s)
+            fired = await self._fire_due_now(by_hand=True)
+            while self.pending and self.pending[0].at <= target and not self.clock.frozen:
+                self.clock.advance_to(self.pending[0].at)
+                fired += await self._fire_due_now(by_hand=True)
+            if not self.clock.frozen:
+                self.clock.advance_to(target)
+            self._aim_board()
+            return fired
 
     async def fire_next(self) -> FiredEvent | None:
         """Step mode: move a paused clock to the next event and fire it (and its twins)."""

@@ -50,8 +50,13 @@ class Summary:
     by_environment: list[Group] = field(default_factory=list)
     by_activity: list[Group] = field(default_factory=list)
     by_criteria: list[Group] = field(default_factory=list)
-    reaction_p50: float | None = None
+    reaction_p50: float | None = None  # wall seconds (reaction_s)
     reaction_p90: float | None = None
+    reaction_sim_p50: float | None = None  # sim seconds (reaction_sim_s): comparable across speeds and policies
+    reaction_sim_p90: float | None = None
+    model_calls: int | None = None  # totals of what the model-time meter saw; None: no result recorded it
+    paused_wall_s: float | None = None
+    charged_sim_s: float | None = None
     cost_median: float | None = None
     cost_total: float | None = None
     tokens_median: float | None = None
@@ -74,6 +79,8 @@ class Summary:
             "by_activity": [group(g) for g in self.by_activity],
             "by_criteria": [group(g) for g in self.by_criteria],
             "reaction_p50": self.reaction_p50, "reaction_p90": self.reaction_p90,
+            "reaction_sim_p50": self.reaction_sim_p50, "reaction_sim_p90": self.reaction_sim_p90,
+            "model_calls": self.model_calls, "paused_wall_s": self.paused_wall_s, "charged_sim_s": self.charged_sim_s,
             "cost_median": self.cost_median, "cost_total": self.cost_total,
             "tokens_median": self.tokens_median, "requests_median": self.requests_median,
             "infra_errors": self.infra_errors,
@@ -110,6 +117,7 @@ def summarize(results: list[Result]) -> Summary:
     tokens = [r.prompt_tokens + r.completion_tokens for r in results]
     p50 = percentile(reactions, 50)
     p90 = percentile(reactions, 90)
+    sim_reactions = [r.reaction_sim_s for r in results if r.reaction_sim_s is not None]
     return Summary(
         overall=_group("all", results),
         by_environment=_groups(results, lambda r: r.environment),
@@ -117,6 +125,11 @@ def summarize(results: list[Result]) -> Summary:
         by_criteria=_groups(results, lambda r: r.criteria if r.activity != "noop" else "noop"),
         reaction_p50=round(p50, 4) if p50 is not None else None,
         reaction_p90=round(p90, 4) if p90 is not None else None,
+        reaction_sim_p50=_rounded(percentile(sim_reactions, 50)),
+        reaction_sim_p90=_rounded(percentile(sim_reactions, 90)),
+        model_calls=None if (calls := _total([r.model_calls for r in results])) is None else int(calls),
+        paused_wall_s=_rounded(_total([r.paused_wall_s for r in results])),
+        charged_sim_s=_rounded(_total([r.charged_sim_s for r in results])),
         cost_median=round(statistics.median(costs), 6) if costs else None,
         cost_total=round(sum(costs), 6) if costs else None,
         tokens_median=statistics.median(tokens) if tokens else None,
@@ -124,6 +137,16 @@ def summarize(results: list[Result]) -> Summary:
         infra_errors=sum(r.is_infra_error for r in results),
         pass_k=tuple(pass_table(results)),
     )
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+def _total(values: list[float | None]) -> float | None:
+    """The sum of the values that are recorded; None when none is (results from before the field)."""
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
 
 
 def passed_within(results: Iterable[Result], tau: float) -> float | None:

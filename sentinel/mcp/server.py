@@ -9,17 +9,24 @@ tools are served: nothing of grading, the scenario or the world is reachable thr
 Every call is recorded (sim time, tool, arguments, a short result), kept in the session folder as
 mcp.jsonl when the host stops; the result counts them (`mcp_calls`). A malformed call gets an MCP
 tool error with a one-line message.
+
+The session is told when the agent thinks (`ToolWatch`, docs/model-time.md): from a tool's answer,
+once no other tool call is in flight, to the agent's next request of any kind (every message it
+POSTs to this server is reported, and the site reports its pages; the listening GET its client
+opens by itself, and its own bookkeeping, listing tools, pings and notifications, are not the
+agent acting). Parallel tool calls are one gap.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import socket
 from collections.abc import Awaitable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 import uvicorn
@@ -43,6 +50,29 @@ INSTRUCTIONS = (
 log = logging.getLogger(__name__)
 
 
+class ToolWatch(Protocol):
+    """Who is told of the agent's tool calls and requests (sentinel.session.thinking.SessionThinking)."""
+
+    def agent_acts(self) -> None: ...
+
+    async def tool_starts(self) -> None: ...
+
+    def tool_answered(self) -> None: ...
+
+
+class _Unwatched:
+    """No session to tell (a server started by hand, as in the tool tests)."""
+
+    def agent_acts(self) -> None:
+        pass
+
+    async def tool_starts(self) -> None:
+        pass
+
+    def tool_answered(self) -> None:
+        pass
+
+
 def one_line(error: BaseException) -> str:
     """The message of a failed call, as one line: a validation error names its fields."""
     cause = error.__cause__
@@ -58,17 +88,21 @@ def one_line(error: BaseException) -> str:
 class RecordingServer(MCPServer):
     """MCPServer that records every call, and answers a failed one with a one-line tool error."""
 
-    def __init__(self, calls: CallLog, **kwargs: Any):
+    def __init__(self, calls: CallLog, watch: ToolWatch | None = None, **kwargs: Any):
         super().__init__(**kwargs)
         self.calls = calls
+        self.watch = watch or _Unwatched()
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        await self.watch.tool_starts()
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as exc:
             message = one_line(exc)
             self.calls.add(name, arguments, message, error=True)
             raise ToolError(message) from None
+        finally:
+            self.watch.tool_answered()
         text = next((c.text for c in getattr(result, "content", []) if isinstance(c, TextContent)), "")
         self.calls.add(name, arguments, text, error=bool(getattr(result, "is_error", False)))
         return result
@@ -87,9 +121,9 @@ async def _run(step: Awaitable[Outcome]) -> CallToolResult:
         raise ToolError(f"the site did not answer: {type(exc).__name__} {exc}".strip()) from None
 
 
-def build_server(tools: SiteTools, calls: CallLog) -> MCPServer:
+def build_server(tools: SiteTools, calls: CallLog, watch: ToolWatch | None = None) -> MCPServer:
     """The MCP server of one agent: six tools over its session's site."""
-    server = RecordingServer(calls, name="sentinel", instructions=INSTRUCTIONS, log_level="WARNING")
+    server = RecordingServer(calls, watch, name="sentinel", instructions=INSTRUCTIONS, log_level="WARNING")
 
     async def read_page(path: str) -> CallToolResult:
         """Read a page of the site (a path such as /micromail/folder/inbox): its visible text, each
@@ -124,6 +158,47 @@ def build_server(tools: SiteTools, calls: CallLog) -> MCPServer:
     return server
 
 
+# Messages an MCP client sends by itself, not as the agent's act: listing tools to check a result
+# against its schema (the SDK does so right after a tool's first answer), pings, notifications.
+CLIENT_BOOKKEEPING = ("initialize", "tools/list", "ping")
+
+
+def acts(body: bytes) -> bool:
+    """Whether a POSTed JSON-RPC message (or batch) is the agent acting: anything but the client's
+    own bookkeeping (an unreadable body counts as acting)."""
+    try:
+        parsed = json.loads(body)
+    except ValueError:
+        return True
+    messages = parsed if isinstance(parsed, list) else [parsed]
+    methods = [m.get("method") if isinstance(m, dict) else None for m in messages]
+    return any(not isinstance(method, str) or not (method in CLIENT_BOOKKEEPING or method.startswith("notifications/"))
+               for method in methods)
+
+
+def watched(served: Any, watch: ToolWatch) -> Any:
+    """The ASGI app `served`, telling `watch` of every message the agent POSTs that is its act (the
+    GET a client opens by itself to listen for the server's messages is not)."""
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http" or scope.get("method") != "POST":
+            await served(scope, receive, send)
+            return
+        received = [await receive()]  # the body, read ahead (a few hundred bytes), then given on as it came
+        while received[-1].get("type") == "http.request" and received[-1].get("more_body"):
+            received.append(await receive())
+        if acts(b"".join(m.get("body", b"") for m in received)):
+            watch.agent_acts()
+        ahead = iter(received)
+
+        async def replayed() -> Any:
+            return next(ahead, None) or await receive()
+
+        await served(scope, replayed, send)
+
+    return app
+
+
 class _LoopServer(uvicorn.Server):
     """uvicorn's server as one task among the session's: it leaves the process's signals alone,
     and it sleeps until told to stop instead of waking ten times a second to ask (uvicorn's own
@@ -150,17 +225,18 @@ class _LoopServer(uvicorn.Server):
 class McpHost:
     """One session's MCP server on 127.0.0.1, for as long as its agent runs."""
 
-    def __init__(self, site_url: str, clock: SessionClock, out_dir: Path):
+    def __init__(self, site_url: str, clock: SessionClock, out_dir: Path, watch: ToolWatch | None = None):
         self.reader = SiteReader(site_url)
         self.calls = CallLog(clock.now)
         self.out_dir = out_dir
-        self.server = build_server(SiteTools(self.reader, clock), self.calls)
+        self.watch = watch or _Unwatched()
+        self.server = build_server(SiteTools(self.reader, clock), self.calls, self.watch)
         self.url: str | None = None
         self._uvicorn: _LoopServer | None = None
         self._task: asyncio.Task | None = None
 
     async def start(self) -> str:
-        app = self.server.streamable_http_app(streamable_http_path=MCP_PATH)
+        app = watched(self.server.streamable_http_app(streamable_http_path=MCP_PATH), self.watch)
         config = uvicorn.Config(app, log_config=None, log_level="warning", access_log=False, lifespan="on",
                                 timeout_graceful_shutdown=SHUTDOWN_GRACE_WALL_S, date_header=False)
         listening = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

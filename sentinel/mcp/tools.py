@@ -8,6 +8,10 @@ forms with their numbers) for clients that act on structure rather than prose.
 
 A call that cannot be done (an unknown link or form, a path off the site, an argument of the wrong
 kind) raises ToolFailure with a one-line message; the server turns it into an MCP tool error.
+
+A tool called before the agent opened /start starts the session, as /start would: a page read
+or a wait reads its page through the site, which starts the clock on any first page, and a sleep
+opens /start first (docs/protocol.md#sessions). No wait ever runs on a clock that has not started.
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ class SessionClock(Protocol):
     speed: float
 
     def now(self) -> float: ...
+    @property
+    def started(self) -> bool: ...
     @property
     def running(self) -> bool: ...
     @property
@@ -143,6 +149,8 @@ class SiteTools:
     async def sleep(self, seconds: Any) -> Outcome:
         pause = seconds_argument(seconds, "seconds", MAX_SLEEP_SIM_S)
         clock = self.clock
+        if not clock.started:  # a sleep before /start starts the session, as a page read does
+            await self.reader.get(self.reader.url("/start"))
         target = clock.now() + pause
         if not clock.running:  # before the first page, or paused: wall time at the run's speed
             await asyncio.sleep(0 if clock.frozen else pause / clock.speed)

@@ -12,6 +12,11 @@ def seconds(value: float | None, digits: int = 2) -> str:
     return MISSING if value is None else f"{value:.{digits}f} s"
 
 
+def sim_seconds(value: float | None, digits: int = 2) -> str:
+    """A duration on the session's clock: "1.25 sim s"."""
+    return MISSING if value is None else f"{value:.{digits}f} sim s"
+
+
 def dollars(value: float | None) -> str:
     """An amount in US dollars, to a hundredth of a cent: "$0.0123"."""
     return MISSING if value is None else f"${value:.4f}"

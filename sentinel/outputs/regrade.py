@@ -15,7 +15,7 @@ from typing import Any
 
 from sentinel.core.evidence import served_requests
 from sentinel.core.files import read_json, write_json_atomic
-from sentinel.core.grading import Outcome, Result, judge, on_time, read_verdict
+from sentinel.core.grading import Outcome, Result, judge, on_time, reaction_sim, read_verdict
 from sentinel.core.scenario import Scenario
 from sentinel.core.summary import summarize
 from sentinel.outputs.results import finished_sessions, write_result
@@ -74,7 +74,8 @@ def regrade_session(folder: Path, result: Result, scenario: Scenario, on_time_s:
         return Regraded(folder, result, None, "the report's time is not in requests.jsonl")
     success, detail, reaction, early = judge(scenario, verdict, outcome)
     after = replace(result, success=success, verdict=_plain(verdict.value), detail=detail, reaction_s=reaction,
-                    early_by_s=early, on_time=on_time(scenario, success, result.contact_at, on_time_s),
+                    reaction_sim_s=reaction_sim(scenario, success, result.contact_at), early_by_s=early,
+                    on_time=on_time(scenario, success, result.contact_at, on_time_s),
                     condition_at=scenario.condition_at)
     same = Regraded(folder, result, after)
     # an unchanged grade keeps its stored reaction (measured unrounded by the session)

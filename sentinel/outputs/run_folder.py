@@ -2,7 +2,7 @@
 
 A new run never takes the name of one that exists (its results would mix with the other's), the
 folder must be writable before any session starts, and a resumed run must be the run it
-continues: the same agent, speed, trials, variants, suite and model, since the results it keeps
+continues: the same agent, speed, trials, variants, suite, model and model-time policy, since the results it keeps
 and the ones it adds are summarized together. run.json says what a run was made with.
 """
 
@@ -28,6 +28,7 @@ class RunIdentity:
     model: str | None
     suite: str | None
     suite_digest: str
+    model_time: str = "wall"  # the policy's text, as run.json records it
 
 
 def refuse_existing_run(run_dir: Path, resume: bool) -> None:
@@ -64,6 +65,10 @@ def check_same_run(run_dir: Path, previous: dict[str, Any], identity: RunIdentit
     if previous.get("model") != identity.model:
         raise SentinelError(f"{run_dir}: was run with model {previous.get('model')!r}; resume it with the "
                             f"same --model")
+    before_policy = previous.get("model_time") or "wall"  # a run.json from before the option: wall
+    if before_policy != identity.model_time:
+        raise SentinelError(f"{run_dir}: was run with --model-time {before_policy}; resume it with the same "
+                            f"--model-time (now {identity.model_time})")
 
 
 def _check_writable(run_dir: Path) -> None:

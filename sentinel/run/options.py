@@ -75,6 +75,11 @@ class RunOptions:
     agent_browser: bool = option("--agent-browser", "lend each agent a headless Chromium for the session, at "
                                                     "SENTINEL_CDP_URL / __CDP_URL__ (a DevTools address)",
                                  False, action="store_true")
+    model_time: str | None = option(
+        "--model-time", "what the session's clock does while the agent's model thinks: wall (runs on, the default "
+                        "and the paper's), measured (pauses, then charges the call's wall duration), fixed:S (pauses, "
+                        "then charges S sim s) or free (pauses, charges nothing); docs/model-time.md",
+        metavar="wall|measured|fixed:S|free")
     meter: bool = option("--meter", "measure model usage with a local proxy per session instead of trusting "
                                     "costs.json", False, action="store_true")
     backend: str | None = option("--backend", "where sessions run: local (this process, the default) or ray "

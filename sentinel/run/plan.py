@@ -15,6 +15,7 @@ from sentinel.core.bus import Bus
 from sentinel.core.config import Config
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Result
+from sentinel.core.model_time import ModelTime
 from sentinel.core.scenario import Scenario
 from sentinel.core.summary import Summary
 from sentinel.outputs.results import session_dir
@@ -35,6 +36,7 @@ class RunPlan:
     trials: int = 1  # each scenario runs this many times, as separate sessions
     model: str | None = None  # --model: given to the agent as SENTINEL_MODEL
     meter: bool = False  # --meter: a metering proxy per session measures the agent's model usage
+    model_time: ModelTime = ModelTime()  # --model-time: the clock while the agent thinks (docs/model-time.md)
     sandbox: bool = False  # --sandbox: each agent runs under bubblewrap (sentinel/session/sandbox.py)
     agent_browser: bool = False  # --agent-browser: a Chromium per session (sentinel/session/browser.py)
     # --variants: scenario id → one generated variant per trial (same id, so trials group by kind)
@@ -52,6 +54,12 @@ class RunPlan:
         scenario file."""
         builtin = builtin_command(self.agent)
         return builtin is not None and isinstance(self.command, list) and self.command[:len(builtin)] == builtin
+
+    @property
+    def proxied(self) -> bool:
+        """Whether each session starts a metering proxy: --meter, or a policy that pauses the clock
+        for model calls, which the proxy sees."""
+        return self.meter or self.model_time.pauses
 
     def jobs(self) -> list[Job]:
         return [Job(self.variants[s.id][t - 1] if s.id in self.variants else s, t, self.trials)

@@ -207,12 +207,13 @@ class Runner(RunHandle):
         run.json what the run is made with."""
         identity = RunIdentity(agent=self.plan.agent, speed=self.plan.speed, trials=self.plan.trials,
                                variant_seed=self.plan.variant_seed, model=self.plan.model, suite=self.suite,
-                               suite_digest=self.suite_digest)
+                               suite_digest=self.suite_digest, model_time=str(self.plan.model_time))
         previous = open_run_folder(self.run_dir, identity, self.plan.resume)
         write_json_atomic(self.run_dir / RUN_FILE, {
             "name": self.plan.name, "agent": self.plan.agent, "command": self.plan.command,
             "speed": self.plan.speed, "concurrency": self.plan.concurrency, "trials": self.plan.trials,
-            "model": self.plan.model, "meter": self.plan.meter, "sandbox": self.plan.sandbox,
+            "model": self.plan.model, "meter": self.plan.meter, "model_time": str(self.plan.model_time),
+            "sandbox": self.plan.sandbox,
             "agent_browser": self.plan.agent_browser,
             "variant_seed": self.plan.variant_seed,
             "scenarios": [s.id for s in self.plan.scenarios],
@@ -234,7 +235,8 @@ class Runner(RunHandle):
         env = get_environment(scenario.environment)
         catalog = self._catalogs.setdefault(env.name, Catalog.of(env, self.config.catalogs_dir))
         session = Session(scenario, env, self.config, out_dir=out_dir, speed=self.plan.speed, bus=self.bus,
-                          templates=self.templates, key=key, catalog=catalog, board=self.board)
+                          templates=self.templates, key=key, catalog=catalog, board=self.board,
+                          model_time=self.plan.model_time)
         in_first_wave = self._gate.join(key)
         if in_first_wave and self._start_line.join(key):
             session.start_line = lambda: self._wait_at_start_line(key)
@@ -282,7 +284,7 @@ class Runner(RunHandle):
         deadline_s = self.config.deadline_wall_s(self.plan.speed)
         terms = AgentTerms(time_limit_s=deadline_s, model=self.plan.model,
                            scenario_file=scenario.path if self.plan.gets_scenario_file else None)
-        wanted = WantedHelpers.for_agent(self.plan.agent, browser=self.plan.agent_browser, meter=self.plan.meter)
+        wanted = WantedHelpers.for_agent(self.plan.agent, browser=self.plan.agent_browser, meter=self.plan.proxied)
         async with started_helpers(session, out_dir, wanted) as helpers:
             launch = agent_launch(session, self.plan.command, work_dir, terms, helpers)
             self.bus.publish(ready_message(session, launch.prompt))
@@ -293,7 +295,9 @@ class Runner(RunHandle):
                 sandbox=self._sandbox(scenario, work_dir) if self.plan.sandbox else None, spawner=self._spawner)
             return await process.supervise(
                 started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
-                deadline=lambda: (session.clock.started_wall or time.monotonic()) + deadline_s, stop=stop)
+                deadline=lambda: (session.clock.started_wall or time.monotonic()) + deadline_s, stop=stop,
+                # later by the time the clock was paused while the agent thought (at most max_paused_wall_s)
+                extension=lambda: self.config.paused_extension_s(session.thinking.paused_wall_s()))
 
     def _sandbox(self, scenario: Scenario, work_dir: Path) -> Sandbox:
         """What a sandboxed agent sees: its folder; not the repository, scenarios, catalogs or

@@ -5,8 +5,11 @@ stepper start them here, and tell the agent their addresses (sentinel/session/la
   in mcp.jsonl: for every agent that may use it (`serves_mcp`).
 - With --agent-browser: a headless Chromium (sentinel/session/browser.py) at SENTINEL_CDP_URL,
   filmed by the session (sentinel/run/camera.py).
-- With --meter: a metering proxy (sentinel/session/proxy.py) the agent reaches through
-  OPENAI_BASE_URL, which records the model usage in metered.json.
+- With --meter, or a model-time policy that pauses the clock: a metering proxy
+  (sentinel/session/proxy.py) the agent reaches through OPENAI_BASE_URL, which records the model
+  usage in metered.json and tells the session of every call in flight (docs/model-time.md).
+
+The MCP server, the proxy and the site all tell the session's SessionThinking when the agent thinks.
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ async def started_helpers(session: Session, out_dir: Path, wanted: WantedHelpers
         if wanted.mcp:
             from sentinel.mcp.server import McpHost  # the MCP SDK loads only when a session serves it
 
-            host = McpHost(session.url, session.clock, out_dir)
+            host = McpHost(session.url, session.clock, out_dir, watch=session.thinking)
             lent = replace(lent, mcp_url=await host.start())
             helpers.push_async_callback(host.stop)
         if wanted.browser:
@@ -63,7 +66,7 @@ async def started_helpers(session: Session, out_dir: Path, wanted: WantedHelpers
             await helpers.enter_async_context(  # stops before the browser closes
                 filming(browser.cdp_url, out_dir / CAMERA_SHOTS, session.config.evidence_cap_bytes))
         if wanted.meter:
-            proxy = MeteringProxy.from_env(out_dir / METERED_FILE)
+            proxy = MeteringProxy.from_env(out_dir / METERED_FILE, watch=session.thinking)
             await proxy.start()
             helpers.push_async_callback(proxy.stop)
             lent = replace(lent, model_base_url=proxy.url)

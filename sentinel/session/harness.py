@@ -281,11 +281,14 @@ class AgentProcess:
 
     async def supervise(self, *, started: asyncio.Event, startup_timeout: float,
                         deadline: Callable[[], float],
-                        stop: asyncio.Event | None = None) -> AgentOutcome:
-        """Wait for the first ending, then terminate the group, drain output, write the log."""
+                        stop: asyncio.Event | None = None,
+                        extension: Callable[[], float] = lambda: 0.0) -> AgentOutcome:
+        """Wait for the first ending, then terminate the group, drain output, write the log.
+        deadline() is read once the clock has started; extension() (wall seconds the deadline has
+        moved by since, for the clock's model-time pauses) after every wait."""
         ended_by, error = "harness_error", None
         try:
-            ended_by = await self._wait_for_end(started, startup_timeout, deadline, stop)
+            ended_by = await self._wait_for_end(started, startup_timeout, deadline, stop, extension)
         except Exception as exc:
             log.exception("supervising the agent failed")
             error = f"supervising the agent failed: {type(exc).__name__}: {exc}"
@@ -296,7 +299,8 @@ class AgentProcess:
         return self._outcome(ended_by, error)
 
     async def _wait_for_end(self, started: asyncio.Event, startup_timeout: float,
-                            deadline: Callable[[], float], stop: asyncio.Event | None) -> str:
+                            deadline: Callable[[], float], stop: asyncio.Event | None,
+                            extension: Callable[[], float]) -> str:
         events = [self._protocol.exited] + ([stop] if stop else [])
         waiters = [asyncio.ensure_future(event.wait()) for event in events]
         began = asyncio.ensure_future(started.wait())
@@ -310,10 +314,10 @@ class AgentProcess:
                 await asyncio.wait([*waiters, began], timeout=remaining,
                                    return_when=asyncio.FIRST_COMPLETED)
             end_at = deadline()  # read once the clock has started
-            while True:
+            while True:  # the extension is read again after every wait: model-time pauses move it
                 if ended := self._ended(stop):
                     return ended
-                if (remaining := end_at - time.monotonic()) <= 0:
+                if (remaining := end_at + extension() - time.monotonic()) <= 0:
                     return "deadline"
                 await asyncio.wait(waiters, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)
         finally:

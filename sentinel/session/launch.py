@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sentinel.core.protocol import MCP_PLACEHOLDER, MCP_URL_VARIABLE
+from sentinel.core.protocol import MCP_PLACEHOLDER, MCP_URL_VARIABLE, PROXY_URL_VARIABLE
 from sentinel.core.scenario import full_prompt
 from sentinel.session.harness import build_command, check_command
 from sentinel.session.live import Session
@@ -24,7 +24,7 @@ class LentHelpers:
     mcp_url: str | None = None  # the session's MCP server
     cdp_url: str | None = None  # a headless Chromium's DevTools address (--agent-browser)
     cdp_ws_url: str | None = None  # ... and that browser's own websocket
-    model_base_url: str | None = None  # the metering proxy, in place of the model's endpoint (--meter)
+    model_base_url: str | None = None  # the metering proxy, in place of the model's endpoint (--meter, --model-time)
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def agent_launch(session: Session, template: str | list[str], work_dir: Path, te
         "SENTINEL_EVIDENCE_CAP_BYTES": str(session.config.evidence_cap_bytes),  # screenshots kept (agents/shots.py)
         **_given({"SENTINEL_MODEL": terms.model, MCP_URL_VARIABLE: helpers.mcp_url,
                   "SENTINEL_CDP_URL": helpers.cdp_url, "SENTINEL_CDP_WS_URL": helpers.cdp_ws_url,
-                  "OPENAI_BASE_URL": helpers.model_base_url}),
+                  "OPENAI_BASE_URL": helpers.model_base_url, PROXY_URL_VARIABLE: helpers.model_base_url}),
     }
     placeholders = {
         "__TASK_URL__": session.task_url, "__TASK_PROMPT__": prompt, "__BASE_DIR__": str(work_dir),

@@ -1,9 +1,11 @@
 """One live run of one scenario: its database, clock, scheduler and web site.
 
 Lifecycle: `setup()` builds the database (schema, personas, preload, baselines) and the app;
-`start_site()` binds 127.0.0.1 on a free port; the agent's first GET of /start starts the
-clock and the scheduler; the first GET of /contact records the report and freezes the world (the site still serves,
-so the contact form's POST adds the message to that report);
+`start_site()` binds 127.0.0.1 on a free port; the agent's first GET of /start (or of any other
+page of the site: docs/protocol.md#sessions) starts the clock and the scheduler; while the agent
+thinks, the run's model-time policy pauses and charges the clock (sentinel/session/thinking.py);
+the first GET of /contact records the report and freezes the world (the site still serves, so
+the contact form's POST adds the message to that report);
 `verdict()` writes the derived tables and reads eval_sql (the one way to ask "does the
 scenario's condition hold now"); `finish()` freezes the world if needed, takes the final
 verdict, stops the site and moves the database into the result folder.
@@ -33,10 +35,12 @@ from sentinel.core.environment import Environment
 from sentinel.core.errors import SentinelError
 from sentinel.core.files import write_jsonl_atomic
 from sentinel.core.grading import Verdict, open_read_only, verdict_on
+from sentinel.core.model_time import ModelTime
 from sentinel.core.scenario import Event, Scenario
 from sentinel.core.scheduler import DueBoard, FiredEvent, Scheduler
 from sentinel.session.pages import PageStore
 from sentinel.session.shots import collect_shots
+from sentinel.session.thinking import SessionThinking
 from sentinel.web.app import create_app
 from sentinel.world import inline_db
 from sentinel.world.state import World, iso, open_page_reader
@@ -54,6 +58,7 @@ EVENT_HOLD_S = 0.008  # a session's scheduler holds the loop this long before ea
 SETUP_SLICE = 25  # preload events applied between two turns of the loop while a session is built
 BUILD_QUIET_S = 0.01  # ... each step waits for a moment this long with no event due (at most BUILD_WAIT_S)
 BUILD_WAIT_S = 0.2
+WALL = ModelTime()  # the model-time policy of a session that is not told otherwise: the clock runs on
 
 
 def create_database(path: Path, schema: Path) -> None:
@@ -87,7 +92,8 @@ class Session:
                  out_dir: Path, speed: float | None = None, clock: SimClock | None = None,
                  bus: Bus | None = None, templates: jinja2.Environment | None = None,
                  world_start: datetime | None = None, key: str | None = None,
-                 catalog: Catalog | None = None, board: DueBoard | None = None):
+                 catalog: Catalog | None = None, board: DueBoard | None = None,
+                 model_time: ModelTime = WALL):
         self.scenario = scenario
         self.environment = environment
         self.config = config
@@ -101,6 +107,8 @@ class Session:
         # Shared by every session of a run, so a page of one session applies events due in any
         # (sentinel/core/scheduler.py); on the session's own clock's wall time.
         self.board = board or DueBoard(self.clock.wall)
+        # what the clock does while the agent thinks (wall: nothing; the others pause and charge)
+        self.thinking = SessionThinking(model_time, self.clock, lambda: self.scheduler, self.clock.wall)
         self.world_start = world_start or datetime.now(UTC)
         self.start_page = scenario.start_page
         self.started = asyncio.Event()
@@ -209,6 +217,15 @@ class Session:
             await self.start_line()
         self.open_start()
 
+    async def agent_request(self) -> None:
+        """Any request of the agent (no static file, no live refresh), before its handler: the
+        agent is no longer thinking (the gap after an MCP tool's answer ends), and a page asked
+        for before /start starts the session as /start would, so no agent waits on a clock that
+        never started."""
+        self.thinking.agent_acts()
+        if not self.clock.started:
+            await self.begin()
+
     def open_start(self) -> None:
         """Start the clock held at sim 0: it runs from the moment the agent's first page has
         been rendered (page_served), so a page queued behind other sessions' pages still shows
@@ -221,6 +238,7 @@ class Session:
         """Before a handler reads the world: apply every event due by now, so a timer that
         fires late never shows a stale page; and, while at it, every event due by now in the
         other sessions of the run (the board), so no timer waits behind a burst of pages."""
+        await self.thinking.settled()  # a model call's charge still being moved through comes first
         await self.board.fire_due()
         if self.is_set_up:
             await self.scheduler.fire_due()
@@ -296,6 +314,8 @@ class Session:
         if not self.clock.started:
             self.clock.start()
         self.clock.freeze()
+        self.thinking.end()  # what is open closes; a frozen clock is charged nothing
+        await self.thinking.settled()
         await self.scheduler.fire_due()
         if self._scheduler_task:
             self._scheduler_task.cancel()
@@ -343,6 +363,7 @@ class Session:
 
     async def abort(self) -> None:
         """Release everything after a failure, keeping nothing half-written."""
+        await self.thinking.stop()
         if self._scheduler_task:
             self._scheduler_task.cancel()
             await asyncio.gather(self._scheduler_task, return_exceptions=True)

@@ -10,6 +10,12 @@ model "(metered)".
 
 The agent's own Authorization header is passed on; if it sends none, the proxy adds the
 runner's OPENAI_API_KEY. Answers without usage are passed on and counted as `unmetered`.
+
+A run whose model-time policy pauses the clock (--model-time other than wall) starts the proxy
+for every session, with or without --meter, and tells the session of every call: one is in
+flight from its request to the end of its answer, streamed or not (`CallWatch`; the session
+pauses its clock meanwhile: docs/model-time.md). A POST to /v1/sentinel/decision is a rule-based
+agent's decision charged as a call (sentinel/agents/decisions.py): answered here, never forwarded.
 """
 
 from __future__ import annotations
@@ -20,18 +26,27 @@ import os
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 from aiohttp import web
 
 from sentinel.core.files import write_json_atomic
+from sentinel.core.protocol import DECISION_PATH
 
 DEFAULT_UPSTREAM = "https://api.openai.com/v1"
 METERED_FILE = "metered.json"
 HOP_HEADERS = {"host", "content-length", "connection", "keep-alive", "transfer-encoding", "te", "trailer",
                "upgrade", "proxy-authorization", "proxy-authenticate", "accept-encoding"}
 DEFAULT_TIMEOUT_S = 600.0
+
+
+class CallWatch(Protocol):
+    """Who is told of each call in flight (sentinel.session.thinking.SessionThinking)."""
+
+    def call_began(self) -> str: ...
+
+    def call_ended(self, source: str) -> None: ...
 
 
 @dataclass
@@ -43,6 +58,7 @@ class MeteredUsage:
     requests: int = 0
     errors: int = 0  # answers with status ≥ 400, or the endpoint unreachable
     unmetered: int = 0  # successful answers that carried no usage
+    decisions: int = 0  # rule-based decisions charged as calls, answered here (sentinel/agents/decisions.py)
 
     def to_dict(self) -> dict[str, Any]:
         return {**asdict(self), "metered": True}
@@ -50,8 +66,9 @@ class MeteredUsage:
 
 class MeteringProxy:
     def __init__(self, upstream: str, out_path: Path, api_key: str | None = None,
-                 timeout_s: float = DEFAULT_TIMEOUT_S):
+                 timeout_s: float = DEFAULT_TIMEOUT_S, watch: CallWatch | None = None):
         self.upstream = upstream.rstrip("/")
+        self.watch = watch
         self.out_path = out_path
         self.api_key = api_key
         self.timeout_s = timeout_s
@@ -61,13 +78,15 @@ class MeteringProxy:
         self._client: aiohttp.ClientSession | None = None
 
     @classmethod
-    def from_env(cls, out_path: Path, environ: Mapping[str, str] = os.environ) -> MeteringProxy:
+    def from_env(cls, out_path: Path, environ: Mapping[str, str] = os.environ,
+                 watch: CallWatch | None = None) -> MeteringProxy:
         return cls(environ.get("OPENAI_BASE_URL") or DEFAULT_UPSTREAM, out_path,
-                   api_key=environ.get("OPENAI_API_KEY") or None)
+                   api_key=environ.get("OPENAI_API_KEY") or None, watch=watch)
 
     async def start(self) -> str:
         """Listen on a free port of 127.0.0.1; return the base URL to give the agent."""
         app = web.Application(client_max_size=64 * 1024 * 1024)
+        app.router.add_post(f"/v1{DECISION_PATH}", self.decision)
         app.router.add_route("*", "/{tail:.*}", self.forward)
         self._client = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout_s), auto_decompress=True)
         self._runner = web.AppRunner(app, access_log=None)
@@ -102,6 +121,27 @@ class MeteringProxy:
         return headers
 
     async def forward(self, request: web.Request) -> web.StreamResponse:
+        """A call of the agent's model: passed on, metered, and in flight until its answer ends."""
+        source = self.watch.call_began() if self.watch is not None else None
+        try:
+            return await self._pass_on(request)
+        finally:
+            if self.watch is not None and source is not None:
+                self.watch.call_ended(source)
+
+    async def decision(self, request: web.Request) -> web.StreamResponse:
+        """A rule-based agent's decision, charged as a call: in flight while it is answered, here,
+        never forwarded (sentinel/agents/decisions.py). Not a request to the endpoint: no usage."""
+        source = self.watch.call_began() if self.watch is not None else None
+        try:
+            await request.read()
+            self.usage.decisions += 1
+            return web.json_response({"charged": True})
+        finally:
+            if self.watch is not None and source is not None:
+                self.watch.call_ended(source)
+
+    async def _pass_on(self, request: web.Request) -> web.StreamResponse:
         assert self._client is not None
         body = await request.read()
         self.usage.requests += 1

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sentinel.core.grading import Costs, Outcome, Result, judge, on_time
+from sentinel.core.grading import Costs, Outcome, Result, judge, on_time, reaction_sim
 from sentinel.core.scenario import Scenario
 from sentinel.session.harness import AgentOutcome
 from sentinel.session.live import Session
@@ -33,7 +33,7 @@ def session_result(session: Session, agent: AgentOutcome | None, infra_error: st
     end_wall = contact.wall_s if contact else (clock.frozen_wall or 0) - (clock.started_wall or 0)
     outcome = Outcome(contact_sim=contact.sim if contact else None,
                       contact_wall_s=contact.wall_s if contact else None,
-                      speed=session.speed, completion_s=max(0.0, end_wall))
+                      speed=session.speed, completion_s=max(0.0, end_wall), end_sim=clock.now())
     success, detail, reaction, early = judge(scenario, verdict, outcome)
     ended_by = agent.ended_by if agent else "harness_error"
     if ended_by == "stopped":
@@ -41,18 +41,22 @@ def session_result(session: Session, agent: AgentOutcome | None, infra_error: st
     if infra_error:
         success, detail = False, f"infrastructure error: {infra_error}"
     costs = usage.costs
+    thinking = session.thinking.thinking
     model = costs.model
     if model and (usage.metered or costs.estimated):  # say where the token counts come from
         model = f"{model} ({'metered' if usage.metered else 'estimated'})"
     return Result.for_scenario(
         scenario, success=success, verdict=_jsonable(verdict.value), detail=detail,
         contact_at=round(contact.sim, 4) if contact else None,
-        reaction_s=reaction, early_by_s=early, completion_s=round(outcome.completion_s, 4),
+        reaction_s=reaction, reaction_sim_s=reaction_sim(scenario, success, contact.sim if contact else None),
+        early_by_s=early, completion_s=round(outcome.completion_s, 4),
         ended_by=ended_by, exit_code=agent.exit_code if agent else None,
         signal=agent.signal if agent else None, requests=session.stats.requests,
         live_requests=session.stats.live_requests, bytes_sent=session.stats.bytes_sent,
         prompt_tokens=costs.prompt_tokens, completion_tokens=costs.completion_tokens,
-        tool_calls=costs.tool_calls or sum(usage.mcp_calls.values()), mcp_calls=dict(usage.mcp_calls), model=model,
+        tool_calls=costs.tool_calls or sum(usage.mcp_calls.values()), mcp_calls=dict(usage.mcp_calls),
+        model_calls=thinking.model_calls, paused_wall_s=round(thinking.paused_wall_s, 4),
+        charged_sim_s=round(thinking.charged_sim_s, 4), model=model,
         cost_usd=costs.cost_usd,
         contact_message=contact.message if contact else None, infra_error=infra_error,
         agent=agent_name, speed=session.speed,

@@ -1,10 +1,11 @@
 """The app factory: one aiohttp application per session, used by the runner, serve and tests.
 
 Besides the environment's own routes it serves `/start` (starts the clock, redirects to the
-start page), `/contact` (the agent's report), static files from web/static only, and wraps
-every page with: request logging, the world brought up to date before the handler reads it
-(and a held clock released once the first page is rendered), ETags with 304 answers for
-conditional GETs, and error pages that never show a traceback.
+start page; any other page asked for first starts it too), `/contact` (the agent's report),
+static files from web/static only, and wraps every page with: request logging, the world
+brought up to date before the handler reads it (and a held clock released once the first page
+is rendered), ETags with 304 answers for conditional GETs, and error pages that never show a
+traceback.
 """
 
 from __future__ import annotations
@@ -113,9 +114,13 @@ async def serve_page(request: web.Request, handler: Handler) -> web.StreamRespon
       500 page; redirects and other HTTP answers pass through.
     - The request is logged with its status, size and the body served (kept as evidence by the
       session: sentinel/session/pages.py); live refreshes are marked apart.
-    - A conditional GET may ask to wait until its page changes (sentinel.web.waiting)."""
+    - A conditional GET may ask to wait until its page changes (sentinel.web.waiting).
+    - Before anything else the session is told the agent acts (SiteHooks.agent_request): a page
+      asked for before /start starts the session, and an agent's thinking ends (docs/model-time.md)."""
     hooks = request.app[HOOKS]
     status, size, served = 500, 0, None
+    if not request.path.startswith("/static/") and not is_live(request):
+        await hooks.agent_request()  # the agent acts: its thinking ends; the first page starts the clock
     try:
         try:
             wait_s = requested_wait(request)

@@ -22,7 +22,7 @@ from sentinel.core.paths import DATA
 from sentinel.core.suites import mixed_suites, suite_label
 from sentinel.core.summary import Group, Summary
 from sentinel.outputs.export import outcome
-from sentinel.outputs.formatting import dollars, seconds
+from sentinel.outputs.formatting import dollars, seconds, sim_seconds
 from sentinel.outputs.plots import series_color
 from sentinel.outputs.report.charts import overview_charts
 from sentinel.outputs.report.data import RunData, SessionData
@@ -152,6 +152,8 @@ def headline_rows(runs: list[RunData]) -> list[Row]:
     rows.append(Row("Reaction and cost", [], section="Reaction and cost"))
     rows += [_metric_row(runs, "reaction p50", "reaction_p50", fmt_seconds),
              _metric_row(runs, "reaction p90", "reaction_p90", fmt_seconds),
+             _metric_row(runs, "reaction p50 (sim)", "reaction_sim_p50", sim_seconds),
+             _metric_row(runs, "reaction p90 (sim)", "reaction_sim_p90", sim_seconds),
              _metric_row(runs, "cost median", "cost_median", dollars),
              _metric_row(runs, "cost total", "cost_total", dollars),
              _metric_row(runs, "tokens median", "tokens_median", fmt_number),
@@ -180,6 +182,7 @@ def session_row(index: int, session: SessionData, several_runs: bool, trials: bo
               ("condition", "no-op" if r.condition_at is None else f"{r.condition_at:g}", r.condition_at),
               ("contact", "—" if r.contact_at is None else f"{r.contact_at:.2f}", r.contact_at),
               ("reaction", fmt_seconds(r.reaction_s), r.reaction_s),
+              ("reaction sim", sim_seconds(r.reaction_sim_s), r.reaction_sim_s),
               ("requests", str(r.requests), r.requests),
               ("cost", dollars(r.cost_usd), r.cost_usd),
               ("ended by", r.ended_by, r.ended_by)]
@@ -187,14 +190,16 @@ def session_row(index: int, session: SessionData, several_runs: bool, trials: bo
             "cells": [{"key": k, "text": text, "sort": "" if value is None else value} for k, text, value in cells]}
 
 
-NUMERIC_COLUMNS = {"trial", "condition", "contact", "reaction", "requests", "cost"}
+NUMERIC_COLUMNS = {"trial", "condition", "contact", "reaction", "reaction sim", "requests", "cost"}
 
 
 def session_columns(several_runs: bool, trials: bool) -> list[dict]:
     keys = ((["run"] if several_runs else []) + ["scenario", "activity", "criteria"]
             + (["trial"] if trials else [])
-            + ["result", "on time", "condition", "contact", "reaction", "requests", "cost", "ended by"])
-    labels = {"condition": "condition (sim s)", "contact": "contact (sim s)"}
+            + ["result", "on time", "condition", "contact", "reaction", "reaction sim", "requests", "cost",
+               "ended by"])
+    labels = {"condition": "condition (sim s)", "contact": "contact (sim s)", "reaction": "reaction (wall)",
+              "reaction sim": "reaction (sim)"}
     return [{"key": k, "label": labels.get(k, k), "type": "number" if k in NUMERIC_COLUMNS else "text"} for k in keys]
 
 
@@ -209,13 +214,17 @@ def session_view(index: int, session: SessionData, link_base: Path | None = None
              ("condition", "never (no-op)" if r.condition_at is None else
               f"sim {r.condition_at:g} s = wall {condition:.3f} s"),
              ("contact", "none" if r.contact_at is None else f"sim {r.contact_at:.3f} s = wall {contact:.3f} s"),
-             ("reaction", fmt_seconds(r.reaction_s)), ("early by", fmt_seconds(r.early_by_s)),
+             ("reaction", f"{fmt_seconds(r.reaction_s)} wall, {sim_seconds(r.reaction_sim_s)}"),
+             ("early by", fmt_seconds(r.early_by_s)),
              ("ended by", f"{r.ended_by} (exit code {fmt_number(r.exit_code)}, signal {fmt_number(r.signal)})"),
              ("completion", fmt_seconds(r.completion_s)),
              ("requests", f"{r.requests} pages, {r.live_requests} live refreshes, {r.bytes_sent:,} bytes"),
              ("cost", f"{r.prompt_tokens + r.completion_tokens:,} tokens, {r.tool_calls} tool calls, "
                       f"{dollars(r.cost_usd)}" + (f" ({r.model})" if r.model else "")),
              ("contact message", r.contact_message or "—"), ("agent · speed", f"{r.agent} · {r.speed:g}×")]
+    if r.model_calls is not None:
+        facts.append(("model time", f"{r.model_calls} model calls, clock paused {seconds(r.paused_wall_s)} "
+                                    f"wall, charged {sim_seconds(r.charged_sim_s)}"))
     if r.infra_error:
         facts.insert(1, ("infrastructure error", r.infra_error))
     requests = [q for q in session.requests if not str(q.get("path", "")).startswith("/static/")]
