@@ -33,7 +33,7 @@ from sentinel.session.thinking import SessionThinking
 
 SENDER_ARRIVES = REPO_ROOT / "scenarios" / "verified" / "micromail" / "sender_arrives.yaml"
 INBOX = "/micromail/folder/inbox"
-THINKER = Path(__file__).parent / "agents" / "mcp_think.py"
+THINKER = Path(__file__).parent / "agents" / "mcp_watch.py"
 
 
 async def manual_session(tmp_path, policy: str) -> tuple[Session, ManualTime]:

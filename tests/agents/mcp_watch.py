@@ -2,13 +2,18 @@
 shows on it, then report. Over streamable HTTP ($SENTINEL_MCP_URL) or, with --stdio, through
 `sentinel mcp` spawned as a stdio server (which finds the session from the same variable).
 
-    python tests/agents/mcp_watch.py PATH TEXT MESSAGE [--stdio] [--timeout SIM_S]
+With --think SECONDS it sleeps that many wall seconds before every tool call (a stand-in for its
+model's latency, issue #43); with --first PATH its first call reads that page instead of /start
+(the clock-start trap).
+
+    python tests/agents/mcp_watch.py PATH TEXT MESSAGE [--stdio] [--timeout SIM_S] [--think S] [--first PATH]
 """
 
 import argparse
 import asyncio
 import os
 import sys
+import time
 
 from mcp import Client, StdioServerParameters
 
@@ -24,17 +29,22 @@ async def watch(args) -> int:
     else:
         server = os.environ["SENTINEL_MCP_URL"]
     async with Client(server, read_timeout_seconds=3600) as client:
+
+        async def call(name: str, arguments: dict):
+            if args.think:
+                time.sleep(args.think)  # blocks like a model call would: nothing else runs meanwhile
+            return await client.call_tool(name, arguments)
+
         names = sorted(tool.name for tool in (await client.list_tools()).tools)
         print("tools:", ", ".join(names), flush=True)
-        page = await client.call_tool("read_page", {"path": "/start"})  # starts the session's clock
+        page = await call("read_page", {"path": args.first})  # /start starts the session's clock
         if page.structured_content["path"] != args.path:
-            page = await client.call_tool("read_page", {"path": args.path})
+            page = await call("read_page", {"path": args.path})
         seen = text_of(page)
         while args.text not in seen:
-            changed = await client.call_tool("wait_for_change", {"path": args.path, "timeout_s": args.timeout})
-            seen = text_of(changed)
+            seen = text_of(await call("wait_for_change", {"path": args.path, "timeout_s": args.timeout}))
             print("wait_for_change:", seen.splitlines()[0] if seen else "(empty)", flush=True)
-        await client.call_tool("report", {"message": args.message})
+        await call("report", {"message": args.message})
         print("reported", flush=True)
     return 0
 
@@ -46,6 +56,8 @@ def main() -> int:
     parser.add_argument("message")
     parser.add_argument("--stdio", action="store_true")
     parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--think", type=float, default=0.0)
+    parser.add_argument("--first", default="/start")
     return asyncio.run(watch(parser.parse_args()))
 
 
