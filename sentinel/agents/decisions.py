@@ -25,7 +25,6 @@ POST_TIMEOUT_S = 10.0
 class DecisionCalls:
     def __init__(self, proxy_url: str | None, log: Callable[[str], None] = print):
         self.url = f"{proxy_url.rstrip('/')}{DECISION_PATH}" if proxy_url else None
-        self.sent = 0
         self._log = log
         self._failed = False
 
@@ -43,7 +42,6 @@ class DecisionCalls:
         try:
             with urllib.request.urlopen(request, timeout=POST_TIMEOUT_S) as answer:
                 answer.read()
-            self.sent += 1
         except (OSError, urllib.error.URLError) as exc:
             if not self._failed:
                 self._failed = True

@@ -115,16 +115,14 @@ def summarize(results: list[Result]) -> Summary:
     reactions = [r.reaction_s for r in results if r.reaction_s is not None]
     costs = [r.cost_usd for r in results if r.cost_usd is not None]
     tokens = [r.prompt_tokens + r.completion_tokens for r in results]
-    p50 = percentile(reactions, 50)
-    p90 = percentile(reactions, 90)
     sim_reactions = [r.reaction_sim_s for r in results if r.reaction_sim_s is not None]
     return Summary(
         overall=_group("all", results),
         by_environment=_groups(results, lambda r: r.environment),
         by_activity=_groups(results, lambda r: r.activity),
         by_criteria=_groups(results, lambda r: r.criteria if r.activity != "noop" else "noop"),
-        reaction_p50=round(p50, 4) if p50 is not None else None,
-        reaction_p90=round(p90, 4) if p90 is not None else None,
+        reaction_p50=_rounded(percentile(reactions, 50)),
+        reaction_p90=_rounded(percentile(reactions, 90)),
         reaction_sim_p50=_rounded(percentile(sim_reactions, 50)),
         reaction_sim_p90=_rounded(percentile(sim_reactions, 90)),
         model_calls=None if (calls := _total([r.model_calls for r in results])) is None else int(calls),

@@ -21,9 +21,10 @@ agent's decision charged as a call (sentinel/agents/decisions.py): answered here
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -122,24 +123,28 @@ class MeteringProxy:
 
     async def forward(self, request: web.Request) -> web.StreamResponse:
         """A call of the agent's model: passed on, metered, and in flight until its answer ends."""
-        source = self.watch.call_began() if self.watch is not None else None
-        try:
+        with self._in_flight():
             return await self._pass_on(request)
-        finally:
-            if self.watch is not None and source is not None:
-                self.watch.call_ended(source)
 
     async def decision(self, request: web.Request) -> web.StreamResponse:
         """A rule-based agent's decision, charged as a call: in flight while it is answered, here,
         never forwarded (sentinel/agents/decisions.py). Not a request to the endpoint: no usage."""
-        source = self.watch.call_began() if self.watch is not None else None
-        try:
+        with self._in_flight():
             await request.read()
             self.usage.decisions += 1
             return web.json_response({"charged": True})
+
+    @contextlib.contextmanager
+    def _in_flight(self) -> Iterator[None]:
+        """A call in flight for the watch (the session's thinking), from here to the block's end."""
+        if self.watch is None:
+            yield
+            return
+        source = self.watch.call_began()
+        try:
+            yield
         finally:
-            if self.watch is not None and source is not None:
-                self.watch.call_ended(source)
+            self.watch.call_ended(source)
 
     async def _pass_on(self, request: web.Request) -> web.StreamResponse:
         assert self._client is not None
