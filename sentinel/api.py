@@ -31,7 +31,7 @@ from sentinel.core.bus import Bus
 from sentinel.core.config import BACKENDS, Config, check_speed, load_config, sessions_at_once
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Result
-from sentinel.core.model_time import ModelTime
+from sentinel.core.model_time import resolve_model_time
 from sentinel.core.scenario import Scenario, ScenarioError, load_scenario, scenario_files
 from sentinel.core.suites import mixed_suites, suite_dir
 from sentinel.core.summary import Summary, summarize
@@ -119,8 +119,16 @@ def prepare_run(options: RunOptions | None = None, /, **changes: Any) -> tuple[C
     loaded = with_suite(loaded, o.suite, o.scenarios_dir)
     if o.variants and o.seed is None:
         raise SentinelError("--variants needs --seed S (the variants of trial t are drawn from S and t)")
-    speed = check_speed(o.speed) if o.speed is not None else loaded.speed
-    model_time = ModelTime.parse(o.model_time) if o.model_time is not None else loaded.model_time
+    clock = o.clock or loaded.clock
+    if clock == "virtual" and o.person:
+        raise SentinelError("a person plays on the wall clock: on --clock virtual nothing would move the world "
+                            "while they read")
+    if clock == "virtual" and o.speed is not None:
+        raise SentinelError("--speed has no meaning on --clock virtual: its time moves only while the agent "
+                            "waits or thinks (docs/model-time.md#the-virtual-clock)")
+    speed = 1.0 if clock == "virtual" else check_speed(o.speed) if o.speed is not None else loaded.speed
+    model_time = resolve_model_time(clock, o.model_time if o.model_time is not None else
+                                    str(loaded.model_time) if loaded.model_time is not None else None)
     if o.concurrency is not None and o.concurrency < 0:
         raise SentinelError("--concurrency must be 0 (all at once) or more")
     if not 1 <= o.trials <= MAX_TRIALS:
@@ -140,7 +148,7 @@ def prepare_run(options: RunOptions | None = None, /, **changes: Any) -> tuple[C
         asked = 0  # a cluster places sessions by the resources each reserves
     plan = RunPlan(name=run_name, agent=name, command=command, speed=speed, scenarios=tuple(scenarios),
                    concurrency=sessions_at_once(asked, len(scenarios) * o.trials), admission=asked is None,
-                   resume=o.resume, trials=o.trials, model=o.model, meter=o.meter, model_time=model_time,
+                   resume=o.resume, trials=o.trials, model=o.model, meter=o.meter, model_time=model_time, clock=clock,
                    sandbox=o.sandbox, agent_browser=o.agent_browser, variants=drawn,
                    variant_seed=o.seed if o.variants else None)
     return loaded, plan

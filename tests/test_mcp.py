@@ -62,7 +62,11 @@ async def test_tools_read_click_wait_and_report_through_the_sdk_client(env_sessi
 
             opened = await client.call_tool("click", {"ref": first["ref"]})
             assert not opened.is_error and opened.structured_content["status"] == 200  # (/micromail/ redirects)
-            slept = await client.call_tool("sleep", {"seconds": 0.5})
+            sleeping = asyncio.create_task(client.call_tool("sleep", {"seconds": 0.5}))
+            await asyncio.sleep(0.3)
+            assert not sleeping.done()  # a sleep lasts sim time: this clock is paused (step mode)
+            await live.advance_to(live.clock.now() + 0.5)
+            slept = await asyncio.wait_for(sleeping, 60)
             assert text_of(slept) == "Slept 0.5 sim s."
             reported = await client.call_tool("report", {"message": "Priya Shah wrote."})
             assert text_of(reported) == "Reported."

@@ -8,6 +8,10 @@ time spent queued behind other sessions' pages is never charged; the release is 
 (started_wall) every wall figure counts from. The wall time source is injected, so tests use
 a ManualTime and never sleep.
 
+A virtual clock (`virtual=True`, `--clock virtual`: docs/model-time.md#the-virtual-clock) never
+runs by itself: once started it stays paused and moves only by `advance` (the session's charges
+of model time and its waits jump it: sentinel/session/virtual.py). `speed` is then nominal, 1.
+
 Listeners registered with `on_change` are called whenever the mapping from wall to sim time
 changes (start, pause, resume, advance, freeze), so a scheduler waiting on a timer can re-aim it.
 """
@@ -32,10 +36,11 @@ class ManualTime:
 
 
 class SimClock:
-    def __init__(self, speed: float, wall: Callable[[], float] = time.monotonic):
+    def __init__(self, speed: float, wall: Callable[[], float] = time.monotonic, virtual: bool = False):
         if speed <= 0:
             raise ValueError("speed must be > 0")
         self.speed = speed
+        self.virtual = virtual  # time moves only when advanced
         self.wall = wall
         self.started_wall: float | None = None  # wall time of start()
         self.frozen_at: float | None = None  # sim time the world froze at
@@ -62,6 +67,12 @@ class SimClock:
     @property
     def held(self) -> bool:
         return self._held
+
+    @property
+    def movable(self) -> bool:
+        """Started, not frozen and on the clock: time passes by itself (running) or, on a virtual
+        clock, whenever the session advances it."""
+        return self.started and not self.frozen and not self._held and (self.virtual or not self._paused)
 
     @property
     def running(self) -> bool:
@@ -99,7 +110,7 @@ class SimClock:
         if self.started:
             return False
         self.started_wall = self._base_wall = self.wall()
-        self._paused = paused
+        self._paused = paused or self.virtual
         self._held = held
         self._changed()
         return True
@@ -121,7 +132,7 @@ class SimClock:
             self._changed()
 
     def resume(self) -> None:
-        if self._paused and not self.frozen:
+        if self._paused and not self.frozen and not self.virtual:
             self._base_wall = self.wall()
             self._paused = False
             self._changed()

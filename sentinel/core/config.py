@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from sentinel.core.errors import SentinelError
-from sentinel.core.model_time import ModelTime
+from sentinel.core.model_time import CLOCKS, ModelTime
 from sentinel.core.paths import DATA
 
 DEFAULT_SUITE = "verified"  # scenarios/verified/: the suite a run uses unless told (sentinel/core/suites.py)
@@ -41,6 +41,9 @@ class Timing:
     # wall seconds: a session's deadline is extended by the time its clock was paused while the
     # agent thought (--model-time other than wall), by at most this much (docs/model-time.md)
     max_paused_wall_s: float = 1800
+    # wall seconds: on the virtual clock a session ends at kill_at sim s, or after this much wall time
+    # spent other than thinking, whichever comes first (a guard: docs/model-time.md#the-virtual-clock)
+    virtual_wall_cap_s: float = 300
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,8 @@ class Config:
     catalogs_dir: Path = DATA.catalogs
     backend: str = "local"  # "ray": sessions run on a Ray cluster (sentinel/run/ray_backend.py)
     ray: RaySettings = field(default_factory=RaySettings)
-    model_time: ModelTime = field(default_factory=ModelTime)  # [run] model_time (docs/model-time.md)
+    model_time: ModelTime | None = None  # [run] model_time (docs/model-time.md); None: the clock's default
+    clock: str = "wall"  # [run] clock: wall or virtual (docs/model-time.md#the-virtual-clock)
     notices: tuple[str, ...] = ()  # one line each, for the person running: keys accepted but ignored
 
     def deadline_wall_s(self, speed: float | None = None) -> float:
@@ -215,7 +219,7 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
     run = raw.get("run", {})
     for key in run:
         if key not in {"speed", "results_dir", "agent_log_cap_bytes", "agent_files_cap_bytes", "concurrency",
-                       "scenarios_dir", "backend", "evidence_cap_bytes", "model_time"}:
+                       "scenarios_dir", "backend", "evidence_cap_bytes", "model_time", "clock"}:
             raise SentinelError(f"{path}: run.{key}: unknown key")
     speed = check_speed(_number(path, "run.speed", run.get("speed", 1.0)), where=f"{path}: run.speed")
     concurrency = run.get("concurrency")
@@ -238,10 +242,14 @@ def _build(raw: dict[str, Any], path: Path) -> Config:
     backend = run.get("backend", "local")
     if backend not in BACKENDS:
         raise SentinelError(f"{path}: run.backend: expected one of {', '.join(BACKENDS)}, got {backend!r}")
-    model_time = ModelTime.parse(run.get("model_time", "wall"), where=f"{path}: run.model_time")
+    model_time = ModelTime.parse(run["model_time"], where=f"{path}: run.model_time") if "model_time" in run else None
+    clock = run.get("clock", "wall")
+    if clock not in CLOCKS:
+        raise SentinelError(f"{path}: run.clock: expected one of {', '.join(CLOCKS)}, got {clock!r}")
     return Config(
         backend=backend,
         model_time=model_time,
+        clock=clock,
         ray=_ray_settings(path, raw.get("ray", {})),
         timing=timing,
         speed=speed,

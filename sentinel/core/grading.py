@@ -161,6 +161,7 @@ class Outcome:
     speed: float
     completion_s: float
     end_sim: float | None = None  # sim time the session ended at (None: not known, as in a regrade)
+    virtual: bool = False  # the virtual clock: wall times say nothing of the agent (no wall reaction)
 
 
 def judge(scenario: Scenario, verdict: Verdict, outcome: Outcome) -> tuple[bool, str, float | None, float | None]:
@@ -185,14 +186,17 @@ def judge(scenario: Scenario, verdict: Verdict, outcome: Outcome) -> tuple[bool,
         return False, f"never reported (the condition held from sim {condition_at:.1f} s)", None, None
     assert outcome.contact_sim is not None and outcome.contact_wall_s is not None
     if outcome.contact_sim < condition_at:
-        early = condition_wall_s - outcome.contact_wall_s
+        early = None if outcome.virtual else round(condition_wall_s - outcome.contact_wall_s, 4)
         return (False, f"reported at sim {outcome.contact_sim:.3f} s, {condition_at - outcome.contact_sim:.3f} sim s "
-                       f"before the condition was due at {condition_at:.3f} s", None, round(early, 4))
+                       f"before the condition was due at {condition_at:.3f} s", None, early)
     if verdict.error:
         return False, f"reported in time, but {verdict.error}", None, None
     if not verdict.truthy:
         return False, f"reported at sim {outcome.contact_sim:.3f} s, but the final state fails the check " \
                       f"(eval_sql = {verdict.value!r})", None, None
+    if outcome.virtual:
+        return True, f"reported {outcome.contact_sim - condition_at:.3f} sim s after the condition held " \
+                     "(virtual clock)", None, None
     reaction = outcome.contact_wall_s - condition_wall_s
     return True, f"reported {reaction:.3f} wall s after the condition held", round(reaction, 4), None
 

@@ -16,3 +16,15 @@ MCP_PLACEHOLDER = "__MCP_URL__"  # the same URL, in an agent command
 # a POST to DECISION_PATH under it, which the proxy answers itself (docs/model-time.md).
 PROXY_URL_VARIABLE = "SENTINEL_PROXY_URL"
 DECISION_PATH = "/sentinel/decision"
+
+# GET SLEEP_PATH?seconds=S answers once S sim seconds have passed on the session's clock (at most
+# MAX_SLEEP_SIM_S; 0 answers at once): the pause of an agent that waits without watching a page.
+# Its answer (plain text) carries the session's sim time in SIM_TIME_HEADER, so `?seconds=0` tells it.
+SLEEP_PATH = "/sleep"
+MAX_SLEEP_SIM_S = 3600.0
+SIM_TIME_HEADER = "X-Sim-Time"
+
+# The agent is told its session's clock (wall or virtual: docs/model-time.md#the-virtual-clock) and,
+# on the virtual clock, its time limit in sim seconds beside SENTINEL_TIME_LIMIT_S.
+CLOCK_VARIABLE = "SENTINEL_CLOCK"
+SIM_LIMIT_VARIABLE = "SENTINEL_TIME_LIMIT_SIM_S"

@@ -55,9 +55,9 @@ class ToolWatch(Protocol):
 
     def agent_acts(self) -> None: ...
 
-    async def tool_starts(self) -> None: ...
+    async def tool_starts(self, name: str) -> None: ...
 
-    def tool_answered(self) -> None: ...
+    def tool_answered(self, name: str) -> None: ...
 
 
 class _Unwatched:
@@ -66,10 +66,10 @@ class _Unwatched:
     def agent_acts(self) -> None:
         pass
 
-    async def tool_starts(self) -> None:
+    async def tool_starts(self, name: str) -> None:
         pass
 
-    def tool_answered(self) -> None:
+    def tool_answered(self, name: str) -> None:
         pass
 
 
@@ -94,7 +94,7 @@ class RecordingServer(MCPServer):
         self.watch = watch or _Unwatched()
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
-        await self.watch.tool_starts()
+        await self.watch.tool_starts(name)
         try:
             result = await super().call_tool(name, arguments, context)
         except ToolError as exc:
@@ -102,7 +102,7 @@ class RecordingServer(MCPServer):
             self.calls.add(name, arguments, message, error=True)
             raise ToolError(message) from None
         finally:
-            self.watch.tool_answered()
+            self.watch.tool_answered(name)
         text = next((c.text for c in getattr(result, "content", []) if isinstance(c, TextContent)), "")
         self.calls.add(name, arguments, text, error=bool(getattr(result, "is_error", False)))
         return result

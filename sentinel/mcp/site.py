@@ -14,6 +14,7 @@ import urllib.parse
 import aiohttp
 
 from sentinel.agents.browse import LONG_POLL_WALL_S, Form, Numbering, Page, parse_page, wait_headers
+from sentinel.core.protocol import SLEEP_PATH
 
 TIMEOUT_WALL_S = 30.0  # an ordinary page request
 
@@ -54,6 +55,13 @@ class SiteReader(Numbering):
             return await self.get(url)
         headers = wait_headers(cached.etag, timeout_sim_s)
         return await self._fetch("GET", url, headers=headers, timeout_s=LONG_POLL_WALL_S)
+
+    async def sleep(self, sim_s: float) -> None:
+        """The site's /sleep: answers once sim_s sim seconds have passed on the session's clock."""
+        url = self.url(SLEEP_PATH) + "?" + urllib.parse.urlencode({"seconds": f"{sim_s:g}"})
+        timeout = aiohttp.ClientTimeout(total=LONG_POLL_WALL_S)
+        async with self._session().get(url, timeout=timeout) as response:
+            await response.read()
 
     async def submit(self, form: Form, fields: dict[str, str]) -> Page:
         """Send a form with its default values overridden by `fields`, as a browser would."""

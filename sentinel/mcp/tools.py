@@ -9,14 +9,13 @@ forms with their numbers) for clients that act on structure rather than prose.
 A call that cannot be done (an unknown link or form, a path off the site, an argument of the wrong
 kind) raises ToolFailure with a one-line message; the server turns it into an MCP tool error.
 
-A tool called before the agent opened /start starts the session, as /start would: a page read
-or a wait reads its page through the site, which starts the clock on any first page, and a sleep
-opens /start first (docs/protocol.md#sessions). No wait ever runs on a clock that has not started.
+A tool called before the agent opened /start starts the session, as /start would: a page read,
+a wait and a sleep all go through the site (a sleep is its /sleep), which starts the clock on any
+first request (docs/protocol.md#sessions). No wait ever runs on a clock that has not started.
 """
 
 from __future__ import annotations
 
-import asyncio
 import math
 import re
 from dataclasses import dataclass
@@ -25,9 +24,9 @@ from urllib.parse import urlsplit
 
 from sentinel.agents.browse import BrowseError, Line, Page
 from sentinel.agents.judges import Changes, diff_lines
+from sentinel.core.protocol import MAX_SLEEP_SIM_S
 from sentinel.mcp.site import SiteReader
 
-MAX_SLEEP_SIM_S = 3600.0  # one sleep call waits at most this long
 MAX_WAIT_SIM_S = 3600.0  # one wait_for_change call waits at most this long (the site's own bound)
 MAX_PAGE_CHARS = 20_000
 CONTACT_FORM = re.compile(r"/contact$")
@@ -148,14 +147,7 @@ class SiteTools:
 
     async def sleep(self, seconds: Any) -> Outcome:
         pause = seconds_argument(seconds, "seconds", MAX_SLEEP_SIM_S)
-        clock = self.clock
-        if not clock.started:  # a sleep before /start starts the session, as a page read does
-            await self.reader.get(self.reader.url("/start"))
-        target = clock.now() + pause
-        if not clock.running:  # before the first page, or paused: wall time at the run's speed
-            await asyncio.sleep(0 if clock.frozen else pause / clock.speed)
-        while clock.running and (left := target - clock.now()) > 0:
-            await asyncio.sleep(left / clock.speed)
+        await self.reader.sleep(pause)  # the site's own sleep, on the session's clock
         return Outcome(f"Slept {pause:g} sim s.", {"slept_s": pause})
 
     async def wait_for_change(self, path: Any, timeout_s: Any) -> Outcome:

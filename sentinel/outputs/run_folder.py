@@ -29,6 +29,7 @@ class RunIdentity:
     suite: str | None
     suite_digest: str
     model_time: str = "wall"  # the policy's text, as run.json records it
+    clock: str = "wall"
 
 
 def refuse_existing_run(run_dir: Path, resume: bool) -> None:
@@ -69,6 +70,10 @@ def check_same_run(run_dir: Path, previous: dict[str, Any], identity: RunIdentit
     if before_policy != identity.model_time:
         raise SentinelError(f"{run_dir}: was run with --model-time {before_policy}; resume it with the same "
                             f"--model-time (now {identity.model_time})")
+    before_clock = previous.get("clock") or "wall"
+    if before_clock != identity.clock:
+        raise SentinelError(f"{run_dir}: was run with --clock {before_clock}; resume it with the same --clock "
+                            f"(now {identity.clock})")
 
 
 def _check_writable(run_dir: Path) -> None:

@@ -80,6 +80,11 @@ class RunOptions:
                         "and the paper's), measured (pauses, then charges the call's wall duration), fixed:S (pauses, "
                         "then charges S sim s) or free (pauses, charges nothing); docs/model-time.md",
         metavar="wall|measured|fixed:S|free")
+    clock: str | None = option(
+        "--clock", "the sessions' clock: wall (sim time runs at --speed, the default) or virtual (sim time moves "
+                   "only while the agent waits through its site or its model thinks: a run as fast as the agent; "
+                   "model time fixed:2 unless --model-time says otherwise); docs/model-time.md#the-virtual-clock",
+        choices=("wall", "virtual"))
     meter: bool = option("--meter", "measure model usage with a local proxy per session instead of trusting "
                                     "costs.json", False, action="store_true")
     backend: str | None = option("--backend", "where sessions run: local (this process, the default) or ray "

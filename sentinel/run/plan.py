@@ -37,6 +37,7 @@ class RunPlan:
     model: str | None = None  # --model: given to the agent as SENTINEL_MODEL
     meter: bool = False  # --meter: a metering proxy per session measures the agent's model usage
     model_time: ModelTime = ModelTime()  # --model-time: the clock while the agent thinks (docs/model-time.md)
+    clock: str = "wall"  # --clock: wall, or virtual (sim time moves only by waits and charged model time)
     sandbox: bool = False  # --sandbox: each agent runs under bubblewrap (sentinel/session/sandbox.py)
     agent_browser: bool = False  # --agent-browser: a Chromium per session (sentinel/session/browser.py)
     # --variants: scenario id → one generated variant per trial (same id, so trials group by kind)

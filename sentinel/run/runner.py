@@ -67,7 +67,7 @@ from sentinel.session.harness import AgentOutcome, AgentProcess
 from sentinel.session.launch import AgentTerms, agent_launch
 from sentinel.session.live import Session
 from sentinel.session.proxy import METERED_FILE
-from sentinel.session.result import AgentUsage, crashed_result, session_result
+from sentinel.session.result import AgentUsage, crashed_result, session_result, stood_still
 from sentinel.session.sandbox import Sandbox
 from sentinel.web.templates import make_templates
 
@@ -207,12 +207,14 @@ class Runner(RunHandle):
         run.json what the run is made with."""
         identity = RunIdentity(agent=self.plan.agent, speed=self.plan.speed, trials=self.plan.trials,
                                variant_seed=self.plan.variant_seed, model=self.plan.model, suite=self.suite,
-                               suite_digest=self.suite_digest, model_time=str(self.plan.model_time))
+                               suite_digest=self.suite_digest, model_time=str(self.plan.model_time),
+                               clock=self.plan.clock)
         previous = open_run_folder(self.run_dir, identity, self.plan.resume)
         write_json_atomic(self.run_dir / RUN_FILE, {
             "name": self.plan.name, "agent": self.plan.agent, "command": self.plan.command,
             "speed": self.plan.speed, "concurrency": self.plan.concurrency, "trials": self.plan.trials,
             "model": self.plan.model, "meter": self.plan.meter, "model_time": str(self.plan.model_time),
+            "clock": self.plan.clock,
             "sandbox": self.plan.sandbox,
             "agent_browser": self.plan.agent_browser,
             "variant_seed": self.plan.variant_seed,
@@ -236,7 +238,7 @@ class Runner(RunHandle):
         catalog = self._catalogs.setdefault(env.name, Catalog.of(env, self.config.catalogs_dir))
         session = Session(scenario, env, self.config, out_dir=out_dir, speed=self.plan.speed, bus=self.bus,
                           templates=self.templates, key=key, catalog=catalog, board=self.board,
-                          model_time=self.plan.model_time)
+                          model_time=self.plan.model_time, virtual=self.plan.clock == "virtual")
         in_first_wave = self._gate.join(key)
         if in_first_wave and self._start_line.join(key):
             session.start_line = lambda: self._wait_at_start_line(key)
@@ -264,6 +266,8 @@ class Runner(RunHandle):
         # costs.json from the usage logs an agent for the original SentinelBench leaves (if it wrote none)
         await asyncio.to_thread(derive_costs, out_dir / AGENT_FOLDER)
         result = await asyncio.to_thread(self._grade, session, out_dir, agent_outcome, infra_error)
+        if result.ended_by == "deadline" and (stood := stood_still(session)):
+            self._notice(f"{key}: {stood}")  # one line for the person running, and in the result's detail
         wall_s = round(time.monotonic() - began, 3)
         return await self._record(out_dir, key, replace(result, trial=job.trial, wall_s=wall_s))
 
@@ -281,9 +285,12 @@ class Runner(RunHandle):
     async def _spawn_and_supervise(self, session: Session, scenario: Scenario, out_dir: Path, work_dir: Path,
                                    stop: asyncio.Event) -> AgentOutcome:
         assert self.plan.command is not None
-        deadline_s = self.config.deadline_wall_s(self.plan.speed)
+        virtual = session.virtual
+        timing = self.config.timing
+        deadline_s = timing.virtual_wall_cap_s if virtual else self.config.deadline_wall_s(self.plan.speed)
         terms = AgentTerms(time_limit_s=deadline_s, model=self.plan.model,
-                           scenario_file=scenario.path if self.plan.gets_scenario_file else None)
+                           scenario_file=scenario.path if self.plan.gets_scenario_file else None,
+                           time_limit_sim_s=timing.kill_at if virtual else None)
         wanted = WantedHelpers.for_agent(self.plan.agent, browser=self.plan.agent_browser, meter=self.plan.proxied)
         async with started_helpers(session, out_dir, wanted) as helpers:
             launch = agent_launch(session, self.plan.command, work_dir, terms, helpers)
@@ -297,7 +304,8 @@ class Runner(RunHandle):
                 started=session.started, startup_timeout=self.config.timing.startup_timeout_s,
                 deadline=lambda: (session.clock.started_wall or time.monotonic()) + deadline_s, stop=stop,
                 # later by the time the clock was paused while the agent thought (at most max_paused_wall_s)
-                extension=lambda: self.config.paused_extension_s(session.thinking.paused_wall_s()))
+                extension=lambda: self.config.paused_extension_s(session.thinking.paused_wall_s()),
+                expired=virtual.reached_end if virtual else None)  # the virtual clock's kill time
 
     def _sandbox(self, scenario: Scenario, work_dir: Path) -> Sandbox:
         """What a sandboxed agent sees: its folder; not the repository, scenarios, catalogs or

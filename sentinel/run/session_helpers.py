@@ -57,7 +57,7 @@ async def started_helpers(session: Session, out_dir: Path, wanted: WantedHelpers
         if wanted.mcp:
             from sentinel.mcp.server import McpHost  # the MCP SDK loads only when a session serves it
 
-            host = McpHost(session.url, session.clock, out_dir, watch=session.thinking)
+            host = McpHost(session.url, session.clock, out_dir, watch=session.tool_watch)
             lent = replace(lent, mcp_url=await host.start())
             helpers.push_async_callback(host.stop)
         if wanted.browser:

@@ -282,13 +282,15 @@ class AgentProcess:
     async def supervise(self, *, started: asyncio.Event, startup_timeout: float,
                         deadline: Callable[[], float],
                         stop: asyncio.Event | None = None,
-                        extension: Callable[[], float] = lambda: 0.0) -> AgentOutcome:
+                        extension: Callable[[], float] = lambda: 0.0,
+                        expired: asyncio.Event | None = None) -> AgentOutcome:
         """Wait for the first ending, then terminate the group, drain output, write the log.
         deadline() is read once the clock has started; extension() (wall seconds the deadline has
-        moved by since, for the clock's model-time pauses) after every wait."""
+        moved by since, for the clock's model-time pauses) after every wait. `expired` set is the
+        deadline too (the virtual clock's kill time, in sim time)."""
         ended_by, error = "harness_error", None
         try:
-            ended_by = await self._wait_for_end(started, startup_timeout, deadline, stop, extension)
+            ended_by = await self._wait_for_end(started, startup_timeout, deadline, stop, extension, expired)
         except Exception as exc:
             log.exception("supervising the agent failed")
             error = f"supervising the agent failed: {type(exc).__name__}: {exc}"
@@ -300,8 +302,8 @@ class AgentProcess:
 
     async def _wait_for_end(self, started: asyncio.Event, startup_timeout: float,
                             deadline: Callable[[], float], stop: asyncio.Event | None,
-                            extension: Callable[[], float]) -> str:
-        events = [self._protocol.exited] + ([stop] if stop else [])
+                            extension: Callable[[], float], expired: asyncio.Event | None = None) -> str:
+        events = [self._protocol.exited] + ([stop] if stop else []) + ([expired] if expired else [])
         waiters = [asyncio.ensure_future(event.wait()) for event in events]
         began = asyncio.ensure_future(started.wait())
         try:
@@ -317,6 +319,8 @@ class AgentProcess:
             while True:  # the extension is read again after every wait: model-time pauses move it
                 if ended := self._ended(stop):
                     return ended
+                if expired is not None and expired.is_set():
+                    return "deadline"
                 if (remaining := end_at + extension() - time.monotonic()) <= 0:
                     return "deadline"
                 await asyncio.wait(waiters, timeout=remaining, return_when=asyncio.FIRST_COMPLETED)

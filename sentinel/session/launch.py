@@ -12,7 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from sentinel.core.protocol import MCP_PLACEHOLDER, MCP_URL_VARIABLE, PROXY_URL_VARIABLE
+from sentinel.core.protocol import (
+    CLOCK_VARIABLE,
+    MCP_PLACEHOLDER,
+    MCP_URL_VARIABLE,
+    PROXY_URL_VARIABLE,
+    SIM_LIMIT_VARIABLE,
+)
 from sentinel.core.scenario import full_prompt
 from sentinel.session.harness import build_command, check_command
 from sentinel.session.live import Session
@@ -33,6 +39,7 @@ class AgentTerms:
     time_limit_s: float  # wall seconds it has after it opens the task URL
     model: str | None = None  # --model
     scenario_file: Path | None = None  # built-in agents only: the file holds the answers
+    time_limit_sim_s: float | None = None  # the virtual clock: sim seconds it has after it opens the task
 
 
 @dataclass(frozen=True)
@@ -55,8 +62,10 @@ def agent_launch(session: Session, template: str | list[str], work_dir: Path, te
         "SENTINEL_COSTS_FILE": str(work_dir / "costs.json"),
         "SENTINEL_TIME_LIMIT_S": f"{terms.time_limit_s:.3f}",
         "SENTINEL_SPEED": f"{session.speed:g}",
+        CLOCK_VARIABLE: "virtual" if session.clock.virtual else "wall",
         "SENTINEL_EVIDENCE_CAP_BYTES": str(session.config.evidence_cap_bytes),  # screenshots kept (agents/shots.py)
-        **_given({"SENTINEL_MODEL": terms.model, MCP_URL_VARIABLE: helpers.mcp_url,
+        **_given({SIM_LIMIT_VARIABLE: f"{terms.time_limit_sim_s:g}" if terms.time_limit_sim_s else None,
+                  "SENTINEL_MODEL": terms.model, MCP_URL_VARIABLE: helpers.mcp_url,
                   "SENTINEL_CDP_URL": helpers.cdp_url, "SENTINEL_CDP_WS_URL": helpers.cdp_ws_url,
                   "OPENAI_BASE_URL": helpers.model_base_url, PROXY_URL_VARIABLE: helpers.model_base_url}),
     }

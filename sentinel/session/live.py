@@ -41,7 +41,10 @@ from sentinel.core.scheduler import DueBoard, FiredEvent, Scheduler
 from sentinel.session.pages import PageStore
 from sentinel.session.shots import collect_shots
 from sentinel.session.thinking import SessionThinking
+from sentinel.session.virtual import ToolsWatch, VirtualTime
 from sentinel.web.app import create_app
+from sentinel.web.keys import TimeWaits
+from sentinel.web.waiting import WallWaits
 from sentinel.world import inline_db
 from sentinel.world.state import World, iso, open_page_reader
 
@@ -93,13 +96,13 @@ class Session:
                  bus: Bus | None = None, templates: jinja2.Environment | None = None,
                  world_start: datetime | None = None, key: str | None = None,
                  catalog: Catalog | None = None, board: DueBoard | None = None,
-                 model_time: ModelTime = WALL):
+                 model_time: ModelTime = WALL, virtual: bool = False):
         self.scenario = scenario
         self.environment = environment
         self.config = config
         self.out_dir = out_dir
         self.speed = speed or config.speed
-        self.clock = clock or SimClock(self.speed)
+        self.clock = clock or SimClock(self.speed, virtual=virtual)
         self.bus = bus or Bus()
         self.key = key or f"{scenario.environment}/{scenario.short_id}"
         self.templates = templates
@@ -109,6 +112,10 @@ class Session:
         self.board = board or DueBoard(self.clock.wall)
         # what the clock does while the agent thinks (wall: nothing; the others pause and charge)
         self.thinking = SessionThinking(model_time, self.clock, lambda: self.scheduler, self.clock.wall)
+        # how its waits pass time: wall time, or the virtual clock's jumps (session/virtual.py)
+        self.virtual = VirtualTime(self.clock, lambda: self.scheduler, self.thinking, config.timing.kill_at) \
+            if self.clock.virtual else None
+        self.waits: TimeWaits = self.virtual or WallWaits()
         self.world_start = world_start or datetime.now(UTC)
         self.start_page = scenario.start_page
         self.started = asyncio.Event()
@@ -209,6 +216,11 @@ class Session:
     def contact_url(self) -> str:
         return f"{self.url}/contact"
 
+    @property
+    def tool_watch(self) -> ToolsWatch:
+        """What its MCP server tells the session of the agent's tool calls."""
+        return ToolsWatch(self.thinking, self.virtual)
+
     # --- SiteHooks: what the pages report ----------------------------------
     async def begin(self) -> None:
         """The agent's GET of /start: wait at the run's start line if there is one (so that
@@ -233,6 +245,8 @@ class Session:
         if self.clock.start(held=True):
             self.started.set()
             self._scheduler_task = asyncio.create_task(self.scheduler.run(), name=f"scheduler {self.key}")
+            if self.virtual is not None:
+                self.virtual.start()
 
     async def catch_up(self) -> None:
         """Before a handler reads the world: apply every event due by now, so a timer that
@@ -316,6 +330,8 @@ class Session:
         self.clock.freeze()
         self.thinking.end()  # what is open closes; a frozen clock is charged nothing
         await self.thinking.settled()
+        if self.virtual is not None:
+            await self.virtual.stop()
         await self.scheduler.fire_due()
         if self._scheduler_task:
             self._scheduler_task.cancel()
@@ -364,6 +380,8 @@ class Session:
     async def abort(self) -> None:
         """Release everything after a failure, keeping nothing half-written."""
         await self.thinking.stop()
+        if self.virtual is not None:
+            await self.virtual.stop()
         if self._scheduler_task:
             self._scheduler_task.cancel()
             await asyncio.gather(self._scheduler_task, return_exceptions=True)

@@ -33,9 +33,12 @@ def session_result(session: Session, agent: AgentOutcome | None, infra_error: st
     end_wall = contact.wall_s if contact else (clock.frozen_wall or 0) - (clock.started_wall or 0)
     outcome = Outcome(contact_sim=contact.sim if contact else None,
                       contact_wall_s=contact.wall_s if contact else None,
-                      speed=session.speed, completion_s=max(0.0, end_wall), end_sim=clock.now())
+                      speed=session.speed, completion_s=max(0.0, end_wall), end_sim=clock.now(),
+                      virtual=clock.virtual)
     success, detail, reaction, early = judge(scenario, verdict, outcome)
     ended_by = agent.ended_by if agent else "harness_error"
+    if ended_by == "deadline" and (stood := stood_still(session)):
+        detail = f"{detail}; {stood}"
     if ended_by == "stopped":
         infra_error = infra_error or "stopped before the session ended"
     if infra_error:
@@ -62,6 +65,19 @@ def session_result(session: Session, agent: AgentOutcome | None, infra_error: st
         agent=agent_name, speed=session.speed,
         on_time=on_time(scenario, success, contact.sim if contact else None, session.config.timing.on_time_s),
     )
+
+
+def stood_still(session: Session) -> str | None:
+    """On the virtual clock, why a session that ended at its deadline before its kill time did: its
+    wall cap came first, so its agent spent that long neither waiting through the site nor thinking
+    (waiting in its own process, say: its world stood still meanwhile). None otherwise."""
+    virtual = session.virtual
+    if virtual is None or virtual.reached_end.is_set():
+        return None
+    cap = session.config.timing.virtual_wall_cap_s
+    return (f"the session ended at its wall cap ({cap:g} wall s) at sim {session.clock.now():.1f} s: on the "
+            f"virtual clock the world moves only while the agent waits through its site (a long-poll, /sleep, "
+            f"the MCP waits) or its model thinks, and this agent mostly did neither")
 
 
 def crashed_result(scenario: Scenario, error: str, agent_name: str, speed: float) -> Result:

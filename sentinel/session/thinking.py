@@ -12,6 +12,9 @@ background: to each pending event's own sim time, which fires there, then to the
 then it runs again, unless more thinking began meanwhile or the world froze at the report.
 `settled()` waits for that move, so the request that ended the thinking sees the world after it.
 
+On the virtual clock (always paused) thinking is on the clock once it has started; the charge is
+moved through the same way and nothing is resumed.
+
 Only a pause this meter made is ever resumed: the stepper's paused clock, a clock held at sim 0
 until its first page, and a frozen clock are left as they are (`hold` answers False for them).
 """
@@ -41,10 +44,17 @@ class SessionThinking:
         self._moving: asyncio.Task[None] | None = None
         self._tools_in_flight = 0
         self._calls = 0
+        self.on_settled: Callable[[], None] = lambda: None  # told when `busy` may have become False
 
     @property
     def thinking(self) -> Thinking:
         return self.meter.thinking
+
+    @property
+    def busy(self) -> bool:
+        """Thinking is in flight, or its charge is still being moved through (the virtual clock's
+        driver does not jump meanwhile)."""
+        return self.meter.in_flight or (self._moving is not None and not self._moving.done())
 
     def paused_wall_s(self) -> float:
         """Wall seconds the clock has been paused for thinking so far (the deadline's extension)."""
@@ -60,11 +70,13 @@ class SessionThinking:
 
     def call_ended(self, source: str) -> None:
         self.meter.end(source)
+        self.on_settled()
 
     def agent_acts(self) -> None:
         """A request of the agent to its session (a page of its site, any MCP request): the gap
         after a tool's answer, if one is open, has ended."""
         self.meter.end(MCP_GAP)
+        self.on_settled()
 
     async def tool_starts(self) -> None:
         """A tool call begins: the gap before it ends, and the tool waits until the clock has been
@@ -101,6 +113,8 @@ class SessionThinking:
         under a policy that pauses."""
         if self._paused_here:  # still moving through an earlier charge: it stays paused after
             return True
+        if self.clock.virtual:  # always paused: a charge is the only way thinking moves it
+            return self.clock.movable
         if not self.clock.running:
             return False
         if self.policy.pauses:
@@ -122,4 +136,5 @@ class SessionThinking:
             self._owed_sim_s = 0.0
             if not self.meter.in_flight:
                 self._paused_here = False
-                self.clock.resume()  # a frozen clock stays frozen
+                self.clock.resume()  # a frozen clock stays frozen (a virtual one paused)
+            self.on_settled()

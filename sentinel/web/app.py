@@ -11,7 +11,9 @@ traceback.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Awaitable, Callable
+from contextlib import nullcontext
 
 import aiohttp_jinja2
 import jinja2
@@ -19,6 +21,7 @@ from aiohttp import web
 
 from sentinel.core.environment import Environment
 from sentinel.core.paths import DATA
+from sentinel.core.protocol import MAX_SLEEP_SIM_S, SIM_TIME_HEADER, SLEEP_PATH
 from sentinel.web.cache import CachedPage, PageCache, digest_of_tag, etag_of, from_cache, not_modified, page_key
 from sentinel.web.keys import (
     BODY_TAG,
@@ -36,7 +39,7 @@ from sentinel.web.kit import BadInput
 from sentinel.web.render import render
 from sentinel.web.request_checks import is_live, looks_only, skips_side_effect
 from sentinel.web.templates import layout_for, make_templates
-from sentinel.web.waiting import requested_wait, wait_for_change
+from sentinel.web.waiting import requested_wait, sleep_until, wait_for_change
 from sentinel.world.state import World
 
 log = logging.getLogger("sentinel.web")
@@ -59,6 +62,7 @@ def create_app(world: World, environment: Environment, hooks: SiteHooks,
     app.router.add_get("/start", start)
     app.router.add_get("/contact", contact_form)
     app.router.add_post("/contact", contact_post)
+    app.router.add_get(SLEEP_PATH, sleep)
     app.router.add_get("/", root)
     app.router.add_static("/static/", STATIC_DIR, show_index=False, follow_symlinks=False)
     add_environment_routes(app, environment)
@@ -80,6 +84,26 @@ async def start(request: web.Request) -> web.StreamResponse:
     hooks = request.app[HOOKS]
     await hooks.begin()
     raise web.HTTPFound(hooks.start_page)
+
+
+async def sleep(request: web.Request) -> web.StreamResponse:
+    """GET /sleep?seconds=S: answer once S sim seconds have passed on the session's clock (a
+    pause that watches nothing; on the virtual clock the clock jumps to its end). The answer says
+    how long it slept and the sim time, also in its X-Sim-Time header (docs/protocol.md#sleeping)."""
+    raw = request.query.get("seconds", "")
+    try:
+        seconds = float(raw)
+    except ValueError:
+        raise BadInput(f"seconds must be a number of sim seconds, not {raw[:40]!r}.") from None
+    if not math.isfinite(seconds) or seconds < 0:
+        raise BadInput(f"seconds must be a number of sim seconds ≥ 0, not {raw[:40]!r}.")
+    request.app[HOOKS].page_served()  # a sleep that is the agent's first act starts its clock
+    world = request.app[WORLD]
+    began = world.now()
+    await sleep_until(request, began + min(seconds, MAX_SLEEP_SIM_S))
+    now = world.now()
+    return web.Response(text=f"Slept {now - began:g} sim s; the sim time is now {now:.3f} s.\n",
+                        headers={SIM_TIME_HEADER: f"{now:.6f}", "Cache-Control": "no-store"})
 
 
 async def root(request: web.Request) -> web.StreamResponse:
@@ -118,9 +142,16 @@ async def serve_page(request: web.Request, handler: Handler) -> web.StreamRespon
     - Before anything else the session is told the agent acts (SiteHooks.agent_request): a page
       asked for before /start starts the session, and an agent's thinking ends (docs/model-time.md)."""
     hooks = request.app[HOOKS]
-    status, size, served = 500, 0, None
-    if not request.path.startswith("/static/") and not is_live(request):
+    agents_own = not request.path.startswith("/static/") and not is_live(request)
+    if agents_own:
         await hooks.agent_request()  # the agent acts: its thinking ends; the first page starts the clock
+    with hooks.waits.working() if agents_own else nullcontext():  # (a virtual clock does not jump meanwhile)
+        return await _served(request, handler, hooks)
+
+
+async def _served(request: web.Request, handler: Handler, hooks: SiteHooks) -> web.StreamResponse:
+    """serve_page's answer to one request, logged."""
+    status, size, served = 500, 0, None
     try:
         try:
             wait_s = requested_wait(request)

@@ -3,6 +3,7 @@ its session (SiteHooks). Nothing here imports another web module, so there is no
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Protocol
 
 from aiohttp import web
@@ -13,10 +14,27 @@ if TYPE_CHECKING:
     from sentinel.world.state import World
 
 
+class TimeWaits(Protocol):
+    """How the site's waits pass time on its session's clock: wall time (sentinel.web.waiting.WallWaits)
+    or the virtual clock's jumps (sentinel.session.virtual.VirtualTime, docs/model-time.md)."""
+
+    def working(self) -> AbstractContextManager[None]:
+        """Around a request of the agent: it is doing work (its clock does not jump meanwhile)."""
+        ...
+
+    async def until(self, world: World, since: tuple[int, int, int], until_sim: float,
+                    step_s: float | None) -> None:
+        """Inside working(): block until the world's version differs from `since`, sim time reaches
+        until_sim, or the clock changes course (a page that follows time: at its next step_s at
+        the latest); the caller then looks again."""
+        ...
+
+
 class SiteHooks(Protocol):
     """What the site reports to its session (sentinel.session.live.Session implements it)."""
 
     start_page: str
+    waits: TimeWaits
 
     async def begin(self) -> None: ...
 

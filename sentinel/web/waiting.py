@@ -10,26 +10,33 @@ nothing while its page stays the same, however long it waits. See docs/protocol.
 
 Pages of environments whose text follows time continuously (page_time_step_s None: a price
 curve, a star count between waypoints) can change with no write at all; for them the page is
-looked at again every RECHECK_WALL_S wall seconds while the wait lasts, the first time
-RECHECK_WALL_S after the request came (so such a page is answered at most that often, however
-fast its reader asks again). Time-only drift of a
-stepped page ("4 min ago" becoming "5 min ago") does not end a wait by itself.
+looked at again every RECHECK_WALL_S wall seconds while the wait lasts (on the virtual clock:
+at every FOLLOWING_STEP_SIM_S of sim time the clock passes), the first time one step after the
+request came (so such a page is answered at most that often, however fast its reader asks
+again). Time-only drift of a stepped page ("4 min ago" becoming "5 min ago") does not end a wait
+by itself.
+
+How a wait passes time is the session's (`TimeWaits`, sentinel/web/keys.py): `WallWaits` below
+sleeps on the world's version for the wall time the clock needs; the virtual clock's
+(sentinel/session/virtual.py) tells its session that the request is waiting, so the clock may jump.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 
 from aiohttp import web
 
 from sentinel.core.protocol import WAIT_HEADER
-from sentinel.web.keys import ENVIRONMENT, SKIPPED_EFFECT, WORLD
+from sentinel.web.keys import ENVIRONMENT, HOOKS, SKIPPED_EFFECT, WORLD
 from sentinel.web.kit import BadInput
 from sentinel.world.state import World
 
 MAX_WAIT_SIM_S = 3600.0  # one request waits at most this long; ask again for longer
 RECHECK_WALL_S = 0.2     # how often a time-following page is looked at again while waiting
+FOLLOWING_STEP_SIM_S = 1.0  # ... on the virtual clock, in sim time
 
 
 def requested_wait(request: web.Request) -> float | None:
@@ -64,16 +71,17 @@ async def wait_for_change(request: web.Request, serve: Serve, wait_sim_s: float)
     page's plain and looking renders differ by the visit itself, as a "new" divider does), the
     wait goes on and only a change to that look ends it."""
     world = request.app[WORLD]
-    follows_time = request.app[ENVIRONMENT].page_time_step_s is None
+    waits = request.app[HOOKS].waits
+    step = FOLLOWING_STEP_SIM_S if request.app[ENVIRONMENT].page_time_step_s is None else None
     clock = world.clock
     deadline = world.now() + wait_sim_s
     target = request.headers.get("If-None-Match")
     unchanged: web.StreamResponse | None = None  # the 304 to answer with at the timeout
-    if follows_time and not clock.frozen:
+    if step is not None and not clock.frozen:
         # Its numbers have moved since the reader's copy, however recent: a first look would answer
         # at once, and a reader waiting again after each answer would be re-served as fast as it
         # asks. So the first look comes at the first recheck, or sooner on a write.
-        await world.wait_for_change(world.version, min(_wall_until(deadline, world), RECHECK_WALL_S))
+        await waits.until(world, world.version, deadline, step)
     while True:
         version = world.version  # sampled before the look, so a change during it wakes the wait
         look = await serve(True)
@@ -88,10 +96,31 @@ async def wait_for_change(request: web.Request, serve: Serve, wait_sim_s: float)
         unchanged = unchanged or look
         if world.now() >= deadline or clock.frozen:
             return unchanged
-        wall = _wall_until(deadline, world)
-        if follows_time:
+        await waits.until(world, version, deadline, step)
+
+
+async def sleep_until(request: web.Request, until_sim: float) -> None:
+    """Hold a request until the session's sim time reaches until_sim (or the world freezes)."""
+    world = request.app[WORLD]
+    waits = request.app[HOOKS].waits
+    while world.now() < until_sim and not world.clock.frozen:
+        await waits.until(world, world.version, until_sim, None)
+
+
+class WallWaits:
+    """Waits on the wall clock: the world's version is slept on for the wall time the clock needs to
+    reach the wait's end (re-aimed whenever the clock changes course: a model-time pause)."""
+
+    @contextmanager
+    def working(self) -> Iterator[None]:
+        yield
+
+    async def until(self, world: World, since: tuple[int, int, int], until_sim: float,
+                    step_s: float | None) -> None:
+        wall = _wall_until(until_sim, world)
+        if step_s is not None:
             wall = min(wall, RECHECK_WALL_S)
-        await world.wait_for_change(version, min(wall, MAX_WAIT_SIM_S))
+        await world.wait_for_change(since, min(wall, MAX_WAIT_SIM_S))
 
 
 def _wall_until(deadline: float, world: World) -> float:

@@ -55,7 +55,8 @@ class World:
         self._writer: asyncio.Task | None = None  # the task inside write(), to refuse re-entry
         self._self_ids = 0
         self._change = asyncio.Event()  # set (and replaced) whenever the version may have moved
-        clock.on_change(self._notify)  # a frozen or resumed clock ends or restarts waits
+        self._clock_turns = 0  # changes of the clock's course (start, pause, resume, advance, freeze)
+        clock.on_change(self._clock_turned)  # a frozen, resumed or advanced clock ends waits
 
     # --- version ---
     @property
@@ -82,13 +83,21 @@ class World:
         changed, self._change = self._change, asyncio.Event()
         changed.set()
 
+    def _clock_turned(self) -> None:
+        self._clock_turns += 1
+        self._notify()
+
     async def wait_for_change(self, since: tuple[int, int, int], timeout_s: float) -> bool:
-        """Wait until the version differs from `since` (True) or timeout_s wall seconds pass
-        (False). Nothing polls: every write transaction's end, flash change and clock change wakes
-        the waiters, who look again. A waiter costs nothing while the world is quiet."""
+        """Wait until the version differs from `since` (True), or timeout_s wall seconds pass or the
+        clock changes course (False: the waiter works out again how long to wait). Nothing polls:
+        every write transaction's end, flash change and clock change wakes the waiters, who look
+        again. A waiter costs nothing while the world is quiet."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(0.0, timeout_s)
+        turns = self._clock_turns
         while self.version == since and not self.clock.frozen:
+            if self._clock_turns != turns:
+                return False
             remaining = deadline - loop.time()
             if remaining <= 0:
                 return False
