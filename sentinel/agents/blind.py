@@ -1,7 +1,8 @@
 """The blind agent: never watches. At a fixed sim time it takes the solution's actions and reports.
 
 It opens the task (which starts the session clock), sleeps until SIM_S sim seconds have passed
-(SIM_S / speed wall seconds; the runner gives the session speed as SENTINEL_SPEED), then runs
+(SIM_S / speed wall seconds; the runner gives the session speed as SENTINEL_SPEED; on the
+virtual clock SIM_S sim seconds, slept through the site), then runs
 the scenario's `solution` block the way the oracle does, except that it never waits for a
 condition:
 
@@ -24,7 +25,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
 from sentinel.agents.oracle import Oracle, load_steps
@@ -57,10 +57,11 @@ class Blind(Oracle):
 
     def run(self) -> None:
         self.page = self.browser.get(self.task_url)
-        opened = time.monotonic()
+        pacing = self.browser.pacing  # wall seconds, or the virtual clock's sim seconds (agents/pacing.py)
+        opened = pacing.now()
         wait = self.act_at_s / self.speed
-        say(f"started at {self.page.url}; acting at sim {self.act_at_s:g} s ({wait:.2f} wall s from now)")
-        time.sleep(max(0.0, opened + wait - time.monotonic()))
+        say(f"started at {self.page.url}; acting at sim {self.act_at_s:g} s ({wait:.2f} s from now)")
+        pacing.sleep(opened + wait - pacing.now())
         for step in self.steps:
             try:
                 getattr(self, f"do_{step.verb}")(step)

@@ -19,12 +19,13 @@ import base64
 import http.cookiejar
 import re
 import sys
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 from typing import Protocol
+
+from sentinel.agents.pacing import WALL, Pacing
 
 # The HTML→text parser is pure and shared with `sentinel show` (sentinel/core/pagetext.py).
 from sentinel.core.pagetext import FORM_REF_ATTR, Control, Form, Page, fold_space, parse_page
@@ -117,9 +118,10 @@ class Numbering:
     """The model's view of a site, shared by every driver: links and forms numbered for the
     whole session, pages rendered line by line."""
 
-    def __init__(self, base_url: str):
+    def __init__(self, base_url: str, pacing: Pacing = WALL):
         parts = urllib.parse.urlsplit(base_url)
         self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.pacing = pacing  # how a pause passes: in this process, or through the site's /sleep
         self._link_numbers: dict[str, int] = {}
         self._form_numbers: dict[tuple[str, str, int], int] = {}
 
@@ -134,8 +136,8 @@ class Numbering:
         return url
 
     def pause(self, wall_s: float, speed: float) -> None:
-        """Wait wall_s wall seconds (wall_s × speed sim seconds), reading nothing."""
-        time.sleep(wall_s)
+        """Wait wall_s of the agent's seconds (wall_s × speed sim seconds), reading nothing."""
+        self.pacing.sleep(wall_s)
 
     # --- the model's view: numbered links and forms -------------------------------------------
 
@@ -230,8 +232,8 @@ class Browser(Numbering):
     """Fetches pages of one site over HTTP; follows redirects; keeps cookies; remembers ETags
     for conditional GETs."""
 
-    def __init__(self, base_url: str, timeout: float = 30.0):
-        super().__init__(base_url)
+    def __init__(self, base_url: str, timeout: float = 30.0, pacing: Pacing = WALL):
+        super().__init__(base_url, pacing)
         self.timeout = timeout
         self.requests = 0
         self.cookies = http.cookiejar.CookieJar()
@@ -308,6 +310,6 @@ def open_task(argv: list[str] | None = None) -> Browser:
     """For the agents that never read a page: a browser of the task URL given first on the
     command line, with the task opened (which starts the session clock)."""
     task_url = (argv if argv is not None else sys.argv[1:])[0]
-    browser = Browser(task_url)
+    browser = Browser(task_url, pacing=Pacing.from_env(task_url))
     browser.get(task_url)
     return browser

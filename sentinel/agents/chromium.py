@@ -48,6 +48,7 @@ from sentinel.agents.browse import (
     parse_page,
     wait_headers,
 )
+from sentinel.agents.pacing import WALL, Pacing
 from sentinel.agents.shots import JPEG_QUALITY, ShotRecorder
 from sentinel.core.chromium import PROFILE_PREFIX, START_TIMEOUT_S, VIEWPORT, chromium_argv, devtools_address
 
@@ -134,8 +135,8 @@ def start_chromium(profile: Path, executable: str | None = None) -> tuple[subpro
 class ChromiumBrowser(Numbering):
     """One headless Chromium tab on one site (see the module's notes)."""
 
-    def __init__(self, base_url: str, log=print, shots: ShotRecorder | None = None):
-        super().__init__(base_url)
+    def __init__(self, base_url: str, log=print, shots: ShotRecorder | None = None, pacing: Pacing = WALL):
+        super().__init__(base_url, pacing)
         self.shots = shots or ShotRecorder.for_agent()
         self.log = log
         from playwright.sync_api import Error, TimeoutError, sync_playwright

@@ -15,13 +15,13 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import yaml
 
 from sentinel.agents.browse import Browser, Page
+from sentinel.agents.pacing import Pacing
 from sentinel.core.solution import Step, parse_solution
 
 WATCH_WAIT_SIM_S = 120.0  # one waiting read of a watched page lasts at most this long
@@ -33,7 +33,7 @@ def say(message: str) -> None:
 
 class Oracle:
     def __init__(self, task_url: str, steps: tuple[Step, ...], poll_s: float | None = None):
-        self.browser = Browser(task_url)
+        self.browser = Browser(task_url, pacing=Pacing.from_env(task_url))  # its pauses (agents/pacing.py)
         self.task_url = task_url
         self.steps = steps
         self.poll_s = poll_s
@@ -85,7 +85,7 @@ class Oracle:
                         if matched >= step.count:
                             return
             if poll:  # plain re-reads at this interval, as asked
-                time.sleep(poll)
+                self.browser.pacing.sleep(poll)
                 page = self.browser.get(step.target, conditional=True)
             else:
                 page = self.browser.wait_for_change(step.target, WATCH_WAIT_SIM_S)

@@ -6,16 +6,15 @@
 from __future__ import annotations
 
 import sys
-import time
 
 from sentinel.agents.browse import open_task
 
 
 def main(argv: list[str] | None = None) -> int:
-    open_task(argv)
+    browser = open_task(argv)
     print("[silent] opened the task; staying quiet until stopped", flush=True)
-    while True:
-        time.sleep(3600)
+    while True:  # on the virtual clock a sleep through the site, so its world moves to the end
+        browser.pacing.sleep(3600)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
 import signal
@@ -51,6 +52,7 @@ from sentinel.agents.browse import BrowseError, Browser, Line, Page, PageDriver,
 from sentinel.agents.decisions import DecisionCalls
 from sentinel.agents.judges import Changes, Judge, LLMJudge, RuleJudge, diff_lines
 from sentinel.agents.llm import ChatClient, Endpoint, LLMError, ToolCall
+from sentinel.agents.pacing import WALL, Pacing
 from sentinel.agents.planners import STRATEGIES, LLMPlanner, Planner, RulePlanner, system_prompt, tools_for
 from sentinel.agents.trace import Turn
 from sentinel.agents.usage import Meter, estimate_prompt_tokens
@@ -85,14 +87,28 @@ class WaitOutcome:
 
 
 class Clock:
-    """The agent's time budget: SENTINEL_TIME_LIMIT_S wall seconds from opening the task."""
+    """The agent's time budget from opening the task, in its own seconds (agents/pacing.py): on the
+    wall clock SENTINEL_TIME_LIMIT_S, on the virtual one SENTINEL_TIME_LIMIT_SIM_S sim seconds and,
+    for its model calls' timeouts, SENTINEL_TIME_LIMIT_S wall seconds (`deadline`)."""
 
-    def __init__(self, limit_s: float):
-        margin = min(2.0, limit_s * 0.1)  # exit cleanly before the runner's deadline
-        self.deadline = time.monotonic() + max(0.0, limit_s - margin)
+    def __init__(self, limit_s: float, pacing: Pacing = WALL, wall_limit_s: float | None = None):
+        self.pacing = pacing
+        self.end = pacing.now() + _less_margin(limit_s)  # exit cleanly before the runner's deadline
+        self.deadline = time.monotonic() + _less_margin(limit_s if wall_limit_s is None else wall_limit_s)
 
     def left(self) -> float:
-        return max(0.0, self.deadline - time.monotonic())
+        own = self.end - self.pacing.now() if self.pacing.virtual else math.inf
+        return max(0.0, min(own, self.deadline - time.monotonic()))
+
+    def now(self) -> float:
+        return self.pacing.now()
+
+    def sleep(self, seconds: float) -> None:
+        self.pacing.sleep(seconds)
+
+
+def _less_margin(limit_s: float) -> float:
+    return max(0.0, limit_s - min(2.0, limit_s * 0.1))
 
 
 class Tools:
@@ -111,7 +127,7 @@ class Tools:
         self.readings: dict[str, list[Line]] = {}  # each page's lines as last shown or checked
         self.waited: WaitOutcome | None = None
         self.reported = False
-        self._last_check = 0.0
+        self._last_check = -math.inf
 
     def show(self, page: Page) -> str:
         self.page, self.lines = page, self.browser.render(page)
@@ -165,12 +181,13 @@ class Tools:
         if url not in self.readings:  # a page not read yet: watch it from now on
             self.show(self.browser.get(url))
         snapshot = self.readings[url]
-        started = time.monotonic()
-        end = started + min(max(1.0, float(timeout_s)), self.clock.left())
+        clock = self.clock
+        started = clock.now()
+        end = started + min(max(1.0, float(timeout_s)), clock.left())
         unjudged = False  # the page changed but the judge could not be asked: read it again, not wait
         while self._pace(end):
             self.page = self.browser.get(url, conditional=True) if unjudged else \
-                self.browser.wait_for_change(url, (end - time.monotonic()) * self.speed)
+                self.browser.wait_for_change(url, (end - clock.now()) * self.speed)
             self.lines = self.browser.render(self.page)
             changes = diff_lines(snapshot, self.lines)
             if changes.empty:
@@ -185,20 +202,24 @@ class Tools:
             snapshot = self.readings[url] = self.lines
             if verdict.holds:
                 self.waited = WaitOutcome(True, changes, verdict.reason, self.page.path)
-                return (f"After {time.monotonic() - started:.0f} s the condition appears to hold "
+                return (f"After {clock.now() - started:.0f} s the condition appears to hold "
                         f"({verdict.reason}). What changed on {self.page.path}:\n{changes.describe()}")
         self.waited = WaitOutcome(False, Changes(), "timeout")
-        return f"Timed out after {time.monotonic() - started:.0f} s: the condition was not seen on {self.page.path}."
+        return f"Timed out after {clock.now() - started:.0f} s: the condition was not seen on {self.page.path}."
 
     def _pace(self, end: float) -> bool:
         """Sleep until the next check may start (at most one per check_s, so a page whose
         numbers follow time does not ask the judge without pause); False once `end` has passed."""
-        due = max(time.monotonic(), self._last_check + self.check_s)
+        clock = self.clock
+        now = clock.now()
+        due = max(now, self._last_check + self.check_s)
         if due >= end:
-            time.sleep(max(0.0, end - time.monotonic()))
+            clock.sleep(end - now)
             return False
-        time.sleep(max(0.0, due - time.monotonic()))
-        self._last_check = time.monotonic()
+        if due > now:
+            clock.sleep(due - now)
+            now = clock.now()
+        self._last_check = now
         return True
 
     def tool_report(self, message: str = "") -> str:
@@ -271,6 +292,8 @@ class Settings:
     costs_path: Path | None = None
     browser: str = "text"  # or "chromium": a real headless browser, with screenshots
     mcp_url: str | None = None  # --via mcp: act only through the session's MCP tools (mcp_driver.py)
+    pacing: Pacing = WALL  # how the agent's own seconds pass (agents/pacing.py: the virtual clock's are sim)
+    sim_limit_s: float | None = None  # the virtual clock: SENTINEL_TIME_LIMIT_SIM_S
 
 
 def open_driver(settings: Settings) -> PageDriver:
@@ -281,8 +304,8 @@ def open_driver(settings: Settings) -> PageDriver:
     if settings.browser == "chromium":
         from sentinel.agents.chromium import ChromiumBrowser
 
-        return ChromiumBrowser(settings.task_url, log=say)
-    return Browser(settings.task_url)
+        return ChromiumBrowser(settings.task_url, log=say, pacing=settings.pacing)
+    return Browser(settings.task_url, pacing=settings.pacing)
 
 
 def build(settings: Settings, browser: PageDriver, clock: Clock) -> tuple[Planner, Tools, Meter]:
@@ -337,7 +360,9 @@ def show_screen(browser: PageDriver, tools: Tools, conversation: Conversation, m
 def converse(settings: Settings, browser: PageDriver) -> int:
     """The agent loop: the planner decides, the tools act, until the report or the time limit."""
     first = browser.get(settings.task_url)  # opening the task URL starts the session clock
-    clock = Clock(settings.time_limit_s)
+    pacing = settings.pacing
+    clock = Clock(settings.sim_limit_s or settings.time_limit_s, pacing, settings.time_limit_s) \
+        if pacing.virtual else Clock(settings.time_limit_s)
     planner, tools, meter = build(settings, browser, clock)
     meter.save()
     screenshots = settings.browser == "chromium"
@@ -361,7 +386,7 @@ def converse(settings: Settings, browser: PageDriver) -> int:
             if failures >= MAX_FAILURES:
                 say("giving up: the model endpoint keeps failing")
                 return 1
-            time.sleep(min(float(failures), clock.left()))  # the client already retried with pauses
+            clock.sleep(min(float(failures), clock.left()))  # the client already retried with pauses
             continue
         failures = 0
         if not reply.tool_calls:
@@ -416,13 +441,15 @@ def parse_args(argv: list[str] | None) -> Settings:
         parser.error("--via mcp needs SENTINEL_MCP_URL (a session sets it)")
     limit = float(os.environ.get("SENTINEL_TIME_LIMIT_S") or DEFAULT_TIME_LIMIT_S)
     costs = os.environ.get("SENTINEL_COSTS_FILE")
+    pacing = Pacing.from_env(args.task_url)
     return Settings(strategy=args.strategy, task_url=args.task_url, prompt=args.prompt,
                     contact_url=os.environ.get("SENTINEL_CONTACT_URL") or "/contact", time_limit_s=limit,
                     model=None if args.model in (None, RULE_BASED) else args.model, scenario=args.scenario,
                     sleep_s=args.sleep_s, check_s=args.check_s, speed=speed_from_env(),
                     context_tokens=args.context_tokens, max_turns=args.max_turns, browser=args.browser,
                     mcp_url=os.environ.get("SENTINEL_MCP_URL") if args.via == "mcp" else None,
-                    costs_path=Path(costs) if costs else Path("costs.json"))
+                    costs_path=Path(costs) if costs else Path("costs.json"), pacing=pacing,
+                    sim_limit_s=pacing.limit_s(DEFAULT_TIME_LIMIT_S) if pacing.virtual else None)
 
 
 def main(argv: list[str] | None = None) -> int:
