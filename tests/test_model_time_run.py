@@ -21,7 +21,7 @@ from sentinel.core.clock import ManualTime, SimClock
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.errors import SentinelError
 from sentinel.core.grading import Outcome, Verdict, judge
-from sentinel.core.model_time import ModelTime
+from sentinel.core.model_time import ModelTime, resolve_model_time
 from sentinel.core.scenario import load_scenario
 from sentinel.core.scheduler import Scheduler
 from sentinel.envs import get_environment
@@ -150,7 +150,11 @@ def test_the_policy_is_an_option_and_a_config_key_with_one_line_errors(tmp_path)
     with pytest.raises(SentinelError, match=r"run\.model_time: 'slow' is not a policy") as caught:
         load_config(path)
     assert "\n" not in str(caught.value)
-    assert load_config().model_time == ModelTime("wall")
+    assert load_config().model_time is None  # unset: the clock's own default
+    assert resolve_model_time("wall", None) == ModelTime("wall")
+    assert resolve_model_time("virtual", None) == ModelTime("fixed", 2.0)
+    with pytest.raises(SentinelError, match="cannot run on --clock virtual"):
+        resolve_model_time("virtual", "wall")
 
 
 def test_a_session_that_ended_before_the_condition_never_speaks_of_it_as_held():

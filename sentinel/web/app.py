@@ -37,7 +37,7 @@ from sentinel.web.keys import (
 )
 from sentinel.web.kit import BadInput
 from sentinel.web.render import render
-from sentinel.web.request_checks import is_live, looks_only, skips_side_effect
+from sentinel.web.request_checks import is_clock_read, is_live, looks_only, skips_side_effect
 from sentinel.web.templates import layout_for, make_templates
 from sentinel.web.waiting import requested_wait, sleep_until, wait_for_change
 from sentinel.world.state import World
@@ -142,14 +142,15 @@ async def serve_page(request: web.Request, handler: Handler) -> web.StreamRespon
     - Before anything else the session is told the agent acts (SiteHooks.agent_request): a page
       asked for before /start starts the session, and an agent's thinking ends (docs/model-time.md)."""
     hooks = request.app[HOOKS]
-    agents_own = not request.path.startswith("/static/") and not is_live(request)
+    aside = is_live(request) or is_clock_read(request)  # logged apart, not the agent acting
+    agents_own = not request.path.startswith("/static/") and not aside
     if agents_own:
         await hooks.agent_request()  # the agent acts: its thinking ends; the first page starts the clock
     with hooks.waits.working() if agents_own else nullcontext():  # (a virtual clock does not jump meanwhile)
-        return await _served(request, handler, hooks)
+        return await _served(request, handler, hooks, aside)
 
 
-async def _served(request: web.Request, handler: Handler, hooks: SiteHooks) -> web.StreamResponse:
+async def _served(request: web.Request, handler: Handler, hooks: SiteHooks, aside: bool) -> web.StreamResponse:
     """serve_page's answer to one request, logged."""
     status, size, served = 500, 0, None
     try:
@@ -181,7 +182,7 @@ async def _served(request: web.Request, handler: Handler, hooks: SiteHooks) -> w
         raise
     finally:
         tag = request.get(BODY_TAG) if served is not None else None
-        hooks.log_request(request.method, request.path_qs, status, size, is_live(request), served,
+        hooks.log_request(request.method, request.path_qs, status, size, aside, served,
                           digest_of_tag(tag) if tag else None)
 
 

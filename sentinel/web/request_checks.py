@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from sentinel.core.protocol import SLEEP_PATH
 from sentinel.web.keys import LOOK_ONLY, SKIPPED_EFFECT
 
 LIVE_HEADER = "X-Live-Refresh"
@@ -13,6 +14,13 @@ LIVE_HEADER = "X-Live-Refresh"
 def is_live(request: web.Request) -> bool:
     """True for the browser script's background refreshes (logged apart from the agent's reads)."""
     return request.headers.get(LIVE_HEADER) == "1"
+
+
+def is_clock_read(request: web.Request) -> bool:
+    """True for GET /sleep?seconds=0: an agent asking the sim time (agents/pacing.py), not acting.
+    Like a live refresh it is logged apart and does not end the agent's thinking: an agent that
+    looks at its watch between two model calls is not charged twice."""
+    return request.path == SLEEP_PATH and request.query.get("seconds") in ("0", "0.0")
 
 
 def looks_only(request: web.Request) -> bool:
