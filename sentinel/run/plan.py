@@ -57,6 +57,13 @@ class RunPlan:
         return builtin is not None and isinstance(self.command, list) and self.command[:len(builtin)] == builtin
 
     @property
+    def load_speed(self) -> float:
+        """Sim seconds a wall second of the machine's delay costs an agent: the speed on the wall
+        clock; 0 on the virtual clock, whose time stands still while an agent waits for the CPU. So
+        admission and the fidelity record (sentinel/run/fidelity.py) see no cost there."""
+        return 0.0 if self.clock == "virtual" else self.speed
+
+    @property
     def proxied(self) -> bool:
         """Whether each session starts a metering proxy: --meter, or a policy that pauses the clock
         for model calls, which the proxy sees."""

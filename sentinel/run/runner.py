@@ -156,14 +156,14 @@ class Runner(RunHandle):
             wave = min(gate.admission.allowed if gate.admission else gate.limit or len(todo), len(todo))
             self._gate = StartGate(wave)
             least, most = self.start_spacing_s
-            self._start_line = StartGate(wave, least, pace=lambda: calm_now(canary, self.plan.speed),
+            self._start_line = StartGate(wave, least, pace=lambda: calm_now(canary, self.plan.load_speed),
                                          max_spacing_s=most)
 
             async def one(job: Job) -> Result | None:
                 async with gate.slot():
                     return None if self.stopping else await self.run_session(job)
 
-            watch = Monitor(canary, gate, self.plan.speed, self._notice, steal)
+            watch = Monitor(canary, gate, self.plan.load_speed, self._notice, steal)
             monitor = asyncio.create_task(watch.run(), name="monitor")
             try:
                 report.results += [r for r in await asyncio.gather(*(one(j) for j in todo)) if r is not None]
@@ -171,7 +171,7 @@ class Runner(RunHandle):
                 monitor.cancel()
         finally:
             await canary.stop()
-        self._record_fidelity(fidelity_record(canary, gate, self.plan.speed, self.config.timing.on_time_s,
+        self._record_fidelity(fidelity_record(canary, gate, self.plan.load_speed, self.config.timing.on_time_s,
                                                steal, self._start_line.spread_s))
         report.results.sort(key=lambda r: (r.scenario_id, r.trial))
         report.wall_s = time.monotonic() - started
@@ -188,9 +188,9 @@ class Runner(RunHandle):
         if not self.plan.admission:
             return AdmissionGate(self.plan.concurrency)
         cores = available_cores()
-        calm = await probe_first_wave(canary, self.plan.speed)
+        calm = await probe_first_wave(canary, self.plan.load_speed)
         first = (self.plan.concurrency or sessions) if calm else cores
-        return AdmissionGate(0, Admission(sessions, first, step=cores, speed=self.plan.speed))
+        return AdmissionGate(0, Admission(sessions, first, step=cores, speed=self.plan.load_speed))
 
     def _notice(self, text: str) -> None:
         self.bus.publish(RunNotice(run=self.plan.name, text=text))
