@@ -18,6 +18,7 @@ from sentinel.agents.browse import Page, parse_page
 from sentinel.core.chromium import chromium_program
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.environment import Environment
+from sentinel.core.model_time import WALL, ModelTime
 from sentinel.core.scenario import Scenario, load_scenario
 from sentinel.envs import EXTRA_VARIABLE, get_environment
 from sentinel.session.live import Session
@@ -72,18 +73,21 @@ def _folded(page: Page) -> Page:
 async def env_session(aiohttp_client, tmp_path):
     """env_session(path) → LiveSession for that scenario file (relative to the repo root), or for
     a Scenario object (e.g. helpers.worlds.whole_catalog: the whole catalog preloaded).
-    With paused=False the clock is left unstarted, as a runner's session is before /start."""
+    With paused=False the clock is left unstarted, as a runner's session is before /start; a
+    virtual one (virtual=True) is always left so: its first page starts it, and its waits move it."""
     sessions: list[Session] = []
 
     async def build(source: str | Path | Scenario, paused: bool = True,
-                    environment: Environment | None = None) -> LiveSession:
+                    environment: Environment | None = None, virtual: bool = False,
+                    model_time: ModelTime = WALL) -> LiveSession:
         scenario = source if isinstance(source, Scenario) else load_scenario(REPO_ROOT / source)
         config = load_config()
         session = Session(scenario, environment or get_environment(scenario.environment), config,
-                          out_dir=tmp_path / scenario.short_id, speed=1.0, world_start=WORLD_START)
+                          out_dir=tmp_path / scenario.short_id, speed=1.0, world_start=WORLD_START,
+                          model_time=model_time, virtual=virtual)
         sessions.append(session)  # closed at the end even when its setup fails
         await session.setup()
-        if paused:
+        if paused and not virtual:
             session.clock.start(paused=True)
         client = await aiohttp_client(session.app)
         return LiveSession(session, client)

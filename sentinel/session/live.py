@@ -378,7 +378,10 @@ class Session:
             self._db = None
 
     async def abort(self) -> None:
-        """Release everything after a failure, keeping nothing half-written."""
+        """Release everything after a failure, keeping nothing half-written. The clock is frozen
+        first, so every wait still open (a long-poll, a /sleep) answers before the site stops."""
+        if self.clock.started:
+            self.clock.freeze()
         await self.thinking.stop()
         if self.virtual is not None:
             await self.virtual.stop()
