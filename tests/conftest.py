@@ -18,10 +18,10 @@ from sentinel.agents.browse import Page, parse_page
 from sentinel.core.chromium import chromium_program
 from sentinel.core.config import REPO_ROOT, load_config
 from sentinel.core.environment import Environment
-from sentinel.core.model_time import WALL, ModelTime
+from sentinel.core.model_time import ModelTime
 from sentinel.core.scenario import Scenario, load_scenario
 from sentinel.envs import EXTRA_VARIABLE, get_environment
-from sentinel.session.live import Session
+from sentinel.session.live import WALL, Session
 
 
 @dataclass
