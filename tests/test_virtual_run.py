@@ -19,6 +19,7 @@ from sentinel.core.config import load_config
 from sentinel.core.errors import SentinelError
 from sentinel.core.model_time import ModelTime
 from sentinel.core.scenario import load_scenario
+from sentinel.outputs.regrade import regrade_run, write_regrades
 from sentinel.run.plan import RunPlan
 from sentinel.run.runner import Runner
 
@@ -60,6 +61,14 @@ async def test_the_oracle_passes_on_time_with_the_same_sim_times_in_two_runs(tmp
     events = [json.loads(line) for line in (config.results_dir / "v1" / "micromail" / "sender_waves" /
                                             "events.jsonl").read_text().splitlines()]
     assert events and all(e["sim_at_fire"] == pytest.approx(e["at"]) for e in events)
+    # graded again with an eval_sql that now fails and then holds again: still no wall reaction
+    scenarios = {s.id: s for s in map(load_scenario, SCENARIOS)}
+    failing = {**scenarios, "microhood-rise": replace(scenarios["microhood-rise"], eval_sql="SELECT 0")}
+    (changed,) = [r for r in regrade_run(config.results_dir / "v1", failing, 60.0) if r.changed]
+    assert not changed.after.success
+    write_regrades(config.results_dir / "v1", [changed])
+    (back,) = [r for r in regrade_run(config.results_dir / "v1", scenarios, 60.0) if r.changed]
+    assert back.after.success and back.after.reaction_s is None and "(virtual clock)" in back.after.detail
 
 
 async def test_an_agent_that_waits_in_its_own_process_is_ended_at_its_wall_cap_and_told_why(tmp_path):

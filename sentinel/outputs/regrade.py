@@ -19,6 +19,7 @@ from sentinel.core.grading import Outcome, Result, judge, on_time, reaction_sim,
 from sentinel.core.scenario import Scenario
 from sentinel.core.summary import summarize
 from sentinel.outputs.results import finished_sessions, write_result
+from sentinel.outputs.run_folder import RUN_FILE
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,10 @@ def contact_wall_s(folder: Path, result: Result) -> float | None:
     return None
 
 
-def regrade_session(folder: Path, result: Result, scenario: Scenario, on_time_s: float) -> Regraded:
+def regrade_session(folder: Path, result: Result, scenario: Scenario, on_time_s: float,
+                    virtual: bool = False) -> Regraded:
+    """One session graded again from its stored world; virtual: it ran on the virtual clock, whose
+    wall times say nothing of the agent (no wall reaction)."""
     if result.is_infra_error:
         return Regraded(folder, result, None, "an infrastructure error: there is no grade to derive again")
     db = folder / "state.db"
@@ -69,7 +73,7 @@ def regrade_session(folder: Path, result: Result, scenario: Scenario, on_time_s:
         return Regraded(folder, result, None, f"no stored world ({db} is missing)")
     verdict = read_verdict(db, scenario.grading_sql())
     outcome = Outcome(contact_sim=result.contact_at, contact_wall_s=contact_wall_s(folder, result),
-                      speed=result.speed, completion_s=result.completion_s)
+                      speed=result.speed, completion_s=result.completion_s, virtual=virtual)
     if outcome.contact_sim is not None and outcome.contact_wall_s is None:
         return Regraded(folder, result, None, "the report's time is not in requests.jsonl")
     success, detail, reaction, early = judge(scenario, verdict, outcome)
@@ -85,13 +89,14 @@ def regrade_session(folder: Path, result: Result, scenario: Scenario, on_time_s:
 def regrade_run(run_dir: Path, scenarios: dict[str, Scenario], on_time_s: float) -> list[Regraded]:
     """Every finished session of a run, graded again; `scenarios` by id (a variant's by its id)."""
     out = []
+    virtual = ((read_json(run_dir / RUN_FILE) or {}).get("clock") or "wall") == "virtual"
     for folder, result in finished_sessions(run_dir):
         scenario = scenarios.get(result.variant or result.scenario_id)
         if scenario is None:
             out.append(Regraded(folder, result, None, f"no scenario {result.variant or result.scenario_id} "
                                                       "in the scenarios folder"))
             continue
-        out.append(regrade_session(folder, result, scenario, on_time_s))
+        out.append(regrade_session(folder, result, scenario, on_time_s, virtual))
     return out
 
 
