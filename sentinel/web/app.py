@@ -11,7 +11,6 @@ traceback.
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Awaitable, Callable
 from contextlib import nullcontext
 
@@ -39,7 +38,7 @@ from sentinel.web.kit import BadInput
 from sentinel.web.render import render
 from sentinel.web.request_checks import is_clock_read, is_live, looks_only, skips_side_effect
 from sentinel.web.templates import layout_for, make_templates
-from sentinel.web.waiting import requested_wait, sleep_until, wait_for_change
+from sentinel.web.waiting import requested_wait, sim_seconds, sleep_until, wait_for_change
 from sentinel.world.state import World
 
 log = logging.getLogger("sentinel.web")
@@ -90,13 +89,7 @@ async def sleep(request: web.Request) -> web.StreamResponse:
     """GET /sleep?seconds=S: answer once S sim seconds have passed on the session's clock (a
     pause that watches nothing; on the virtual clock the clock jumps to its end). The answer says
     how long it slept and the sim time, also in its X-Sim-Time header (docs/protocol.md#sleeping)."""
-    raw = request.query.get("seconds", "")
-    try:
-        seconds = float(raw)
-    except ValueError:
-        raise BadInput(f"seconds must be a number of sim seconds, not {raw[:40]!r}.") from None
-    if not math.isfinite(seconds) or seconds < 0:
-        raise BadInput(f"seconds must be a number of sim seconds ≥ 0, not {raw[:40]!r}.")
+    seconds = sim_seconds("seconds", request.query.get("seconds", ""))
     request.app[HOOKS].page_served()  # a sleep that is the agent's first act starts its clock
     world = request.app[WORLD]
     began = world.now()

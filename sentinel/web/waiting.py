@@ -45,13 +45,19 @@ def requested_wait(request: web.Request) -> float | None:
     raw = request.headers.get(WAIT_HEADER)
     if raw is None or request.method != "GET" or not request.headers.get("If-None-Match"):
         return None
+    return min(sim_seconds(WAIT_HEADER, raw), MAX_WAIT_SIM_S)
+
+
+def sim_seconds(name: str, raw: str) -> float:
+    """A number of sim seconds ≥ 0 that a request gave as `name` (a header, /sleep's query); garbage
+    is bad input (a 400) that names it."""
     try:
         seconds = float(raw)
     except ValueError:
-        raise BadInput(f"{WAIT_HEADER} must be a number of sim seconds, not {raw[:40]!r}.") from None
+        raise BadInput(f"{name} must be a number of sim seconds, not {raw[:40]!r}.") from None
     if not math.isfinite(seconds) or seconds < 0:
-        raise BadInput(f"{WAIT_HEADER} must be a number of sim seconds ≥ 0, not {raw[:40]!r}.")
-    return min(seconds, MAX_WAIT_SIM_S)
+        raise BadInput(f"{name} must be a number of sim seconds ≥ 0, not {raw[:40]!r}.")
+    return seconds
 
 
 Serve = Callable[[bool], Awaitable[web.StreamResponse]]
