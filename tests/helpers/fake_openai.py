@@ -1,7 +1,8 @@
 """A fake OpenAI-compatible chat-completions server for tests, on aiohttp.
 
-Requests that offer tools are the planner's: they get the scripted replies in order. Requests
-without tools are the judge's: a function of the request answers them. A reply can carry tool
+Requests that offer tools are the planner's: they get the scripted replies in order (or, when
+the planner is a function, its answer to the request). Requests without tools are the judge's:
+a function of the request answers them. A reply can carry tool
 calls, text, usage (or none), an error status, or a delay (a slow answer, or one slower than
 the client's timeout). The server remembers every request and the usage it actually delivered.
 
@@ -53,7 +54,7 @@ def last_user_text(request: dict[str, Any]) -> str:
 
 @dataclass
 class FakeOpenAI:
-    planner: list[Reply]
+    planner: list[Reply] | Callable[[dict[str, Any]], Reply]
     judge: Callable[[dict[str, Any]], Reply] = lambda request: verdict(False)
     then: Reply = field(default_factory=lambda: error(500))  # once the planner script is used up
     requests: list[dict[str, Any]] = field(default_factory=list)
@@ -61,7 +62,7 @@ class FakeOpenAI:
     abandoned: int = 0  # answers the client had stopped waiting for
 
     def __post_init__(self):
-        self._script = iter(self.planner)
+        self._script = iter(()) if callable(self.planner) else iter(self.planner)
         self._ids = itertools.count(1)
         self._runner: web.AppRunner | None = None
 
@@ -92,7 +93,12 @@ class FakeOpenAI:
     async def completions(self, request: web.Request) -> web.Response:
         body = await request.json()
         self.requests.append({**body, "authorization": request.headers.get("Authorization")})
-        reply = next(self._script, self.then) if body.get("tools") else self.judge(body)
+        if not body.get("tools"):
+            reply = self.judge(body)
+        elif callable(self.planner):
+            reply = self.planner(body)
+        else:
+            reply = next(self._script, self.then)
         if reply.delay_s:
             await asyncio.sleep(reply.delay_s)
         if request.transport is None or request.transport.is_closing():
