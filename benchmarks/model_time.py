@@ -189,7 +189,7 @@ def main() -> int:
             server.close()
         p50 = "—" if row["reaction_p50"] is None else f"{row['reaction_p50']:.1f}"
         shown_speed = "—" if clock == "virtual" else f"{speed:g}"
-        calls = "—" if row["calls"] is None else str(row["calls"])  # counted where the clock pauses
+        calls = "—" if row["calls"] is None or policy == "wall" else str(row["calls"])  # wall counts none
         print(f"{latency:>9g} {clock:>7} {shown_speed:>5} {policy:>8} {row['passed']:>3}/{row['sessions']:<3} "
               f"{row['on_time']:>3}/{row['normal']:<3} {p50:>18} {calls:>5} {row['wall']:>7.1f}", flush=True)
         failed |= row["sessions"] != len(SCENARIOS)

@@ -52,6 +52,16 @@ async def test_server_errors_and_rate_limits_are_retried_then_reported(fake_serv
     assert len(fake.requests) == 4
 
 
+async def test_a_planner_function_answers_each_tool_request_from_the_conversation(fake_server):
+    fake = FakeOpenAI(lambda request: tool("open", target=str(len(request["messages"]))))
+    client = client_for(await fake_server(fake))
+    tools = [{"type": "function", "function": {"name": "open", "parameters": {}}}]
+    first = await asyncio.to_thread(client.complete, MESSAGES, tools)
+    longer = await asyncio.to_thread(client.complete, MESSAGES + [{"role": "user", "content": "more"}], tools)
+    assert first.tool_calls[0].arguments == {"target": "2"}
+    assert longer.tool_calls[0].arguments == {"target": "3"}
+
+
 @pytest.mark.slow
 async def test_slow_answers_are_waited_for_and_timeouts_retried(fake_server):
     fake = FakeOpenAI([Reply(content="slow", delay_s=0.3), Reply(content="lost", delay_s=2.0), Reply(content="ok")])
